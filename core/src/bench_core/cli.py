@@ -1,0 +1,209 @@
+"""The ``bench`` command line: thin shells over the library functions.
+
+Heavy modules are imported inside the commands, so ``bench --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from bench_core import __version__
+
+
+def _fail(exc: Exception) -> click.ClickException:
+    return click.ClickException(str(exc))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bench")
+def main() -> None:
+    """Procedurally generate visual-reasoning benchmark items, verify them and score model responses."""
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON array.")
+def plugins(as_json: bool) -> None:
+    """List installed plugins: name, distribution, version, status, error, task count."""
+    from bench_core.host import default_host
+
+    records = [r.as_dict() for r in default_host().records.values()]
+    if as_json:
+        click.echo(json.dumps(records, indent=1))
+        return
+    for r in records:
+        line = f"{r['name']:<12} {r['distribution'] or '-':<26} {r['version'] or '-':<10} {r['status']:<7} tasks={r['task_count']}"
+        click.echo(line + (f"  error: {r['error']}" if r["error"] else ""))
+
+
+@main.command()
+@click.argument("family", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON array.")
+def tasks(family: str | None, as_json: bool) -> None:
+    """List installed tasks (optionally of one FAMILY) with version, answer type, category and parameters."""
+    from bench_core.errors import BenchError
+    from bench_core.host import default_host
+
+    try:
+        selected = default_host().select([family] if family else [])
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    rows = [
+        {
+            "id": t.id,
+            "version": t.version,
+            "answer_type": t.answer_type,
+            "category": t.category,
+            "description": t.description,
+            "variants": list(t.variants),
+            "parameters": [
+                {"name": p.name, "kind": p.kind, "default": p.default, "allowed": p.allowed(), "help": p.help}
+                for p in t.parameters
+            ],
+        }
+        for t in selected
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for row in rows:
+        click.echo(f"{row['id']}  v{row['version']}  answer={row['answer_type']}  category={row['category']}")
+        click.echo(f"    {row['description']}")
+        for p in row["parameters"]:
+            click.echo(f"    --set {p['name']}=...  default {p['default']!r}; allowed: {p['allowed']}")
+
+
+class _Silent:
+    def __enter__(self) -> _Silent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, steps: int) -> None:
+        return None
+
+
+def _progress(length: int, label: str) -> Any:
+    """A progress bar on a terminal, nothing otherwise."""
+    if sys.stderr.isatty():
+        return click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True)
+    return _Silent()
+
+
+def _parse_settings(values: Sequence[str]) -> dict[str, str]:
+    settings: dict[str, str] = {}
+    for value in values:
+        key, sep, raw = value.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{value!r} is not KEY=VALUE", param_hint="--set")
+        settings[key.strip()] = raw.strip()
+    return settings
+
+
+def _settings_for(task: Any, settings: dict[str, str], selected: Sequence[Any]) -> dict[str, str]:
+    names = {p.name for p in task.parameters}
+    for key in settings:
+        if not any(key in {p.name for p in t.parameters} for t in selected):
+            allowed = sorted({f"{t.id}: {p.name}" for t in selected for p in t.parameters})
+            raise click.BadParameter(
+                f"no selected task has a parameter {key!r}; parameters are: {', '.join(allowed) or 'none'}",
+                param_hint="--set",
+            )
+    return {k: v for k, v in settings.items() if k in names}
+
+
+@main.command()
+@click.argument("selectors", nargs=-1)
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--count", type=click.IntRange(min=1), default=None,
+              help="Items per task (default: the task's preset size, else a small sample).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Task parameter (repeatable).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: int, sets: tuple[str, ...],
+             workers: int) -> None:
+    """Generate items of the tasks named by SELECTORS (FAMILY or FAMILY/TASK; none = every installed task).
+
+    Writes OUT/items.jsonl, OUT/manifest.json and PNGs under OUT/images.  Running the same command again
+    resumes an interrupted run without duplicates.
+    """
+    from bench_core.dataset import DatasetWriter, write_manifest
+    from bench_core.errors import BenchError
+    from bench_core.generation import plan, run_jobs
+    from bench_core.host import default_host
+
+    settings = _parse_settings(sets)
+    try:
+        host = default_host()
+        selected = host.select(selectors)
+        jobs = []
+        for task in selected:
+            jobs.extend(plan(task, _settings_for(task, settings, selected), seed, count))
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    try:
+        writer = DatasetWriter(out_dir)
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    todo = [job for job in jobs if job.item_id not in writer]
+    run = {"selectors": list(selectors), "count": count, "seed": seed, "settings": settings}
+    written = 0
+    try:
+        with writer, _progress(len(todo), "generating") as bar:
+            for item_json, paths, pngs in run_jobs(todo, workers):
+                writer.write(item_json, paths, pngs)
+                written += 1
+                bar.update(1)
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    finally:
+        if written or writer.ids:
+            write_manifest(out_dir, run)
+    click.echo(f"wrote {written} items ({len(jobs) - len(todo)} already present) to {out_dir}")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+def verify(directory: str, workers: int) -> None:
+    """Re-derive every item of DIRECTORY and check identical answers and images; run the verify hooks."""
+    from bench_core.errors import BenchError
+    from bench_core.verification import verify_dataset
+
+    try:
+        report = verify_dataset(directory, workers=workers)
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    for item_id, problem in report.failures[:200]:
+        click.echo(f"{item_id}: {problem}", err=True)
+    if not report.ok:
+        bad = len({i for i, _ in report.failures})
+        raise click.ClickException(f"{bad} of {report.checked} items failed verification")
+    click.echo(f"verified {report.checked} items: all identical and sound")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("predictions", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (field 'overall' is the accuracy).")
+@click.option("--by", "by", default="", metavar="FIELD,...",
+              help="Extra breakdowns: params/metadata fields, e.g. tort_bin,cross_bin or metadata.crossings.")
+def score(directory: str, predictions: str, as_json: bool, by: str) -> None:
+    """Score PREDICTIONS (JSONL of {"id": ..., "response": ...}) against the items of DIRECTORY."""
+    from bench_core.errors import BenchError
+    from bench_core.report import format_report, score_dataset
+
+    try:
+        report = score_dataset(directory, predictions, [f.strip() for f in by.split(",") if f.strip()])
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

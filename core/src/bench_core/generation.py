@@ -1,0 +1,136 @@
+"""Building items: plan the jobs of a run, build one item (generate, render, verify, encode), run many."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from bench_core.errors import GenerationError
+from bench_core.host import Host, default_host
+from bench_core.images import encode_png, sha256
+from bench_core.seeding import ItemRandom
+from bench_core.task import implementation
+from bench_core.types import Item, Problem, Task
+
+#: Regeneration attempts (each with its own derived random source) before a verify failure is fatal.
+MAX_ATTEMPTS = 3
+
+
+@attrs.frozen
+class Job:
+    """One item to build: which task, seed, index and concrete params, and the id suffix of its run."""
+
+    task_id: str
+    seed: int
+    index: int
+    params: Mapping[str, Any] = attrs.field(converter=dict)
+    suffix: str = ""
+
+    @property
+    def item_id(self) -> str:
+        family, name = self.task_id.split("/")
+        return f"{family}.{name}.{self.seed}.{self.index:06d}{self.suffix}"
+
+
+@attrs.frozen
+class Built:
+    """A built item with its encoded PNGs, and the problem and images it came from."""
+
+    item: Item
+    pngs: tuple[bytes, ...]
+    problem: Problem = attrs.field(eq=False, repr=False)
+    images: tuple[Any, ...] = attrs.field(eq=False, repr=False)
+
+
+def settings_suffix(settings: Mapping[str, Any]) -> str:
+    """An id suffix that keeps runs with different ``--set`` values apart ('' when nothing was set)."""
+    if not settings:
+        return ""
+    text = json.dumps(dict(sorted(settings.items())), sort_keys=True, default=str)
+    return "." + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) -> list[Job]:
+    """The jobs of a run of ``task``: validates ``settings`` (ParameterError on bad input) and expands presets."""
+    params = task.resolve_params(settings)
+    impl = implementation(task)
+    impl.check_params(params)
+    designs = impl.expand(params, count)
+    if count is not None:
+        designs = designs[:count]
+    suffix = settings_suffix(settings)
+    return [Job(task.id, seed, i, design, suffix) for i, design in enumerate(designs)]
+
+
+def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "") -> Built:
+    """Generate, render and verify one item, then encode its PNGs.
+
+    The result depends only on (task, version, seed, index, params).  A verify failure triggers a fresh
+    attempt with a derived random source; after ``MAX_ATTEMPTS`` it raises GenerationError.
+    """
+    params = task.resolve_params(params)
+    failures: list[str] = []
+    for attempt in range(MAX_ATTEMPTS):
+        random = ItemRandom(task.id, task.version, seed, index, attempt)
+        problem = host.pm.hook.bench_generate(task=task, params=params, random=random)
+        if problem is None:
+            raise GenerationError(f"no installed plugin generates {task.id}")
+        images = tuple(host.pm.hook.bench_render(task=task, problem=problem) or ())
+        failures = [f for result in host.pm.hook.bench_verify(task=task, problem=problem, images=images) for f in result]
+        if not failures:
+            break
+    else:
+        raise GenerationError(
+            f"{task.id} seed={seed} index={index}: verify failed in {MAX_ATTEMPTS} attempts: {'; '.join(failures)}"
+        )
+    pngs = tuple(encode_png(image) for image in images)
+    job = Job(task.id, seed, index, params, suffix)
+    base = f"images/{task.family}/{task.name}/{job.item_id}"
+    paths = [f"{base}.png"] if len(pngs) == 1 else [f"{base}_{k}.png" for k in range(len(pngs))]
+    metadata = dict(problem.metadata)
+    if attempt:
+        metadata["attempt"] = attempt
+    item = Item(
+        id=job.item_id,
+        family=task.family,
+        task=task.name,
+        version=task.version,
+        plugin={k: v for k, v in host.plugin_of(task).items() if k != "name"},
+        seed=seed,
+        index=index,
+        params=params,
+        variant=problem.variant,
+        pair=problem.pair,
+        question=problem.question,
+        options=problem.options,
+        answer=problem.answer,
+        answer_type=problem.answer_type or task.answer_type,
+        images=paths,
+        image_sha256=[sha256(p) for p in pngs],
+        metadata=metadata,
+    )
+    return Built(item, pngs, problem, images)
+
+
+def _build_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:
+    host = default_host()
+    built = build_item(host, host.task(job.task_id), job.seed, job.index, job.params, job.suffix)
+    return built.item.to_json(), built.item.images, built.pngs
+
+
+def run_jobs(
+    jobs: Sequence[Job], workers: int = 1, job_fn: Callable[[Job], Any] = _build_job
+) -> Iterator[Any]:
+    """Apply ``job_fn`` to every job, in job order whatever the worker count (results stream as they finish)."""
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield job_fn(job)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with context.Pool(processes=workers) as pool:
+        yield from pool.imap(job_fn, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8) or 1)))

@@ -1,0 +1,230 @@
+"""The host: a pluggy manager loaded from entry points, with broken plugins isolated, and the task registry.
+
+A plugin that fails to import, names an unknown hook, or returns invalid task descriptions is
+unregistered and recorded (distribution, version, error); a warning goes to stderr once per process and
+everything else keeps working.  ``BENCH_STRICT_PLUGINS=1`` re-raises instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.metadata
+import os
+import sys
+import types
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+import pluggy
+
+from bench_core import hookspecs
+from bench_core.errors import PluginError, SelectorError
+from bench_core.types import Task
+
+ENTRY_POINT_GROUP = "bench.plugins"
+STRICT_ENV = "BENCH_STRICT_PLUGINS"
+_warned: set[tuple[str, str]] = set()
+
+
+@attrs.frozen
+class PluginRecord:
+    """What ``bench plugins`` shows about one plugin."""
+
+    name: str
+    distribution: str | None
+    version: str | None
+    status: str  # "ok" or "failed"
+    error: str | None = None
+    tasks: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form, with the task count."""
+        return {**attrs.asdict(self), "tasks": list(self.tasks), "task_count": len(self.tasks)}
+
+
+def strict_plugins() -> bool:
+    """True when ``BENCH_STRICT_PLUGINS`` asks broken plugins to raise."""
+    return os.environ.get(STRICT_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class Host:
+    """The plugin manager and the tasks its plugins registered."""
+
+    def __init__(self) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.records: dict[str, PluginRecord] = {}
+        self.tasks: dict[str, Task] = {}
+        self.owner: dict[str, str] = {}  # task id -> plugin name
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
+        """Load every entry point of ``group``, each inside its own guard."""
+        seen: set[str] = set()
+        for ep in sorted(importlib.metadata.entry_points(group=group), key=lambda e: (e.name != "core", e.name)):
+            if ep.name in seen:  # the same distribution visible twice on sys.path
+                continue
+            seen.add(ep.name)
+            dist = getattr(ep, "dist", None)
+            dist_name = dist.metadata["Name"] if dist is not None else None
+            version = dist.version if dist is not None else None
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # noqa: BLE001 - any import failure must be isolated
+                self._fail(ep.name, dist_name, version, f"import failed: {type(exc).__name__}: {exc}", exc)
+                continue
+            self.add(plugin, name=ep.name, distribution=dist_name, version=version)
+
+    def add(self, plugin: Any, *, name: str, distribution: str | None = None, version: str | None = None) -> bool:
+        """Register and validate one plugin object; return False (and record why) if it was rejected."""
+        if isinstance(plugin, type):
+            self._fail(name, distribution, version, "entry point names a class; point it at a module or an instance")
+            return False
+        try:
+            self.pm.register(plugin, name=name)
+            self._check_hook_names(plugin, name)
+            tasks = self._collect_tasks(plugin, name)
+        except Exception as exc:  # noqa: BLE001 - a bad plugin must not take the host down
+            if self.pm.is_registered(plugin):
+                self.pm.unregister(plugin)
+            self._fail(name, distribution, version, f"{type(exc).__name__}: {exc}", exc)
+            return False
+        for task in tasks:
+            self.tasks[task.id] = task
+            self.owner[task.id] = name
+        self.records[name] = PluginRecord(name, distribution, version, "ok", None, tuple(t.id for t in tasks))
+        return True
+
+    def ensure_defaults(self) -> None:
+        """Register the core's default hook implementations if no entry point provided them."""
+        from bench_core import defaults
+
+        if not self.pm.is_registered(defaults):
+            self.add(defaults, name="core", distribution="bench-core", version=_core_version())
+
+    def _check_hook_names(self, plugin: Any, name: str) -> None:
+        known = [h for h in dir(self.pm.hook) if h.startswith("bench_")]
+        for attr in dir(plugin):
+            if attr.startswith("bench_") and attr not in known and callable(getattr(plugin, attr, None)):
+                close = difflib.get_close_matches(attr, known, n=1)
+                hint = f"; did you mean {close[0]}?" if close else f"; known hooks: {', '.join(known)}"
+                raise PluginError(f"plugin {name!r} implements unknown hook {attr}{hint}")
+
+    def _collect_tasks(self, plugin: Any, name: str) -> list[Task]:
+        impl = getattr(plugin, "bench_register_tasks", None)
+        if impl is None:
+            return []
+        tasks = list(impl() or ())
+        for task in tasks:
+            if not isinstance(task, Task):
+                raise PluginError(f"plugin {name!r} registered {task!r}, which is not a bench_core.Task")
+            if task.id in self.tasks:
+                raise PluginError(f"plugin {name!r} registers {task.id}, already registered by {self.owner[task.id]!r}")
+        ids = [t.id for t in tasks]
+        if len(set(ids)) != len(ids):
+            raise PluginError(f"plugin {name!r} registers the same task twice: {ids}")
+        return tasks
+
+    def _fail(self, name: str, distribution: str | None, version: str | None, error: str, exc: Exception | None = None) -> None:
+        self.records[name] = PluginRecord(name, distribution, version, "failed", error)
+        if strict_plugins():
+            raise PluginError(f"plugin {name!r} ({distribution} {version}) failed: {error}") from exc
+        key = (name, error)
+        if key not in _warned:
+            _warned.add(key)
+            print(
+                f"bench: warning: plugin {name!r} ({distribution or 'unknown distribution'} {version or ''}) "
+                f"was disabled: {error}. Set {STRICT_ENV}=1 to raise instead.",
+                file=sys.stderr,
+            )
+
+    # -- queries ---------------------------------------------------------------------------------
+    def task(self, task_id: str) -> Task:
+        """The task with id ``family/name``, or a SelectorError listing what exists."""
+        try:
+            return self.tasks[task_id]
+        except KeyError:
+            raise SelectorError(f"no installed task {task_id!r}; installed tasks: {self._listing()}") from None
+
+    def families(self) -> list[str]:
+        """Installed families, sorted."""
+        return sorted({t.family for t in self.tasks.values()})
+
+    def select(self, selectors: Iterable[str]) -> list[Task]:
+        """Tasks named by selectors (``family`` or ``family/task``), in registry order, without repeats.
+
+        No selector selects every installed task.
+        """
+        selectors = list(selectors)
+        ordered = sorted(self.tasks.values(), key=lambda t: t.id)
+        if not selectors:
+            return ordered
+        chosen: dict[str, Task] = {}
+        for selector in selectors:
+            if "/" in selector:
+                task = self.task(selector)
+                chosen[task.id] = task
+                continue
+            matches = [t for t in ordered if t.family == selector]
+            if not matches:
+                raise SelectorError(
+                    f"no installed family {selector!r}; installed families: {', '.join(self.families()) or 'none'}"
+                    f" (a selector is FAMILY or FAMILY/TASK; tasks: {self._listing()})"
+                )
+            for task in matches:
+                chosen[task.id] = task
+        return list(chosen.values())
+
+    def plugin_of(self, task: Task) -> dict[str, str | None]:
+        """The distribution and version that own ``task``."""
+        record = self.records.get(self.owner.get(task.id, ""))
+        if record is None:
+            return {"name": None, "distribution": None, "version": None}
+        return {"name": record.name, "distribution": record.distribution, "version": record.version}
+
+    def _listing(self) -> str:
+        return ", ".join(sorted(self.tasks)) or "none"
+
+
+def _core_version() -> str:
+    from bench_core import __version__
+
+    return __version__
+
+
+def create_host(*, entry_points: bool = True, plugins: Sequence[tuple[str, Any]] = ()) -> Host:
+    """A host with entry-point plugins (unless disabled), the core defaults, then ``plugins`` (name, object)."""
+    host = Host()
+    if entry_points:
+        host.load_entry_points()
+    host.ensure_defaults()
+    for name, plugin in plugins:
+        host.add(plugin, name=name)
+    return host
+
+
+_default_host: Host | None = None
+
+
+def default_host() -> Host:
+    """The process-wide host built from installed entry points (created on first use)."""
+    global _default_host
+    if _default_host is None:
+        _default_host = create_host()
+    return _default_host
+
+
+def load_object(spec: str) -> Any:
+    """Import ``module:attribute`` (attribute may be dotted)."""
+    module_name, _, attr = spec.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def is_module(obj: Any) -> bool:
+    """True for module objects (used to name plugins)."""
+    return isinstance(obj, types.ModuleType)

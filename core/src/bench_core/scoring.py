@@ -1,0 +1,269 @@
+"""Default scorers: compare a free-form model response with an item's gold answer.
+
+Each benchmark item declares an answer type (one of :data:`ANSWER_TYPES`) and a gold answer string.
+:func:`score_response` parses the response with :mod:`bench_core.parsing` and returns a score in
+``[0, 1]`` together with JSON-serialisable details.  Scoring never raises because of the *response*
+(whatever its type or content); malformed gold answers or scorer configuration raise ``ValueError``,
+since those are bugs in the item generator rather than model behaviour.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bench_core import parsing
+
+__all__ = ["ANSWER_TYPES", "score_response", "sequence_metrics"]
+
+ANSWER_TYPES = ("option", "integer", "number", "coordinate", "sequence", "string")
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_DEFAULT_OPTION_LETTERS = "ABCDEFGH"
+
+
+def _levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def sequence_metrics(predicted: Sequence[str], gold: Sequence[str]) -> dict[str, Any]:
+    """Compare a predicted token list with the gold token list.
+
+    Returns a dict with:
+
+    * ``exact`` -- 1.0 if ``predicted`` equals ``gold`` (same tokens, same length), else 0.0;
+    * ``token_accuracy`` -- fraction of gold positions whose token is predicted at the same position
+      (missing positions count as wrong, extra predicted items are ignored); for an empty gold list it
+      is 1.0 if nothing was predicted, else 0.0;
+    * ``prefix_length`` -- number of leading positions that are correct;
+    * ``edit_similarity`` -- ``1 - levenshtein(predicted, gold) / max(len)`` over token lists, 1.0 when
+      both are empty;
+    * ``answered`` -- True if at least one predicted token is not :data:`bench_core.parsing.INVALID`;
+    * ``length`` -- ``len(predicted)``.
+
+    ``exact``, ``token_accuracy`` and ``edit_similarity`` lie in [0, 1], and
+    ``prefix_length <= token_accuracy * len(gold)``.
+    """
+    predicted = list(predicted)
+    gold = list(gold)
+    matches = [p == g for p, g in zip(predicted, gold)]
+    if gold:
+        token_accuracy = sum(matches) / len(gold)
+    else:
+        token_accuracy = 1.0 if not predicted else 0.0
+    prefix_length = 0
+    for ok in matches:
+        if not ok:
+            break
+        prefix_length += 1
+    longest = max(len(predicted), len(gold))
+    edit_similarity = 1.0 if longest == 0 else 1.0 - _levenshtein(predicted, gold) / longest
+    return {
+        "exact": 1.0 if predicted == gold else 0.0,
+        "token_accuracy": float(token_accuracy),
+        "prefix_length": prefix_length,
+        "edit_similarity": float(edit_similarity),
+        "answered": any(token != parsing.INVALID for token in predicted),
+        "length": len(predicted),
+    }
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=tolerance)
+
+
+def _gold_text(gold: object) -> str:
+    if isinstance(gold, str):
+        return gold
+    if isinstance(gold, (int, float)) and not isinstance(gold, bool):
+        return str(gold)
+    raise TypeError(f"gold answer must be a string, got {type(gold).__name__}")
+
+
+def _option_letters(options: Sequence[str] | None) -> str:
+    if options is None:
+        return _DEFAULT_OPTION_LETTERS
+    if not 1 <= len(options) <= len(_ALPHABET):
+        raise ValueError(f"options must hold between 1 and {len(_ALPHABET)} entries, got {len(options)}")
+    return _ALPHABET[: len(options)]
+
+
+def _gold_sequence(gold: str, vocabulary: Sequence[str]) -> list[str]:
+    if isinstance(vocabulary, str) or not all(isinstance(token, str) for token in vocabulary):
+        raise ValueError("vocabulary must be a sequence of strings")
+    canonical = set(vocabulary)
+    folded: dict[str, str] = {}
+    for token in vocabulary:
+        folded.setdefault(token.strip().casefold(), token)
+    tokens = []
+    for raw in gold.split(","):
+        token = raw.strip()
+        if not token:
+            continue
+        if token in canonical:
+            tokens.append(token)
+        elif token.casefold() in folded:
+            tokens.append(folded[token.casefold()])
+        else:
+            raise ValueError(f"gold sequence token {token!r} is not in the vocabulary")
+    return tokens
+
+
+def _prepare_gold(
+    answer_type: str,
+    gold: str,
+    options: Sequence[str] | None,
+    vocabulary: Sequence[str] | None,
+) -> Any:
+    """Parse and validate the gold answer; raise ValueError if it is malformed."""
+    if answer_type == "option":
+        letter = gold.strip().upper()
+        letters = _option_letters(options)
+        if len(letter) != 1 or letter not in letters:
+            raise ValueError(f"gold option {gold!r} is not one of {', '.join(letters)}")
+        return letter
+    if answer_type == "integer":
+        try:
+            return int(gold.strip().replace(",", ""))
+        except ValueError:
+            value = parsing.parse_integer(gold)
+        if value is None:
+            raise ValueError(f"gold integer {gold!r} is not an integer")
+        return value
+    if answer_type == "number":
+        value = parsing.parse_number(gold)
+        if value is None:
+            raise ValueError(f"gold number {gold!r} is not a finite number")
+        return value
+    if answer_type == "coordinate":
+        values = parsing.coordinate_numbers(gold)
+        if not values:
+            raise ValueError(f"gold coordinate {gold!r} holds no numbers")
+        return tuple(values)
+    if answer_type == "sequence":
+        if not vocabulary:
+            raise ValueError("answer type 'sequence' requires a non-empty vocabulary")
+        return _gold_sequence(gold, vocabulary)
+    value = parsing.parse_string(gold)
+    if value is None:
+        raise ValueError("gold string is empty after normalisation")
+    return value
+
+
+def _option_from_text(response: object, options: Sequence[str]) -> str | None:
+    """The letter of the single option whose text the response quotes exactly (case-insensitive)."""
+    said = parsing.parse_string(response)
+    if said is None:
+        return None
+    hits = [
+        i
+        for i, text in enumerate(options)
+        if isinstance(text, str) and parsing.normalise_string(text) == said
+    ]
+    return _ALPHABET[hits[0]] if len(hits) == 1 else None
+
+
+def _score(
+    answer_type: str,
+    gold: Any,
+    response: object,
+    options: Sequence[str] | None,
+    vocabulary: Sequence[str] | None,
+    synonyms: Mapping[str, str] | None,
+    tolerance: float,
+) -> tuple[float, dict[str, Any]]:
+    if answer_type == "option":
+        parsed = parsing.parse_option(response, _option_letters(options))
+        via = "letter"
+        if parsed is None and options is not None:
+            parsed = _option_from_text(response, options)
+            via = "text"
+        details: dict[str, Any] = {"parsed": parsed, "answered": parsed is not None, "gold": gold}
+        if parsed is not None:
+            details["via"] = via
+        return (1.0 if parsed == gold else 0.0), details
+    if answer_type == "integer":
+        parsed = parsing.parse_integer(response)
+        return (1.0 if parsed == gold else 0.0), {
+            "parsed": parsed,
+            "answered": parsed is not None,
+            "gold": gold,
+        }
+    if answer_type == "number":
+        parsed = parsing.parse_number(response)
+        ok = parsed is not None and _close(parsed, gold, tolerance)
+        return (1.0 if ok else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
+    if answer_type == "coordinate":
+        point = parsing.parse_coordinate(response, dims=len(gold))
+        ok = point is not None and all(_close(p, g, tolerance) for p, g in zip(point, gold))
+        parsed = None if point is None else list(point)
+        return (1.0 if ok else 0.0), {"parsed": parsed, "answered": point is not None, "gold": list(gold)}
+    if answer_type == "sequence":
+        assert vocabulary is not None  # checked by _prepare_gold
+        tokens = parsing.parse_sequence(response, vocabulary, synonyms, length=len(gold))
+        metrics = sequence_metrics(tokens, gold)
+        details = {**metrics, "parsed": tokens, "gold": list(gold)}
+        return metrics["exact"], details
+    parsed = parsing.parse_string(response)
+    return (1.0 if parsed == gold else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
+
+
+def score_response(
+    answer_type: str,
+    gold: str,
+    response: object,
+    *,
+    options: Sequence[str] | None = None,
+    vocabulary: Sequence[str] | None = None,
+    synonyms: Mapping[str, str] | None = None,
+    tolerance: float = 1e-6,
+) -> tuple[float, dict[str, Any]]:
+    """Score ``response`` against ``gold`` with the default scorer for ``answer_type``.
+
+    Returns ``(score, details)`` with ``score`` in [0, 1] and ``details`` a JSON-serialisable dict that
+    always holds ``parsed`` (the parsed response value or None), ``answered`` (bool) and ``gold`` (the
+    parsed gold value).  Answer types and gold formats:
+
+    * ``"option"`` -- gold is a letter such as ``"C"``.  Valid letters are ``A``.. up to
+      ``len(options)`` when ``options`` (the option texts, in order) is given, else ``A``-``H``.  When no
+      letter can be parsed, a response quoting exactly one option's text (case-insensitive, after
+      :func:`bench_core.parsing.normalise_string`) selects that option (``details["via"] == "text"``).
+    * ``"integer"`` -- gold like ``"7"``; exact equality.
+    * ``"number"`` -- gold like ``"3.25"``; equal within ``tolerance`` (relative or absolute).
+    * ``"coordinate"`` -- gold like ``"(3, 5)"``; the number of dimensions comes from the gold; each
+      component equal within ``tolerance``.
+    * ``"sequence"`` -- gold is tokens joined by ``", "``; ``vocabulary`` is required (gold tokens must
+      belong to it, case-insensitively); ``synonyms`` are passed to the parser.  The score is the exact
+      match; ``details`` also holds every :func:`sequence_metrics` key.
+    * ``"string"`` -- equality after :func:`bench_core.parsing.parse_string` normalisation.
+
+    Raises ``ValueError`` for an unknown ``answer_type``, a malformed gold answer or a missing
+    vocabulary, and ``TypeError`` for a gold answer that is not a string (ints and floats are accepted
+    and converted).  Never raises because of ``response``: non-string responses (None, bytes, numbers),
+    empty, huge or garbled text score 0.0 with ``answered`` False.
+    """
+    if answer_type not in ANSWER_TYPES:
+        raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {', '.join(ANSWER_TYPES)}")
+    gold_value = _prepare_gold(answer_type, _gold_text(gold), options, vocabulary)
+    try:
+        tolerance = abs(float(tolerance))
+    except (TypeError, ValueError):
+        raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
+    try:
+        score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance)
+    except Exception as exc:  # noqa: BLE001 - a parser bug must not abort a whole evaluation run
+        details = {"parsed": None, "answered": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
+        if answer_type == "sequence":
+            details.update(sequence_metrics([], gold_value))
+            details["answered"] = False
+        return 0.0, details
+    return score, details

@@ -1,0 +1,260 @@
+"""The attrs data types that cross the plugin boundary: task descriptions, problems, items, scores.
+
+All are frozen and validated at construction, so an invalid object cannot exist.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from bench_core.errors import ParameterError
+
+#: Answer types the core knows how to parse and score.
+ANSWER_TYPES = ("option", "integer", "number", "coordinate", "sequence", "string")
+PARAMETER_KINDS = ("int", "float", "str", "bool", "path")
+_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+def _check_name(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise ValueError(
+            f"{type(instance).__name__}.{attribute.name}={value!r}: use lowercase letters, digits, '-' or '_',"
+            " starting with a letter"
+        )
+
+
+def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Copy a JSON-like mapping into a plain dict (attrs frozen classes hold it read-only by convention)."""
+    return dict(value or {})
+
+
+@attrs.frozen
+class Parameter:
+    """One parameter of a task: its kind, default and allowed values.
+
+    ``default=None`` means "not fixed": the task draws a value per item (documented in ``help``).
+    ``choices`` lists the allowed values; ``minimum``/``maximum`` bound numeric kinds.
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    kind: str = attrs.field(validator=attrs.validators.in_(PARAMETER_KINDS))
+    default: Any = None
+    choices: tuple[Any, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple))
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+
+    def allowed(self) -> str:
+        """Describe the allowed values in words, for error messages and ``bench tasks``."""
+        if self.choices is not None:
+            return ", ".join(str(c) for c in self.choices)
+        if self.kind in ("int", "float"):
+            lo = "-inf" if self.minimum is None else self.minimum
+            hi = "inf" if self.maximum is None else self.maximum
+            return f"{self.kind} in [{lo}, {hi}]"
+        if self.kind == "bool":
+            return "true, false"
+        return f"any {self.kind}"
+
+    def convert(self, raw: Any) -> Any:
+        """Convert a raw value (a CLI string or a JSON value) to this parameter's kind, or raise ParameterError."""
+        value = raw
+        try:
+            if self.kind == "int":
+                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+                    raise ValueError
+                value = int(raw)
+            elif self.kind == "float":
+                value = float(raw)
+                if not math.isfinite(value):
+                    raise ValueError
+            elif self.kind == "bool":
+                if isinstance(raw, bool):
+                    value = raw
+                elif str(raw).lower() in ("1", "true", "yes", "on"):
+                    value = True
+                elif str(raw).lower() in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise ValueError
+            else:
+                if not isinstance(raw, str) or not raw:
+                    raise ValueError
+        except (TypeError, ValueError):
+            raise ParameterError(
+                f"parameter {self.name!r}: {raw!r} is not a valid {self.kind}; allowed: {self.allowed()}"
+            ) from None
+        if self.choices is not None and value not in self.choices:
+            raise ParameterError(f"parameter {self.name!r}: {raw!r} is not allowed; allowed: {self.allowed()}")
+        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            raise ParameterError(f"parameter {self.name!r}: {raw!r} is out of range; allowed: {self.allowed()}")
+        return value
+
+    def extremes(self) -> tuple[Any, ...]:
+        """The values a conformance suite must try: every choice, or both bounds of a range."""
+        if self.choices is not None:
+            return self.choices
+        if self.kind == "bool":
+            return (False, True)
+        return tuple(v for v in (self.minimum, self.maximum) if v is not None)
+
+
+@attrs.frozen
+class Task:
+    """What a task is, without loading its code.
+
+    ``implementation`` is an import string ``"module:attribute"`` naming an object (usually a class
+    instance) with the task's ``generate``/``render``/``verify``/``score``/``distractors`` methods; it is
+    imported on first use only, so listing tasks never imports a plugin's heavy dependencies.
+    """
+
+    family: str = attrs.field(validator=_check_name)
+    name: str = attrs.field(validator=_check_name)
+    version: str = attrs.field(validator=attrs.validators.matches_re(r"^\d+\.\d+\.\d+$"))
+    answer_type: str = attrs.field(validator=attrs.validators.in_(ANSWER_TYPES))
+    category: str
+    description: str
+    implementation: str = attrs.field(validator=attrs.validators.matches_re(r"^[\w.]+:[\w.]+$"))
+    parameters: tuple[Parameter, ...] = attrs.field(default=(), converter=tuple)
+    variants: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def __attrs_post_init__(self) -> None:
+        names = [p.name for p in self.parameters]
+        if len(set(names)) != len(names):
+            raise ValueError(f"task {self.id}: duplicate parameter names in {names}")
+
+    @property
+    def id(self) -> str:
+        """``family/name``."""
+        return f"{self.family}/{self.name}"
+
+    def parameter(self, name: str) -> Parameter:
+        """The parameter called ``name``, or a ParameterError listing the task's parameters."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.parameters) or "none"
+        raise ParameterError(f"task {self.id} has no parameter {name!r}; its parameters are: {known}")
+
+    def resolve_params(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate ``settings`` and fill defaults: every parameter appears once, converted to its kind."""
+        for name in settings:
+            self.parameter(name)
+        resolved = {}
+        for p in self.parameters:
+            value = settings.get(p.name, p.default)
+            # None stands for "drawn per item" and is only allowed where it is the default
+            resolved[p.name] = None if value is None and p.default is None else p.convert(value)
+        return resolved
+
+
+@attrs.frozen
+class Problem:
+    """A generated problem, before rendering: what to ask, the gold answer, and the generator's structure.
+
+    ``structure`` is the task's own object (e.g. a polyline with glyphs) for its render and verify hooks;
+    it is never serialised. ``metadata`` holds JSON-serialisable facts for analysis.
+    """
+
+    question: str
+    answer: str
+    image_size: tuple[int, int] = attrs.field(converter=tuple)
+    params: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    options: tuple[str, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple))
+    answer_type: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.in_(ANSWER_TYPES))
+    )
+    variant: str | None = None
+    pair: str | None = None
+    metadata: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    structure: Any = attrs.field(default=None, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.options is not None and self.answer_type == "option":
+            letters = option_letters(len(self.options))
+            if self.answer not in letters:
+                raise ValueError(f"answer {self.answer!r} is not one of the option letters {letters}")
+
+
+def option_letters(count: int) -> str:
+    """The letters labelling ``count`` options: A, B, C, ..."""
+    if not 1 <= count <= 26:
+        raise ValueError(f"option count must be between 1 and 26, got {count}")
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:count]
+
+
+@attrs.frozen
+class Item:
+    """One generated benchmark item as written to ``items.jsonl``."""
+
+    id: str
+    family: str
+    task: str
+    version: str
+    plugin: Mapping[str, str | None] = attrs.field(converter=_frozen_mapping)
+    seed: int
+    index: int
+    params: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
+    variant: str | None
+    pair: str | None
+    question: str
+    options: tuple[str, ...] | None = attrs.field(converter=attrs.converters.optional(tuple))
+    answer: str
+    answer_type: str = attrs.field(validator=attrs.validators.in_(ANSWER_TYPES))
+    images: tuple[str, ...] = attrs.field(converter=tuple)
+    image_sha256: tuple[str, ...] = attrs.field(converter=tuple)
+    metadata: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
+
+    @property
+    def task_id(self) -> str:
+        """``family/task``."""
+        return f"{self.family}/{self.task}"
+
+    def to_json(self) -> str:
+        """One line of JSON (no newline), keys in a fixed order, so equal items give equal bytes."""
+        record = attrs.asdict(self, recurse=False)
+        record["options"] = list(self.options) if self.options is not None else None
+        record["images"] = list(self.images)
+        record["image_sha256"] = list(self.image_sha256)
+        return json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=_json_default)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Item:
+        """Build an item from a decoded JSON record, ignoring keys this version does not know."""
+        names = {a.name for a in attrs.fields(cls)}
+        missing = names - set(record) - {"image_sha256"}
+        if missing:
+            raise ValueError(f"item record lacks {sorted(missing)}")
+        values = {k: record[k] for k in names if k in record}
+        values.setdefault("image_sha256", ())
+        return cls(**values)
+
+
+def _json_default(value: Any) -> Any:
+    # numpy scalars and tuples sneak into metadata; serialise them as plain JSON values
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable: {value!r}")
+
+
+@attrs.frozen
+class Score:
+    """A response's score in [0, 1], what was parsed from it, and task-specific details."""
+
+    value: float = attrs.field(converter=float)
+    parsed: Any = None
+    answered: bool = False
+    details: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+
+    @value.validator
+    def _in_unit_interval(self, attribute: attrs.Attribute, value: float) -> None:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"score must lie in [0, 1], got {value}")

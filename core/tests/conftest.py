@@ -1,0 +1,14 @@
+import pytest
+
+from bench_core import host as host_module
+from bench_core.host import create_host
+
+import toy_plugin
+
+
+@pytest.fixture
+def toy_host(monkeypatch):
+    """A fresh host holding only the core defaults and the toy plugin, installed as the process default."""
+    host = create_host(entry_points=False, plugins=[("toy", toy_plugin)])
+    monkeypatch.setattr(host_module, "_default_host", host)
+    return host

@@ -1,0 +1,83 @@
+"""bench-plugin-traversal: TraversalBench (Petrova, Chen, Soljacic 2026) for bench.
+
+Registers two tasks; the modules that draw and generate (numpy, Pillow, shapely) load only when an item
+is generated.
+"""
+
+from __future__ import annotations
+
+from bench_core import Parameter, Task, hookimpl
+
+from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX_COUNTS
+from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
+
+__version__ = "0.1.0"
+FAMILY = "traversal"
+
+_TORT_HELP = ", ".join(
+    f"{k}=[{lo}, {hi})" for k, (lo, hi) in enumerate(zip(TORTUOSITY_EDGES, (*TORTUOSITY_EDGES[1:], "inf")))
+)
+_CROSS_HELP = ", ".join(f"{k}={lo}" + ("+" if hi is None else f"-{hi}" if hi != lo else "") for k, (lo, hi) in enumerate(CROSSING_BINS))
+
+PATH = Task(
+    family=FAMILY,
+    name="path",
+    version="0.1.0",
+    answer_type="sequence",
+    category="traversal",
+    description=(
+        "List the glyphs met walking a self-intersecting polyline from its START glyph to its end "
+        "(TraversalBench main task; cells of tortuosity x crossings x vertex count, optional grey spurs)."
+    ),
+    implementation="bench_plugin_traversal.task_path:TASK",
+    parameters=(
+        Parameter("vertices", "int", None, choices=VERTEX_COUNTS, help="path vertices (default: drawn per item)"),
+        Parameter("tort_bin", "int", None, choices=tuple(range(len(TORTUOSITY_EDGES))),
+                  help=f"tortuosity bin {_TORT_HELP} (default: drawn among populated cells)"),
+        Parameter("cross_bin", "int", None, choices=tuple(range(len(CROSSING_BINS))),
+                  help=f"self-crossing bin {_CROSS_HELP} (default: drawn among populated cells)"),
+        Parameter("confounders", "str", "none", choices=("none", "low", "high"),
+                  help="grey spurs: none, low (2-4) or high (5-7)"),
+        Parameter("format", "str", "open", choices=("open", "choice"),
+                  help="open: list the sequence; choice: pick it among 4 sequences (letter answer)"),
+        Parameter("profile", "str", "strict", choices=("strict", "paper"),
+                  help="acceptance gates: strict adds legibility gates; paper matches the published generator"),
+        Parameter("preset", "str", "none", choices=("none", "paper"),
+                  help="paper: the balanced design, every populated cell x 5 vertex counts, 40 base + 40 confound"),
+        Parameter("source", "int", None, minimum=0, maximum=2**31 - 1,
+                  help="backbone source key: items of one seed and source share a backbone (default: the index)"),
+        Parameter("start", "str", DEFAULT_START, choices=VOCABULARY, help="the START glyph"),
+        Parameter("backbones", "path", None,
+                  help="a published TraversalBench backbone JSONL: one item per record, in file order"),
+        Parameter("record", "int", None, minimum=0, help="record number in the backbones file (set by the design)"),
+    ),
+    variants=("base", "conf_low", "conf_high"),
+)
+
+READING_ORDER = Task(
+    family=FAMILY,
+    name="reading-order",
+    version="0.1.0",
+    answer_type="sequence",
+    category="reading-order",
+    description=(
+        "List the glyphs along a crossing-free path laid out in lanes of a reading order "
+        "(ltr_tb, rtl_tb, ttb_lr, ttb_rl; TraversalBench section 4.3 auxiliary benchmark)."
+    ),
+    implementation="bench_plugin_traversal.task_reading_order:TASK",
+    parameters=(
+        Parameter("regime", "str", None, choices=("ltr_tb", "rtl_tb", "ttb_lr", "ttb_rl"),
+                  help="reading order of the lanes (default: drawn per item)"),
+        Parameter("lanes", "int", None, choices=(2, 3, 4), help="number of lanes (default: drawn per item)"),
+        Parameter("vertices", "int", None, choices=VERTEX_COUNTS, help="path vertices (default: drawn per item)"),
+        Parameter("connector", "str", "raster", choices=("raster", "serpentine"),
+                  help="raster: a return stroke joins lanes; serpentine: lanes alternate direction"),
+        Parameter("start", "str", DEFAULT_START, choices=VOCABULARY, help="the START glyph"),
+    ),
+    variants=("ltr_tb", "rtl_tb", "ttb_lr", "ttb_rl"),
+)
+
+
+@hookimpl
+def bench_register_tasks() -> list[Task]:
+    return [PATH, READING_ORDER]

@@ -1,0 +1,44 @@
+"""Question text in the shape of the TraversalBench prompt (App. A.6): START glyph named, exact length
+required, vocabulary enumerated, comma-separated output; the confound version adds that grey spurs are
+to be ignored.  Worded here; the constraints are the paper's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bench_plugin_traversal.glyphs import COLOURS, SHAPES
+
+#: System instruction asking for the bare answer (App. A.6 uses one of this kind for every model).
+SYSTEM_PROMPT = (
+    "Act as a strict grader's input: reply with the final answer only, in exactly the requested format, "
+    "with no preamble, explanation, coordinates, bullets, extra lines or code fences."
+)
+
+
+def traversal_question(start: str, length: int, *, spurs: bool, options: Sequence[str] | None = None) -> str:
+    """The question for one item; with ``options`` it asks for the letter of the correct sequence."""
+    lines = [
+        "The image shows one continuous polyline with no branches and a coloured shape marker on every "
+        "vertex; from each marker exactly one next marker follows along the line.",
+    ]
+    if spurs:
+        lines.append(
+            "Short grey lines stick out of the path: they are distractors and not part of it. "
+            "Ignore them and follow only the dark target line."
+        )
+    lines.append(
+        f'The path starts at the marker "{start}", the only marker with that colour and shape. Follow the '
+        "line from the start to its far end and list every marker you pass, in order, the start included."
+    )
+    colours, shapes = ", ".join(COLOURS), ", ".join(SHAPES)
+    if options is None:
+        lines.append(
+            f"Give exactly {length} markers; if unsure, still give your best guess and do not stop early. "
+            f"Write each marker as <color> <shape> in lowercase. Colors: {colours}. Shapes: {shapes}. "
+            f"Reply only with a comma-separated list of exactly {length} items, without other words or markdown."
+        )
+    else:
+        lines.append(f"Which sequence of {length} markers is the correct one?")
+        lines.extend(f"({chr(65 + k)}) {option}" for k, option in enumerate(options))
+        lines.append("Reply only with the letter of the correct option.")
+    return "\n".join(lines)

@@ -1,0 +1,205 @@
+"""``traversal/path``: the TraversalBench main task (paper §2), with the paper preset and the reader of
+published backbones."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from bench_core import Problem
+from bench_core.errors import GenerationError, ParameterError
+from bench_core.seeding import ItemRandom
+
+from bench_plugin_traversal.backbone import UNREACHABLE_STRICT, CellUnreachable, generate_backbone
+from bench_plugin_traversal.cells import POPULATED_CELLS, VERTEX_COUNTS, crossing_bin, tortuosity_bin
+from bench_plugin_traversal.common import TraversalTask, make_problem
+from bench_plugin_traversal.confounders import SpursUnplaceable, place_paired_spurs
+from bench_plugin_traversal.geometry import PAPER, STRICT, GateProfile
+from bench_plugin_traversal.published import load_backbones
+from bench_plugin_traversal.structure import Traversal, assign_tokens
+
+PROFILES: dict[str, GateProfile] = {"strict": STRICT, "paper": PAPER}
+CONDITIONS = {"none": "base", "low": "conf_low", "high": "conf_high"}
+#: Paper preset (TraversalBench §2.3 and the released data): per populated cell and vertex count, 40 base
+#: backbones, and 20 of them each with a low and a high confound variant.
+PAPER_PER_CELL = 40
+PAPER_CONFOUND_SOURCES = 20
+#: Backbones tried per source before giving up on hosting both spur variants on one.
+MAX_SOURCE_TRIES = 8
+
+
+def reachable_cells(vertices: int, profile: str) -> list[tuple[int, int]]:
+    """Populated cells at ``vertices`` that the generator reaches under ``profile``."""
+    cells = sorted(POPULATED_CELLS[vertices])
+    if profile == "strict":
+        cells = [c for c in cells if (vertices, *c) not in UNREACHABLE_STRICT]
+    return cells
+
+
+class TraversalPath(TraversalTask):
+    """Generate, render and verify traversal/path items."""
+
+    _DESIGN_KEYS = ("vertices", "tort_bin", "cross_bin", "source", "record")
+
+    def check_params(self, params: Mapping[str, Any]) -> None:
+        fixed = [k for k in self._DESIGN_KEYS if params.get(k) is not None]
+        if params["preset"] == "paper":
+            if fixed or params["backbones"] or params["confounders"] != "none":
+                raise ParameterError(
+                    "preset=paper sets vertices, tort_bin, cross_bin, source and confounders itself; "
+                    f"drop --set {', '.join(fixed + (['backbones'] if params['backbones'] else []) + (['confounders'] if params['confounders'] != 'none' else []))}"
+                )
+            return
+        if params["backbones"]:
+            path = params["backbones"]
+            if not os.path.isfile(path):
+                raise ParameterError(f"parameter 'backbones': {path!r} is not a readable file")
+            try:
+                count = len(load_backbones(path))
+            except ValueError as exc:
+                raise ParameterError(f"parameter 'backbones': {exc}") from None
+            if params["record"] is not None and params["record"] >= count:
+                raise ParameterError(f"parameter 'record': {params['record']} is out of range; allowed: 0..{count - 1}")
+            return
+        if params["record"] is not None:
+            raise ParameterError("parameter 'record' needs 'backbones' (a published backbone file)")
+        vertex_options = [params["vertices"]] if params["vertices"] is not None else list(VERTEX_COUNTS)
+        if not any(self._cells(v, params) for v in vertex_options):
+            t, s = params["tort_bin"], params["cross_bin"]
+            cells = ", ".join(f"t{a}s{b}" for a, b in reachable_cells(vertex_options[0], params["profile"]))
+            hint = " (it may be reachable with --set profile=paper)" if params["profile"] == "strict" else ""
+            raise ParameterError(
+                f"cell tort_bin={t}, cross_bin={s} is not populated at vertices={params['vertices']}{hint}; "
+                f"allowed cells at {vertex_options[0]} vertices: {cells}"
+            )
+
+    @staticmethod
+    def _cells(vertices: int, params: Mapping[str, Any]) -> list[tuple[int, int]]:
+        return [
+            (t, s) for t, s in reachable_cells(vertices, params["profile"])
+            if params["tort_bin"] in (None, t) and params["cross_bin"] in (None, s)
+        ]
+
+    def expand(self, params: Mapping[str, Any], count: int | None) -> list[dict[str, Any]]:
+        if params["preset"] == "paper":
+            return self._paper_design(params)
+        if params["backbones"]:
+            path = os.path.abspath(params["backbones"])
+            total = len(load_backbones(path))
+            numbers = [params["record"]] if params["record"] is not None else range(total)
+            return [{**params, "backbones": path, "record": n} for n in numbers]
+        return super().expand(params, count)
+
+    @staticmethod
+    def _paper_design(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every reachable populated cell x vertex count: 40 base items (sources 0-39) and, for sources
+        0-19, a low and a high confound item on the same backbone.  Interleaved so any prefix is balanced."""
+        design = []
+        for source in range(PAPER_PER_CELL):
+            for vertices in VERTEX_COUNTS:
+                for t, s in reachable_cells(vertices, params["profile"]):
+                    cell = {**params, "preset": "none", "vertices": vertices, "tort_bin": t, "cross_bin": s,
+                            "source": source}
+                    levels = ("none", "low", "high") if source < PAPER_CONFOUND_SOURCES else ("none",)
+                    design.extend({**cell, "confounders": level} for level in levels)
+        return design
+
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        if params["backbones"]:
+            return self._published(params, random)
+        profile_name = params["profile"]
+        profile = PROFILES[profile_name]
+        source = params["source"] if params["source"] is not None else random.index
+        paired = params["source"] is not None or params["confounders"] != "none"
+        # the cell, backbone, direction and glyphs come from streams keyed by the source, not the index,
+        # so the base and confound variants of one source share them
+        cell_rng = random.stream("cell", source)
+        vertex_options = [params["vertices"]] if params["vertices"] is not None else list(VERTEX_COUNTS)
+        vertices = int(vertex_options[int(cell_rng.integers(len(vertex_options)))])
+        cells = self._cells(vertices, params)
+        t, s = cells[int(cell_rng.integers(len(cells)))]
+        for attempt in range(MAX_SOURCE_TRIES):
+            rng = random.stream("backbone", vertices, t, s, profile_name, source, attempt)
+            try:
+                backbone = generate_backbone(rng, vertices, t, s, profile)
+            except CellUnreachable as exc:
+                raise GenerationError(f"traversal/path: {exc}") from exc
+            points = backbone.points[::-1].copy() if rng.random() < 0.5 else backbone.points
+            tokens = assign_tokens(rng, vertices, params["start"])
+            base = Traversal(points, tokens)
+            if not paired:
+                break
+            try:
+                spur_rng = random.stream("spurs", vertices, t, s, profile_name, source, attempt)
+                spur_sets = place_paired_spurs(spur_rng, points, [c.point for c in base.crossings])
+                break
+            except SpursUnplaceable:
+                continue
+        else:
+            raise GenerationError(
+                f"traversal/path: no backbone of cell t{t}s{s} at {vertices} vertices hosted both spur variants "
+                f"in {MAX_SOURCE_TRIES} tries"
+            )
+        level = params["confounders"]
+        spurs = spur_sets[level] if level != "none" else ()
+        traversal = Traversal(points, tokens, spurs, base.crossings)
+        metadata = {
+            "tort_bin": t, "cross_bin": s, "source": source, "generator_family": backbone.family,
+            "profile": profile_name, "condition": CONDITIONS[level],
+        }
+        pair = f"{random.seed}:{vertices}:t{t}s{s}:{profile_name}:{params['format']}:{source}"
+        return make_problem(traversal, params, random, variant=CONDITIONS[level], pair=pair if paired else None,
+                            metadata=metadata, profile=profile)
+
+    def _published(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        records = load_backbones(params["backbones"])
+        number = params["record"] if params["record"] is not None else random.index
+        record = records[number]
+        tokens = assign_tokens(random.rng, len(record.points), params["start"])
+        traversal = Traversal(record.points, tokens, record.spurs)
+        ours = traversal.metadata()
+        metadata = {
+            "tort_bin": tortuosity_bin(ours["tortuosity"]),
+            "cross_bin": crossing_bin(ours["crossings"]),
+            "condition": record.condition,
+            "generator_family": record.family,
+            "profile": "published",
+            "published": {
+                "file": os.path.basename(params["backbones"]), "record": number, "id": record.record_id,
+                "source_id": record.source_id, "tortuosity": record.tortuosity,
+                "self_intersections": record.self_intersections, "tort_bin": record.tort_bin,
+                "self_int_bin": record.self_int_bin,
+            },
+        }
+        pair = f"published:{len(record.points)}:{record.source_id}:{params['format']}"
+        return make_problem(traversal, params, random, variant=record.condition, pair=pair, metadata=metadata,
+                            profile=None)
+
+    def verify(self, problem: Problem, images: list) -> list[str]:
+        failures = super().verify(problem, images)
+        meta = problem.metadata
+        traversal, _ = problem.structure
+        from bench_plugin_traversal.solver import tortuosity_shapely
+
+        tau = tortuosity_shapely(traversal.points)
+        if "published" in meta:
+            stored = meta["published"]
+            if not np.isclose(tau, stored["tortuosity"], rtol=1e-6):
+                failures.append(f"tortuosity {tau:.6f} disagrees with the stored {stored['tortuosity']:.6f}")
+            # bin 6 of the published data stores a nominal count for some records (spec §2.2): compare bins there
+            if stored["self_int_bin"] is not None and stored["self_int_bin"] >= 6:
+                if crossing_bin(meta["crossings"]) != crossing_bin(int(stored["self_intersections"])):
+                    failures.append(f"{meta['crossings']} crossings fall outside the stored 13+ bin")
+            elif meta["crossings"] != stored["self_intersections"]:
+                failures.append(f"{meta['crossings']} crossings disagree with the stored {stored['self_intersections']}")
+            return failures
+        if tortuosity_bin(tau) != meta["tort_bin"]:
+            failures.append(f"tortuosity {tau:.4f} is outside bin {meta['tort_bin']}")
+        if crossing_bin(meta["crossings"]) != meta["cross_bin"]:
+            failures.append(f"{meta['crossings']} crossings are outside bin {meta['cross_bin']}")
+        return failures
+
+
+TASK = TraversalPath()
