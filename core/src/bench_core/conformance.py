@@ -54,15 +54,19 @@ class ConformanceSuite:
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         if "task" in metafunc.fixturenames:
-            tasks = default_host().select([self.family] if self.family else [])
+            tasks = self.bench_host().select([self.family] if self.family else [])
             if not tasks:
                 pytest.fail(f"no installed task in family {self.family!r}: is the plugin installed?")
             metafunc.parametrize("task", tasks, ids=[t.id for t in tasks])
 
     # -- helpers ---------------------------------------------------------------------------------
+    def bench_host(self) -> Host:
+        """The host whose tasks are tested: the installed plugins (override to test an unregistered one)."""
+        return default_host()
+
     @property
     def host(self) -> Host:
-        return default_host()
+        return self.bench_host()
 
     def build(self, task: Task, seed: int, index: int, settings: dict[str, Any] | None = None) -> Built:
         job = plan(task, settings or {}, seed, index + 1)[index]

@@ -439,7 +439,8 @@ _PRONOUN_ONE_BEFORE_RE = re.compile(
 _PRONOUN_ONE_AFTER_RE = re.compile(r"[ \t]{1,3}of\b", re.IGNORECASE)
 
 _FRAC_RE = re.compile(
-    r"\\[dt]?frac[ \t]{0,3}\{[ \t]{0,3}([^{}]{0,40}?)[ \t]{0,3}\}[ \t]{0,3}\{[ \t]{0,3}([^{}]{0,40}?)[ \t]{0,3}\}"
+    r"\\[dt]?frac[ \t]{0,3}\{[ \t]{0,3}([^{}]{0,40}?)[ \t]{0,3}\}"
+    r"[ \t]{0,3}\{[ \t]{0,3}([^{}]{0,40}?)[ \t]{0,3}\}"
 )
 _SCI_RE = re.compile(
     r"(?<=[0-9])[ \t]{0,3}(?:\\times|\\cdot|\u00d7|\u22c5|\u00b7|\*|x)[ \t]{0,3}10[ \t]{0,3}(?:\^|\*\*)"
@@ -615,7 +616,8 @@ _FENCE_LINE_RE = re.compile(r"^[ \t]*```[^\n]*$", re.MULTILINE)
 _ARROW_RE = re.compile(r"\s*(?:->|\u2192|\u27f6|=>|\u21d2|\u2794|\u279c)\s*")
 _BULLET_RE = re.compile(r"^\s*(?:[-*\u2022\u00b7\u2023\u25aa\u25e6\u2013\u2014]|\+(?=\s))\s+")
 _NUMBERING_RE = re.compile(
-    r"^\s*(?:(?:step|item|no\.?|#)[ \t]{0,3})?(?:\([ \t]{0,3}[0-9]{1,4}[ \t]{0,3}\)|[0-9]{1,4}[ \t]{0,3}[.):](?![0-9]))\s*",
+    r"^\s*(?:(?:step|item|no\.?|#)[ \t]{0,3})?"
+    r"(?:\([ \t]{0,3}[0-9]{1,4}[ \t]{0,3}\)|[0-9]{1,4}[ \t]{0,3}[.):](?![0-9]))\s*",
     re.IGNORECASE,
 )
 
@@ -758,19 +760,25 @@ def parse_sequence(
 
 _STRING_STRIP = " \t\r\n.,;:!?" + _QUOTES + _EMPHASIS
 _WHITESPACE_RE = re.compile(r"\s+")
+# C0/C1 controls other than whitespace, zero-width / bidi format characters, BOM, lone surrogates.
+_INVISIBLE_RE = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ud800-\udfff]"
+)
 
 
 def normalise_string(text: str) -> str:
-    """NFKC-normalise, casefold, collapse whitespace and strip surrounding punctuation/quotes/markdown."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    """NFKC-normalise, casefold, drop control/format characters and lone surrogates, collapse whitespace
+    and strip surrounding punctuation, quotes and markdown emphasis."""
+    text = _INVISIBLE_RE.sub("", unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text))).casefold()
     return _WHITESPACE_RE.sub(" ", text).strip(_STRING_STRIP)
 
 
 def parse_string(response: object) -> str | None:
     """Return the normalised final-answer region of ``response``, or None if it is empty.
 
-    Normalisation: NFKC, casefold, whitespace runs collapsed to one space, surrounding whitespace,
-    punctuation (``.,;:!?``), quotes and markdown emphasis (``*_~``) stripped.
+    Normalisation: NFKC, casefold, control and zero-width characters and lone surrogates removed,
+    whitespace runs collapsed to one space, surrounding whitespace, punctuation (``.,;:!?``), quotes and
+    markdown emphasis (``*_~``) stripped.
     """
     result = normalise_string(extract_final_answer(response))
     return result or None

@@ -10,6 +10,7 @@ since those are bugs in the item generator rather than model behaviour.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,16 @@ ANSWER_TYPES = ("option", "integer", "number", "coordinate", "sequence", "string
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DEFAULT_OPTION_LETTERS = "ABCDEFGH"
+# Last-resort net around the parsers (which are designed never to raise on a response).
+_PARSER_FAILURES = (
+    ArithmeticError,
+    LookupError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    RecursionError,
+    re.error,
+)
 
 
 def _levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
@@ -55,7 +66,7 @@ def sequence_metrics(predicted: Sequence[str], gold: Sequence[str]) -> dict[str,
     """
     predicted = list(predicted)
     gold = list(gold)
-    matches = [p == g for p, g in zip(predicted, gold)]
+    matches = [p == g for p, g in zip(predicted, gold, strict=False)]
     if gold:
         token_accuracy = sum(matches) / len(gold)
     else:
@@ -204,7 +215,7 @@ def _score(
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
     if answer_type == "coordinate":
         point = parsing.parse_coordinate(response, dims=len(gold))
-        ok = point is not None and all(_close(p, g, tolerance) for p, g in zip(point, gold))
+        ok = point is not None and all(_close(p, g, tolerance) for p, g in zip(point, gold, strict=True))
         parsed = None if point is None else list(point)
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": point is not None, "gold": list(gold)}
     if answer_type == "sequence":
@@ -260,7 +271,7 @@ def score_response(
         raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
     try:
         score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance)
-    except Exception as exc:  # noqa: BLE001 - a parser bug must not abort a whole evaluation run
+    except _PARSER_FAILURES as exc:  # a parser bug must not abort a whole evaluation run
         details = {"parsed": None, "answered": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
         if answer_type == "sequence":
             details.update(sequence_metrics([], gold_value))
