@@ -26,8 +26,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "plugins" / "traversal" / "src"))
 
-from bench_plugin_traversal import backbone as bb
-from bench_plugin_traversal import cells, geometry
+from bench_plugin_traversal import backbone as bb  # noqa: E402 (after the sys.path tweak)
+from bench_plugin_traversal import cells, geometry  # noqa: E402
 
 RECIPES_PATH = ROOT / "plugins" / "traversal" / "src" / "bench_plugin_traversal" / "backbone_recipes.json"
 PROFILES = {"strict": geometry.STRICT, "paper": geometry.PAPER}
@@ -80,6 +80,11 @@ def _tune_one(job: tuple[int, str, int, int]) -> tuple[int, str, dict]:
     return vertices, prof_name, hits
 
 
+def _batch_size(rate: float) -> int:
+    """Power of two giving ~2 expected hits per batch, clamped to [32, 512]."""
+    return int(min(512, max(32, 2 ** math.ceil(math.log2(2.0 / max(rate, 1e-6))))))
+
+
 def _recipes_from_hits(hits: dict) -> dict:
     out = {}
     for key, rows in hits.items():
@@ -97,7 +102,7 @@ def _recipes_from_hits(hits: dict) -> dict:
                 "weight": round(r["rate"] / total, 4),
                 "rate": round(r["rate"], 6),
                 # batch large enough to expect ~2 screened hits, small enough not to waste work
-                "batch": int(min(512, max(32, 2 ** math.ceil(math.log2(2.0 / max(total / len(keep), 1e-6)))))),
+                "batch": _batch_size(total / len(keep)),
             }
             for r in keep
         ]
@@ -124,7 +129,8 @@ def tune(proposals: int, workers: int) -> None:
         "proposals_per_box": proposals,
         "max_proposals": 40000,
         "fallback": [
-            {"family": "walk", "knobs": {"turn_sd": [0.2, 1.2], "curl": [0.0, 1.6]}, "weight": 0.5, "batch": 256},
+            {"family": "walk", "knobs": {"turn_sd": [0.2, 1.2], "curl": [0.0, 1.6]}, "weight": 0.5,
+             "batch": 256},
             {"family": "star", "knobs": {"q": [0.05, 0.5]}, "weight": 0.5, "batch": 256},
         ],
         "cells": table,
@@ -167,13 +173,14 @@ def bench(per_cell: int, profile_name: str, vertices_list: list[int]) -> None:
             max_ms = 1000 * max(times)
             share = " ".join(f"{f}:{c / max(1, sum(fams.values())):.0%}" for f, c in fams.most_common())
             att = statistics.fmean(attempts) if attempts else float("nan")
-            print(f"{v:>3}:t{t}s{s:<2} {mean_ms:8.2f} {max_ms:8.1f} {att:9.0f} {fails:>4}  {share}", flush=True)
+            line = f"{v:>3}:t{t}s{s:<2} {mean_ms:8.2f} {max_ms:8.1f} {att:9.0f} {fails:>4}  {share}"
+            print(line, flush=True)
             rows.append(((v, t, s), mean_ms, max_ms, fails))
     if not rows:
         return
     # per (t, s) cell averaged over the vertex counts, as in the project's speed requirement
     by_cell: dict = collections.defaultdict(list)
-    for (v, t, s), mean_ms, _mx, _f in rows:
+    for (_v, t, s), mean_ms, _mx, _f in rows:
         by_cell[(t, s)].append(mean_ms)
     avg = {c: statistics.fmean(x) for c, x in by_cell.items()}
     slow = max(avg, key=avg.get)

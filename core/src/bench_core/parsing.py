@@ -104,7 +104,10 @@ _EMPHASIS = "*_~"
 
 
 def _last_tag_block(text: str, open_re: re.Pattern[str], close_re: re.Pattern[str]) -> str | None:
-    """Content of the last non-blank ``<tag>...</tag>`` block (unclosed: up to the end), else None."""
+    """Content of the last non-blank ``<tag>...</tag>`` block (unclosed: up to the end).
+
+    None if the tag does not occur at all; ``""`` if every block tried is blank.
+    """
     opens = [m.end() for m in open_re.finditer(text)]
     if not opens:
         return None
@@ -116,7 +119,7 @@ def _last_tag_block(text: str, open_re: re.Pattern[str], close_re: re.Pattern[st
         end = closes[i] if i < len(closes) else len(text)
         if _NON_SPACE_RE.search(text, start, end):
             return text[start:end]
-    return None
+    return ""
 
 
 def _last_boxed(text: str) -> str | None:
@@ -207,18 +210,21 @@ def _clean(s: str) -> str:
 
 
 def _extract(text: str, depth: int, allow_inline: bool) -> str:
+    blank_tag = False
     if depth < _MAX_DEPTH:
         for open_re, close_re in ((_FINAL_OPEN_RE, _FINAL_CLOSE_RE), (_ANSWER_OPEN_RE, _ANSWER_CLOSE_RE)):
             block = _last_tag_block(text, open_re, close_re)
-            if block is not None:
+            if block:
                 return _extract(_tail(block), depth + 1, True)
+            blank_tag = blank_tag or block is not None
         boxed = _last_boxed(text)
         if boxed is not None:
             return _clean(_tail(boxed))
         after = _after_last_label(text, allow_inline)
         if after is not None:
             return _extract(after, depth + 1, False)
-    return _clean(_tail(text))
+    # Answer tags that were all left blank mean "no answer", not "the whole response is the answer".
+    return "" if blank_tag else _clean(_tail(text))
 
 
 def extract_final_answer(response: object) -> str:
@@ -226,7 +232,7 @@ def extract_final_answer(response: object) -> str:
 
     Priority: the last ``<final_answer>...</final_answer>`` block, else the last ``<answer>...</answer>``
     block (tags case-insensitive; an unclosed last tag takes everything after it; blank blocks are
-    skipped), else the content of the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced, nested braces),
+    skipped, and if every block is blank and no later rule applies the result is ``""``), else the content of the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced, nested braces),
     else the text after the last line starting with an answer label ("Answer:", "Final answer:",
     "**Answer:**", "The answer is", "Final Answer -", "## Final Answer" ...; case-insensitive) -- the
     rest of that line, or the following lines when the rest of the line is blank -- else a weaker

@@ -9,7 +9,14 @@ import pytest
 
 from bench_plugin_traversal import cells
 from bench_plugin_traversal.backbone import UNREACHABLE_STRICT, Backbone, CellUnreachable, generate_backbone
-from bench_plugin_traversal.geometry import PAPER, STRICT, check_gates, count_crossings, find_crossings, tortuosity
+from bench_plugin_traversal.geometry import (
+    PAPER,
+    STRICT,
+    check_gates,
+    count_crossings,
+    find_crossings,
+    tortuosity,
+)
 
 SAMPLE_CELLS = [(0, 0), (0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 0), (5, 6)]
 

@@ -157,7 +157,8 @@ def test_no_anchor_near_crossing(given_crossings):
             placed += 1
             assert check_spurs(CROSSING, cps, spurs) == []
             for s in spurs:
-                assert s.seg_idx != 1
+                # segment 1's midpoint is the crossing: it may only host a spur at an off-centre anchor
+                assert s.seg_idx != 1 or s.anchor_t != 0.5
                 assert min(math.dist(s.p0, c) for c in cps) >= 22.0
     assert placed > 0
 

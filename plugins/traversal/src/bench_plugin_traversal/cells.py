@@ -14,7 +14,9 @@ TORTUOSITY_EDGES: tuple[float, ...] = (1.0, 1.3, 2.0, 3.0, 4.5, 6.5)
 
 # TraversalBench §2.1 / §2.2: crossing-count bins (inclusive ranges); the 13+ level (index 6) exists in the
 # released data for high-tortuosity cells.
-CROSSING_BINS: tuple[tuple[int, int | None], ...] = ((0, 0), (1, 1), (2, 3), (4, 5), (6, 8), (9, 12), (13, None))
+CROSSING_BINS: tuple[tuple[int, int | None], ...] = (
+    (0, 0), (1, 1), (2, 3), (4, 5), (6, 8), (9, 12), (13, None),
+)
 
 # TraversalBench §2.1: vertex counts ("mp") of the released data.
 VERTEX_COUNTS: tuple[int, ...] = (9, 11, 13, 15, 17)

@@ -7,7 +7,8 @@ re-checks a placement independently with shapely (:func:`check_spurs`).
 
 Placement policy ``midpoint_glyphsafe`` (numbers read from the authors' released data and params):
 
-* anchor exactly at the midpoint (t = 0.5) of a backbone segment, at most one spur per segment;
+* anchor at the midpoint (t = 0.5) of a backbone segment, falling back to t in 0.4, 0.6, 0.3, 0.7 where the
+  midpoint cannot host a spur (:data:`ANCHOR_TS`); at most one spur per segment;
 * length = clamp(0.8 x host segment length, 60, 100) px;
 * direction perpendicular to the host segment (either side) first; when clearance fails, rotated away
   from perpendicular in 15-degree steps down to :data:`MIN_SPUR_ANGLE_DEG` to the host segment;
@@ -59,6 +60,11 @@ CONFOUND_WINDOWS: dict[str, tuple[int, int]] = {"low": (2, 4), "high": (5, 7)}
 
 PLACEMENT_POLICY = "midpoint_glyphsafe"
 ANCHOR_T = 0.5
+#: Anchor positions tried on a segment, in order: the published policy's midpoint first; where the midpoint
+#: is blocked (too near a crossing or a glyph, or no clear direction) an off-centre anchor inside the
+#: published oblique mode's window [0.25, 0.75].  Dense high-crossing backbones rarely host 5-7 spurs at
+#: midpoints alone, which starves paired acceptance; the released data solved that by breaking rules.
+ANCHOR_TS = (0.5, 0.4, 0.6, 0.3, 0.7)
 SPUR_LEN_FRAC = 0.8
 SPUR_LEN_MIN_PX = 60.0
 SPUR_LEN_MAX_PX = 100.0
@@ -225,7 +231,20 @@ def _own_crossings(p: np.ndarray) -> np.ndarray:
 
 
 def _candidates(rng: np.random.Generator, p: np.ndarray, crossings: np.ndarray):
-    """All statically valid spur candidates, grouped per host segment in order of preference.
+    """All statically valid spur candidates per host segment, at the first anchor of :data:`ANCHOR_TS`
+    that gives the segment any candidate.
+
+    Returns ``{seg_idx: (anchor_t, p0 (2,), p1 (K, 2))}``.
+    """
+    out: dict[int, tuple[float, np.ndarray, np.ndarray]] = {}
+    for anchor_t in ANCHOR_TS:
+        for seg, (p0, p1) in _candidates_at(rng, p, crossings, anchor_t).items():
+            out.setdefault(seg, (anchor_t, p0, p1))
+    return out
+
+
+def _candidates_at(rng: np.random.Generator, p: np.ndarray, crossings: np.ndarray, anchor_t: float):
+    """All statically valid spur candidates anchored at ``anchor_t``, grouped per host segment.
 
     Returns ``{seg_idx: (p0 (2,), p1 (K, 2))}`` holding only candidates that satisfy every rule that does
     not involve other spurs. Candidate order within a segment: perpendicular (random side first), then
@@ -235,7 +254,7 @@ def _candidates(rng: np.random.Generator, p: np.ndarray, crossings: np.ndarray):
     d = b - a
     seg_len = np.hypot(d[:, 0], d[:, 1])
     m = len(d)
-    mid = a + ANCHOR_T * d
+    mid = a + anchor_t * d
 
     # anchor rules: distance to every vertex and to every true crossing
     eligible = seg_len > 0
@@ -328,12 +347,12 @@ def place_spurs(
         )
     host_ids = np.array(sorted(cands))
     for _ in range(MAX_PLACEMENT_PASSES):
-        chosen: list[tuple[int, np.ndarray, np.ndarray]] = []
+        chosen: list[tuple[int, float, np.ndarray, np.ndarray]] = []
         for s in rng.permutation(host_ids):
-            p0, p1s = cands[int(s)]
+            anchor_t, p0, p1s = cands[int(s)]
             if chosen:
-                c0 = np.array([c[1] for c in chosen])
-                c1 = np.array([c[2] for c in chosen])
+                c0 = np.array([c[2] for c in chosen])
+                c1 = np.array([c[3] for c in chosen])
                 dd = _seg_seg_dist(p0[None, None, :], p1s[:, None, :], c0[None, :, :], c1[None, :, :])
                 good = np.flatnonzero(dd.min(axis=1) >= MIN_SPUR_TO_SPUR_PX + _SAFETY)
                 if good.size == 0:
@@ -341,10 +360,10 @@ def place_spurs(
                 pick = p1s[good[0]]
             else:
                 pick = p1s[0]
-            chosen.append((int(s), p0, pick))
+            chosen.append((int(s), anchor_t, p0, pick))
             if len(chosen) == count:
                 chosen.sort(key=lambda c: c[0])
-                return tuple(Spur(s_, ANCHOR_T, tuple(a_), tuple(b_)) for s_, a_, b_ in chosen)
+                return tuple(Spur(s_, t_, tuple(a_), tuple(b_)) for s_, t_, a_, b_ in chosen)
     raise SpursUnplaceable(
         f"could not place {count} mutually clear spurs on {len(cands)} candidate segment(s) "
         f"after {MAX_PLACEMENT_PASSES} passes (spurs must be >= {MIN_SPUR_TO_SPUR_PX} px apart)"
@@ -410,8 +429,8 @@ def check_spurs(points, crossing_points: Sequence[Sequence[float]], spurs: Seque
         seen.add(sp.seg_idx)
         h0, h1 = p[sp.seg_idx], p[sp.seg_idx + 1]
         host = LineString([h0, h1])
-        mid = 0.5 * (h0 + h1)
-        if sp.anchor_t != ANCHOR_T or np.hypot(*(a0 - mid)) > _TOL:
+        at = h0 + sp.anchor_t * (h1 - h0)
+        if sp.anchor_t not in ANCHOR_TS or np.hypot(*(a0 - at)) > _TOL:
             failed.add("spur_anchor_midpoint")
         if abs(sp.length - spur_length_for(host.length)) > _TOL:
             failed.add("spur_length")

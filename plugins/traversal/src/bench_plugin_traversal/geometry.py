@@ -250,7 +250,9 @@ def _nonadjacent_pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _orient(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """Twice the signed area of (a, b, c); > 0 for a counter-clockwise turn in x-right/y-up axes."""
-    return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0])
+    ab = b - a
+    ac = c - a
+    return ab[..., 0] * ac[..., 1] - ab[..., 1] * ac[..., 0]
 
 
 def _eps(pts: np.ndarray) -> np.ndarray:
@@ -316,7 +318,9 @@ def find_crossings(points) -> list[Crossing]:
     cosang = np.abs((di * dj).sum(1)) / (np.hypot(*di.T) * np.hypot(*dj.T))
     ang = np.degrees(np.arccos(np.clip(cosang, 0.0, 1.0)))
     out = [
-        Crossing(int(i[n]), int(j[n]), float(t[n]), float(u[n]), (float(pt[n, 0]), float(pt[n, 1])), float(ang[n]))
+        Crossing(
+            int(i[n]), int(j[n]), float(t[n]), float(u[n]), (float(pt[n, 0]), float(pt[n, 1])), float(ang[n])
+        )
         for n in range(len(k))
     ]
     out.sort(key=lambda c: (c.seg_a, c.t))
@@ -456,7 +460,8 @@ def check_gates(points, profile: GateProfile = STRICT, *, fail_fast: bool = Fals
         a, b = p[:-1], p[1:]
         dseg = segment_segment_distance(a[i], b[i], a[j], b[j])
         free = ~cmask
-        if free.any() and dseg[free].min() < pr.min_segment_clearance_px - _PX_TOL and fail("segment_clearance"):
+        too_close = free.any() and dseg[free].min() < pr.min_segment_clearance_px - _PX_TOL
+        if too_close and fail("segment_clearance"):
             return failed
     else:
         i = j = np.zeros(0, dtype=np.intp)
