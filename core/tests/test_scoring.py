@@ -174,6 +174,9 @@ def test_option_letters_follow_options() -> None:
     with pytest.raises(ValueError, match="not one of"):
         score_response("option", "E", "E", options=OPTIONS)
     assert score("option", "H", "H")[0] == 1.0  # default letters A-H
+    assert score("option", "H", "H", options=())[0] == 1.0  # empty options: unknown, defaults apply
+    with pytest.raises(ValueError, match="at most 26"):
+        score_response("option", "A", "A", options=["x"] * 27)
 
 
 def test_option_quoting_the_option_text() -> None:

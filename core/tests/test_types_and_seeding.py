@@ -52,3 +52,10 @@ def test_streams_ignore_the_index_but_not_the_key():
     assert one.stream("backbone", 3).random() == two.stream("backbone", 3).random()
     assert one.stream("backbone", 3).random() != one.stream("backbone", 4).random()
     assert derive_seed("a", 1) != derive_seed("a1")
+
+
+@given(st.integers(2, 7), st.integers(0, 50))
+def test_balanced_choices_are_exactly_uniform_per_block(count, block):
+    random = ItemRandom("t/x", "1.0.0", 3, 0)
+    values = [random.balanced(count, "answer", position=block * count + k) for k in range(count)]
+    assert sorted(values) == list(range(count))

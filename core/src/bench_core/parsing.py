@@ -7,9 +7,10 @@ answer type (option letter, integer, number, coordinate, token sequence, normali
 Guarantees shared by every public function here:
 
 * Pure standard library, no state, no I/O.
-* Never raises on the ``response`` argument: ``None``, ``bytes``, ints, empty, huge (megabytes),
-  binary-looking or unicode-heavy text (including lone surrogates and NUL bytes) all yield
-  "no answer" (``None``, ``""`` or ``[]``, depending on the function).
+* Never raises on the ``response`` argument, whatever it is: non-strings (``None``, ``bytes``, ints),
+  empty, huge (megabytes), binary-looking or unicode-heavy text (lone surrogates, NUL bytes).  Input
+  without a recognisable answer yields "no answer" (``None``, ``""`` or ``[]``, depending on the
+  function); non-strings always do.
 * Linear time: markers are located with non-backtracking patterns over the whole text, and the
   extracted answer region is capped to its last :data:`MAX_REGION_CHARS` characters before any
   finer parsing.
@@ -83,7 +84,7 @@ _LABEL_CORE = (
 # A line that starts with an "Answer:"-like label (markdown emphasis / bullets / headings tolerated).
 _LABEL_LINE_RE = re.compile(
     r"^[ \t>#*_\-]{0,16}" + _LABEL_CORE + r"[ \t*_]{0,8}"
-    r"(?:(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be)\b|[:=\-\u2013\u2014]|$)"
+    r"(?:(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be)\b|[:=]|[\-\u2013\u2014](?=[ \t]|$)|$)"
     r"[ \t*_:]{0,8}",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -232,12 +233,13 @@ def extract_final_answer(response: object) -> str:
 
     Priority: the last ``<final_answer>...</final_answer>`` block, else the last ``<answer>...</answer>``
     block (tags case-insensitive; an unclosed last tag takes everything after it; blank blocks are
-    skipped, and if every block is blank and no later rule applies the result is ``""``), else the content of the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced, nested braces),
+    skipped), else the content of the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced, nested braces),
     else the text after the last line starting with an answer label ("Answer:", "Final answer:",
     "**Answer:**", "The answer is", "Final Answer -", "## Final Answer" ...; case-insensitive) -- the
     rest of that line, or the following lines when the rest of the line is blank -- else a weaker
-    "... the answer is X" found mid-line, else the whole response.  Markers found inside a tag block are
-    honoured too (``<answer>The answer is \\boxed{B}</answer>`` gives ``B``).
+    "... the answer is X" found mid-line, else the whole response -- or ``""`` when the response holds
+    answer tags that are all blank.  Markers found inside a tag block are honoured too
+    (``<answer>The answer is \\boxed{B}</answer>`` gives ``B``).
 
     The region is truncated to its last :data:`MAX_REGION_CHARS` characters, then markdown code fences,
     ``$``/``\\(``/``\\[`` math delimiters, ``\\text{}``-style wrappers, surrounding bold/italic markers,
@@ -339,11 +341,19 @@ def parse_option(response: object, letters: str = "ABCD") -> str | None:
     Accepted forms include ``B``, ``(b)``, ``b)``, ``[B]``, ``Option B``, ``Answer: (C)``,
     ``the answer is D.``, ``**B**``, ``B. the red one`` and ``\\boxed{C}`` -- see
     :func:`extract_final_answer` for how the answer region is found.  Rules are tried from the most to
-    the least explicit (bare letter; "X or Y" ambiguity check; a leading option label such as ``B.`` or
-    ``(B)``; "option/choice/letter X"; a parenthesised letter; a standalone capital letter) and the
-    first rule that finds something decides: two different letters there give None.  The article
-    "a"/"A" and the pronoun "I" inside a sentence ("A square is drawn") are never taken as options.
-    A bare letter outside ``letters`` gives None.
+    the least explicit and the first rule that finds something decides; two different letters found by
+    that rule give None:
+
+    1. the whole region is a bare letter (``B``, ``(b)``, ``[B]``, ``B.``) -- one outside ``letters``
+       gives None -- or the first line is (``B`` followed by an explanation that mentions other letters);
+    2. "X or Y" / "X and Y" / "X/Y" naming two valid letters: ambiguous, None;
+    3. a leading option label (``B.``, ``B)``, ``(B)``, ``B:`` followed by text);
+    4. "option / choice / letter X";
+    5. a parenthesised letter anywhere (``(c)``);
+    6. a standalone capital letter.
+
+    The article "a"/"A" and the pronoun "I" inside a sentence ("A square is drawn", "I think") are never
+    taken as options.  The result is uppercase.
     """
     valid = _letter_set(letters)
     region = extract_final_answer(response)
@@ -354,6 +364,10 @@ def parse_option(response: object, letters: str = "ABCD") -> str | None:
     if m:
         letter = m.group(1).upper()
         return letter if letter in valid else None
+    # "B\n\nExplanation: A is wrong because ...": a bare letter alone on the first line.
+    m = _BARE_LETTER_RE.fullmatch(region.split("\n", 1)[0].strip())
+    if m and m.group(1).upper() in valid:
+        return m.group(1).upper()
 
     for m in _OR_RE.finditer(region):
         first, second = m.group("first").upper(), m.group("second").upper()

@@ -101,10 +101,10 @@ def _gold_text(gold: object) -> str:
 
 
 def _option_letters(options: Sequence[str] | None) -> str:
-    if options is None:
+    if not options:  # None or empty: the options are not known
         return _DEFAULT_OPTION_LETTERS
-    if not 1 <= len(options) <= len(_ALPHABET):
-        raise ValueError(f"options must hold between 1 and {len(_ALPHABET)} entries, got {len(options)}")
+    if len(options) > len(_ALPHABET):
+        raise ValueError(f"at most {len(_ALPHABET)} options are supported, got {len(options)}")
     return _ALPHABET[: len(options)]
 
 
@@ -195,7 +195,7 @@ def _score(
     if answer_type == "option":
         parsed = parsing.parse_option(response, _option_letters(options))
         via = "letter"
-        if parsed is None and options is not None:
+        if parsed is None and options:
             parsed = _option_from_text(response, options)
             via = "text"
         details: dict[str, Any] = {"parsed": parsed, "answered": parsed is not None, "gold": gold}
@@ -245,9 +245,10 @@ def score_response(
     parsed gold value).  Answer types and gold formats:
 
     * ``"option"`` -- gold is a letter such as ``"C"``.  Valid letters are ``A``.. up to
-      ``len(options)`` when ``options`` (the option texts, in order) is given, else ``A``-``H``.  When no
-      letter can be parsed, a response quoting exactly one option's text (case-insensitive, after
-      :func:`bench_core.parsing.normalise_string`) selects that option (``details["via"] == "text"``).
+      ``len(options)`` when ``options`` (the option texts, in order) is given and non-empty, else
+      ``A``-``H``.  When no letter can be parsed, a response quoting exactly one option's text
+      (case-insensitive, after :func:`bench_core.parsing.normalise_string`) selects that option
+      (``details["via"] == "text"``).
     * ``"integer"`` -- gold like ``"7"``; exact equality.
     * ``"number"`` -- gold like ``"3.25"``; equal within ``tolerance`` (relative or absolute).
     * ``"coordinate"`` -- gold like ``"(3, 5)"``; the number of dimensions comes from the gold; each

@@ -50,3 +50,18 @@ class ItemRandom:
     def stream(self, *key: Any) -> np.random.Generator:
         """An independent generator for ``key`` under this (task, version, seed); the index is not used."""
         return generator(self.task_id, self.version, self.seed, "stream", *key)
+
+    def balanced(self, count: int, *key: Any, position: int | None = None) -> int:
+        """A choice in ``range(count)`` balanced over consecutive positions: positions ``b*count`` to
+        ``b*count + count - 1`` take every value exactly once, in an order drawn from ``(key, b)``.
+
+        ``position`` defaults to the item index; use a shared key (e.g. a source) to give paired items the
+        same choice.  Over any n items each value occurs n/count times up to one block's remainder, so
+        answer letters, difficulty levels or transformation types stay uniform without luck.
+        """
+        if count < 1:
+            raise ValueError(f"count must be at least 1, got {count}")
+        position = self.index if position is None else position
+        block, offset = divmod(position, count)
+        order = generator(self.task_id, self.version, self.seed, "balanced", count, *key, block).permutation(count)
+        return int(order[offset])

@@ -120,12 +120,14 @@ class TraversalPath(TraversalTask):
         vertices = int(vertex_options[int(cell_rng.integers(len(vertex_options)))])
         cells = self._cells(vertices, params)
         t, s = cells[int(cell_rng.integers(len(cells)))]
+        problem = "no attempt made"
         for attempt in range(MAX_SOURCE_TRIES):
             rng = random.stream("backbone", vertices, t, s, profile_name, source, attempt)
             try:
                 backbone = generate_backbone(rng, vertices, t, s, profile)
             except CellUnreachable as exc:
-                raise GenerationError(f"traversal/path: {exc}") from exc
+                problem = str(exc)
+                continue
             points = backbone.points[::-1].copy() if rng.random() < 0.5 else backbone.points
             tokens = assign_tokens(rng, vertices, params["start"])
             base = Traversal(points, tokens)
@@ -135,12 +137,12 @@ class TraversalPath(TraversalTask):
                 spur_rng = random.stream("spurs", vertices, t, s, profile_name, source, attempt)
                 spur_sets = place_paired_spurs(spur_rng, points, [c.point for c in base.crossings])
                 break
-            except SpursUnplaceable:
+            except SpursUnplaceable as exc:
+                problem = f"no backbone hosted both spur variants ({exc})"
                 continue
         else:
             raise GenerationError(
-                f"traversal/path: no backbone of cell t{t}s{s} at {vertices} vertices hosted both spur variants "
-                f"in {MAX_SOURCE_TRIES} tries"
+                f"traversal/path: cell t{t}s{s} at {vertices} vertices failed {MAX_SOURCE_TRIES} tries; last: {problem}"
             )
         level = params["confounders"]
         spurs = spur_sets[level] if level != "none" else ()

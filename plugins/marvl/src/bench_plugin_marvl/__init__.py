@@ -1,0 +1,27 @@
+"""bench-plugin-marvl: MaRVL-QA (extrema counting and transformation recognition on function plots).
+
+Task descriptions live in light modules under ``descriptions``; numpy and matplotlib load only when an
+item is generated.  Only finished tasks are listed in ``REGISTERED``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from bench_core import Task, hookimpl
+
+__version__ = "0.1.0"
+FAMILY = "marvl"
+
+#: Description modules of the finished tasks.
+REGISTERED: tuple[str, ...] = ()
+
+
+def tasks() -> list[Task]:
+    """The registered task descriptions."""
+    return [importlib.import_module(f"bench_plugin_marvl.descriptions.{name}").TASK for name in REGISTERED]
+
+
+@hookimpl
+def bench_register_tasks() -> list[Task]:
+    return tasks()
