@@ -59,8 +59,9 @@ def cells_report(host, per_cell: int, seed: int) -> None:
     rates = [r[3] for r in rows]
     encode = statistics.median(r[4] for r in rows)
     slowest = min(rows, key=lambda r: r[3])
-    print(f"\ncells: {len(rows)}; median cell {statistics.median(rates):.1f} items/s; encode-only median {encode:.1f}/s; "
-          f"ratio {statistics.median(rates) / encode:.2f}")
+    median = statistics.median(rates)
+    print(f"\ncells: {len(rows)}; median cell {median:.1f} items/s; encode-only median {encode:.1f}/s; "
+          f"ratio {median / encode:.2f}")
     print(f"slowest cell v={slowest[0]} t{slowest[1]} s{slowest[2]}: {slowest[3]:.1f} items/s")
 
 

@@ -1,9 +1,8 @@
 import pytest
+import toy_plugin
 
 from bench_core import host as host_module
 from bench_core.host import create_host
-
-import toy_plugin
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ def test_torn_tail_is_dropped_and_ids_are_known(toy_host, tmp_path):
 
 def test_a_corrupt_complete_line_is_reported_not_overwritten(tmp_path):
     (tmp_path / "items.jsonl").write_text('{"id": "a"}\nnot json\n')
-    with pytest.raises(DatasetError, match="items.jsonl:2"):
+    with pytest.raises(DatasetError, match=r"items\.jsonl:2"):
         DatasetWriter(tmp_path)
     assert (tmp_path / "items.jsonl").read_text() == '{"id": "a"}\nnot json\n'
 

@@ -36,7 +36,8 @@ def plugins(as_json: bool) -> None:
         click.echo(json.dumps(records, indent=1))
         return
     for r in records:
-        line = f"{r['name']:<12} {r['distribution'] or '-':<26} {r['version'] or '-':<10} {r['status']:<7} tasks={r['task_count']}"
+        line = (f"{r['name']:<12} {r['distribution'] or '-':<26} {r['version'] or '-':<10} {r['status']:<7} "
+                f"tasks={r['task_count']}")
         click.echo(line + (f"  error: {r['error']}" if r["error"] else ""))
 
 

@@ -134,9 +134,14 @@ class ConformanceSuite:
         with pytest.raises(ParameterError, match="no-such-parameter"):
             plan(task, {"no-such-parameter": "1"}, 0, 1)
         for parameter in task.parameters:
-            if parameter.choices is None and parameter.maximum is None:
+            if parameter.choices is not None:
+                bad: Any = "definitely-not-allowed" if parameter.kind == "str" else 10**9 + 7
+            elif parameter.maximum is not None:
+                bad = parameter.maximum + 1
+            elif parameter.minimum is not None:
+                bad = parameter.minimum - 1
+            else:
                 continue
-            bad = "definitely-not-allowed" if parameter.kind == "str" else 10**9
             with pytest.raises(ParameterError, match=parameter.name) as info:
                 plan(task, {parameter.name: bad}, 0, 1)
             assert "allowed" in str(info.value)

@@ -63,7 +63,9 @@ class DatasetWriter:
             try:
                 self.ids.add(json.loads(line)["id"])
             except (ValueError, KeyError, TypeError) as exc:
-                raise DatasetError(f"{self.items_path}:{number} is not an item record ({exc}); fix or remove it") from exc
+                raise DatasetError(
+                    f"{self.items_path}:{number} is not an item record ({exc}); fix or remove that line"
+                ) from exc
 
     def __contains__(self, item_id: str) -> bool:
         return item_id in self.ids
@@ -136,7 +138,8 @@ def write_manifest(root: str | os.PathLike[str], run: Mapping[str, Any]) -> dict
         plugin = record.get("plugin") or {}
         if plugin.get("distribution"):
             plugins[plugin["distribution"]] = plugin.get("version")
-        for rel, digest in zip(record["images"], record.get("image_sha256") or [None] * len(record["images"])):
+        digests = record.get("image_sha256") or [None] * len(record["images"])
+        for rel, digest in zip(record["images"], digests, strict=True):
             checksums[rel] = digest
     from bench_core import __version__
 

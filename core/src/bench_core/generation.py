@@ -81,7 +81,8 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
         if problem is None:
             raise GenerationError(f"no installed plugin generates {task.id}")
         images = tuple(host.pm.hook.bench_render(task=task, problem=problem) or ())
-        failures = [f for result in host.pm.hook.bench_verify(task=task, problem=problem, images=images) for f in result]
+        results = host.pm.hook.bench_verify(task=task, problem=problem, images=images)
+        failures = [failure for result in results for failure in result]
         if not failures:
             break
     else:

@@ -12,7 +12,6 @@ import importlib
 import importlib.metadata
 import os
 import sys
-import types
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -72,7 +71,7 @@ class Host:
             version = dist.version if dist is not None else None
             try:
                 plugin = ep.load()
-            except Exception as exc:  # noqa: BLE001 - any import failure must be isolated
+            except Exception as exc:
                 self._fail(ep.name, dist_name, version, f"import failed: {type(exc).__name__}: {exc}", exc)
                 continue
             self.add(plugin, name=ep.name, distribution=dist_name, version=version)
@@ -86,7 +85,7 @@ class Host:
             self.pm.register(plugin, name=name)
             self._check_hook_names(plugin, name)
             tasks = self._collect_tasks(plugin, name)
-        except Exception as exc:  # noqa: BLE001 - a bad plugin must not take the host down
+        except Exception as exc:
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
             self._fail(name, distribution, version, f"{type(exc).__name__}: {exc}", exc)
@@ -127,7 +126,9 @@ class Host:
             raise PluginError(f"plugin {name!r} registers the same task twice: {ids}")
         return tasks
 
-    def _fail(self, name: str, distribution: str | None, version: str | None, error: str, exc: Exception | None = None) -> None:
+    def _fail(
+        self, name: str, distribution: str | None, version: str | None, error: str, exc: Exception | None = None
+    ) -> None:
         self.records[name] = PluginRecord(name, distribution, version, "failed", error)
         if strict_plugins():
             raise PluginError(f"plugin {name!r} ({distribution} {version}) failed: {error}") from exc
@@ -223,8 +224,3 @@ def load_object(spec: str) -> Any:
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj
-
-
-def is_module(obj: Any) -> bool:
-    """True for module objects (used to name plugins)."""
-    return isinstance(obj, types.ModuleType)

@@ -29,25 +29,24 @@ def load_predictions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict
     responses: dict[str, Any] = {}
     counts = {"lines": 0, "malformed": 0, "duplicates": 0}
     try:
-        handle = open(path, encoding="utf-8", errors="replace")
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").split("\n")
     except OSError as exc:
         raise DatasetError(f"cannot read predictions {path}: {exc.strerror}") from exc
-    with handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            counts["lines"] += 1
-            try:
-                record = json.loads(line)
-            except ValueError:
-                counts["malformed"] += 1
-                continue
-            if not isinstance(record, dict) or not isinstance(record.get("id"), str) or "response" not in record:
-                counts["malformed"] += 1
-                continue
-            if record["id"] in responses:
-                counts["duplicates"] += 1
-            responses[record["id"]] = record["response"]
+    for line in lines:
+        if not line.strip():
+            continue
+        counts["lines"] += 1
+        try:
+            record = json.loads(line)
+        except ValueError:
+            counts["malformed"] += 1
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str) or "response" not in record:
+            counts["malformed"] += 1
+            continue
+        if record["id"] in responses:
+            counts["duplicates"] += 1
+        responses[record["id"]] = record["response"]
     return responses, counts
 
 
@@ -131,7 +130,9 @@ def score_dataset(
         "malformed_lines": counts["malformed"],
         "duplicate_ids": counts["duplicates"],
         "predictions_file": str(Path(predictions)),
-        "by": {f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields},
+        "by": {
+            f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields
+        },
     }
 
 

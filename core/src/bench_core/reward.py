@@ -12,7 +12,7 @@ from bench_core.types import Item, Score
 def score_item(
     item: Item, response: Any, *, vocabulary: Sequence[str] | None = None, synonyms: Mapping[str, str] | None = None
 ) -> Score:
-    """Score ``response`` against ``item`` with the core parser of ``item.answer_type``; never raises on the response."""
+    """Score ``response`` against ``item`` with the core parser of its answer type; never raises on the response."""
     from bench_core.scoring import score_response
 
     value, details = score_response(

@@ -92,7 +92,7 @@ class Parameter:
             ) from None
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"parameter {self.name!r}: {raw!r} is not allowed; allowed: {self.allowed()}")
-        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ParameterError(f"parameter {self.name!r}: {raw!r} is out of range; allowed: {self.allowed()}")
         return value
 

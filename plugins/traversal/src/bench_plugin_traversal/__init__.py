@@ -7,7 +7,6 @@ is generated.
 from __future__ import annotations
 
 from bench_core import Parameter, Task, hookimpl
-
 from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX_COUNTS
 from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
 
@@ -15,9 +14,11 @@ __version__ = "0.1.0"
 FAMILY = "traversal"
 
 _TORT_HELP = ", ".join(
-    f"{k}=[{lo}, {hi})" for k, (lo, hi) in enumerate(zip(TORTUOSITY_EDGES, (*TORTUOSITY_EDGES[1:], "inf")))
+    f"{k}=[{lo}, {hi})" for k, (lo, hi) in enumerate(zip(TORTUOSITY_EDGES, (*TORTUOSITY_EDGES[1:], "inf"), strict=True))
 )
-_CROSS_HELP = ", ".join(f"{k}={lo}" + ("+" if hi is None else f"-{hi}" if hi != lo else "") for k, (lo, hi) in enumerate(CROSSING_BINS))
+_CROSS_HELP = ", ".join(
+    f"{k}={lo}" + ("+" if hi is None else f"-{hi}" if hi != lo else "") for k, (lo, hi) in enumerate(CROSSING_BINS)
+)
 
 PATH = Task(
     family=FAMILY,

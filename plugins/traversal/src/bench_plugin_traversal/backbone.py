@@ -40,12 +40,15 @@ from .geometry import (
 
 __all__ = [
     "FAMILIES",
+    "UNREACHABLE_REASONS",
     "UNREACHABLE_STRICT",
     "Backbone",
     "CellUnreachable",
+    "gate_penalty",
     "generate_backbone",
     "load_recipes",
     "propose",
+    "repair",
     "screen_batch",
 ]
 
@@ -345,11 +348,197 @@ def screen_batch(
 
 
 # --------------------------------------------------------------------------------------------------------
+# continuous gate penalty and local repair
+
+
+def _relu(x):
+    return np.maximum(x, 0.0)
+
+
+def _implied_min_angle(profile: GateProfile) -> float:
+    """Smallest crossing angle that the gates accept for sure.
+
+    Under every profile the dense-gap gate rejects crossings shallower than asin(gap / mask) (samples just
+    outside the masked disc around the crossing come closer than the gap), so the penalty aims above that
+    even when the legibility angle gate is off.
+    """
+    implied = math.degrees(math.asin(min(1.0, profile.min_dense_gap_px / profile.crossing_mask_px))) + 1.0
+    if profile.min_crossing_angle_deg is not None:
+        implied = max(implied, profile.min_crossing_angle_deg)
+    return implied
+
+
+def gate_penalty(
+    pts: np.ndarray,
+    profile: GateProfile,
+    tort_range: tuple[float, float],
+    cross_range: tuple[int, int | None],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Continuous distance of each fitted polyline of a stack (B, N, 2) from "in the cell and accepted".
+
+    Returns (penalty, tortuosity, crossing count). The penalty is 0 exactly when the candidate is in the
+    cell and passes every vectorised gate (segment length, vertex gap, hairpin, segment clearance, and the
+    legibility gates of ``profile``); otherwise it adds the relative shortfall of each violated threshold,
+    10 x the log-distance of the tortuosity from its bin and 1 per missing / surplus crossing. The
+    remaining gates (degenerate contacts, dense gap) are left to :func:`~.geometry.check_gates`.
+    """
+    b, n, _ = pts.shape
+    m = n - 1
+    a, e = pts[:, :-1], pts[:, 1:]
+    seg = e - a
+    sl = np.sqrt((seg * seg).sum(-1))
+    s_min = profile.min_segment_px
+    pen = _relu(s_min - sl).sum(1) / s_min
+    d = pts[:, -1] - pts[:, 0]
+    e2e = np.sqrt((d * d).sum(-1))
+    tau = sl.sum(1) / np.maximum(e2e, 1e-9)
+    lt = np.log(tau)
+    tp = _relu(math.log(tort_range[0]) - lt)
+    if math.isfinite(tort_range[1]):
+        tp = tp + _relu(lt - math.log(tort_range[1]))
+    pen += 10.0 * tp
+    pen += _relu(_turn_angles(seg) - profile.max_turn_deg).sum(1) / 10.0
+    vi, vj = np.triu_indices(n, k=2)
+    dv = pts[:, vi] - pts[:, vj]
+    g_min = profile.min_vertex_gap_px
+    pen += _relu(g_min - np.sqrt((dv * dv).sum(-1))).sum(1) / g_min
+    # vertex-to-segment distances (B, N, M); pair clearances are gathered from them
+    ab2 = (seg * seg).sum(-1)[:, None, :]
+    ap = pts[:, :, None, :] - a[:, None, :, :]
+    tproj = np.clip((ap * seg[:, None]).sum(-1) / np.maximum(ab2, 1e-12), 0.0, 1.0)
+    q = ap - tproj[..., None] * seg[:, None]
+    dvs = np.sqrt((q * q).sum(-1))
+    pi, pj = _nonadjacent_pairs(m)
+    ai, bi, aj, bj = a[:, pi], e[:, pi], a[:, pj], e[:, pj]
+    o1, o2, o3, o4 = _orient(ai, bi, aj), _orient(ai, bi, bj), _orient(aj, bj, ai), _orient(aj, bj, bi)
+    cross = (o1 * o2 < 0) & (o3 * o4 < 0)
+    cnt = cross.sum(1)
+    lo, hi = cross_range
+    pen += _relu(lo - cnt)
+    if hi is not None:
+        pen += _relu(cnt - hi)
+    dseg = np.minimum(
+        np.minimum(dvs[:, pi, pj], dvs[:, pi + 1, pj]), np.minimum(dvs[:, pj, pi], dvs[:, pj + 1, pi])
+    )
+    c_min = profile.min_segment_clearance_px
+    pen += np.where(cross, 0.0, _relu(c_min - dseg)).sum(1) / c_min
+    if profile.min_vertex_segment_px is not None:
+        v_min = profile.min_vertex_segment_px
+        pen += (_relu(v_min - dvs) * _nonincident_mask(n)).sum((1, 2)) / v_min
+    k_max = int(cnt.max()) if b else 0
+    if k_max == 0:
+        return pen, tau, cnt
+    di, dj = seg[:, pi], seg[:, pj]
+    nrm = np.sqrt(ab2[:, 0, pi] * ab2[:, 0, pj])
+    cosang = np.abs((di * dj).sum(-1)) / np.maximum(nrm, 1e-12)
+    ang = np.degrees(np.arccos(np.clip(cosang, 0.0, 1.0)))
+    amin = _implied_min_angle(profile)
+    pen += np.where(cross, _relu(amin - ang), 0.0).sum(1) / amin
+    if not profile.legibility:
+        return pen, tau, cnt
+    # crossing points, packed to the front: (B, K, 2) with a validity mask
+    order = np.argsort(~cross, axis=1, kind="stable")[:, :k_max]
+    valid = np.take_along_axis(cross, order, 1)
+    den = di[..., 0] * dj[..., 1] - di[..., 1] * dj[..., 0]
+    w = aj - ai
+    num = w[..., 0] * dj[..., 1] - w[..., 1] * dj[..., 0]
+    tt = np.take_along_axis(np.where(cross, num / np.where(cross, den, 1.0), 0.0), order, 1)
+    cp = np.take_along_axis(ai, order[..., None], 1) + tt[..., None] * np.take_along_axis(di, order[..., None], 1)
+    if profile.min_crossing_vertex_px is not None:
+        x_min = profile.min_crossing_vertex_px
+        dcv = cp[:, :, None, :] - pts[:, None]
+        dcv = np.sqrt((dcv * dcv).sum(-1))
+        pen += (_relu(x_min - dcv) * valid[..., None]).sum((1, 2)) / x_min
+    if profile.min_crossing_crossing_px is not None and k_max >= 2:
+        x_min = profile.min_crossing_crossing_px
+        ci, cj = np.triu_indices(k_max, k=1)
+        dcc = cp[:, ci] - cp[:, cj]
+        dcc = np.sqrt((dcc * dcc).sum(-1))
+        pen += (_relu(x_min - dcc) * (valid[:, ci] & valid[:, cj])).sum(1) / x_min
+    if profile.border_px is not None:
+        x_min = profile.border_px
+        edge = np.minimum(cp, profile.view - cp).min(-1)
+        pen += (_relu(x_min - edge) * valid).sum(1) / x_min
+    return pen, tau, cnt
+
+
+@functools.lru_cache(maxsize=32)
+def _nonincident_mask(n: int) -> np.ndarray:
+    """(N, N-1) float mask: 1 where vertex k is not an endpoint of segment s."""
+    kk = np.arange(n)[:, None]
+    ss = np.arange(n - 1)[None, :]
+    return ((ss != kk) & (ss != kk - 1)).astype(np.float64)
+
+
+_STEP_PX = np.array([3.0, 10.0, 30.0, 80.0])
+
+
+def _accept(p: np.ndarray, profile: GateProfile, t_rng, c_rng) -> tuple[float, list[Crossing]] | None:
+    """Full acceptance of one fitted candidate: every gate plus the exact cell metrics."""
+    if check_gates(p, profile, fail_fast=True):
+        return None
+    crossings = find_crossings(p)
+    tau = tortuosity(p)
+    if not (t_rng[0] <= tau < t_rng[1]) or not _in_range(len(crossings), c_rng):
+        return None
+    return tau, crossings
+
+
+def repair(
+    rng: np.random.Generator,
+    pts: np.ndarray,
+    profile: GateProfile,
+    tort_range: tuple[float, float],
+    cross_range: tuple[int, int | None],
+    *,
+    pop: int = 8,
+    kids: int = 24,
+    gens: int = 40,
+    pen: np.ndarray | None = None,
+) -> tuple[np.ndarray | None, int, tuple | None]:
+    """Local repair / anneal of near-miss candidates (spec §2.2 recommended generator, step 3).
+
+    Keeps the ``pop`` candidates of ``pts`` (fitted, (B, N, 2)) with the lowest :func:`gate_penalty`; each
+    generation moves one random vertex of ``kids`` copies of them by a Gaussian step (3-80 px), refits
+    and keeps the best ``pop`` of parents and children, so the penalty never gets worse. Returns (accepted
+    points or None, candidates evaluated, (tortuosity, crossings) or None).
+    """
+    if pen is None:
+        pen = gate_penalty(pts, profile, tort_range, cross_range)[0]
+    order = np.argsort(pen, kind="stable")[:pop]
+    cur, cur_pen = pts[order], pen[order].copy()
+    n = pts.shape[1]
+    rows = np.arange(kids)
+    evaluated = 0
+    for _ in range(gens):
+        ch = cur[rng.integers(len(cur), size=kids)]
+        v = rng.integers(n, size=kids)
+        step = _STEP_PX[rng.integers(len(_STEP_PX), size=kids)]
+        ch[rows, v] += step[:, None] * rng.standard_normal((kids, 2))
+        ch = batch_fit_to_view(ch, profile.view, profile.margin_frac)
+        ch_pen = gate_penalty(ch, profile, tort_range, cross_range)[0]
+        evaluated += kids
+        for k in np.flatnonzero(ch_pen <= 0.0):
+            res = _accept(ch[k], profile, tort_range, cross_range)
+            if res is not None:
+                return ch[k], evaluated, res
+            ch_pen[k] = 1e-3  # passes the vectorised gates only: keep, but below the exact hits
+        all_pts = np.concatenate([cur, ch])
+        all_pen = np.concatenate([cur_pen, ch_pen])
+        order = np.argsort(all_pen, kind="stable")[:pop]
+        cur, cur_pen = all_pts[order], all_pen[order]
+    return None, evaluated, None
+
+
+# --------------------------------------------------------------------------------------------------------
 # recipes
 
-#: Cells (vertices, tort_bin, cross_bin) that no tuned recipe reaches under STRICT (filled from the recipe
-#: file; see the "unreachable_strict" entry and its "why" note there). They work under PAPER.
+#: Cells (vertices, tort_bin, cross_bin) that the tuned recipes do not reach under STRICT within the speed
+#: budget (filled from the recipe file, where each such cell carries ``"unreachable": true`` and a
+#: ``"reason"``; see :data:`UNREACHABLE_REASONS`). They work under PAPER.
 UNREACHABLE_STRICT: frozenset[tuple[int, int, int]]
+#: Why each cell of :data:`UNREACHABLE_STRICT` is left out.
+UNREACHABLE_REASONS: dict[tuple[int, int, int], str]
 
 
 @functools.lru_cache(maxsize=1)
@@ -359,7 +548,14 @@ def load_recipes() -> dict:
     return json.loads(text)
 
 
-def _cell_recipes(vertices: int, tort_bin: int, cross_bin: int, profile: GateProfile) -> list[dict]:
+def _as_recipe(entry) -> dict:
+    """Normalise a cell entry: a bare list of proposal boxes means plain sampling."""
+    if isinstance(entry, list):
+        return {"mode": "sample", "entries": entry}
+    return entry
+
+
+def _cell_recipe(vertices: int, tort_bin: int, cross_bin: int, profile: GateProfile) -> dict:
     table = load_recipes()
     key = f"{vertices}:{tort_bin}:{cross_bin}"
     prof = "strict" if profile.legibility else "paper"
@@ -367,18 +563,31 @@ def _cell_recipes(vertices: int, tort_bin: int, cross_bin: int, profile: GatePro
     # A STRICT-accepted backbone is also PAPER-accepted and PAPER recipes at least aim at the right region,
     # so each profile borrows the other's recipes before falling back to the generic mix.
     other = "paper" if prof == "strict" else "strict"
-    return by_prof.get(prof, {}).get(key) or by_prof.get(other, {}).get(key) or table["fallback"]
+    for entry in (by_prof.get(prof, {}).get(key), by_prof.get(other, {}).get(key)):
+        if entry:
+            recipe = _as_recipe(entry)
+            if recipe.get("entries"):
+                return recipe
+    return {"mode": "sample", "entries": table["fallback"]}
 
 
-def _load_unreachable() -> frozenset[tuple[int, int, int]]:
+def _load_unreachable() -> dict[tuple[int, int, int], str]:
     try:
-        rows = load_recipes().get("unreachable_strict", {}).get("cells", [])
+        strict = load_recipes().get("cells", {}).get("strict", {})
     except (FileNotFoundError, json.JSONDecodeError):
-        rows = []
-    return frozenset(tuple(r) for r in rows)
+        return {}
+    out = {}
+    for key, entry in strict.items():
+        if isinstance(entry, dict) and entry.get("unreachable"):
+            v, t, s = (int(x) for x in key.split(":"))
+            out[(v, t, s)] = str(entry.get("reason", "not reached under STRICT"))
+    return dict(sorted(out.items()))
 
 
-UNREACHABLE_STRICT = _load_unreachable()
+UNREACHABLE_REASONS = _load_unreachable()
+UNREACHABLE_STRICT = frozenset(UNREACHABLE_REASONS)
+
+_REPAIR_DEFAULTS = {"pop": 8, "kids": 24, "gens": 40}
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -399,16 +608,38 @@ def generate_backbone(
     Deterministic given the state of ``rng`` (the only source of randomness). The returned points are
     fitted to the view, their tortuosity is in the tortuosity bin, their crossing count in the crossing
     bin, and ``check_gates(points, profile) == []``. Raises :class:`CellUnreachable` when no candidate
-    passes within ``max_proposals`` proposals (default from the recipe table).
+    passes within ``max_proposals`` evaluated candidates (proposals plus repair moves; default from the
+    recipe table).
+
+    Each cell's recipe says how: ``sample`` draws batches from the tuned proposal boxes and screens them;
+    ``repair`` draws a (smaller) batch, takes any exact hit, and otherwise runs :func:`repair` on the
+    batch's near misses.
     """
     if vertices < 4:
         raise ValueError("vertices must be >= 4")
-    t_rng = tortuosity_range(tort_bin)
-    c_rng = crossing_range(cross_bin)
-    entries = _cell_recipes(vertices, tort_bin, cross_bin, profile)
+    recipe = _cell_recipe(vertices, tort_bin, cross_bin, profile)
     budget = max_proposals
     if budget is None:
         budget = int(load_recipes().get("max_proposals", 40000))
+    return generate_with_recipe(rng, vertices, tort_bin, cross_bin, profile, recipe, budget)
+
+
+def generate_with_recipe(
+    rng: np.random.Generator,
+    vertices: int,
+    tort_bin: int,
+    cross_bin: int,
+    profile: GateProfile,
+    recipe: dict | list,
+    budget: int,
+) -> Backbone:
+    """:func:`generate_backbone` with an explicit cell recipe (what the recipe tuner times)."""
+    t_rng = tortuosity_range(tort_bin)
+    c_rng = crossing_range(cross_bin)
+    recipe = _as_recipe(recipe)
+    entries = recipe["entries"]
+    repairing = recipe.get("mode") == "repair"
+    rp = {**_REPAIR_DEFAULTS, **recipe.get("repair", {})}
     weights = np.array([e["weight"] for e in entries], dtype=np.float64)
     weights /= weights.sum()
     attempts = 0
@@ -416,24 +647,34 @@ def generate_backbone(
         e = entries[int(rng.choice(len(entries), p=weights))] if len(entries) > 1 else entries[0]
         batch = int(min(e.get("batch", 128), budget - attempts))
         raw = propose(rng, e["family"], batch, vertices, e["knobs"])
-        pts, idx, tau, _cnt = screen_batch(raw, profile, t_rng, c_rng)
-        for k in range(len(pts)):
-            p = pts[k]
-            if check_gates(p, profile, fail_fast=True):
-                continue
-            crossings = find_crossings(p)
-            tau = tortuosity(p)
-            # re-check the cell with the exact (tolerance-aware) metrics the rest of the plugin uses
-            if not (t_rng[0] <= tau < t_rng[1]) or not _in_range(len(crossings), c_rng):
-                continue
-            return Backbone(
-                points=p,
-                family=e["family"],
-                attempts=attempts + int(idx[k]) + 1,
-                tortuosity=tau,
-                crossings=crossings,
-            )
+        if not repairing:
+            pts, idx, _tau, _cnt = screen_batch(raw, profile, t_rng, c_rng)
+            for k in range(len(pts)):
+                res = _accept(pts[k], profile, t_rng, c_rng)
+                if res is not None:
+                    return Backbone(pts[k], e["family"], attempts + int(idx[k]) + 1, res[0], res[1])
+            attempts += batch
+            continue
+        ext = raw.max(1) - raw.min(1)
+        raw = raw[ext.max(1) > 0]
         attempts += batch
+        if len(raw) == 0:
+            continue
+        pts = batch_fit_to_view(raw, profile.view, profile.margin_frac)
+        pen = gate_penalty(pts, profile, t_rng, c_rng)[0]
+        for k in np.flatnonzero(pen <= 0.0):
+            res = _accept(pts[k], profile, t_rng, c_rng)
+            if res is not None:
+                return Backbone(pts[k], e["family"], attempts - batch + int(k) + 1, res[0], res[1])
+            pen[k] = 1e-3
+        kids = int(rp["kids"])
+        gens = min(int(rp["gens"]), (budget - attempts) // kids)
+        if gens <= 0:
+            break
+        p, used, res = repair(rng, pts, profile, t_rng, c_rng, pop=int(rp["pop"]), kids=kids, gens=gens, pen=pen)
+        attempts += used
+        if p is not None:
+            return Backbone(p, f"{e['family']}+repair", attempts, res[0], res[1])
     raise CellUnreachable(vertices, tort_bin, cross_bin, attempts)
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from PIL.Image import Image
+
 from bench_core import Item, Problem, Score
 from bench_core.seeding import ItemRandom
 from bench_core.task import TaskImplementation
 from bench_core.types import option_letters
-from PIL.Image import Image
-
 from bench_plugin_traversal.confounders import check_spurs
 from bench_plugin_traversal.distractors import choose_distractors
 from bench_plugin_traversal.geometry import GateProfile, check_gates
@@ -41,7 +41,9 @@ def make_problem(
         answer = option_letters(len(options))[int(list(order).index(0))]
         answer_type = "option"
         meta["distractor_kinds"] = [wrong[int(k) - 1][0] if k else "gold" for k in order]
-    question = traversal_question(traversal.tokens[0], len(traversal.tokens), spurs=bool(traversal.spurs), options=options)
+    question = traversal_question(
+        traversal.tokens[0], len(traversal.tokens), spurs=bool(traversal.spurs), options=options
+    )
     return Problem(
         question=question,
         answer=answer,
@@ -100,7 +102,8 @@ class TraversalTask(TaskImplementation):
             failures.extend(f"gate {code} fails" for code in check_gates(traversal.points, profile))
         if traversal.spurs and profile is not None:
             points = [c.point for c in traversal.crossings]
-            failures.extend(f"spur rule {code} fails" for code in check_spurs(traversal.points, points, traversal.spurs))
+            codes = check_spurs(traversal.points, points, traversal.spurs)
+            failures.extend(f"spur rule {code} fails" for code in codes)
         if images:
             failures.extend(glyph_colour_errors(images[0], glyphs))
         return failures
@@ -113,4 +116,5 @@ class TraversalTask(TaskImplementation):
             letters = option_letters(len(problem.options))
             return [letter for letter in letters if letter != problem.answer][:count]
         traversal, _ = problem.structure
-        return [", ".join(seq) for _, seq in choose_distractors(random.rng, traversal.tokens, traversal.crossings, count)]
+        chosen = choose_distractors(random.rng, traversal.tokens, traversal.crossings, count)
+        return [", ".join(sequence) for _, sequence in chosen]

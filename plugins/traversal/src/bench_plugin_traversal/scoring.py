@@ -10,7 +10,6 @@ from bench_core import Item, Score
 from bench_core.parsing import parse_sequence
 from bench_core.reward import score_item
 from bench_core.scoring import sequence_metrics
-
 from bench_plugin_traversal.glyphs import SYNONYMS, VOCABULARY
 
 
@@ -21,7 +20,7 @@ def score_traversal(item: Item, response: Any) -> Score:
     gold = item.answer.split(", ")
     try:
         predicted = parse_sequence(response, VOCABULARY, SYNONYMS, length=len(gold))
-    except Exception:  # noqa: BLE001 - a malformed response scores 0, never raises
+    except Exception:
         predicted = []
     metrics = sequence_metrics(predicted, gold)
     prefix = metrics["prefix_length"]

@@ -67,13 +67,15 @@ def tortuosity_shapely(points: np.ndarray) -> float:
     return shapely.LineString(points).length / shapely.Point(points[0]).distance(shapely.Point(points[-1]))
 
 
-def glyph_colour_errors(image: Image, glyphs: Sequence[tuple[tuple[float, float], str]], tolerance: float = 60.0) -> list[str]:
+def glyph_colour_errors(
+    image: Image, glyphs: Sequence[tuple[tuple[float, float], str]], tolerance: float = 60.0
+) -> list[str]:
     """Glyphs whose centre pixel in ``image`` is not their declared colour (each is a failure message)."""
     pixels = np.asarray(image.convert("RGB"), dtype=float)
     height, width = pixels.shape[:2]
     failures = []
     for (x, y), token in glyphs:
-        col, row = int(round(x)), int(round(y))
+        col, row = round(x), round(y)
         if not (0 <= col < width and 0 <= row < height):
             failures.append(f"glyph {token!r} at ({x:.1f}, {y:.1f}) is outside the image")
             continue

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
 from bench_core import Problem
 from bench_core.errors import GenerationError, ParameterError
 from bench_core.seeding import ItemRandom
-
 from bench_plugin_traversal.backbone import UNREACHABLE_STRICT, CellUnreachable, generate_backbone
 from bench_plugin_traversal.cells import POPULATED_CELLS, VERTEX_COUNTS, crossing_bin, tortuosity_bin
 from bench_plugin_traversal.common import TraversalTask, make_problem
@@ -45,11 +45,15 @@ class TraversalPath(TraversalTask):
 
     def check_params(self, params: Mapping[str, Any]) -> None:
         fixed = [k for k in self._DESIGN_KEYS if params.get(k) is not None]
+        if params["backbones"]:
+            fixed.append("backbones")
+        if params["confounders"] != "none":
+            fixed.append("confounders")
         if params["preset"] == "paper":
-            if fixed or params["backbones"] or params["confounders"] != "none":
+            if fixed:
                 raise ParameterError(
                     "preset=paper sets vertices, tort_bin, cross_bin, source and confounders itself; "
-                    f"drop --set {', '.join(fixed + (['backbones'] if params['backbones'] else []) + (['confounders'] if params['confounders'] != 'none' else []))}"
+                    f"drop --set {', '.join(fixed)}"
                 )
             return
         if params["backbones"]:
@@ -195,7 +199,9 @@ class TraversalPath(TraversalTask):
                 if crossing_bin(meta["crossings"]) != crossing_bin(int(stored["self_intersections"])):
                     failures.append(f"{meta['crossings']} crossings fall outside the stored 13+ bin")
             elif meta["crossings"] != stored["self_intersections"]:
-                failures.append(f"{meta['crossings']} crossings disagree with the stored {stored['self_intersections']}")
+                failures.append(
+                    f"{meta['crossings']} crossings disagree with the stored {stored['self_intersections']}"
+                )
             return failures
         if tortuosity_bin(tau) != meta["tort_bin"]:
             failures.append(f"tortuosity {tau:.4f} is outside bin {meta['tort_bin']}")

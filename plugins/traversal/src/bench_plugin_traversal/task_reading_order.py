@@ -13,7 +13,6 @@ from typing import Any
 from bench_core import Problem
 from bench_core.errors import GenerationError
 from bench_core.seeding import ItemRandom
-
 from bench_plugin_traversal.cells import VERTEX_COUNTS
 from bench_plugin_traversal.common import TraversalTask, make_problem
 from bench_plugin_traversal.geometry import STRICT
