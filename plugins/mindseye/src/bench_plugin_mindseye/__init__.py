@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 FAMILY = "mindseye"
 
 #: Description modules of the finished tasks, in the paper's order.
-REGISTERED: tuple[str, ...] = ()
+REGISTERED: tuple[str, ...] = ("symmetric_structures", "mental_rotation", "paper_folding", "mental_composition")
 
 
 def tasks() -> list[Task]:

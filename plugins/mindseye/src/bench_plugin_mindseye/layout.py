@@ -42,6 +42,7 @@ class Layout:
     query_count: int
     option_count: int
     option_columns: int
+    query_columns: int | None = None  # default: all query panels in one row
 
     @property
     def _metrics(self) -> dict[str, float]:
@@ -50,8 +51,10 @@ class Layout:
         gutter = round(0.025 * min(width, height))
         label = round(0.055 * min(width, height))
         option_rows = -(-self.option_count // self.option_columns)
-        rows = option_rows + (1 if self.query_count else 0)
-        columns = max(self.option_columns, self.query_count)
+        query_columns = self.query_columns or self.query_count
+        query_rows = -(-self.query_count // query_columns) if self.query_count else 0
+        rows = option_rows + query_rows
+        columns = max(self.option_columns, query_columns)
         tile_w = (width - 2 * margin - (columns - 1) * gutter) / columns
         tile_h = (height - 2 * margin - (rows - 1) * gutter - rows * label) / rows
         tile = int(min(tile_w, tile_h))
@@ -81,8 +84,11 @@ class Layout:
         block = m["rows"] * (m["tile"] + m["label"]) + (m["rows"] - 1) * m["gutter"]
         top = (height - block) / 2
         query: list[Box] = []
-        if self.query_count:
-            query = self._row_boxes(self.query_count, top)
+        remaining = self.query_count
+        while remaining:
+            count = min(self.query_columns or self.query_count, remaining)
+            query.extend(self._row_boxes(count, top))
+            remaining -= count
             top += m["tile"] + m["label"] + m["gutter"]
         options: list[Box] = []
         remaining = self.option_count

@@ -1,0 +1,34 @@
+"""Description of the Mental Composition task (MC, paper §3.2 and App. C; spec §2.8): which 3D solid does the
+flat net labelled "Original Shape" fold into?"""
+
+from __future__ import annotations
+
+from bench_core import Parameter, Task
+from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_parameters
+
+TASK = Task(
+    family="mindseye",
+    name="mental-composition",
+    version="0.1.0",
+    answer_type="option",
+    category="transformation",
+    description=(
+        "Mind's Eye Mental Composition (MC): a valid net (cube, cuboid, triangular prism, square pyramid, cone; "
+        "harder items tetrahedron, octahedron, dodecahedron, icosahedron) labelled Original Shape above four "
+        "shaded 3D solids A-D; exactly one is what the net folds into.  Wrong options: a solid with a similar "
+        "number of faces, the same kind of solid in other proportions, another solid, and (with colour "
+        "confounds) a wrong solid painted in the net's colour."
+    ),
+    implementation="bench_plugin_mindseye.mental_composition:TASK",
+    parameters=(
+        *common_parameters(),
+        Parameter("solids", "str", None, choices=("simple", "mixed", "complex"),
+                  help="which solids the net comes from: simple = cube, cuboid, triangular prism, square pyramid, "
+                       "cone; complex = tetrahedron, octahedron, dodecahedron, icosahedron; mixed = all nine "
+                       "(default by difficulty: easy simple, medium mixed, hard complex)"),
+        Parameter("colour_confound", "bool", None,
+                  help="paint one wrong solid in the net's colour (and the right one only as often as chance "
+                       "predicts); off = net and solids share one colour (default: off for easy, on otherwise)"),
+    ),
+    variants=PROMPT_STYLES,
+)

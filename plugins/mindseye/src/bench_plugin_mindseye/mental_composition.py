@@ -1,0 +1,667 @@
+"""Mental Composition (MC, paper §3.2, App. C, Table 11; spec §2.8): a flat net labelled "Original Shape" above
+four shaded 3D solids; exactly one is what the net folds into.
+
+Nets are always valid: each is the target solid cut along the complement of a random spanning tree of its
+face graph and unfolded into the plane, kept only if no two faces overlap and no two faces that are not
+hinged share an edge (shapely).  Proportions come from the solid itself, so a 1x1x3 cuboid's net has 1x3
+rectangles.  A cone's net is a sector whose arc is as long as the base circle's perimeter.  Difficulty
+follows the paper: easy items use simple solids in one colour, hard items the regular polyhedra with
+confounding colours (medium: all nine solids, colour confounds on).
+
+Wrong options come from named templates (App. D "distractor taxonomy": colours and a similar number of faces;
+spec §7.1):
+
+* ``similar_face_count`` - a solid of another family with the nearest number of faces (e.g. a pentagonal
+  pyramid for a cube, a dodecahedron for an icosahedron);
+* ``proportion`` - the same kind of solid in clearly different proportions (a cuboid for a cube, another
+  cuboid, a longer prism, a taller pyramid or cone, a tall triangular pyramid for a tetrahedron, a stretched
+  bipyramid for an octahedron, a stretched dodecahedron or icosahedron), so counting faces is not enough;
+* ``different_solid`` - with colour confounds off: another solid of the item's set;
+* ``colour_match`` - with colour confounds on, in its place: a wrong solid painted in the net's colour (the
+  designated confound).  With confounds off the confound is ``similar_face_count`` or ``proportion``.  The right solid
+  shares the net's colour one time in three, which makes colour useless as a cue either way (expected
+  share of net-coloured options equals the answer's chance of being one of them, 1/4).
+
+The solver never reads roles or kinds: it refolds the net onto each option - trying every placement of one
+net face on a solid face of the same size, propagating the placement across the net's hinges through the
+solid's edge adjacency, and accepting if this maps net faces one-to-one onto congruent solid faces (up to a
+common scale).  A cone net is accepted by a round solid that comes to a point and whose base radius over
+slant height equals the net's circle radius over sector radius (after checking the arc closes the base).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import functools
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from PIL import Image
+
+from bench_plugin_mindseye import raster3d
+from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.layout import Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+#: The paper's net sets (§3.2): simple solids for easy items, regular polyhedra added for hard ones.
+SIMPLE = ("cube", "cuboid", "triangular_prism", "square_pyramid", "cone")
+COMPLEX = ("tetrahedron", "octahedron", "dodecahedron", "icosahedron")
+SETS = {"simple": SIMPLE, "mixed": SIMPLE + COMPLEX, "complex": COMPLEX}
+#: Solids that only ever appear as wrong options.
+EXTRA = ("pentagonal_prism", "hexagonal_prism", "pentagonal_pyramid", "hexagonal_pyramid", "cylinder",
+         "triangular_pyramid", "bipyramid")
+#: Face counts (for choosing similar-face-count foils; the solver counts faces itself).
+FACES = {
+    "cone": 2, "cylinder": 3, "tetrahedron": 4, "triangular_pyramid": 4, "triangular_prism": 5,
+    "square_pyramid": 5, "cube": 6, "cuboid": 6, "pentagonal_pyramid": 6, "pentagonal_prism": 7,
+    "hexagonal_pyramid": 7, "octahedron": 8, "bipyramid": 8, "hexagonal_prism": 8, "dodecahedron": 12,
+    "icosahedron": 20,
+}
+#: Kinds that are the same solid up to proportions (never each other's "similar face count" foil).
+FAMILY = {"cube": "box", "cuboid": "box", "tetrahedron": "tetra", "triangular_pyramid": "tetra",
+          "octahedron": "octa", "bipyramid": "octa"}
+#: Proportion choices: every pair differs by a factor of at least 1.5 in some ratio, so the difference
+#: shows in the rendered solid (spec §7.2: no near-cube cuboid against a cube).
+CUBOIDS = ((1, 1, 2), (1, 2, 2), (1, 1, 3), (1, 2, 3))
+PRISM_LENGTHS = (1.0, 2.0, 3.0)
+PYRAMID_HEIGHTS = (0.6, 1.4)
+CONE_RATIOS = (0.28, 0.45, 0.65)  # base radius / slant height; the sector's angle is 360 degrees times this
+TETRA_HEIGHT = math.sqrt(2 / 3)
+TALL_TETRA_HEIGHT = 2.0
+STRETCHED_OCTA = 1.8
+STRETCHED_ROUND = 1.7  # dodecahedron and icosahedron stretched along one axis
+KNOBS = {
+    "easy": {"solids": "simple", "colour_confound": False},
+    "medium": {"solids": "mixed", "colour_confound": True},
+    "hard": {"solids": "complex", "colour_confound": True},
+}
+#: Nine hues of equal saturation and value, so that no option stands out by colour strength.
+PALETTE = [tuple(round(255 * c) for c in colorsys.hsv_to_rgb(h / 360, 0.55, 0.93)) for h in range(0, 360, 40)]
+EDGE = (35, 35, 35)
+ROUND_SEGMENTS = 48
+
+
+# -- solids ---------------------------------------------------------------------------------------------
+def hull_faces(points: np.ndarray) -> list[list[int]]:
+    """The faces of the convex hull of ``points`` (all of them vertices), each a vertex cycle counter-clockwise
+    seen from outside."""
+    points = np.asarray(points, dtype=float)
+    size = np.ptp(points, axis=0).max()
+    faces: dict[frozenset, list[int]] = {}
+    for i, j, k in itertools.combinations(range(len(points)), 3):
+        normal = np.cross(points[j] - points[i], points[k] - points[i])
+        if np.linalg.norm(normal) < 1e-9 * size**2:
+            continue
+        normal /= np.linalg.norm(normal)
+        side = (points - points[i]) @ normal
+        if side.max() > 1e-7 * size:
+            if side.min() < -1e-7 * size:
+                continue
+            normal, side = -normal, -side
+        members = frozenset(np.flatnonzero(np.abs(side) <= 1e-7 * size).tolist())
+        if members in faces:
+            continue
+        centre = points[list(members)].mean(axis=0)
+        u = points[i] - centre
+        u /= np.linalg.norm(u)
+        w = np.cross(normal, u)
+        order = sorted(members, key=lambda m: math.atan2((points[m] - centre) @ w, (points[m] - centre) @ u))
+        faces[members] = order
+    return list(faces.values())
+
+
+def _polygon(n: int, side: float) -> np.ndarray:
+    """A regular ``n``-gon with edge ``side`` in the plane z=0, centred on the origin."""
+    radius = side / (2 * math.sin(math.pi / n))
+    angles = 2 * math.pi * np.arange(n) / n + math.pi / 2
+    return np.stack([radius * np.cos(angles), radius * np.sin(angles), np.zeros(n)], axis=1)
+
+
+@functools.cache
+def polyhedron(kind: str, proportion: tuple[float, ...] = ()) -> tuple[np.ndarray, tuple[tuple[int, ...], ...]]:
+    """Vertices and faces of a polyhedral ``kind`` in its resting pose (base on z=0 where it has one)."""
+    phi = (1 + math.sqrt(5)) / 2
+    if kind in ("cube", "cuboid"):
+        a, b, c = proportion or (1, 1, 1)
+        points = np.array([(x * a, y * b, z * c) for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=float)
+    elif kind in ("triangular_prism", "pentagonal_prism", "hexagonal_prism"):
+        n = {"triangular_prism": 3, "pentagonal_prism": 5, "hexagonal_prism": 6}[kind]
+        length = proportion[0] if proportion else 1.5
+        base = _polygon(n, 1.0)
+        lift = np.array([0.0, 0.0, length])
+        points = np.vstack([base, base + lift])
+        if n == 3:  # the triangular prism lies on a rectangular face, like a tent
+            base[:, 1] -= base[:, 1].min()
+            points = np.vstack([base, base + lift])[:, [0, 2, 1]]
+    elif kind in ("square_pyramid", "pentagonal_pyramid", "hexagonal_pyramid", "tetrahedron",
+                  "triangular_pyramid"):
+        n = {"square_pyramid": 4, "pentagonal_pyramid": 5, "hexagonal_pyramid": 6}.get(kind, 3)
+        height = proportion[0] if proportion else {"tetrahedron": TETRA_HEIGHT}.get(kind, 1.5)
+        points = np.vstack([_polygon(n, 1.0), [[0, 0, height]]])
+    elif kind in ("octahedron", "bipyramid"):
+        stretch = proportion[0] if proportion else 1.0
+        points = np.array([(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, stretch), (0, 0, -stretch)], float)
+    elif kind == "dodecahedron":
+        points = [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+        for s, t in itertools.product((-1, 1), repeat=2):
+            points += [(0, s / phi, t * phi), (s / phi, t * phi, 0), (s * phi, 0, t / phi)]
+        points = np.array(points, dtype=float)
+    elif kind == "icosahedron":
+        points = []
+        for s, t in itertools.product((-1, 1), repeat=2):
+            points += [(0, s, t * phi), (s, t * phi, 0), (s * phi, 0, t)]
+        points = np.array(points, dtype=float)
+    else:
+        raise ValueError(f"unknown polyhedron {kind!r}")
+    if kind in ("dodecahedron", "icosahedron") and proportion:
+        points = points * [1, 1, proportion[0]]  # the stretched (non-regular) variant
+    return points, tuple(tuple(f) for f in hull_faces(points))
+
+
+def revolution_mesh(bottom: float, top: float, height: float) -> tuple[np.ndarray, list[list[int]], list[int]]:
+    """Facets of a cone (``top`` = 0) or cylinder about the z axis, and their outline groups (the side is
+    one smooth group, each cap another)."""
+    n = ROUND_SEGMENTS
+    angles = 2 * math.pi * np.arange(n) / n
+    ring = np.stack([np.cos(angles), np.sin(angles), np.zeros(n)], axis=1)
+    if top == 0:
+        vertices = np.vstack([ring * bottom, [[0, 0, height]]])
+        faces = [[k, (k + 1) % n, n] for k in range(n)]
+        groups = [0] * n
+    else:
+        vertices = np.vstack([ring * bottom, ring * top + [0, 0, height]])
+        faces = [[k, (k + 1) % n, n + (k + 1) % n, n + k] for k in range(n)] + [list(range(n, 2 * n))]
+        groups = [0] * n + [2]
+    faces.append(list(range(n - 1, -1, -1)))  # the base, counter-clockwise seen from below
+    groups.append(1)
+    return vertices, faces, groups
+
+
+class Solid:
+    """One option: a solid as displayed (vertices in world space, already normalised and turned to its
+    presentation pose), its colour, and for round solids the profile (base radius, top radius, height)."""
+
+    def __init__(self, kind: str, proportion: tuple[float, ...], colour: tuple[int, int, int], matrix: np.ndarray):
+        self.kind = kind
+        self.proportion = tuple(proportion)
+        self.colour = tuple(colour)
+        if kind in ("cone", "cylinder"):
+            ratio = proportion[0] if kind == "cone" else 0.0
+            height = math.sqrt(1 / ratio**2 - 1) if kind == "cone" else proportion[0]
+            vertices, faces, groups = revolution_mesh(1.0, 0.0 if kind == "cone" else 1.0, height)
+            profile = [1.0, 0.0 if kind == "cone" else 1.0, height]
+        else:
+            vertices, faces = polyhedron(kind, tuple(proportion))
+            groups, profile = list(range(len(faces))), None
+        vertices = vertices - (vertices.min(axis=0) + vertices.max(axis=0)) / 2
+        size = np.linalg.norm(vertices, axis=1).max()  # same bounding radius for every solid
+        self.vertices = vertices / size @ np.asarray(matrix).T
+        self.faces = [list(f) for f in faces]
+        self.groups = groups
+        self.profile = None if profile is None else [p / size for p in profile]
+        self.relative_scale = 0.0
+        self.cache: dict[int, Image.Image] = {}
+
+    def mesh(self) -> raster3d.Mesh:
+        return raster3d.Mesh(self.vertices, self.faces, [self.colour] * len(self.faces), self.groups)
+
+
+#: Resting poses about the vertical: (yaw centre, symmetry period, jitter), degrees.  The centre puts the
+#: camera midway between two side faces (for a regular n-gon base built by ``_polygon`` the side normals sit
+#: at 90 + 180/n + 360k/n degrees, the camera at azimuth -60), so no side is seen edge-on as a sliver.  A
+#: negative jitter J means "between 10 and |J| degrees to either side of the centre".
+POSES: dict[str, tuple[float, float, float]] = {
+    "cube": (75, 90, 15), "cuboid": (75, 90, 15),
+    "triangular_prism": (-15, 180, 15),  # lying: one triangular end and one slanted side in view
+    # a tetrahedron seen exactly between two faces reads as a flat rhombus: keep it 10-22 degrees off
+    "tetrahedron": (90, 120, -22), "triangular_pyramid": (90, 120, -22),
+    "square_pyramid": (30, 90, 12), "octahedron": (30, 90, 12), "bipyramid": (30, 90, 12),
+    "pentagonal_pyramid": (66, 72, 10), "pentagonal_prism": (66, 72, 10),
+    "hexagonal_pyramid": (30, 60, 10), "hexagonal_prism": (30, 60, 10),
+}
+
+
+def presentation(rng: np.random.Generator, kind: str) -> np.ndarray:
+    """A resting pose that shows the solid's characteristic faces: a yaw drawn around the kind's best view
+    (any yaw for round solids), with a fixed tilt for the dodecahedron and icosahedron, which have no natural
+    base."""
+    centre, period, jitter = POSES.get(kind, (0.0, 360.0, 180.0))
+    if jitter < 0:  # a band on either side of the centre, avoiding the centre itself
+        offset = float(rng.uniform(10, -jitter)) * (1 if rng.random() < 0.5 else -1)
+    else:
+        offset = float(rng.uniform(-jitter, jitter))
+    yaw = centre + period * int(rng.integers(max(1, round(360 / period)))) + offset
+    matrix = raster3d.rotation("z", yaw)
+    if kind in ("dodecahedron", "icosahedron"):
+        matrix = matrix @ raster3d.rotation("x", 20)
+    return matrix
+
+
+# -- nets -----------------------------------------------------------------------------------------------
+class PolyNet:
+    """A polyhedral net: 2D faces (counter-clockwise, seen from the outside of the solid) and hinges
+    ``(face, edge, other face, other edge)``, edge k running from vertex k to k+1."""
+
+    def __init__(self, faces: Sequence[np.ndarray], hinges: Sequence[tuple[int, int, int, int]],
+                 colour: tuple[int, int, int]):
+        self.faces = [np.asarray(f, dtype=float) for f in faces]
+        self.hinges = [tuple(h) for h in hinges]
+        self.colour = tuple(colour)
+        self.cache: dict[int, Image.Image] = {}
+
+    def outline_points(self) -> np.ndarray:
+        return np.vstack(self.faces)
+
+
+class ConeNet:
+    """A cone's net: a sector (apex, radius, direction of its bisector, opening angle, radians) and the base
+    circle touching the middle of its arc."""
+
+    def __init__(self, radius: float, sweep: float, direction: float, circle: float, colour: tuple[int, int, int]):
+        self.apex = np.zeros(2)
+        self.radius, self.sweep, self.direction, self.circle = radius, sweep, direction, circle
+        self.centre = (radius + circle) * np.array([math.cos(direction), math.sin(direction)])
+        self.colour = tuple(colour)
+        self.cache: dict[int, Image.Image] = {}
+
+    def outline_points(self) -> np.ndarray:
+        angles = self.direction + np.linspace(-self.sweep / 2, self.sweep / 2, 33)
+        arc = self.radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        ring = np.linspace(0, 2 * math.pi, 65)
+        circle = self.centre + self.circle * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+        return np.vstack([self.apex, arc, circle])
+
+
+def _face_frame(points: np.ndarray) -> np.ndarray:
+    """A planar face's vertices in its own 2D frame, counter-clockwise seen from outside."""
+    normal = np.cross(points[1] - points[0], points[2] - points[0])
+    normal /= np.linalg.norm(normal)
+    e1 = (points[1] - points[0]) / np.linalg.norm(points[1] - points[0])
+    e2 = np.cross(normal, e1)
+    rel = points - points[0]
+    return np.stack([rel @ e1, rel @ e2], axis=1)
+
+
+def edge_owners(faces: Sequence[Sequence[int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Directed edge (u, v) -> (face, index of the edge in that face)."""
+    return {(f[k], f[(k + 1) % len(f)]): (i, k) for i, f in enumerate(faces) for k in range(len(f))}
+
+
+def unfold(rng: np.random.Generator, vertices: np.ndarray, faces: Sequence[Sequence[int]], tries: int = 300
+           ) -> tuple[list[np.ndarray], list[tuple[int, int, int, int]]] | None:
+    """Cut the solid along the complement of a random spanning tree of its faces and lay it flat (each child
+    face rotated about its hinge into the parent's plane); the first layout without overlaps or stray
+    shared edges, or None."""
+    owners = edge_owners(faces)
+    local = [_face_frame(vertices[list(f)]) for f in faces]
+    for _ in range(tries):
+        root = int(rng.integers(len(faces)))
+        placed = {root: local[root] - local[root].mean(axis=0)}
+        hinges: list[tuple[int, int, int, int]] = []
+        frontier = [(root, k) for k in range(len(faces[root]))]
+        while frontier:
+            parent, k = frontier.pop(int(rng.integers(len(frontier))))
+            f = faces[parent]
+            u, v = f[k], f[(k + 1) % len(f)]
+            child, m = owners[(v, u)]
+            if child in placed:
+                continue
+            # the child's edge m runs v -> u; put it onto the parent's u -> v edge, reversed
+            a, b = placed[parent][k], placed[parent][(k + 1) % len(f)]
+            la, lb = local[child][(m + 1) % len(faces[child])], local[child][m]
+            angle = math.atan2(*(a - b)[::-1]) - math.atan2(*(la - lb)[::-1])
+            c, s = math.cos(angle), math.sin(angle)
+            turn = np.array([[c, -s], [s, c]])
+            placed[child] = (local[child] - lb) @ turn.T + b
+            hinges.append((parent, k, child, m))
+            frontier += [(child, j) for j in range(len(faces[child])) if j != m]
+        polygons = [placed[i] for i in range(len(faces))]
+        if net_is_clean(polygons, hinges):
+            return polygons, hinges
+    return None
+
+
+def net_is_clean(polygons: Sequence[np.ndarray], hinges: Sequence[tuple[int, int, int, int]]) -> bool:
+    """No two faces overlap, and faces that are not hinged together share no edge (they may touch at a corner):
+    otherwise the drawing would suggest a fold that is not there."""
+    shapes = np.array([shapely.Polygon(p) for p in polygons], dtype=object)
+    scale = max(np.ptp(np.vstack(polygons), axis=0))
+    shrunk = shapely.buffer(shapes, -1e-4 * scale)
+    hinged = {frozenset((h[0], h[2])) for h in hinges}
+    pairs = [(i, j) for i in range(len(polygons)) for j in range(i + 1, len(polygons))]
+    first = np.array([p[0] for p in pairs])
+    second = np.array([p[1] for p in pairs])
+    if shapely.intersects(shrunk[first], shrunk[second]).any():
+        return False
+    loose = [(i, j) for i, j in pairs if frozenset((i, j)) not in hinged]
+    if loose:
+        a = shapely.boundary(shapes[[i for i, _ in loose]])
+        b = shapely.buffer(shapely.boundary(shapes[[j for _, j in loose]]), 1e-6 * scale)
+        if (shapely.length(shapely.intersection(a, b)) > 1e-3 * scale).any():
+            return False
+    return True
+
+
+def orient_net(rng: np.random.Generator, polygons: list[np.ndarray]) -> list[np.ndarray]:
+    """Turn the net so its minimum-area bounding rectangle is axis-aligned (it fills a square panel best),
+    then by a random quarter turn."""
+    hull = shapely.MultiPoint(np.vstack(polygons).tolist()).minimum_rotated_rectangle
+    corners = np.asarray(hull.exterior.coords)[:2]
+    angle = -math.atan2(*(corners[1] - corners[0])[::-1]) + math.pi / 2 * int(rng.integers(4))
+    c, s = math.cos(angle), math.sin(angle)
+    turn = np.array([[c, -s], [s, c]])
+    return [p @ turn.T for p in polygons]
+
+
+# -- the solver: fold the net back onto a solid --------------------------------------------------------
+def _distances(points: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+
+
+def _mirrored(net: PolyNet) -> PolyNet:
+    """The net seen from its back (folded the other way): x negated, every cycle reversed."""
+    faces = [(f * [-1, 1])[::-1] for f in net.faces]
+
+    def flip(face: int, edge: int) -> int:
+        n = len(net.faces[face])
+        return (n - 2 - edge) % n
+
+    hinges = [(i, flip(i, ki), j, flip(j, kj)) for i, ki, j, kj in net.hinges]
+    return PolyNet(faces, hinges, net.colour)
+
+
+def refolds_onto(net: PolyNet, vertices: np.ndarray, faces: Sequence[Sequence[int]]) -> bool:
+    """True if the net, folded along its hinges, closes up into the polyhedron (vertices, faces): some placement
+    of net face 0 on a solid face propagates through the hinges to a one-to-one map onto the solid's faces
+    with every face congruent to its image at one common scale."""
+    if len(net.faces) != len(faces):
+        return False
+    owners = edge_owners(faces)
+    links: dict[int, list[tuple[int, int, int]]] = {i: [] for i in range(len(net.faces))}
+    for i, ki, j, kj in net.hinges:
+        links[i].append((ki, j, kj))
+        links[j].append((kj, i, ki))
+    flat = [_distances(f) for f in net.faces]
+    solid = [_distances(vertices[list(f)]) for f in faces]
+
+    def congruent(i: int, g: int, offset: int, scale: float) -> bool:
+        n = len(faces[g])
+        if n != len(net.faces[i]):
+            return False
+        turn = (np.arange(n) + offset) % n
+        return bool(np.abs(flat[i] - scale * solid[g][np.ix_(turn, turn)]).max() <= 1e-3 * flat[i].max())
+
+    for start in range(len(faces)):
+        scale = flat[0].sum() / solid[start].sum()
+        for offset in range(len(faces[start])):
+            if not congruent(0, start, offset, scale):
+                continue
+            mapping, taken, queue = {0: (start, offset)}, {start}, [0]
+            while queue:
+                i = queue.pop()
+                g, o = mapping[i]
+                cycle = faces[g]
+                for ki, j, kj in links[i]:
+                    u, v = cycle[(ki + o) % len(cycle)], cycle[(ki + o + 1) % len(cycle)]
+                    h, m = owners[(v, u)]  # the solid face across that edge
+                    image = (h, (m - kj) % len(faces[h]))
+                    if j in mapping:
+                        if mapping[j] != image:
+                            break
+                        continue
+                    if h in taken or not congruent(j, *image, scale):
+                        break
+                    mapping[j] = image
+                    taken.add(h)
+                    queue.append(j)
+                else:
+                    continue
+                break  # an inconsistent hinge: try the next placement
+            else:
+                if len(mapping) == len(faces):
+                    return True
+    return False
+
+
+def folds_into(net: PolyNet | ConeNet, solid: Solid) -> bool:
+    """The solver's rule for one option, from the net's geometry and the displayed solid only."""
+    if isinstance(net, ConeNet):
+        if solid.profile is None:
+            return False
+        bottom, top, height = solid.profile
+        if top > 1e-9 or bottom <= 0:
+            return False  # a sector and a circle fold into a solid that comes to a point
+        if abs(net.radius * net.sweep - 2 * math.pi * net.circle) > 1e-6 * net.radius:
+            return False  # the arc would not close around the base
+        return abs(bottom / math.hypot(bottom, height) - net.circle / net.radius) < 0.02
+    if solid.profile is not None:
+        return False
+    return any(refolds_onto(candidate, solid.vertices, solid.faces) for candidate in (net, _mirrored(net)))
+
+
+# -- the task -------------------------------------------------------------------------------------------
+class MentalComposition(MindsEyeTask):
+    """MC: choose the solid the net folds into."""
+
+    code = "MC"
+    art = "transformation"
+    texts = PromptTexts(
+        question=(
+            "The top figure, labelled Original Shape, is a flat net cut from card. The four figures labelled A, B, "
+            "C and D are 3D solids. Which solid do you get by folding the net along its edges?"
+        ),
+        hint=(
+            "Picture folding the net up along the lines between its faces. Count the faces and note their shapes "
+            "and proportions, see which faces meet along an edge once folded, and look for the solid with exactly "
+            "those faces. Colour does not matter."
+        ),
+        puzzle_type="net folding (2D net to 3D solid)",
+        elimination=(
+            "compare the number of faces, the shape and proportions of each face, and which faces meet once the "
+            "net is folded; discard any solid the net cannot close up into."
+        ),
+    )
+    option_count = 4
+    option_columns = 4
+    query_count = 1
+
+    def knobs(self, difficulty: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The structural knobs: difficulty defaults, overridden by explicit parameters."""
+        base = KNOBS[difficulty]
+        confound = params.get("colour_confound")
+        return {"solids": params.get("solids") or base["solids"],
+                "colour_confound": base["colour_confound"] if confound is None else bool(confound)}
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        knobs = self.knobs(difficulty, params)
+        side = self.layout(params["size"]).tile
+        for _ in range(100):
+            made = self._attempt(rng, knobs, side)
+            if made is not None:
+                return made
+        raise RuntimeError(f"MC: no sound item for knobs {knobs}")  # pragma: no cover
+
+    def _proportion(self, rng: np.random.Generator, kind: str) -> tuple[float, ...]:
+        """Random proportions of ``kind`` (an empty tuple for solids with fixed shape)."""
+        if kind == "cuboid":
+            dims = list(CUBOIDS[int(rng.integers(len(CUBOIDS)))])
+            return tuple(float(d) for d in rng.permutation(dims))
+        if kind == "triangular_prism":
+            return (float(rng.choice(PRISM_LENGTHS)),)
+        if kind == "square_pyramid":
+            return (float(rng.choice(PYRAMID_HEIGHTS)),)
+        if kind == "cone":
+            return (float(rng.choice(CONE_RATIOS)),)
+        if kind == "cylinder":
+            return (1.5,)
+        return ()
+
+    def _variant(self, rng: np.random.Generator, kind: str, proportion: tuple[float, ...]
+                 ) -> tuple[str, tuple[float, ...]]:
+        """The same kind of solid (or its family) in clearly different proportions."""
+        if kind == "cube":
+            return "cuboid", self._proportion(rng, "cuboid")
+        if kind == "cuboid":
+            others = [c for c in CUBOIDS if sorted(c) != sorted(proportion)] + [(1, 1, 1)]
+            dims = others[int(rng.integers(len(others)))]
+            return ("cube", ()) if dims == (1, 1, 1) else ("cuboid", tuple(float(d) for d in rng.permutation(dims)))
+        if kind == "triangular_prism":
+            return kind, (float(rng.choice([x for x in PRISM_LENGTHS if x != proportion[0]])),)
+        if kind == "square_pyramid":
+            return kind, (float(rng.choice([x for x in PYRAMID_HEIGHTS if x != proportion[0]])),)
+        if kind == "cone":
+            return kind, (float(rng.choice([x for x in CONE_RATIOS if abs(x - proportion[0]) >= 0.19])),)
+        if kind == "tetrahedron":
+            return "triangular_pyramid", (TALL_TETRA_HEIGHT,)
+        if kind == "octahedron":
+            return "bipyramid", (STRETCHED_OCTA,)
+        if kind in ("dodecahedron", "icosahedron"):
+            return kind, (STRETCHED_ROUND,)
+        raise ValueError(f"no proportion variant for {kind!r}")
+
+    def _net(self, rng: np.random.Generator, kind: str, proportion: tuple[float, ...],
+             colour: tuple[int, int, int]) -> PolyNet | ConeNet | None:
+        if kind == "cone":
+            ratio = proportion[0]
+            return ConeNet(1.0, 2 * math.pi * ratio, float(rng.uniform(0, 2 * math.pi)), ratio, colour)
+        vertices, faces = polyhedron(kind, proportion)
+        unfolded = unfold(rng, vertices, faces)
+        if unfolded is None:
+            return None
+        polygons, hinges = unfolded
+        return PolyNet(orient_net(rng, polygons), hinges, colour)
+
+    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int) -> Stimulus | None:
+        kinds = SETS[knobs["solids"]]
+        target = kinds[int(rng.integers(len(kinds)))]
+        proportion = self._proportion(rng, target)
+        family = FAMILY.get(target, target)
+
+        # -- wrong solids, each from its template ------------------------------------------------------
+        pool = [k for k in (*SIMPLE, *COMPLEX, *EXTRA) if FAMILY.get(k, k) != family]
+        nearest = min(abs(FACES[k] - FACES[target]) for k in pool)
+        close = [k for k in pool if abs(FACES[k] - FACES[target]) == nearest]
+        similar = close[int(rng.integers(len(close)))]
+        chosen: dict[str, tuple[str, tuple[float, ...]]] = {
+            "similar_face_count": (similar, self._proportion(rng, similar))}
+        used = {family, FAMILY.get(similar, similar)}
+        chosen["proportion"] = self._variant(rng, target, proportion)
+
+        def another(source: Sequence[str]) -> str:
+            free = [k for k in source if FAMILY.get(k, k) not in used]
+            if not free:
+                free = [k for k in (*SIMPLE, *COMPLEX, *EXTRA) if FAMILY.get(k, k) not in used]
+            pick = free[int(rng.integers(len(free)))]
+            used.add(FAMILY.get(pick, pick))
+            return pick
+
+        # with colour confounds the third foil is the net-coloured one; otherwise another solid of the set
+        name = "colour_match" if knobs["colour_confound"] else "different_solid"
+        pick = another(kinds if not knobs["colour_confound"] else (*kinds, *SIMPLE))
+        chosen[name] = (pick, self._proportion(rng, pick))
+        if knobs["colour_confound"]:
+            confound = "colour_match"
+        else:
+            confound = "proportion" if rng.random() < 0.5 else "similar_face_count"
+
+        # -- colours ----------------------------------------------------------------------------------
+        palette = [PALETTE[int(k)] for k in rng.permutation(len(PALETTE))]
+        net_colour = palette[0]
+        colours = {"correct": net_colour}
+        if knobs["colour_confound"]:
+            rest = iter(palette[1:])
+            colours["correct"] = net_colour if rng.random() < 1 / 3 else next(rest)
+            for name in chosen:
+                colours[name] = net_colour if name == "colour_match" else next(rest)
+        else:
+            colours.update({name: net_colour for name in chosen})
+
+        net = self._net(rng, target, proportion, net_colour)
+        if net is None:
+            return None
+        specs = {"correct": (target, proportion), **chosen}
+        for attempt in range(6):
+            solids = {name: Solid(k, p, colours[name], presentation(rng, k)) for name, (k, p) in specs.items()}
+            if attempt == 0 and [folds_into(net, s) for s in solids.values()] != [True, False, False, False]:
+                return None  # a foil that the net also folds into, or a net that closes into nothing
+            if self._panels_sound(list(solids.values()), side):
+                break
+        else:
+            return None
+
+        options = []
+        for name, solid in solids.items():
+            role = "correct" if name == "correct" else "confound" if name == confound else "filler"
+            latent = {"solid": solid.kind, "proportion": list(solid.proportion), "faces": FACES[solid.kind],
+                      "colour": list(solid.colour)}
+            options.append(Option(role, "folded_net" if name == "correct" else name, latent, solid))
+        facts = {
+            "knobs": dict(knobs),
+            "net_solid": target,
+            "net_proportion": list(proportion),
+            "net_faces": FACES[target],
+            "net_colour": list(net_colour),
+            "hinges": [list(h) for h in getattr(net, "hinges", [])],
+            "correct_shares_net_colour": colours["correct"] == net_colour,
+        }
+        return Stimulus(query=(net,), query_captions=("Original Shape",), options=options, facts=facts)
+
+    def _panels_sound(self, solids: list[Solid], side: int) -> bool:
+        """Render the options at one shared scale and keep them if no nuisance feature singles out the right one
+        (``solids[0]``) and all differ visibly."""
+        meshes = [s.mesh() for s in solids]
+        scale = raster3d.shared_scale(meshes, side)
+        tiles = []
+        for solid, mesh in zip(solids, meshes, strict=True):
+            solid.relative_scale = scale / side
+            solid.cache = {side: raster3d.render(mesh, side, scale).image}
+            tiles.append(solid.cache[side])
+        return raster3d.nuisance_clean(tiles, 0, self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def draw_query(self, content: PolyNet | ConeNet, side: int) -> Image.Image:
+        tile = Tile(side)
+        points = content.outline_points()
+        low, high = points.min(axis=0), points.max(axis=0)
+        scale = 0.86 * tile.scale / max(high - low)
+        middle = (low + high) / 2
+
+        def px(p: np.ndarray) -> list[tuple[float, float]]:
+            q = (np.atleast_2d(p) - middle) * scale
+            return [(tile.scale / 2 + x, tile.scale / 2 - y) for x, y in q]  # y up on paper, down in pixels
+
+        width = max(2 * tile.supersample, round(0.011 * tile.scale))
+        if isinstance(content, ConeNet):
+            r = content.radius * scale
+            (ax, ay), = px(content.apex)
+            start = -math.degrees(content.direction + content.sweep / 2)  # Pillow: degrees clockwise from +x
+            tile.draw.pieslice((ax - r, ay - r, ax + r, ay + r), start, start + math.degrees(content.sweep),
+                               fill=content.colour, outline=EDGE, width=width)
+            (cx, cy), = px(content.centre)
+            rc = content.circle * scale
+            tile.draw.ellipse((cx - rc, cy - rc, cx + rc, cy + rc), fill=content.colour, outline=EDGE, width=width)
+        else:
+            for face in content.faces:
+                tile.draw.polygon(px(face), fill=content.colour)
+            for face in content.faces:
+                ring = px(face)
+                tile.draw.line([*ring, ring[0], ring[1]], fill=EDGE, width=width, joint="curve")
+        return tile.finish()
+
+    def draw_option(self, content: Solid, side: int) -> Image.Image:
+        if side not in content.cache:  # normally drawn during build's audit; the scale is the item's
+            content.cache[side] = raster3d.render(content.mesh(), side, content.relative_scale * side).image
+        return content.cache[side]
+
+    # -- the independent solver ------------------------------------------------------------------------
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        net = stimulus.query[0]
+        return [k for k, option in enumerate(shown) if folds_into(net, option.content)]
+
+
+TASK = MentalComposition()

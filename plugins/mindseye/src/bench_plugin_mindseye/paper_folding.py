@@ -1,0 +1,475 @@
+"""Paper Folding (PF, paper App. C and Table 11; spec §2.7): a square or hexagonal sheet is folded twice, a
+hole is punched through the folded stack, and the question asks which unfolded sheet shows the holes.
+
+The query row shows the sheet ("Unfolded"), each fold ("Fold 1", "Fold 2": the part just turned over is
+shaded light grey #D3D3D3 and lies on top, a dashed outline and an arrow show where it came from) and the
+punched stack ("Final view").  The generator tracks every layer exactly (``folding``); the solver replays
+the folds forwards on a fine grid of sheet points and reads off which points the punch hits, so the two
+derive the answer by different routes.
+
+Wrong options come from the distractor templates of paper App. D / spec §7.1 item 3, each tied to a
+reasoning error:
+
+* ``minus_one``     - one hole too few (a layer forgotten);
+* ``parity``        - the punch goes through only one side of the last fold (base or flap), half the holes;
+* ``mirrored_fold`` - one fold undone about the perpendicular axis through the same point (wrong mirror);
+* ``point_reflect`` - the true pattern turned by a half-turn (or the sheet's smallest symmetry turn when the
+                      half-turn changes nothing) about the sheet centre (rotation taken for reflection);
+* ``random_shift``  - one hole moved to an unrelated free spot (an unfolding step misplaced).
+
+Each item has one confound (``mirrored_fold`` or ``point_reflect``, with as many holes as the truth), one
+count foil (``minus_one`` or ``parity``) and one more same-count foil, so hole count never narrows the answer
+below three options, and every option differs from every other as a hole set.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from PIL import Image
+from shapely.geometry import MultiLineString, Polygon
+
+from bench_plugin_mindseye import folding
+from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.folding import XY, Fold, Layer
+from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+#: Hole radius and the clearance every punch keeps from every layer edge and crease (tile units).  The
+#: clearance (1.6 radii) keeps copies from different layers at least 3.2 radii apart once unfolded.
+HOLE_RADIUS = 0.045
+CLEARANCE = 0.072
+#: Foil holes must stay this far apart (so no two holes touch) and count as "moved" beyond one diameter.
+FOIL_SEPARATION = 2.6 * HOLE_RADIUS
+SAME_TOLERANCE = 2.0 * HOLE_RADIUS
+
+FLAP = (211, 211, 211)  # #D3D3D3, the paper's grey for the part turned over (hint prompt, Fig 19)
+PAPER = (255, 255, 255)
+GHOST = (140, 140, 140)
+ARROW = (70, 70, 70)
+CREASE = (185, 185, 185)
+
+#: Fold-line directions per group and sheet (degrees; 0 = horizontal).  V/H lines are symmetry axes of both
+#: sheets; the "diagonal" group uses the square's diagonals and the hexagon's own oblique axes (spec §7.2:
+#: a hexagon is not symmetric about 45-degree lines).
+FOLD_ANGLES = {
+    ("square", "vh"): (0.0, 90.0),
+    ("hexagon", "vh"): (0.0, 90.0),
+    ("square", "diagonal"): (45.0, 135.0),
+    ("hexagon", "diagonal"): (30.0, 60.0, 120.0, 150.0),
+}
+FOLDS = 2  # the paper's rule (App. C): "a sequence of two folds"
+CAPTIONS = ("Unfolded", "Fold 1", "Fold 2", "Final view")
+
+
+@attrs.frozen
+class Step:
+    """One query panel: the stack shown, the fold made in this step (if any) and the stack before it, and the
+    punches (final view only).  ``sheet`` is the unfolded outline, kept on every panel for the solver."""
+
+    sheet: tuple[XY, ...]
+    layers: tuple[Layer, ...] = attrs.field(eq=False)
+    fold: Fold | None = None
+    fold_index: int | None = None
+    before: Any = attrs.field(default=None, eq=False)
+    punches: tuple[XY, ...] = ()
+    radius: float = HOLE_RADIUS
+
+
+@attrs.frozen
+class Sheet:
+    """One option: the unfolded sheet with its creases and holes."""
+
+    outline: tuple[XY, ...]
+    creases: tuple[tuple[XY, XY], ...]
+    holes: tuple[XY, ...]
+    radius: float = HOLE_RADIUS
+
+
+TEXTS = PromptTexts(
+    question=(
+        "The sheet labelled Unfolded is folded as the top row shows, first Fold 1 and then Fold 2. The folded paper "
+        "is then punched straight through all its layers where the Final view shows a black dot. Which of the "
+        "options A-D shows the sheet once it is completely unfolded again?"
+    ),
+    hint=(
+        "In each fold the part drawn in grey is the part that was turned over and now lies on top. Unfold the "
+        "folds in reverse order: every layer under the punch gets its own hole, mirrored across the fold line "
+        "it was folded over."
+    ),
+    puzzle_type="paper folding with hole punching",
+    elimination=(
+        "does the option have as many holes as there are paper layers under the punch; is the hole pattern "
+        "mirror-symmetric about each fold line wherever paper was folded over it; do the holes keep the right "
+        "distances from the fold lines and the edges?"
+    ),
+)
+
+
+# -- difficulty -----------------------------------------------------------------------------------------------
+#: A-priori difficulty points per knob (spec §7.1 item 4: fold group, sheet shape, punches).
+def knob_score(sheet: str, group: str, punches: int) -> int:
+    """Hexagon, diagonal folds and a second punch each add one point: 0 easy, 1 medium, 2-3 hard."""
+    return int(sheet == "hexagon") + int(group == "diagonal") + int(punches == 2)
+
+
+def choose_knobs(rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Sheet, fold group and punch count: fixed ones from ``params``, the rest drawn so that the knob score
+    matches ``difficulty`` (the nearest score when the fixed knobs make it impossible)."""
+    target = {"easy": (0,), "medium": (1,), "hard": (2, 3)}[difficulty]
+    combos = [(s, g, p) for s in ("square", "hexagon") for g in ("vh", "diagonal") for p in (1, 2)
+              if params.get("sheet") in (None, s) and params.get("fold_group") in (None, g)
+              and params.get("punches") in (None, p)]
+    best = min(min(abs(knob_score(*c) - t) for t in target) for c in combos)
+    combos = [c for c in combos if min(abs(knob_score(*c) - t) for t in target) == best]
+    sheet, group, punches = combos[int(rng.integers(len(combos)))]
+    return {"sheet": sheet, "fold_group": group, "punches": punches}
+
+
+# -- generation -----------------------------------------------------------------------------------------------
+def sample_folds(rng: np.random.Generator, sheet: Polygon, shape: str, group: str) -> list[Fold] | None:
+    """Two folds, each through the centre of the current silhouette's bounding box (the CogAT midline fold)
+    along a direction of the group, with a moving part of 20-80% of the silhouette."""
+    folds: list[Fold] = []
+    states = [[Layer(sheet, np.eye(3))]]
+    for k in range(FOLDS):
+        shape_now = folding.outline(states[-1])
+        minx, miny, maxx, maxy = shape_now.bounds
+        anchor = ((minx + maxx) / 2, (miny + maxy) / 2)
+        candidates = []
+        for angle in FOLD_ANGLES[(shape, group)]:
+            for side in (1, -1):
+                fold = Fold(anchor, angle, side)
+                if 0.2 <= folding.split_fraction(states[-1], fold) <= 0.8:
+                    candidates.append(fold)
+        if not candidates:
+            return None
+        fold = candidates[int(rng.integers(len(candidates)))]
+        folds.append(fold)
+        states.append(folding.fold_stack(states[-1], fold, k))
+    return folds
+
+
+def sample_punches(rng: np.random.Generator, layers: Sequence[Layer], count: int) -> list[XY] | None:
+    """``count`` punch points on the folded stack, each through at least two layers and at least CLEARANCE
+    from every layer edge (so every copy is a whole hole clear of creases), and apart from each other."""
+    minx, miny, maxx, maxy = folding.outline(layers).bounds
+    points = rng.uniform((minx, miny), (maxx, maxy), size=(160, 2))
+    ok = (folding.layers_under(layers, points) >= 2) & (folding.boundary_clearance(layers, points) >= CLEARANCE)
+    valid = points[ok]
+    chosen: list[XY] = []
+    for p in valid[rng.permutation(len(valid))]:
+        if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2 * CLEARANCE for q in chosen):
+            chosen.append((float(p[0]), float(p[1])))
+            if len(chosen) == count:
+                return chosen
+    return None
+
+
+@attrs.frozen
+class Hole:
+    """A true hole: the punch it came from and the folds that had moved its layer (in fold order)."""
+
+    punch: XY
+    moved_by: tuple[int, ...]
+    at: XY
+
+
+def compose(folds: Sequence[Fold], moved_by: Sequence[int], replace: Mapping[int, np.ndarray] | None = None
+            ) -> np.ndarray:
+    """The map from the folded state back to the sheet for a layer moved by ``moved_by`` (optionally with some
+    folds' reflections replaced, for the mirrored-fold foil)."""
+    m = np.eye(3)
+    for k in moved_by:
+        m = m @ (replace[k] if replace and k in replace else folds[k].matrix)
+    return m
+
+
+class _Foils:
+    """Candidate wrong hole sets for one item, with the validity rules every option obeys."""
+
+    def __init__(self, rng: np.random.Generator, shape: str, sheet: Polygon, crease_lines: Any,
+                 folds: Sequence[Fold], holes: Sequence[Hole], last_fold: int):
+        self.rng, self.shape, self.sheet, self.folds, self.holes = rng, shape, sheet, folds, holes
+        self.crease_lines = crease_lines
+        self.edge = sheet.exterior
+        self.truth = [h.at for h in holes]
+        self.last = last_fold
+
+    def valid(self, points: Sequence[XY]) -> bool:
+        """Holes inside the sheet, clear of its edge and of every crease, and apart from each other."""
+        if not points:
+            return False
+        pts = shapely.points(np.asarray(points))
+        if not shapely.contains(self.sheet, pts).all():
+            return False
+        if shapely.distance(self.edge, pts).min() < 0.9 * CLEARANCE:
+            return False
+        if self.crease_lines is not None and shapely.distance(self.crease_lines, pts).min() < 0.8 * CLEARANCE:
+            return False
+        return folding.min_separation(points) >= FOIL_SEPARATION
+
+    def minus_one(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        out = []
+        for k in self.rng.permutation(len(self.truth)):
+            out.append(([p for j, p in enumerate(self.truth) if j != k], {"dropped": [round(c, 4) for c in
+                                                                                       self.truth[k]]}))
+        return out
+
+    def parity(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        out = []
+        for side in self.rng.permutation(["base", "flap"]):
+            keep = [h.at for h in self.holes if (self.last in h.moved_by) == (side == "flap")]
+            out.append((keep, {"punched_side": str(side)}))
+        return out
+
+    def mirrored_fold(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        out = []
+        for k in self.rng.permutation(len(self.folds)):
+            fold = self.folds[int(k)]
+            wrong = folding.reflection(fold.anchor, fold.angle + 90.0)
+            points = [tuple(folding.apply(compose(self.folds, h.moved_by, {int(k): wrong}), [h.punch])[0])
+                      for h in self.holes]
+            out.append((folding.dedup(points, SAME_TOLERANCE / 2), {"mis_reflected_fold": int(k) + 1}))
+        return out
+
+    def point_reflect(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        angles = folding.sheet_rotations(self.shape)
+        order = [180.0, *sorted((a for a in angles if a != 180.0), key=lambda a: (min(a, 360 - a), a))]
+        return [([tuple(p) for p in folding.apply(folding.rotation(folding.CENTRE, a), self.truth)], {"turn": a})
+                for a in order]
+
+    def random_shift(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        minx, miny, maxx, maxy = self.sheet.bounds
+        out = []
+        for k in self.rng.permutation(len(self.truth)):
+            others = [p for j, p in enumerate(self.truth) if j != k]
+            spots = self.rng.uniform((minx, miny), (maxx, maxy), size=(60, 2))
+            for s in spots:
+                spot = (float(s[0]), float(s[1]))
+                if math.hypot(spot[0] - self.truth[k][0], spot[1] - self.truth[k][1]) >= 3 * HOLE_RADIUS:
+                    out.append(([*others, spot], {"moved": [round(c, 4) for c in self.truth[k]]}))
+                    break
+        return out
+
+
+#: Templates whose foils keep the true hole count (up to dedup) and those that lose holes.
+CONFOUNDS = ("mirrored_fold", "point_reflect")
+COUNT_FOILS = ("minus_one", "parity")
+POSITION_FOILS = ("mirrored_fold", "point_reflect", "random_shift")
+
+
+def choose_foils(rng: np.random.Generator, foils: _Foils) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
+    """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them."""
+    n = len(foils.truth)
+    chosen: list[tuple[str, str, list[XY], dict[str, Any]]] = []
+
+    def distinct(points: Sequence[XY]) -> bool:
+        return foils.valid(points) and not folding.same_set(points, foils.truth, SAME_TOLERANCE) and all(
+            not folding.same_set(points, c[2], SAME_TOLERANCE) for c in chosen)
+
+    def pick(role: str, templates: Sequence[str], same_count: bool | None) -> bool:
+        for template in rng.permutation(list(templates)):
+            for points, latent in getattr(foils, str(template))():
+                if same_count is not None and (len(points) == n) != same_count:
+                    continue
+                if distinct(points):
+                    chosen.append((role, str(template), list(points), latent))
+                    return True
+        return False
+
+    if not (pick("confound", CONFOUNDS, True) or pick("confound", CONFOUNDS, None)):
+        return None
+    if not pick("filler", COUNT_FOILS, False):
+        return None
+    used = {c[1] for c in chosen}
+    rest = [t for t in POSITION_FOILS if t not in used]
+    if not (pick("filler", rest, True) or pick("filler", rest, None)):
+        return None
+    return chosen
+
+
+class PaperFolding(MindsEyeTask):
+    """Two folds, one or two punches, four unfolded sheets (paper App. C)."""
+
+    code = "PF"
+    art = "transformation"
+    texts = TEXTS
+    option_count = 4
+    option_columns = 4
+    query_count = 4
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        knobs = choose_knobs(rng, difficulty, params)
+        shape, group, punches = knobs["sheet"], knobs["fold_group"], knobs["punches"]
+        sheet = folding.sheet_polygon(shape)
+        outline = tuple((float(x), float(y)) for x, y in list(sheet.exterior.coords)[:-1])
+        for _ in range(200):
+            folds = sample_folds(rng, sheet, shape, group)
+            if folds is None:
+                continue
+            states = folding.fold_sequence(sheet, folds)
+            points = sample_punches(rng, states[-1], punches)
+            if points is None:
+                continue
+            holes = [Hole(p, moved, at) for p in points for at, moved in folding.punch(states[-1], p)]
+            crease_segments = folding.creases(states, folds)
+            crease_lines = MultiLineString(crease_segments) if crease_segments else None
+            foils = _Foils(rng, shape, sheet, crease_lines, folds, holes, FOLDS - 1)
+            if not foils.valid(foils.truth):
+                continue
+            wrong = choose_foils(rng, foils)
+            if wrong is None:
+                continue
+            creases = tuple(crease_segments)
+            options = [Option("correct", "unfolded", {"holes": len(holes), "positions": _rounded(foils.truth)},
+                              Sheet(outline, creases, tuple(sorted(foils.truth))))]
+            for role, template, pts, latent in wrong:
+                options.append(Option(role, template, {"holes": len(pts), "positions": _rounded(pts), **latent},
+                                      Sheet(outline, creases, tuple(sorted(pts)))))
+            query = [Step(outline, tuple(states[0]))]
+            for k, fold in enumerate(folds):
+                query.append(Step(outline, tuple(states[k + 1]), fold, k, folding.outline(states[k])))
+            query.append(Step(outline, tuple(states[-1]), folds[-1], FOLDS - 1, None, tuple(points)))
+            facts = {
+                "knobs": {**knobs, "folds": FOLDS},
+                "knob_score": knob_score(shape, group, punches),
+                "sheet": shape,
+                "fold_group": group,
+                "folds": [{"anchor": [round(c, 4) for c in f.anchor], "angle": f.angle, "side": f.side}
+                          for f in folds],
+                "punch_points": _rounded(points),
+                "layers_per_punch": [int(folding.layers_under(states[-1], [p])[0]) for p in points],
+                "holes": len(holes),
+                "rule": "holes = one per layer under each punch, mapped back through the folds that moved it",
+            }
+            return Stimulus(query, CAPTIONS, options, facts)
+        raise RuntimeError(f"PF: no valid item for knobs {knobs} after 200 draws")
+
+    # -- drawing ----------------------------------------------------------------------------------------
+    @staticmethod
+    def _stroke(tile: Tile, fraction: float = 0.011) -> int:
+        # at least two output pixels so outlines survive the 600x800 canvas (spec §7.2)
+        return max(2 * tile.supersample, round(fraction * tile.scale))
+
+    @staticmethod
+    def _ring(tile: Tile, coords: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+        return [tile.px(x, y) for x, y in coords]
+
+    def _polygon(self, tile: Tile, polygon: Polygon, fill: tuple[int, int, int]) -> None:
+        ring = self._ring(tile, list(polygon.exterior.coords)[:-1])
+        tile.draw.polygon(ring, fill=fill)
+        tile.draw.line([*ring, ring[0]], fill=INK, width=self._stroke(tile), joint="curve")
+
+    def _hole(self, tile: Tile, at: XY, radius: float) -> None:
+        x, y = tile.px(*at)
+        r = radius * tile.scale
+        tile.draw.ellipse((x - r, y - r, x + r, y + r), fill=INK)
+
+    def draw_query(self, content: Step, side: int) -> Image.Image:
+        tile = Tile(side)
+        stroke = self._stroke(tile)
+        if content.before is not None:
+            # where the paper was before this fold: a dashed outline, so the vacated part shows
+            for ring in _rings(content.before):
+                folding.dashed_ring(tile.draw, self._ring(tile, ring), 0.03 * tile.scale, 0.022 * tile.scale,
+                                    GHOST, max(tile.supersample, stroke // 2))
+        for layer in content.layers:
+            flap = content.fold_index is not None and content.fold_index in layer.moved_by[-1:]
+            self._polygon(tile, layer.polygon, FLAP if flap else PAPER)
+        if content.fold is not None and content.before is not None:
+            moving = content.before.intersection(content.fold.moving_halfplane())
+            c = moving.centroid
+            target = folding.apply(content.fold.matrix, [(c.x, c.y)])[0]
+            start, end = np.array([c.x, c.y]), np.asarray(target, dtype=float)
+            # the arrow runs from the flap's old place to its new one; short flaps get a longer arrow
+            middle, span = (start + end) / 2, float(np.linalg.norm(end - start))
+            if 0 < span < 0.26:
+                start, end = middle + (start - middle) * 0.26 / span, middle + (end - middle) * 0.26 / span
+            folding.curved_arrow(tile.draw, tile.px(*start), tile.px(*end), 0.28, 0.055 * tile.scale, ARROW,
+                                 stroke)
+        for p in content.punches:
+            self._hole(tile, p, content.radius)
+        return tile.finish()
+
+    def draw_option(self, content: Sheet, side: int) -> Image.Image:
+        tile = Tile(side)
+        self._polygon(tile, Polygon(content.outline), PAPER)
+        for a, b in content.creases:
+            folding.dashed_line(tile.draw, tile.px(*a), tile.px(*b), 0.025 * tile.scale, 0.018 * tile.scale, CREASE,
+                                max(tile.supersample, self._stroke(tile) // 2))
+        for p in content.holes:
+            self._hole(tile, p, content.radius)
+        return tile.finish()
+
+    # -- the independent solver --------------------------------------------------------------------------
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """Replay the folds forwards on a 0.003-unit grid of sheet points (every point on a fold's moving side
+        is mirrored across that fold's line, whatever layer it belongs to), mark the sheet points that end
+        up under a punch, and keep the options whose holes cover exactly the marked points."""
+        steps = [s for s in stimulus.query if isinstance(s, Step)]
+        final = steps[-1]
+        folds = [s.fold for s in steps[1:-1]]
+        sheet = np.asarray(final.sheet, dtype=float)
+        r = final.radius
+        h = 0.003
+        lo, hi = sheet.min(axis=0), sheet.max(axis=0)
+        xs, ys = np.arange(lo[0] + h / 2, hi[0], h), np.arange(lo[1] + h / 2, hi[1], h)
+        gx, gy = np.meshgrid(xs, ys)
+        # inside a convex polygon: on the same side of every edge as its vertex mean
+        inside = np.ones(gx.shape, dtype=bool)
+        mean = sheet.mean(axis=0)
+        for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True):
+            ex, ey = a[1] - b[1], b[0] - a[0]
+            own_side = np.sign((mean[0] - a[0]) * ex + (mean[1] - a[1]) * ey)
+            inside &= np.sign((gx - a[0]) * ex + (gy - a[1]) * ey) == own_side
+        x, y = gx.copy(), gy.copy()
+        for fold in folds:
+            t = math.radians(fold.angle)
+            nx, ny = -math.sin(t) * fold.side, math.cos(t) * fold.side
+            s = (x - fold.anchor[0]) * nx + (y - fold.anchor[1]) * ny
+            s = np.where(s > 0, s, 0.0)  # only the moving side is mirrored
+            x, y = x - 2.0 * s * nx, y - 2.0 * s * ny
+        hit = np.zeros(gx.shape, dtype=bool)
+        for p in final.punches:
+            hit |= np.hypot(x - p[0], y - p[1]) <= r
+        hit &= inside
+        marked = np.column_stack([gx[hit], gy[hit]])
+        satisfied = []
+        for k, option in enumerate(shown):
+            holes = np.asarray(option.content.holes, dtype=float).reshape(-1, 2)
+            if not len(holes) or not len(marked):
+                continue
+            near = np.hypot(marked[:, None, 0] - holes[None, :, 0], marked[:, None, 1] - holes[None, :, 1])
+            if near.min(axis=1).max() > 1.15 * r:
+                continue  # some punched paper is not under any hole of this option
+            if all(self._hole_punched(hit, inside, xs, ys, hole, 0.85 * r) for hole in holes):
+                satisfied.append(k)
+        return satisfied
+
+    @staticmethod
+    def _hole_punched(hit: np.ndarray, inside: np.ndarray, xs: np.ndarray, ys: np.ndarray, hole: np.ndarray,
+                      radius: float) -> bool:
+        """True if every sheet grid point within ``radius`` of ``hole`` was punched (and there are some)."""
+        j0, j1 = np.searchsorted(xs, hole[0] - radius), np.searchsorted(xs, hole[0] + radius)
+        i0, i1 = np.searchsorted(ys, hole[1] - radius), np.searchsorted(ys, hole[1] + radius)
+        wx, wy = np.meshgrid(xs[j0:j1], ys[i0:i1])
+        core = (np.hypot(wx - hole[0], wy - hole[1]) < radius) & inside[i0:i1, j0:j1]
+        return bool(core.any() and hit[i0:i1, j0:j1][core].all())
+
+
+def _rings(geometry: Any) -> list[list[tuple[float, float]]]:
+    return [list(g.exterior.coords)[:-1] for g in shapely.get_parts(geometry) if isinstance(g, Polygon)]
+
+
+def _rounded(points: Sequence[Sequence[float]]) -> list[list[float]]:
+    return [[round(float(x), 4), round(float(y), 4)] for x, y in points]
+
+
+TASK = PaperFolding()

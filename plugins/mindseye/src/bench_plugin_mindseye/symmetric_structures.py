@@ -1,0 +1,495 @@
+"""Symmetric Structures (SS, paper App. C and Table 11; spec §2.5): four line drawings A-D, three share one
+symmetry and one lacks it; which is the odd one?
+
+Every figure is a connected path of short strokes with random turns made symmetric the paper's way: the
+path and its mirror image about a vertical or horizontal axis through the path's start, or the path and its
+copies turned by 360/k degrees about its start (k = 2 or 4).  The odd figure (template ``broken_copy``) is
+built the same way, with the same number of strokes and normalised to the same size, but one copy takes a
+different turn at one stroke, so only its symmetry gives it away (spec §2.5: the release's bare, half-size
+asymmetric path was a visual shortcut).  Where the copy departs (in its first half, two or three strokes
+from its end, or at its last stroke) sets how close to symmetric the odd figure is.
+
+The three conformers come from distinct templates, each tied to a reasoning error:
+
+* ``perturbed_pair`` (the designated confound) - a conformer whose turn at the same stroke was retaken in
+  every copy, so it stays symmetric: a model reacting to an odd-looking kink instead of checking the whole
+  figure picks it;
+* ``tilted``  - a conformer whose mirror axis (or first arm) is oblique: a model that only tries vertical and
+  horizontal axes picks it;
+* ``plain``   - an ordinary conformer.
+
+Leak guards: no figure has crossing or touching strokes; exactly two panels are drawn oblique (the tilted
+conformer and one other, possibly the odd one), so axis orientation never isolates one panel; the odd
+four-fold figure keeps a square box like its conformers; stroke length and box area of the odd figure are
+kept from standing out.
+
+The generator checks its figures on their vertices (conformers have no symmetry beyond the intended one, the
+odd figure has none at all, by a clear margin).  The solver works from the drawn strokes alone: it samples
+them densely and tests every mirror axis through their centroid (every half degree) and every turn by 360/k,
+k = 2..6, against a tolerance.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from PIL import Image
+from shapely.geometry import MultiLineString
+
+from bench_plugin_mindseye import folding
+from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+SYMMETRIES = ("vertical", "horizontal", "rot2", "rot4")
+CLOSENESS = ("far", "mid", "near")
+#: Per difficulty: strokes per copy (the paper's path has 10, "path complexity") and how near the odd figure
+#: is to symmetric (spec §7.1 item 4: "segments and foil closeness").
+DIFFICULTY_KNOBS = {"easy": (4, "far"), "medium": (6, "mid"), "hard": (8, "near")}
+
+#: Figures are normalised so the longer side of their bounding box is 1, and drawn FILL of the tile wide.
+FILL = 0.84
+STROKE = 0.017
+#: Vertex clearance: a corner must stay this far from every stroke it does not belong to (normalised units),
+#: so no two strokes touch or overlap and every corner reads as a corner.
+CLEARANCE = 0.04
+#: A symmetry the figure must not have must miss by at least this much (vertex Hausdorff, normalised units)
+#: and its drawn strokes by at least DRAWN_MARGIN; the solver's tolerance is about 0.035.
+VERTEX_MARGIN = 0.08
+DRAWN_MARGIN = 0.06
+TURN = (25.0, 75.0)  # magnitude range of a turn between strokes, degrees
+LENGTH = (0.75, 1.25)  # stroke length range, path units
+
+TEXTS = PromptTexts(
+    question=(
+        "Look at the four line drawings labelled A, B, C and D. Most of them share one visual property; find it, "
+        "then pick the one figure that does not have it."
+    ),
+    hint=(
+        "Look at the symmetry of each figure: does it look the same when mirrored about some line, or when turned "
+        "by a half or a quarter turn?"
+    ),
+    puzzle_type="symmetry detection and odd-one-out",
+    elimination=(
+        "which mirror axes does each figure have, and after what turn (half, quarter) does it look the same, if "
+        "any; which of these symmetries do most figures share; which figure lacks it?"
+    ),
+)
+
+
+@attrs.frozen
+class Figure:
+    """One drawing: polylines in normalised units (bounding box centred on the origin, longer side 1)."""
+
+    polylines: tuple[np.ndarray, ...] = attrs.field(eq=False)
+
+    @property
+    def vertices(self) -> np.ndarray:
+        return np.concatenate(self.polylines)
+
+
+# -- construction ---------------------------------------------------------------------------------------------
+def path_headings(rng: np.random.Generator, segments: int, start: float) -> np.ndarray:
+    """Headings (degrees) of a random path: each stroke turns by 25-75 degrees left or right."""
+    turns = rng.uniform(*TURN, size=segments - 1) * rng.choice([-1.0, 1.0], size=segments - 1)
+    return start + np.concatenate([[0.0], np.cumsum(turns)])
+
+
+def trace(headings: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The path's vertices from the origin."""
+    t = np.radians(headings)
+    steps = np.column_stack([np.cos(t), np.sin(t)]) * lengths[:, None]
+    return np.vstack([[0.0, 0.0], np.cumsum(steps, axis=0)])
+
+
+def assemble(kind: str, orientation: float, path: np.ndarray, copy_path: np.ndarray, which: int) -> list[np.ndarray]:
+    """The figure's polylines: ``path`` plus its symmetric copies, copy number ``which`` (1-based) drawn from
+    ``copy_path`` instead (equal to ``path`` for a symmetric figure)."""
+    if kind in ("vertical", "horizontal"):
+        mirror = folding.reflection((0.0, 0.0), orientation)
+        return [np.vstack([folding.apply(mirror, copy_path)[::-1], path[1:]])]
+    k = 2 if kind == "rot2" else 4
+    arms = [folding.apply(folding.rotation((0.0, 0.0), 360.0 * j / k), copy_path if j == which else path)
+            for j in range(k)]
+    if k == 2:
+        return [np.vstack([arms[1][::-1], arms[0][1:]])]
+    return [np.vstack([arms[2][::-1], arms[0][1:]]), np.vstack([arms[3][::-1], arms[1][1:]])]
+
+
+def normalise(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Polylines moved and scaled so their bounding box is centred on the origin with longer side 1."""
+    v = np.concatenate(polylines)
+    lo, hi = v.min(axis=0), v.max(axis=0)
+    scale = float((hi - lo).max())
+    return tuple((p - (lo + hi) / 2) / scale for p in polylines)
+
+
+def segments_of(polylines: Sequence[np.ndarray]) -> np.ndarray:
+    """All strokes as an (n, 2, 2) array."""
+    return np.concatenate([np.stack([p[:-1], p[1:]], axis=1) for p in polylines])
+
+
+def clear(polylines: Sequence[np.ndarray]) -> bool:
+    """Every vertex keeps CLEARANCE from every stroke it is not an end of (crossings mid-stroke are fine)."""
+    segs = segments_of(polylines)
+    verts = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    a, b = segs[:, 0], segs[:, 1]
+    ab = b - a
+    t = np.clip(((verts[:, None, :] - a[None]) * ab[None]).sum(-1) / (ab * ab).sum(-1)[None], 0.0, 1.0)
+    d = np.linalg.norm(verts[:, None, :] - (a[None] + t[..., None] * ab[None]), axis=-1)
+    is_end = (np.linalg.norm(verts[:, None, :] - a[None], axis=-1) < 1e-7) | (
+        np.linalg.norm(verts[:, None, :] - b[None], axis=-1) < 1e-7)
+    return bool(np.where(is_end, np.inf, d).min() >= CLEARANCE)
+
+
+def crossings(polylines: Sequence[np.ndarray]) -> int:
+    """How many pairs of strokes without a common end cross each other."""
+    segs = segments_of(polylines)
+    a, b = segs[:, 0], segs[:, 1]
+
+    def side(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+        cross = (q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0])
+        return np.sign(cross)
+
+    i, j = np.triu_indices(len(segs), 1)
+    share = np.zeros(len(i), dtype=bool)
+    for u in (a, b):
+        for w in (a, b):
+            share |= np.linalg.norm(u[i] - w[j], axis=-1) < 1e-7
+    cross = (side(a[i], b[i], a[j]) != side(a[i], b[i], b[j])) & (side(a[j], b[j], a[i]) != side(a[j], b[j], b[i]))
+    return int((cross & ~share).sum())
+
+
+# -- the generator's symmetry audit (on vertices) -----------------------------------------------------------------
+_AXES = np.arange(0.0, 180.0, 1.0)
+_TURNS = tuple(360.0 * j / k for k in range(2, 7) for j in range(1, k))
+
+
+def vertex_defects(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, dict[float, float]]:
+    """How far the figure's corner set is from mapping onto itself: per mirror axis in ``_AXES`` (through the
+    vertex mean) and per turn in ``_TURNS`` (about it); the symmetric Hausdorff distance of the vertex sets."""
+    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    v = v - v.mean(axis=0)
+    c2, s2 = np.cos(np.radians(2 * _AXES)), np.sin(np.radians(2 * _AXES))
+    mirrored = np.stack([c2[:, None] * v[None, :, 0] + s2[:, None] * v[None, :, 1],
+                         s2[:, None] * v[None, :, 0] - c2[:, None] * v[None, :, 1]], axis=-1)
+    # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with one batched product instead of an (axes, n, n, 2) array
+    sq = (v * v).sum(axis=1)
+    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored @ v.T)
+    axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
+    turns = {}
+    for angle in _TURNS:
+        turned = folding.apply(folding.rotation((0.0, 0.0), angle), v)
+        dd = np.linalg.norm(turned[:, None, :] - v[None, :, :], axis=-1)
+        turns[angle] = float(max(dd.min(axis=0).max(), dd.min(axis=1).max()))
+    return axes, turns
+
+
+def allowed(kind: str | None, orientation: float) -> tuple[list[float], set[float]]:
+    """The mirror axes (degrees) and turns a figure of ``kind`` built along ``orientation`` has."""
+    if kind in ("vertical", "horizontal"):
+        return [orientation % 180.0], set()
+    if kind == "rot2":
+        return [], {180.0}
+    if kind == "rot4":
+        return [], {90.0, 180.0, 270.0}
+    return [], set()
+
+
+def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientation: float) -> float | None:
+    """The smallest miss over the symmetries the figure must NOT have (None if it has one of them, or lacks
+    its own).  ``kind`` None means the figure must have no symmetry at all."""
+    axes, turns = vertex_defects(polylines)
+    own_axes, own_turns = allowed(kind, orientation)
+    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    centre = v.mean(axis=0)
+    for axis in own_axes:  # the intended symmetry must be exact
+        if _hausdorff(v, folding.apply(folding.reflection(centre, axis), v)) > 1e-6:
+            return None
+    if any(turns[t] > 1e-6 for t in own_turns):
+        return None
+    # axes a few degrees off the figure's own axis nearly fit too; a second true axis that close is impossible
+    near_own = np.array([any(min(abs(a - o), 180.0 - abs(a - o)) < 10.0 for o in own_axes) for a in _AXES])
+    misses = [(float(d), ("axis", float(a))) for a, d, skip in zip(_AXES, axes, near_own, strict=True) if not skip]
+    misses += [(d, ("turn", t)) for t, d in turns.items() if t not in own_turns]
+    misses.sort(key=lambda m: m[0])
+    if misses[0][0] < VERTEX_MARGIN:
+        return None
+    # the strokes themselves must miss too, checked for the closest candidates
+    lines = MultiLineString([p.tolist() for p in polylines])
+    for _, (what, value) in misses[:4]:
+        m = folding.reflection(centre, value) if what == "axis" else folding.rotation(centre, value)
+        if shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.1) < DRAWN_MARGIN:
+            return None
+    return misses[0][0]
+
+
+def _hausdorff(a: np.ndarray, b: np.ndarray) -> float:
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1)
+    return float(max(d.min(axis=0).max(), d.min(axis=1).max()))
+
+
+# -- generation -----------------------------------------------------------------------------------------------
+def bend_site(rng: np.random.Generator, segments: int, closeness: str) -> int:
+    """The stroke (0-based, never the first) from which the odd figure's bent copy departs: the last stroke
+    (near), one of the last two or three (mid), or one in the first half (far)."""
+    if closeness == "near":
+        return segments - 1
+    if closeness == "mid":
+        return int(rng.integers(max(1, segments - 3), max(2, segments - 1)))
+    # never the first stroke: turning a whole mirror copy about the junction is just a tilted mirror
+    return int(rng.integers(1, max(2, (segments + 1) // 2 + 1)))
+
+
+def retake_turn(rng: np.random.Generator, headings: np.ndarray, at: int) -> tuple[np.ndarray, float]:
+    """The headings with the turn before stroke ``at`` drawn afresh from the same distribution as every turn,
+    at least 40 degrees away from the old one (so bent paths are no more or less curly than straight ones)."""
+    old = float(headings[at] - headings[at - 1])
+    while True:
+        new = float(rng.uniform(*TURN) * rng.choice([-1.0, 1.0]))
+        if abs(new - old) >= 40.0:
+            break
+    out = headings.copy()
+    out[at:] += new - old
+    return out, new - old
+
+
+def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation: float, start: float,
+                broken: int | None, pair: int | None,
+                ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]] | None:
+    """One normalised figure of symmetry ``kind``: symmetric, or with one copy taking a different turn at
+    stroke ``broken``, or with the turn at stroke ``pair`` retaken in every copy (still symmetric).  None if
+    the draw fails a check (touching or crossing strokes, a flat corner)."""
+    headings = path_headings(rng, segments, start)
+    lengths = rng.uniform(*LENGTH, size=segments)
+    copy_headings = headings
+    latent: dict[str, Any] = {}
+    if pair is not None:
+        headings, delta = retake_turn(rng, headings, pair)
+        copy_headings = headings
+        latent["bend"] = {"stroke": pair + 1, "degrees": round(delta, 1)}
+    if broken is not None:
+        copy_headings, delta = retake_turn(rng, headings, broken)
+        latent["break"] = {"stroke": broken + 1, "degrees": round(delta, 1)}
+    for h in (headings, copy_headings):
+        turns = np.abs((np.diff(h) + 180.0) % 360.0 - 180.0)
+        if len(turns) and (turns.min() < 20.0 or turns.max() > 150.0):
+            return None  # keep every corner visible and no stroke folding back on the previous one
+    which = int(rng.integers(1, 4)) if kind == "rot4" else 1
+    polylines = normalise(assemble(kind, orientation, trace(headings, lengths), trace(copy_headings, lengths), which))
+    # no touching strokes and no crossings: a crossing is a salient feature that symmetric and bent figures
+    # would not share evenly (it made the odd figure the unique crosser 41% of the time instead of 25%)
+    if not clear(polylines) or crossings(polylines):
+        return None
+    if broken is not None and kind == "rot4":
+        v = np.concatenate(polylines)
+        w, h = v.max(axis=0) - v.min(axis=0)
+        if min(w, h) < 0.97:
+            return None  # a four-fold figure has a square box; the odd one must not stand out by its box
+    return polylines, latent
+
+
+def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation: float,
+                broken: int | None, pair: int | None, odd: bool,
+                ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]] | None:
+    """A figure that passes the symmetry audit: none at all if ``odd``, else exactly ``kind`` (80 draws)."""
+    for _ in range(80):
+        made = make_figure(rng, kind, segments, orientation, start_heading(rng, kind, orientation), broken, pair)
+        if made is None:
+            continue
+        miss = symmetry_audit(made[0], None if odd else kind, orientation)
+        if miss is not None:
+            made[1]["nearest_missing_symmetry"] = round(miss, 4)
+            return made
+    return None
+
+
+def start_heading(rng: np.random.Generator, kind: str, orientation: float) -> float:
+    """The first stroke's heading: for a mirror figure 25-155 degrees off the axis (so the two halves open up at
+    the junction), for a turned figure along ``orientation``."""
+    if kind in ("vertical", "horizontal"):
+        return orientation + rng.uniform(25.0, 155.0) * rng.choice([-1.0, 1.0])
+    return orientation
+
+
+def choose_knobs(rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Symmetry type, strokes per copy and closeness of the odd figure: fixed ones from ``params``, the rest from
+    the difficulty (the symmetry type uniformly)."""
+    segments, closeness = DIFFICULTY_KNOBS[difficulty]
+    symmetry = params.get("symmetry") or SYMMETRIES[int(rng.integers(len(SYMMETRIES)))]
+    return {"symmetry": symmetry, "segments": params.get("segments") or segments,
+            "closeness": params.get("closeness") or closeness}
+
+
+def proxies(figures: Sequence[Sequence[np.ndarray]]) -> tuple[list[float], list[float]]:
+    """Per figure: stroke length and bounding-box area in normalised units (stand-ins for the rendered ink and
+    ink extent the base class audits)."""
+    lengths, areas = [], []
+    for f in figures:
+        segs = segments_of(f)
+        lengths.append(float(np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1).sum()))
+        v = np.concatenate(f)
+        w, h = v.max(axis=0) - v.min(axis=0)
+        areas.append(float(w * h))
+    return lengths, areas
+
+
+class SymmetricStructures(MindsEyeTask):
+    """Odd one out by symmetry over four path drawings (paper App. C)."""
+
+    code = "SS"
+    art = "relation"
+    texts = TEXTS
+    option_count = 4
+    option_columns = 4
+    query_count = 0
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        knobs = choose_knobs(rng, difficulty, params)
+        kind, segments, closeness = knobs["symmetry"], int(knobs["segments"]), knobs["closeness"]
+        base = 90.0 if kind == "vertical" else 0.0
+        if kind in ("rot2", "rot4"):
+            base = 90.0 * int(rng.integers(4))
+        for _ in range(20):
+            site = bend_site(rng, segments, closeness)
+            # two panels are drawn oblique (the tilted conformer and one other, which may be the odd one), so
+            # axis orientation splits the panels 2-2 and never offers a competing odd-one-out rule
+            oblique = {2, int(rng.choice([0, 1, 3]))}
+            turn = [base + (rng.uniform(25.0, 65.0) * rng.choice([-1.0, 1.0]) if k in oblique else 0.0)
+                    for k in range(4)]
+            plan = [("correct", "broken_copy", turn[0], site, None),
+                    ("confound", "perturbed_pair", turn[1], None, site),
+                    ("filler", "tilted", turn[2], None, None),
+                    ("filler", "plain", turn[3], None, None)]
+            drawn = [draw_figure(rng, kind, segments, *step[2:], odd=False) for step in plan[1:]]
+            if any(d is None for d in drawn):
+                continue
+            for _ in range(30):
+                odd = draw_figure(rng, kind, segments, *plan[0][2:], odd=True)
+                if odd is None:
+                    continue
+                figures = [odd[0]] + [d[0] for d in drawn]
+                # no nuisance feature may single out the odd figure (the base class audits the rendered tiles
+                # with factor 2; these stand-ins use a stricter 1.5)
+                lengths, areas = proxies(figures)
+                if not (singled_out(lengths, 0, 1.5, 0.5) or singled_out(areas, 0, 1.5, 0.05)):
+                    break
+            else:
+                continue
+            latents = [{"symmetry": "none" if role == "correct" else kind,
+                        "orientation": round(float(orientation) % 360.0, 1), "oblique": k in oblique, **made[1]}
+                       for k, ((role, _, orientation, *_), made) in enumerate(zip(plan, [odd, *drawn], strict=True))]
+            options = [Option(role, template, {**latent, "strokes": len(segments_of(fig)), "length": round(length, 3)},
+                              Figure(fig))
+                       for (role, template, *_), latent, fig, length in zip(plan, latents, figures, lengths,
+                                                                             strict=True)]
+            order = 1 if kind in ("vertical", "horizontal") else int(kind[-1])
+            facts = {
+                "knobs": knobs,
+                "symmetry": kind,
+                "k": order,
+                "segments_per_copy": segments,
+                "strokes_per_figure": len(segments_of(figures[0])),
+                "odd_asymmetry": latents[0]["nearest_missing_symmetry"],
+                "rule": f"three figures have {_describe(kind)}; the odd one has no symmetry at all",
+            }
+            return Stimulus((), (), options, facts)
+        raise RuntimeError(f"SS: no valid item for knobs {knobs} after 20 draws")
+
+    # -- drawing ----------------------------------------------------------------------------------------
+    def draw_query(self, content: Any, side: int) -> Image.Image:
+        raise ValueError("Symmetric Structures has no query panel")
+
+    def draw_option(self, content: Figure, side: int) -> Image.Image:
+        tile = Tile(side)
+        width = max(2 * tile.supersample, round(STROKE * tile.scale))  # >= 2 px on the 600x800 canvas
+        for line in content.polylines:
+            tile.draw.line([tile.px(0.5 + FILL * x, 0.5 + FILL * y) for x, y in line], fill=INK, width=width,
+                           joint="curve")
+        return tile.finish()
+
+    # -- the independent solver --------------------------------------------------------------------------
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """Each figure's symmetry from its drawn strokes (mirror axes through the stroke centroid, every half
+        degree; turns by 360/k, k = 2..6); the answer is the figure lacking the symmetry the other three share."""
+        signatures = [drawn_symmetry(o.content.polylines) for o in shown]
+        for sig in set(signatures):
+            holders = [k for k, s in enumerate(signatures) if s == sig]
+            if len(holders) == len(shown) - 1 and (sig[0] or sig[1] > 1):
+                return [k for k in range(len(shown)) if k not in holders]
+        return []
+
+
+#: Solver settings: stroke sample spacing, occupancy cell, tolerance (a box of this half-width).
+_SPACING = 0.005
+_CELL = 0.005
+_TOLERANCE = 0.025
+
+
+def drawn_symmetry(polylines: Sequence[np.ndarray]) -> tuple[bool, int]:
+    """(has a mirror axis, rotation order) of the drawing, from dense samples of its strokes: a transform is a
+    symmetry if every transformed sample lands within the tolerance of some sample."""
+    pieces = []
+    for line in polylines:
+        for a, b in itertools.pairwise(line):
+            n = max(1, math.ceil(float(np.linalg.norm(b - a)) / _SPACING))
+            t = (np.arange(n) + 0.5) / n
+            pieces.append(a + t[:, None] * (b - a))
+    pts = np.concatenate(pieces)
+    centre = pts.mean(axis=0)
+    rel = pts - centre
+    reach = round(_TOLERANCE / _CELL)
+    origin = rel.min(axis=0) - (reach + 1) * _CELL
+    shape = tuple(np.floor((rel.max(axis=0) - origin) / _CELL).astype(int)[::-1] + reach + 2)
+    grid = np.zeros(shape, dtype=bool)
+    idx = np.floor((rel - origin) / _CELL).astype(int)
+    grid[idx[:, 1], idx[:, 0]] = True
+    for axis in (0, 1):  # dilate by a box of half-width ``reach`` cells, one axis at a time
+        g = np.moveaxis(grid, axis, 0)
+        out = g.copy()
+        for k in range(1, reach + 1):
+            out[k:] |= g[:-k]
+            out[:-k] |= g[k:]
+        grid = np.moveaxis(out, 0, axis)
+
+    def lands(moved: np.ndarray) -> np.ndarray:
+        i = np.floor((moved - origin) / _CELL).astype(int)
+        ok = (i >= 0).all(axis=-1) & (i[..., 0] < shape[1]) & (i[..., 1] < shape[0])
+        i = np.minimum(np.maximum(i, 0), [shape[1] - 1, shape[0] - 1])
+        return (grid[i[..., 1], i[..., 0]] & ok).all(axis=-1)
+
+    theta = np.radians(np.arange(0.0, 180.0, 0.5))
+
+    def mirrored(points: np.ndarray, angles: np.ndarray) -> np.ndarray:
+        c2, s2 = np.cos(2 * angles)[:, None], np.sin(2 * angles)[:, None]
+        return np.stack([c2 * points[None, :, 0] + s2 * points[None, :, 1],
+                         s2 * points[None, :, 0] - c2 * points[None, :, 1]], axis=-1)
+
+    # every 8th sample first; only the axes that pass are tried with all samples
+    survivors = theta[lands(mirrored(rel[::8], theta))]
+    mirror = bool(len(survivors) and lands(mirrored(rel, survivors)).any())
+    order = 1
+    for k in range(2, 7):
+        ok = True
+        for sign in (1, -1):
+            t = sign * 2 * math.pi / k
+            turned = rel @ np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+            ok &= bool(lands(turned[None])[0])
+        if ok:
+            order = k
+    return mirror, order
+
+
+def _describe(kind: str) -> str:
+    return {"vertical": "mirror symmetry", "horizontal": "mirror symmetry", "rot2": "two-fold rotational symmetry",
+            "rot4": "four-fold rotational symmetry"}[kind]
+
+
+TASK = SymmetricStructures()
