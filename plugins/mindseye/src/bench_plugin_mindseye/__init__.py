@@ -14,7 +14,14 @@ __version__ = "0.1.0"
 FAMILY = "mindseye"
 
 #: Description modules of the finished tasks, in the paper's order.
-REGISTERED: tuple[str, ...] = ("symmetric_structures", "mental_rotation", "paper_folding", "mental_composition")
+REGISTERED: tuple[str, ...] = (
+    "hierarchical_patterns",
+    "dynamic_correspondence",
+    "symmetric_structures",
+    "mental_rotation",
+    "paper_folding",
+    "mental_composition",
+)
 
 
 def tasks() -> list[Task]:

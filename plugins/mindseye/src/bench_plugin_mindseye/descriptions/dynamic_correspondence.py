@@ -1,0 +1,30 @@
+"""Description of Dynamic Structural Correspondence (DSC): predict two moving shapes one step ahead."""
+
+from __future__ import annotations
+
+from bench_core import Parameter, Task
+from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_parameters
+
+TASK = Task(
+    family="mindseye",
+    name="dynamic-correspondence",
+    version="0.1.0",
+    answer_type="option",
+    category="relation",
+    description=(
+        "Two shapes (blue solid, red dashed) each follow their own continuous motion, shown at t = 0, 0.25, 0.5 "
+        "and 0.75; pick the scene at t = 1 among four options whose foils swap the motions, overshoot in time, "
+        "misread one motion or freeze one shape (Mind's Eye DSC, paper §3 and Table 11)."
+    ),
+    implementation="bench_plugin_mindseye.dynamic_correspondence:TASK",
+    parameters=(
+        *common_parameters(),
+        Parameter("motion", "str", None, choices=("linear", "periodic", "compound"),
+                  help="motion class: linear (spin, drift, grow), periodic (one shape rocks, bounces, wiggles, "
+                       "pulsates or orbits) or compound (one shape combines two motions or deforms) "
+                       "(default: linear easy, periodic medium, compound hard)"),
+        Parameter("speed", "str", None, choices=("slow", "medium", "fast"),
+                  help="step size of every motion (default: fast easy, medium medium, slow hard)"),
+    ),
+    variants=PROMPT_STYLES,
+)

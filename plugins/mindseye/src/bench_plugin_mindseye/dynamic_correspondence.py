@@ -1,0 +1,307 @@
+"""Dynamic Structural Correspondence (DSC): two shapes move, each by its own continuous rule; predict t = 1.
+
+Paper §3 ("Dynamic Structural Correspondence"; Table 11): the top row shows the scene at t = 0, 0.25, 0.5 and
+0.75, the bottom row four candidates for t = 1.  Shape A is a blue solid outline and shape B a red dashed one,
+as in the release (spec §2.3).  Motions come from ``motion`` and are inferable from the four frames (spec
+§7.2).  The wrong options come from the templates of spec §7.1 item 3, each tied to one reasoning error (paper
+App. "Distractor taxonomy": "similar transformations applied to the opposite shape", "similar shapes with a
+different transformation"):
+
+* ``swap_shapes``: each shape moved by the other's transformation;
+* ``wrong_time``: both shapes one step too far (t = 1.25);
+* ``wrong_function``: one shape's motion read with the wrong model family (a steady change read as turning
+  back, a swing read as carrying on, an orbit left along its tangent);
+* ``frozen``: one shape left at its t = 0.75 pose.
+
+Three viable templates are drawn per item (a foil is viable when it stays on the canvas and differs visibly
+from the truth and from the other foils, compared as vertex sets so a polygon's own symmetry cannot hide a
+difference); one of them is the designated confound.  The two one-shape foils always alter the same shape, so
+voting for each shape's most common pose across the options does not single out the truth.  ``solve`` never
+reads the motions: it re-reads every pose from the outlines and fits the model families (``motion.predict``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from bench_plugin_mindseye import motion
+from bench_plugin_mindseye.base import MindsEyeTask, option_features, singled_out
+from bench_plugin_mindseye.layout import Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+TIMES = (0.0, 0.25, 0.5, 0.75)
+CAPTIONS = tuple(f"t = {t:.2f}" for t in TIMES)
+TEMPLATES = ("swap_shapes", "wrong_time", "wrong_function", "frozen")
+#: A priori knob values per difficulty (spec §7.1 item 4: DSC motion class and speed).
+MOTION_CLASS = {"easy": "linear", "medium": "periodic", "hard": "compound"}
+SPEED = {"easy": "fast", "medium": "medium", "hard": "slow"}
+#: Two options must differ by this much (Hausdorff distance of a shape's vertex sets, canvas is [-1, 1]^2):
+#: 6% of the canvas width, the spec's suggestion (§2.3).
+VISIBLE = 0.12
+#: Every vertex of every drawn pose stays inside this box (the panel shows [-1, 1]^2).
+LIMIT = 0.93
+BLUE = (35, 95, 225)
+RED = (215, 45, 45)
+AXIS = (208, 208, 208)
+#: Pen width and dash pattern as fractions of the panel side (>= 2 px on the 128 px panels of 600x800).
+STROKE = 0.02
+DASH, GAP = 0.045, 0.03
+#: Panel margin around the [-1, 1]^2 canvas.
+PAD = 0.04
+#: Slack of the in-build nuisance audit (a little stricter than the base class's final audit).
+_AUDIT_FACTOR = 1.6
+_AUDIT_FLOOR_SCALE = 0.8
+_ATTEMPTS = 80
+
+TEXTS = PromptTexts(
+    question=(
+        "The top row shows two shapes at t = 0.00, 0.25, 0.50 and 0.75; each shape changes over time by its own "
+        "continuous transformation. Follow both transformations and decide which of the options A, B, C and D "
+        "shows the scene at t = 1.00."
+    ),
+    hint=(
+        "Track the blue solid shape and the red dashed shape separately. For each, note how its position, "
+        "orientation, size and slant change from one frame to the next, then continue that change by one more "
+        "step."
+    ),
+    puzzle_type="dynamic transformation",
+    elimination=(
+        "infer each shape's rule from t = 0.00 to t = 0.75 and predict both shapes at t = 1.00; reject an "
+        "option if either shape has the wrong position, angle, size or slant, went a step too far, stopped "
+        "early, or moves the way the other shape should."
+    ),
+)
+
+
+def _to_px(points: np.ndarray, scale: float) -> list[tuple[float, float]]:
+    u = (points[:, 0] + 1) / 2 * (1 - 2 * PAD) + PAD
+    v = (1 - (points[:, 1] + 1) / 2) * (1 - 2 * PAD) + PAD
+    return [(float(a * scale), float(b * scale)) for a, b in zip(u, v, strict=True)]
+
+
+def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
+    """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
+    at every corner (so the drawing does not depend on which vertex comes first)."""
+    tile = Tile(side, supersample)
+    s = tile.scale
+    half = s / 2
+    axis = tile.width(0.006)
+    tile.draw.line((PAD * s, half, (1 - PAD) * s, half), fill=AXIS, width=axis)
+    tile.draw.line((half, PAD * s, half, (1 - PAD) * s), fill=AXIS, width=axis)
+    width = tile.width(STROKE)
+    a = _to_px(scene["A"], s)
+    tile.draw.line([*a, a[0], a[1]], fill=BLUE, width=width, joint="curve")
+    b = _to_px(scene["B"], s)
+    dash, gap = DASH * s, GAP * s
+    for (x0, y0), (x1, y1) in zip(b, b[1:] + b[:1], strict=True):
+        length = float(np.hypot(x1 - x0, y1 - y0))
+        # at least two dashes per edge (one at each corner) so even a short edge shows a gap
+        count = max(2, round((length + gap) / (dash + gap)))
+        piece = min(dash, (length - gap) / count)
+        stride = (length - piece) / (count - 1)
+        for k in range(count):
+            f0, f1 = k * stride / length, (k * stride + piece) / length
+            tile.draw.line((x0 + f0 * (x1 - x0), y0 + f0 * (y1 - y0), x0 + f1 * (x1 - x0), y0 + f1 * (y1 - y0)),
+                           fill=RED, width=width)
+        r = width / 2  # round the corner so dashes meeting there join cleanly
+        tile.draw.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=RED)
+    return tile.finish()
+
+
+class Scene(dict):
+    """What a panel shows: the outline of shape "A" and of shape "B" (world units), and its drawing per panel
+    side.  Drawing is deterministic, so the in-build audit and the final render share one drawing."""
+
+    def image(self, side: int) -> Image.Image:
+        """The panel at ``side`` pixels."""
+        cache = self.__dict__.setdefault("_images", {})
+        if side not in cache:
+            cache[side] = _draw_scene(self, side, 3)
+        return cache[side]
+
+
+def _scene(shapes: Mapping[str, str], poses: Mapping[str, np.ndarray]) -> Scene:
+    return Scene({key: motion.outline(shapes[key], poses[key]) for key in ("A", "B")})
+
+
+def _distance(one: Mapping[str, np.ndarray], other: Mapping[str, np.ndarray]) -> float:
+    return max(motion.set_distance(one[k], other[k]) for k in ("A", "B"))
+
+
+def _inside(scene: Mapping[str, np.ndarray]) -> bool:
+    return all(float(np.abs(v).max()) <= LIMIT for v in scene.values())
+
+
+class DynamicCorrespondence(MindsEyeTask):
+    """DSC: 4 query frames (t = 0 ... 0.75) and 4 options A-D for t = 1."""
+
+    code = "DSC"
+    art = "relation"
+    texts = TEXTS
+    option_count = 4
+    option_columns = 4
+    query_count = 4
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        """Two shapes, two motions of the requested class and speed, and three foils, redrawn until every check
+        of ``_attempt`` passes."""
+        motion_class = params.get("motion") or MOTION_CLASS[difficulty]
+        speed_name = params.get("speed") or SPEED[difficulty]
+        side = self.layout(params.get("size") or "1024x1024").tile
+        for _ in range(_ATTEMPTS):
+            stimulus = self._attempt(rng, motion_class, speed_name, side)
+            if stimulus is not None:
+                return stimulus
+        raise RuntimeError(f"DSC: no acceptable item in {_ATTEMPTS} draws (motion={motion_class}, speed={speed_name})")
+
+    def _attempt(
+        self, rng: np.random.Generator, motion_class: str, speed_name: str, side: int = 218
+    ) -> Stimulus | None:
+        """One draw of an item, or None if it fails a check (off the canvas, a shape that hardly moves, shapes on
+        top of each other, fewer than three distinct foils, a nuisance outlier, a solver disagreement)."""
+        speed = motion.SPEEDS[speed_name]
+        names = [str(n) for n in rng.choice(list(motion.SHAPES), size=2, replace=False)]
+        shapes = {"A": names[0], "B": names[1]}
+        kinds = self._motion_names(rng, motion_class)
+        motions = {key: motion.make_motion(kinds[key], shapes[key], speed, rng) for key in ("A", "B")}
+        base = {}
+        for key in ("A", "B"):
+            grows = any(c.law == "grow" for c in motions[key].components)
+            size = rng.uniform(0.16, 0.19) if grows else rng.uniform(0.25, 0.31)
+            # A starts on the left, B on the right, so the two rarely run into each other
+            spot = np.array([(0.4 if key == "B" else -0.4) + rng.uniform(-0.1, 0.1), rng.uniform(-0.3, 0.3)])
+            pose = np.array([0.0, 0.0, rng.uniform(0, 2 * np.pi), np.log(size), np.log(size), 0.0])
+            pose[:2] = spot - motions[key].delta(0.625)[:2]  # centre the path over t = 0 ... 1.25
+            base[key] = pose
+
+        def at(times: Mapping[str, float]) -> dict[str, np.ndarray]:
+            return {k: base[k] + motions[k].delta(times[k]) for k in ("A", "B")}
+
+        frames = [_scene(shapes, at({"A": t, "B": t})) for t in TIMES]
+        truth = _scene(shapes, at({"A": 1.0, "B": 1.0}))
+        shown = [*frames, truth]
+        if not all(_inside(f) for f in shown) or not self._legible(shown):
+            return None
+        foils: dict[str, tuple[Scene, dict[str, Any]]] = {}
+        swap = {"A": base["A"] + motions["B"].delta(1.0), "B": base["B"] + motions["A"].delta(1.0)}
+        foils["swap_shapes"] = (_scene(shapes, swap), {"A": "B's motion at t=1", "B": "A's motion at t=1"})
+        foils["wrong_time"] = (_scene(shapes, at({"A": 1.25, "B": 1.25})), {"t": 1.25})
+        # both one-shape foils alter the same shape: the truth then shares the other shape's pose with two foils
+        # and the altered shape's pose with none, so "pick the most common pose of each shape" finds no unique
+        # answer (with the two foils on different shapes it would single out the truth)
+        singles = {}
+        for key in [str(k) for k in rng.permutation(["A", "B"])]:
+            other = "B" if key == "A" else "A"
+            misread = _scene(shapes, {key: base[key] + motions[key].misread(),
+                                      other: base[other] + motions[other].delta(1.0)})
+            frozen = _scene(shapes, at({key: 0.75, other: 1.0}))
+            found = {name: (scene, {"shape": key}) for name, scene in
+                     (("wrong_function", misread), ("frozen", frozen))
+                     if _inside(scene) and _distance(scene, truth) >= VISIBLE}
+            if len(found) > len(singles):
+                singles = found
+        foils.update(singles)
+        viable = [name for name in TEMPLATES if name in foils and _inside(foils[name][0])
+                  and _distance(foils[name][0], truth) >= VISIBLE]
+        choice = self._pick(rng, viable, foils)
+        if choice is None:
+            return None
+        confound = str(rng.choice(choice))
+        options = [Option("correct", "truth", {"t": 1.0}, truth)]
+        options += [Option("confound" if name == confound else "filler", name, foils[name][1], foils[name][0])
+                    for name in choice]
+        if not self._audit([o.content for o in options], side):
+            return None
+        facts = {
+            "knobs": {"motion": motion_class, "speed": speed_name},
+            "shapes": shapes,
+            "motions": {key: motions[key].describe() for key in ("A", "B")},
+            "styles": {"A": "blue solid outline", "B": "red dashed outline"},
+            "rule": f"A ({shapes['A']}) moves by {kinds['A']}, B ({shapes['B']}) by {kinds['B']}",
+        }
+        stimulus = Stimulus(tuple(frames), CAPTIONS, options, facts)
+        # safety net: keep only items the independent solver reads the same way (tests show it always does)
+        if self.solve(stimulus, stimulus.options) != [0]:
+            return None
+        return stimulus
+
+    @staticmethod
+    def _motion_names(rng: np.random.Generator, motion_class: str) -> dict[str, str]:
+        """Two different motions: both linear (easy); one periodic and one linear (medium; two period-1 motions
+        would both be back at their start at t = 1, leaving the swap foil equal to the truth); one compound or
+        deforming motion and one from any class (hard)."""
+        if motion_class == "linear":
+            first, second = rng.choice(motion.LINEAR, size=2, replace=False)
+        elif motion_class == "periodic":
+            first, second = rng.choice(motion.PERIODIC), rng.choice(motion.LINEAR)
+        else:
+            first = rng.choice(motion.COMPOUND)
+            second = rng.choice([m for m in motion.LINEAR + motion.PERIODIC + motion.COMPOUND if m != first])
+        pair = [str(first), str(second)]
+        if rng.random() < 0.5:
+            pair.reverse()
+        return {"A": pair[0], "B": pair[1]}
+
+    @staticmethod
+    def _legible(scenes: Sequence[Mapping[str, np.ndarray]]) -> bool:
+        """Both shapes visibly change between consecutive frames, and the two shapes never sit on each other."""
+        for key in ("A", "B"):
+            steps = [motion.set_distance(scenes[i][key], scenes[i + 1][key]) for i in range(len(scenes) - 1)]
+            if min(steps) < 0.045:
+                return False
+        for scene in scenes:
+            ra = float(np.hypot(*(scene["A"] - scene["A"].mean(axis=0)).T).max())
+            rb = float(np.hypot(*(scene["B"] - scene["B"].mean(axis=0)).T).max())
+            if np.hypot(*(scene["A"].mean(axis=0) - scene["B"].mean(axis=0))) < 0.8 * (ra + rb):
+                return False
+        return True
+
+    @staticmethod
+    def _pick(rng: np.random.Generator, viable: Sequence[str],
+              foils: Mapping[str, tuple[Scene, dict[str, Any]]]) -> list[str] | None:
+        """Three templates whose foils differ visibly from each other, chosen at random among the viable ones,
+        preferring trios with both one-shape foils (the weakest majority-vote shortcut, see ``_attempt``)."""
+        trios = [list(t) for t in combinations(viable, 3)]
+        order = [int(k) for k in rng.permutation(len(trios))]
+        order.sort(key=lambda k: not {"wrong_function", "frozen"} <= set(trios[k]))
+        for k in order:
+            names = trios[k]
+            if all(_distance(foils[a][0], foils[b][0]) >= VISIBLE for a, b in combinations(names, 2)):
+                return names
+        return None
+
+    def _audit(self, scenes: Sequence[Scene], side: int) -> bool:
+        """No nuisance feature (ink, extent, saturation) singles out the truth (scenes[0]) -- the base class's
+        final audit, a little stricter, on the very panels the item will show."""
+        features = [option_features(s.image(side)) for s in scenes]
+        for name, floor in self.nuisance_floor.items():
+            if singled_out([f[name] for f in features], 0, _AUDIT_FACTOR, floor * _AUDIT_FLOOR_SCALE):
+                return False
+        return True
+
+    def draw_query(self, content: Scene, side: int) -> Image.Image:
+        return content.image(side)
+
+    def draw_option(self, content: Scene, side: int) -> Image.Image:
+        return content.image(side)
+
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """The options whose two outlines both equal the extrapolation of the shapes' fitted motions."""
+        predictions = {}
+        for key in ("A", "B"):
+            frames = [np.asarray(frame[key]) for frame in stimulus.query]
+            shape = motion.recognise(frames[0])
+            if shape is None:
+                return []
+            predictions[key] = motion.predict(shape, frames)
+        return [k for k, option in enumerate(shown)
+                if all(motion.matches(predictions[key], np.asarray(option.content[key])) for key in ("A", "B"))]
+
+
+TASK = DynamicCorrespondence()

@@ -1,0 +1,196 @@
+"""Hierarchical Pattern Equivalence (HPE): four recursive drawings in a 2x2 grid, one of which breaks its rule.
+
+Paper §3 ("Hierarchical Pattern Equivalence"; Table 11): three panels are valid recursive constructions and one
+is the violation to find.  Unlike the release (spec §2.2, §7.2), the violation is not random strokes in a
+thinner pen: it is a near miss of a real construction -- one level with a wrong scale ratio or angle, one
+missing sub-part, or one level drawn with another motif -- in the same pen and from the same parameter
+distributions.  The wrong options (the valid panels) come from named templates:
+
+* ``surface_match`` (the designated confound): the violator's own generator and motif with fresh parameters
+  and the other rule type (plain vs irregular) -- a superficial feature match (paper App. "Distractor
+  taxonomy", abstraction);
+* ``irregular_rule``: a valid construction whose rule looks irregular (asymmetric branching, a twist per level,
+  tangent nesting, unequal ring members, the same corner left empty at every level) yet holds at every level;
+* ``plain_rule``: an ordinary valid construction.
+
+In ``paired`` items the violator and its surface match share one generator and the two fillers share another,
+so every panel has a look-alike, and each pair holds one plain and one irregular rule; in ``single`` items all
+four share one generator.  ``solve`` re-reads the rule of every panel from its drawn geometry
+(``recursion.self_similar``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from PIL import Image, ImageDraw
+
+from bench_plugin_mindseye import recursion
+from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.layout import BACKGROUND, INK
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+#: Pen width as a fraction of the panel side (>= 2 px on the 271 px panels of the 600x800 canvas).
+STROKE = 0.0085
+#: A priori knob values per difficulty (spec §7.1 item 4: HPE depth and violation type / subtlety).
+DEPTH = {"easy": 3, "medium": 4, "hard": 5}
+SUBTLETY = {"easy": "blatant", "medium": "moderate", "hard": "subtle"}
+#: Slack of the in-build nuisance audit (a little stricter than the base class's final audit).
+_AUDIT_FACTOR = 1.6
+_AUDIT_FLOOR_SCALE = 0.8
+_ATTEMPTS = 40
+
+TEXTS = PromptTexts(
+    question=(
+        "Look at the four figures labelled A, B, C and D. Work out the visual concept that most of them share, "
+        "then find the one figure that does not follow it."
+    ),
+    hint=(
+        "Look at the recursive structure. In a figure that follows the concept, every level is a smaller copy of "
+        "the level above it: the same scale ratio, the same angles and the same parts, all the way down."
+    ),
+    puzzle_type="recursive structure and odd-one-out",
+    elimination=(
+        "for each figure, compare each level with the level above it -- scale ratio, angles, number of parts and "
+        "the shape of the parts -- and rule out every figure that stays self-similar at all scales."
+    ),
+)
+
+
+def _draw(groups: Sequence[recursion.Group], side: int, supersample: int) -> Image.Image:
+    """The panel in grey levels (the pen is grey): every primitive in the same pen, drawn at ``supersample``
+    times the size and box-filtered down."""
+    scale = side * supersample
+    image = Image.new("L", (scale, scale), BACKGROUND[0])
+    draw = ImageDraw.Draw(image)
+    width = max(supersample, round(STROKE * scale))
+    ink = INK[0]
+    for group in groups:
+        data = group.data * scale
+        if group.kind == "circle":
+            for x, y, r in data:
+                draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=width)
+        elif group.kind == "seg":
+            for (x0, y0), (x1, y1) in data:
+                draw.line((x0, y0, x1, y1), fill=ink, width=width)
+        else:
+            for poly in data:
+                points = [tuple(p) for p in poly]
+                draw.line([*points, points[0], points[1]], fill=ink, width=width, joint="curve")
+    return image.reduce(supersample) if supersample > 1 else image
+
+
+def _grey_features(image: Image.Image) -> dict[str, float]:
+    """``base.option_features`` for a grey panel (the pen is grey, so saturation is nil): ink fraction and ink
+    bounding-box area fraction, computed the same way on the same interior."""
+    inner = np.asarray(image, dtype=np.int16)[3:-3, 3:-3]
+    ink = (255 - inner) > 60
+    extent = 0.0
+    if ink.any():
+        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+        extent = (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1) / ink.size
+    return {"ink": float(ink.mean()), "extent": float(extent), "saturation": 0.0}
+
+
+@attrs.define(eq=False)
+class Panel:
+    """What an option shows: its primitives, and its drawing per panel side.  Drawing is deterministic, so the
+    in-build audit and the final render share one drawing (the audit sees exactly the pixels the item gets)."""
+
+    groups: tuple[recursion.Group, ...]
+    images: dict[int, Image.Image] = attrs.field(factory=dict, repr=False)
+
+    def image(self, side: int) -> Image.Image:
+        """The panel at ``side`` pixels, grey (the pen is grey)."""
+        if side not in self.images:
+            self.images[side] = _draw(self.groups, side, 3)
+        return self.images[side]
+
+
+class HierarchicalPatterns(MindsEyeTask):
+    """HPE: 4 options A-D in a 2x2 grid, no query panel; the answer is the non-self-similar drawing."""
+
+    code = "HPE"
+    art = "abstraction"
+    texts = TEXTS
+    option_count = 4
+    option_columns = 2
+    query_count = 0
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        """A violator, its surface match and two valid fillers, redrawn until the panels pass ``_acceptable``."""
+        depth = params.get("depth") or DEPTH[difficulty]
+        subtlety = params.get("subtlety") or SUBTLETY[difficulty]
+        for _ in range(_ATTEMPTS):
+            violation = params.get("violation") or str(rng.choice(recursion.VIOLATIONS))
+            families = params.get("families") or str(rng.choice(["paired", "single"]))
+            home = str(rng.choice([g for g in recursion.GENERATORS if violation in recursion.SUPPORTS[g]]))
+            other = home if families == "single" else str(rng.choice([g for g in recursion.GENERATORS if g != home]))
+            rule_kind = str(rng.choice(["plain", "irregular"]))
+            violator = recursion.construct(home, rng, depth, rule_kind, violation=violation, subtlety=subtlety)
+            hint = _motif_hint(violator.latent)
+            # the look-alike takes the other rule type, so each pair (and the whole item) holds one plain-looking
+            # and one irregular-looking panel of each kind: rule type alone never points at the violator
+            twin_kind = "irregular" if rule_kind == "plain" else "plain"
+            twin = recursion.construct(home, rng, depth, twin_kind, motif_hint=hint)
+            irregular = recursion.construct(other, rng, depth, "irregular")
+            plain = recursion.construct(other, rng, depth, "plain")
+            constructions = [violator, twin, irregular, plain]
+            panels = [Panel(c.groups) for c in constructions]
+            if not self._acceptable(constructions, panels, self.layout(params.get("size") or "1024x1024").tile):
+                continue
+            options = [
+                Option("correct", f"broken_{violation}", violator.latent, panels[0]),
+                Option("confound", "surface_match", twin.latent, panels[1]),
+                Option("filler", "irregular_rule", irregular.latent, panels[2]),
+                Option("filler", "plain_rule", plain.latent, panels[3]),
+            ]
+            knobs = {"depth": depth, "subtlety": subtlety, "violation": violation, "families": families}
+            facts = {"knobs": knobs, "generators": [home, other], "violator": violator.latent,
+                     "rule": "every level repeats the level above at a fixed ratio, angle and motif"}
+            return Stimulus((), (), options, facts)
+        raise RuntimeError(f"HPE: no acceptable item in {_ATTEMPTS} draws (depth={depth}, subtlety={subtlety})")
+
+    def _acceptable(self, constructions: Sequence[recursion.Construction], panels: Sequence[Panel], side: int) -> bool:
+        """Legible parts, visibly different panels, and no nuisance feature (ink, extent) singling out the
+        violator (panel 0) -- the base class's final audit, a little stricter, on the very panels the item will
+        show (a preview at another size misjudges ink: thin anti-aliased pens scale unevenly)."""
+        if min(recursion.legibility(c.groups) for c in constructions) < 1:
+            return False
+        previews = [p.image(side) for p in panels]
+        features = [_grey_features(t) for t in previews]
+        for name, floor in self.nuisance_floor.items():
+            values = [f[name] for f in features]
+            if singled_out(values, 0, _AUDIT_FACTOR, floor * _AUDIT_FLOOR_SCALE):
+                return False
+        grey = [np.asarray(t, dtype=np.float32) for t in previews]
+        return all(float(np.abs(grey[i] - grey[j]).mean()) > 2 * self.min_option_difference
+                   for i in range(4) for j in range(i + 1, 4))
+
+    def draw_query(self, content: Any, side: int) -> Image.Image:
+        raise NotImplementedError("HPE has no query panel")
+
+    def draw_option(self, content: Panel, side: int) -> Image.Image:
+        return content.image(side).convert("RGB")
+
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """The panels whose drawn geometry is not an exactly self-similar hierarchy (rule re-read per panel)."""
+        return [k for k, option in enumerate(shown) if not recursion.self_similar(option.content.groups)]
+
+
+def _motif_hint(latent: Mapping[str, Any]) -> int | None:
+    """The motif parameter (polygon sides, circles in a ring) a surface match must share with the violator."""
+    generator = latent["generator"]
+    if generator == "circle_ring":
+        return len(latent["ratios"])
+    if generator in ("nested_shapes", "corner_polygons"):
+        kind, n = latent["motif"]
+        return 0 if kind == "circle" else int(n)
+    return None
+
+
+TASK = HierarchicalPatterns()
