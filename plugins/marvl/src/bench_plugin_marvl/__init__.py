@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 FAMILY = "marvl"
 
 #: Description modules of the finished tasks.
-REGISTERED: tuple[str, ...] = ()
+REGISTERED: tuple[str, ...] = ("transformation",)
 
 
 def tasks() -> list[Task]:

@@ -1,0 +1,64 @@
+"""Description of ``marvl/transformation`` (MaRVL-QA Transformation Recognition, paper §3.2.2); loads no numpy."""
+
+from __future__ import annotations
+
+from bench_core import Parameter, Task
+
+#: The four transformations (§3.2.2): rotation 90° clockwise, rotation 180°, translation in x, in y.
+TRANSFORMS: tuple[str, ...] = ("r90", "r180", "tx", "ty")
+#: Style consistency of a pair (§3.3): both plots in one style, or in two different styles.
+PAIRINGS: tuple[str, ...] = ("same", "different")
+#: The nine plot styles (A.4); equal to ``bench_plugin_marvl.plotting.STYLES`` (a test keeps them in step).
+STYLES: tuple[str, ...] = (
+    "heatmap-viridis", "heatmap-plasma", "heatmap-inferno", "heatmap-magma",
+    "heatmap-contour-viridis", "heatmap-contour-plasma", "heatmap-contour-inferno", "heatmap-contour-magma",
+    "contour",
+)
+PRESETS: tuple[str, ...] = ("none", "mini", "styles81")
+#: Keys of ``bench_plugin_marvl.functions.FAMILIES`` in its (the paper's Table 3) order; a test keeps them in step.
+FAMILY_KEYS: tuple[str, ...] = (
+    "lattice-of-gaussian-peaks", "inverted-lattice-of-valleys", "gaussian-mixture", "inverted-gaussian-mixture",
+    "plane", "elliptic-paraboloid", "hyperbolic-paraboloid", "parabolic-cylinder",
+    "wave-surface", "circular-ripples", "gabor-function", "windowed-waves", "crossed-tunnels",
+    "checkerboard", "cone", "cusp", "monkey-saddle", "step-function", "sharp-ridge", "astroidal-bowl",
+    "logarithmic-singularity", "ring-singularity", "modulated-wave", "damped-oscillator", "volcano",
+    "spiraling-surface", "mixed-sign-gaussian-mixture", "contained-symmetric-lobes", "beaded-rings",
+    "inverted-beaded-rings", "hyperboloid-of-one-sheet", "extruded-witch-of-agnesi",
+)
+
+TASK = Task(
+    family="marvl",
+    name="transformation",
+    version="0.1.0",
+    answer_type="integer",
+    category="transformation",
+    description=(
+        "Which single transformation turns Plot A into Plot B: rotation 90° clockwise, rotation 180°, "
+        "translation in X, translation in Y or no change (MaRVL-QA Transformation Recognition; numbered "
+        "options, the answer is the option number; two-way NRMSE ambiguity filter of Algorithm 1)."
+    ),
+    implementation="bench_plugin_marvl.transformation:TASK",
+    parameters=(
+        Parameter("transform", "str", None, choices=TRANSFORMS,
+                  help="r90 (clockwise), r180, tx or ty (default: balanced over items)"),
+        Parameter("family", "str", None, choices=FAMILY_KEYS,
+                  help="function family (default: round-robin over the 32 families in the paper's order, "
+                       "the next one where the filters reject a family)"),
+        Parameter("family_fallback", "bool", False,
+                  help="with a pinned family: take the next family when it cannot host the transformation"),
+        Parameter("pairing", "str", None, choices=PAIRINGS,
+                  help="same or different style for Plot A and Plot B (default: balanced over items)"),
+        Parameter("style_a", "str", None, choices=STYLES, help="style of Plot A (default: drawn)"),
+        Parameter("style_b", "str", None, choices=STYLES, help="style of Plot B (default: drawn)"),
+        Parameter("option_order", "str", "fixed", choices=("fixed", "shuffled"),
+                  help="fixed: the paper's order (r90, r180, tx, ty, no change); shuffled: a balanced "
+                       "answer position, recorded in metadata.option_keys"),
+        Parameter("preset", "str", "none", choices=PRESETS,
+                  help="mini: MaRVL-QA-Mini's 1,200 transformation items (600 same-style, 600 different, "
+                       "150 per transformation each); styles81: every base pair in all 9 x 9 style pairs"),
+        Parameter("source", "int", None, minimum=0, maximum=2**31 - 1,
+                  help="base key: items of one seed and source share the function and transformation "
+                       "(default: the index)"),
+    ),
+    variants=("same-style", "different-style"),
+)

@@ -1,0 +1,355 @@
+"""Drawing MaRVL-QA plots: the paper's nine styles (A.2), one plot or an A | B pair, deterministic and fast.
+
+A plot is a grid of function values (rows = y ascending, columns = x ascending, sampled at pixel centres
+of ``extent``) drawn as a heatmap, a heatmap with contour lines over it, or black contour lines alone.
+Axes, numeric ticks and the labels "x" / "y" are always drawn (paper §3.1) and depend only on the extent,
+so two plots of one extent carry identical tick labels; there is no colour bar (it would leak values and
+change under translation).  Output depends only on the inputs: the matplotlib settings that affect pixels
+are pinned for every draw and nothing carries a timestamp, so a fresh process draws the same pixels.
+
+Speed: one figure per layout and size is reused; its frame, ticks, labels and titles are drawn once per
+extent into a background, and each plot restores that background and paints only its data (an image
+and contour lines) and the frame over it.  matplotlib (Agg) is imported on first use, so importing this
+module is cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from PIL import Image
+
+#: The four colour maps of the paper (A.2); all map high values to bright colours.
+COLORMAPS: tuple[str, ...] = ("viridis", "plasma", "inferno", "magma")
+#: The three plot types of the paper (A.2).
+PLOT_TYPES: tuple[str, ...] = ("heatmap", "heatmap-contour", "contour")
+#: The nine styles (A.4): heatmap x 4 colour maps, heatmap-contour x 4, and black-and-white contour.
+STYLES: tuple[str, ...] = (
+    *(f"heatmap-{c}" for c in COLORMAPS),
+    *(f"heatmap-contour-{c}" for c in COLORMAPS),
+    "contour",
+)
+#: Samples per axis of the rendered grid (paper A.2: "all functions were sampled over a 400x400 grid").
+PLOT_GRID = 400
+#: Contour levels, evenly spaced strictly inside the colour range (not given by the paper).
+CONTOUR_LEVELS = 15
+#: Default image sizes in pixels: a single plot, and an A | B pair.
+PLOT_SIZE: tuple[int, int] = (640, 640)
+PAIR_SIZE: tuple[int, int] = (1024, 512)
+DPI = 100
+
+# Axes rectangles in figure fractions (left, bottom, width, height).  Fixed, so the plot area of every
+# image of one size is the same and tick labels sit at the same pixels.
+_PLOT_RECT = (0.12, 0.10, 0.82, 0.80)
+_PAIR_RECTS = ((0.068, 0.11, 0.40, 0.78), (0.568, 0.11, 0.40, 0.78))
+_BAD_COLOUR = "#c8c8c8"  # undefined samples (NaN), e.g. inside a masked hole
+_OVERLAY = {"colors": "white", "linewidths": 0.8, "alpha": 0.65}  # contour lines over a heatmap
+_LINES = {"colors": "black", "linewidths": 0.9}  # contour-only style
+
+
+def style_parts(style: str) -> tuple[str, str | None]:
+    """``(plot type, colour map or None)`` of one of :data:`STYLES`; ValueError for anything else."""
+    if style == "contour":
+        return "contour", None
+    for kind in ("heatmap-contour", "heatmap"):
+        prefix = kind + "-"
+        if style.startswith(prefix) and style[len(prefix):] in COLORMAPS:
+            return kind, style[len(prefix):]
+    raise ValueError(f"unknown style {style!r}; styles are: {', '.join(STYLES)}")
+
+
+def sample_axis(lo: float, hi: float, n: int = PLOT_GRID) -> np.ndarray:
+    """``n`` pixel-centre coordinates covering ``[lo, hi]``: ``lo + (k + 0.5) (hi - lo) / n``."""
+    return lo + (np.arange(n) + 0.5) * ((hi - lo) / n)
+
+
+def sample_grid(extent: Sequence[float], n: int = PLOT_GRID) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinate arrays ``(X, Y)`` of shape (n, n) at the pixel centres of ``extent`` (rows = y ascending)."""
+    xmin, xmax, ymin, ymax = (float(v) for v in extent)
+    return np.meshgrid(sample_axis(xmin, xmax, n), sample_axis(ymin, ymax, n))
+
+
+def value_range(*grids: np.ndarray) -> tuple[float, float]:
+    """The finite min and max over ``grids`` (a degenerate or empty range is widened to width 1)."""
+    lo, hi = math.inf, -math.inf
+    for z in grids:
+        finite = np.asarray(z, dtype=float)
+        finite = finite[np.isfinite(finite)]
+        if finite.size:
+            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
+    if not math.isfinite(lo):
+        return 0.0, 1.0
+    if hi - lo <= 1e-12 * max(1.0, abs(lo), abs(hi)):
+        return lo - 0.5, hi + 0.5
+    return lo, hi
+
+
+def contour_levels(vmin: float, vmax: float, count: int = CONTOUR_LEVELS) -> np.ndarray:
+    """``count`` evenly spaced levels strictly between ``vmin`` and ``vmax``."""
+    return vmin + (vmax - vmin) * np.arange(1, count + 1) / (count + 1)
+
+
+def tick_values(lo: float, hi: float) -> np.ndarray:
+    """The tick positions drawn for an axis spanning ``[lo, hi]``: 4 to 7 round numbers inside it."""
+    span = hi - lo
+    for step_count in (6, 5, 4, 7, 8):
+        raw = span / step_count
+        magnitude = 10.0 ** math.floor(math.log10(raw))
+        for mult in (1.0, 2.0, 2.5, 5.0, 10.0):
+            step = mult * magnitude
+            first = math.ceil(lo / step - 1e-9) * step
+            ticks = np.arange(first, hi + step * 1e-9, step)
+            if 4 <= len(ticks) <= 7:
+                return np.round(ticks, 10) + 0.0
+    return np.linspace(lo, hi, 5)
+
+
+def tick_labels(ticks: np.ndarray) -> list[str]:
+    """Labels for ``ticks`` with the fewest decimals that tell them apart, a true minus sign and no '-0'."""
+    for decimals in range(0, 5):
+        labels = [f"{v:.{decimals}f}" for v in ticks]
+        if len(set(labels)) == len(labels) and np.allclose([float(s) for s in labels], ticks, atol=1e-9):
+            break
+    return [(s.lstrip("-") if float(s) == 0 else s).replace("-", "\u2212") for s in labels]
+
+
+# ---------------------------------------------------------------------------------------------------
+# matplotlib surfaces (imported lazily, one figure per (layout, size) reused for every draw)
+# ---------------------------------------------------------------------------------------------------
+
+_RC_GROUPS = ("font", "text", "mathtext", "axes", "xtick", "ytick", "lines", "image", "contour", "path", "agg",
+              "patch", "hatch", "grid", "legend")
+_RC_OVERRIDES: dict[str, Any] = {
+    "font.family": ["DejaVu Sans"],  # ships with matplotlib, so every machine draws the same glyphs
+    "font.size": 11.0,
+    "axes.titlesize": 13.0,
+    "axes.labelsize": 11.0,
+    "xtick.labelsize": 10.0,
+    "ytick.labelsize": 10.0,
+    "axes.unicode_minus": True,
+    "text.usetex": False,
+    "path.simplify": True,
+    "image.resample": True,
+}
+_rc: dict[str, Any] | None = None
+
+
+def _rc_params() -> dict[str, Any]:
+    """matplotlib's defaults for everything that affects pixels, plus ours: a user's matplotlibrc or
+    style cannot change the images."""
+    global _rc
+    if _rc is None:
+        import matplotlib
+
+        base = {k: v for k, v in matplotlib.rcParamsDefault.items() if k.split(".")[0] in _RC_GROUPS}
+        _rc = {**base, **_RC_OVERRIDES}
+    return _rc
+
+
+@attrs.define
+class _Surface:
+    """A figure reused for every draw of one layout and size, with its decorated-but-empty backgrounds."""
+
+    figure: Any
+    canvas: Any
+    axes: list[Any]
+    backgrounds: dict[tuple, Any] = attrs.field(factory=dict)
+    current: tuple | None = None
+
+
+_surfaces: dict[tuple[str, tuple[int, int]], _Surface] = {}
+#: Backgrounds kept per surface (one per extent and title set); the oldest is dropped beyond this.
+_MAX_BACKGROUNDS = 16
+
+
+def _surface(layout: str, size_px: tuple[int, int]) -> _Surface:
+    key = (layout, size_px)
+    surface = _surfaces.get(key)
+    if surface is None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        width, height = size_px
+        figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor="white")
+        canvas = FigureCanvasAgg(figure)
+        rects = (_PLOT_RECT,) if layout == "plot" else _PAIR_RECTS
+        axes = [figure.add_axes(rect) for rect in rects]
+        surface = _Surface(figure, canvas, axes)
+        _surfaces[key] = surface
+    return surface
+
+
+def axes_boxes(layout: str, size_px: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Pixel boxes ``(left, top, right, bottom)`` of the plot areas of a ``"plot"`` or ``"pair"`` image."""
+    width, height = size_px
+    rects = (_PLOT_RECT,) if layout == "plot" else _PAIR_RECTS
+    boxes = []
+    for left, bottom, w, h in rects:
+        boxes.append((round(left * width), round((1 - bottom - h) * height),
+                      round((left + w) * width), round((1 - bottom) * height)))
+    return boxes
+
+
+def _cmap(name: str) -> Any:
+    import matplotlib
+
+    return matplotlib.colormaps[name].with_extremes(bad=_BAD_COLOUR)
+
+
+def _decorate(surface: _Surface, extent: tuple[float, float, float, float], titles: tuple[str | None, ...]) -> None:
+    """Put the axes of ``surface`` in the state for ``extent`` and ``titles``; draw and keep the empty
+    background (frame, ticks, labels, titles) the first time this state is seen.
+
+    The background is the whole figure drawn without data; a plot is that background with the data drawn
+    over the plot areas and the frames redrawn on top, which is how a full draw layers them too (data
+    under the spines).  Text layout, the slowest part of a full draw, is then done once per state."""
+    key = (extent, titles)
+    xmin, xmax, ymin, ymax = extent
+    for ax in surface.axes:
+        ax.set_xlim(xmin, xmax)
+        ax.set_ylim(ymin, ymax)
+    if key in surface.backgrounds:
+        surface.current = key
+        return
+    xt, yt = tick_values(xmin, xmax), tick_values(ymin, ymax)
+    for ax, title in zip(surface.axes, titles, strict=True):
+        for artist in [*ax.images, *ax.collections, *ax.lines]:
+            artist.remove()
+        ax.set_facecolor("white")
+        ax.set_xticks(xt, tick_labels(xt))
+        ax.set_yticks(yt, tick_labels(yt))
+        ax.set_xlim(xmin, xmax)
+        ax.set_ylim(ymin, ymax)
+        ax.set_xlabel("x")
+        ax.set_ylabel("y", rotation=0, labelpad=10)
+        ax.set_title(title or "")
+    surface.canvas.draw()
+    if len(surface.backgrounds) >= _MAX_BACKGROUNDS:
+        surface.backgrounds.pop(next(iter(surface.backgrounds)))
+    surface.backgrounds[key] = surface.canvas.copy_from_bbox(surface.figure.bbox)
+    surface.current = key
+
+
+def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, float], style: str,
+                  vmin: float, vmax: float) -> list[Any]:
+    """The heatmap and / or contour lines of one plot, created on ``ax`` (not yet drawn)."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.image import AxesImage
+
+    xmin, xmax, ymin, ymax = extent
+    kind, cmap = style_parts(style)
+    artists: list[Any] = []
+    if cmap is not None:
+        image = AxesImage(ax, cmap=_cmap(cmap), origin="lower", extent=extent, interpolation="nearest")
+        image.set_data(z)
+        image.set_clim(vmin, vmax)
+        image.set_transform(ax.transData)
+        image.set_clip_path(ax.patch)
+        artists.append(image)
+    if kind != "heatmap":
+        import contourpy
+
+        rows, cols = z.shape
+        xs = sample_axis(xmin, xmax, cols)
+        ys = sample_axis(ymin, ymax, rows)
+        field = np.ma.masked_invalid(z) if not np.isfinite(z).all() else z
+        generator = contourpy.contour_generator(xs, ys, field, line_type="Separate")
+        levels = contour_levels(vmin, vmax)
+        solid: list[np.ndarray] = []
+        dashed: list[np.ndarray] = []
+        for level, lines in zip(levels, generator.multi_lines(levels), strict=True):
+            # black-only contours follow matplotlib's convention of dashing negative levels, so a reader
+            # can tell valleys from peaks without colour; over a heatmap the colour already tells
+            (dashed if kind == "contour" and level < 0 else solid).extend(lines)
+        spec = _OVERLAY if kind == "heatmap-contour" else _LINES
+        for segments, linestyle in ((solid, "solid"), (dashed, "dashed")):
+            if segments:
+                lines = LineCollection(segments, linestyles=linestyle, **spec)
+                lines.set_transform(ax.transData)
+                lines.set_clip_path(ax.patch)
+                artists.append(lines)
+    for artist in artists:
+        artist.axes = ax
+        artist.set_figure(ax.figure)
+    return artists
+
+
+def _draw(surface: _Surface, panels: Sequence[tuple[np.ndarray, str]], extent: tuple[float, float, float, float],
+          vmin: float, vmax: float) -> Image.Image:
+    """Restore the current background, draw every panel's data and the frames over it, return the pixels."""
+    canvas = surface.canvas
+    canvas.restore_region(surface.backgrounds[surface.current])
+    renderer = canvas.get_renderer()
+    for ax, (z, style) in zip(surface.axes, panels, strict=True):
+        for artist in _data_artists(ax, z, extent, style, vmin, vmax):
+            artist.draw(renderer)
+        for spine in ax.spines.values():
+            spine.draw(renderer)
+    width, height = canvas.get_width_height()
+    return Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba()).convert("RGB")
+
+
+def _check_grid(z: Any, name: str) -> np.ndarray:
+    z = np.asarray(z, dtype=float)
+    if z.ndim != 2 or min(z.shape) < 2:
+        raise ValueError(f"{name} must be a 2-D grid of at least 2x2 values, got shape {z.shape}")
+    return z
+
+
+def _check_extent(extent: Sequence[float]) -> tuple[float, float, float, float]:
+    xmin, xmax, ymin, ymax = (float(v) for v in extent)
+    if not (xmin < xmax and ymin < ymax) or not all(map(math.isfinite, (xmin, xmax, ymin, ymax))):
+        raise ValueError(f"extent must be finite (xmin, xmax, ymin, ymax) with min < max, got {extent}")
+    return xmin, xmax, ymin, ymax
+
+
+def render_plot(z: np.ndarray, extent: Sequence[float], style: str, *, vmin: float | None = None,
+                vmax: float | None = None, size_px: tuple[int, int] = PLOT_SIZE, title: str | None = None,
+                ) -> Image.Image:
+    """One plot of the grid ``z`` (rows = y ascending) over ``extent`` in ``style``, as an RGB image of
+    ``size_px``.  Colours and contour levels span ``[vmin, vmax]`` (default: the finite range of ``z``).
+    The same arguments always give the same pixels."""
+    z = _check_grid(z, "z")
+    extent = _check_extent(extent)
+    style_parts(style)
+    lo, hi = value_range(z)
+    lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
+    if not hi > lo:
+        raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")
+    import matplotlib
+
+    with matplotlib.rc_context(_rc_params()):
+        surface = _surface("plot", tuple(size_px))
+        _decorate(surface, extent, (title,))
+        return _draw(surface, [(z, style)], extent, lo, hi)
+
+
+def render_pair(z_a: np.ndarray, z_b: np.ndarray, extent: Sequence[float], style_a: str, style_b: str, *,
+                vmin: float | None = None, vmax: float | None = None, size_px: tuple[int, int] = PAIR_SIZE,
+                ) -> Image.Image:
+    """"Plot A" (left) and "Plot B" (right) side by side with identical axes, ticks and labels.
+
+    Both panels share one colour range and one set of contour levels, ``[vmin, vmax]``, by default the
+    finite range of A and B together, so equal values look equal in the two plots (also when one panel is
+    contour-only: its levels are then the other panel's levels)."""
+    z_a, z_b = _check_grid(z_a, "z_a"), _check_grid(z_b, "z_b")
+    extent = _check_extent(extent)
+    style_parts(style_a)
+    style_parts(style_b)
+    lo, hi = value_range(z_a, z_b)
+    lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
+    if not hi > lo:
+        raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")
+    import matplotlib
+
+    with matplotlib.rc_context(_rc_params()):
+        surface = _surface("pair", tuple(size_px))
+        _decorate(surface, extent, ("Plot A", "Plot B"))
+        return _draw(surface, [(z_a, style_a), (z_b, style_b)], extent, lo, hi)

@@ -1,0 +1,815 @@
+"""``marvl/transformation``: which single transformation turns Plot A into Plot B (paper §3.2.2, A.4, A.5).
+
+One image shows a surface z = f(x, y) twice, Plot A on the left and Plot B on the right, in one of the
+nine styles each.  B is A rotated 90° clockwise or 180° about the window centre, or shifted along x or y
+by 8-25 % of the window; the five numbered options are the paper's (the fifth, "No Change", is never
+right).  Both plots use one square window and identical ticks, so axis labels say nothing (§3.2.2: the
+task is "OCR-proof"): the window is the square around the family's domain, used for every transformation
+so that its shape cannot hint at the answer either.
+
+Acceptance (Algorithm 1, Table 6, extended to every pair of options as the paper's Table 7 motivates):
+similarity is the NRMSE of two grids in display space (values mapped through the pair's shared colour
+range to [0, 1]), "similar" means NRMSE < 0.07.  A pair (f, T) is kept only if B is not similar to what
+any *other* option would show: no change, the other rotation, and the best translation along either axis
+other than T's own, within ±35 % of the window.  Translations also need a prominent feature (A.4).  The
+generator decides on a coarse grid with formulas; :meth:`Transformation.verify` re-derives every option
+from the plotted 400x400 grid by array rotation and FFT registration, a different route on a different
+grid.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from PIL.Image import Image
+
+from bench_core import Item, Problem, Score
+from bench_core.errors import GenerationError, ParameterError
+from bench_core.parsing import extract_final_answer, normalise_string, parse_integer
+from bench_core.seeding import ItemRandom
+from bench_core.task import TaskImplementation
+from bench_plugin_marvl import plotting
+from bench_plugin_marvl.descriptions.transformation import PAIRINGS, TRANSFORMS
+
+#: The five options in the paper's order (§3.2.2, Table 7, Table 13); keys are ours.
+OPTION_KEYS: tuple[str, ...] = ("r90", "r180", "tx", "ty", "none")
+OPTION_TEXT: dict[str, str] = {
+    "r90": "Rotation 90 degrees clockwise",
+    "r180": "Rotation 180 degrees",
+    "tx": "Translation in X",
+    "ty": "Translation in Y",
+    "none": "No Change",
+}
+#: The question of the paper (Fig. 1, Table 7).
+QUESTION = "Which single transformation has been applied to plot A to produce plot B?"
+
+#: NRMSE below which two grids count as the same picture (Table 6, "Significance Threshold").
+SIMILARITY = 0.07
+#: Candidate translation distances tried per item (Table 6, "Candidate Samples").
+CANDIDATE_SHIFTS = 10
+#: Largest translation, as a fraction of the window side (system prompt, A.7).
+MAX_SHIFT = 0.25
+#: Smallest translation drawn (ours: shorter shifts may pass the NRMSE test on sharp edges yet be hard to see).
+MIN_SHIFT = 0.08
+#: How far the search for an equivalent translation looks (ours; the paper gives no range): a wrong
+#: translation option counts as confusable if a shift of up to 35 % of the window reproduces B, because a
+#: viewer told "at most 25 %" cannot tell a 27 % shift from a 25 % one.
+EQUIVALENCE_RANGE = 0.35
+#: A translated function needs a feature whose prominence is at least this fraction of its range (A.4).
+PROMINENCE = 0.10
+#: The generator keeps a pair only if every wrong option is at least this far above the threshold on its own
+#: coarse grid, so that verify's check on the plotted grid (a different grid) agrees with it.
+GENERATOR_MARGIN = 0.006
+#: Samples per axis of the generator's analysis grid, and its extension for translation searches.
+ANALYSIS_GRID = 160
+#: Parameter draws tried per (family, transformation) before the next family (or transformation) is tried.
+DRAWS = 12
+#: Display value given to undefined samples (NaN): unlike any defined value, as the grey "bad" colour is.
+UNDEFINED = -0.5
+#: Families whose salient features are ridges or discontinuities rather than peaks.  The paper re-admitted
+#: such functions to the translation pool by manual review (A.4); this list stands in for that review.
+FEATURE_ALLOW_LIST = frozenset({"step-function", "sharp-ridge", "extruded-witch-of-agnesi"})
+#: The mini preset (§3.3): per half (same / different style), this many items per transformation.
+MINI_PER_BLOCK = 150
+#: Validated (f, T) pairs of the paper's full set (79,542 = 982 x 81), the length of the styles81 preset.
+FULL_BASES = 982
+
+_DIFFERENT_PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (a, b) for a in plotting.STYLES for b in plotting.STYLES if a != b
+)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Families, geometry and display space
+# ---------------------------------------------------------------------------------------------------
+
+
+def fft_size(length: int) -> int:
+    """The smallest 5-smooth number (2^a 3^b 5^c) at least ``length``: FFTs of such sizes are fast."""
+    best = 1 << max(0, (length - 1).bit_length())
+    power5 = 1
+    while power5 < best:
+        power35 = power5
+        while power35 < best:
+            size = power35
+            while size < length:
+                size *= 2
+            best = min(best, size)
+            power35 *= 3
+        power5 *= 5
+    return best
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def families() -> list[tuple[str, Any]]:
+    """``(key, FunctionFamily)`` of every family, in the paper's order (the round-robin order)."""
+    from bench_plugin_marvl.functions import FAMILIES
+
+    return list(FAMILIES.items())
+
+
+def window(domain: Sequence[float]) -> tuple[float, float, float, float]:
+    """The square window around a family's domain: same centre, side = the longer side of the domain.
+
+    It contains the domain and its image under both rotations (the paper's "unified, expanded domain"),
+    and it is used for translations too, so the window does not depend on the transformation."""
+    xmin, xmax, ymin, ymax = (float(v) for v in domain)
+    cx, cy = (xmin + xmax) / 2, (ymin + ymax) / 2
+    half = max(xmax - xmin, ymax - ymin) / 2
+    return cx - half, cx + half, cy - half, cy + half
+
+
+def source_coordinates(kind: str, x: np.ndarray, y: np.ndarray, centre: tuple[float, float],
+                       shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Where B looks up f: B(x, y) = f(u, v) for the returned (u, v).
+
+    r90 turns the picture clockwise about the centre c, so B(p) = f(c + R⁻¹(p - c)) with R⁻¹ the
+    counter-clockwise quarter turn (u, v) -> (-v, u); r180 is B(p) = f(2c - p); tx / ty move the surface by
+    ``shift`` along x / y, B(x, y) = f(x - shift, y) (content moves right / up for a positive shift)."""
+    cx, cy = centre
+    if kind == "r90":
+        return cx - (y - cy), cy + (x - cx)
+    if kind == "r180":
+        return 2 * cx - x, 2 * cy - y
+    if kind == "tx":
+        return x - shift, y
+    if kind == "ty":
+        return x, y - shift
+    if kind == "none":
+        return x, y
+    raise ValueError(f"unknown transformation {kind!r}")
+
+
+def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
+    """The pair's shared colour range ``(lo, hi, clipped)``: min and max of the finite values, except that
+    a tail reaching more than four times the 0.5-99.5 % body past it (a singularity) is cut at the
+    percentile, so the rest of the surface stays visible (spec: percentile clipping for singular families)."""
+    values = np.concatenate([np.asarray(g, dtype=float).ravel() for g in grids])
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return 0.0, 1.0, False
+    lo, hi = float(values.min()), float(values.max())
+    q_lo, q_hi = (float(v) for v in np.percentile(values, (0.5, 99.5)))
+    body = q_hi - q_lo
+    clipped = False
+    if body > 0:
+        if lo < q_lo - 4 * body:
+            lo, clipped = q_lo, True
+        if hi > q_hi + 4 * body:
+            hi, clipped = q_hi, True
+    lo, hi = plotting.value_range(np.array([lo, hi]))
+    return lo, hi, clipped
+
+
+def to_display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Values as the viewer sees them: mapped to [0, 1] by the colour range, clipped, NaN -> UNDEFINED."""
+    z = np.asarray(z, dtype=float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.clip((z - lo) / (hi - lo), 0.0, 1.0)
+    d[~np.isfinite(z)] = UNDEFINED
+    return d
+
+
+def nrmse(a: np.ndarray, b: np.ndarray) -> float:
+    """Root-mean-square difference of two display-space grids (their range is 1, so this is the NRMSE)."""
+    return float(np.sqrt(np.mean((a - b) ** 2)))
+
+
+def feature_depth(d: np.ndarray) -> float:
+    """How far the most prominent peak or valley of the display grid ``d`` stands out, in display units.
+
+    A peak's depth here is its height above the highest level at which it connects to higher ground or to
+    the window's edge: the topographic prominence of A.4 with the edge counted as higher ground, i.e. the
+    depth of the closed contours around it.  Computed by morphological reconstruction of the edge under the
+    surface (for valleys, under the negated surface)."""
+    best = 0.0
+    for surface in (d, -d):
+        filled = np.full_like(surface, -np.inf)
+        filled[0, :], filled[-1, :], filled[:, 0], filled[:, -1] = (
+            surface[0, :], surface[-1, :], surface[:, 0], surface[:, -1]
+        )
+        for _ in range(surface.size):
+            grown = filled.copy()
+            np.maximum(grown[1:, :], filled[:-1, :], out=grown[1:, :])
+            np.maximum(grown[:-1, :], filled[1:, :], out=grown[:-1, :])
+            np.maximum(grown[:, 1:], filled[:, :-1], out=grown[:, 1:])
+            np.maximum(grown[:, :-1], filled[:, 1:], out=grown[:, :-1])
+            np.minimum(grown, surface, out=grown)
+            if np.array_equal(grown, filled):
+                break
+            filled = grown
+        best = max(best, float(np.max(surface - filled)))
+    return best
+
+
+# ---------------------------------------------------------------------------------------------------
+# The generator's route: formulas on a coarse grid, brute-force translation search (Algorithm 1)
+# ---------------------------------------------------------------------------------------------------
+
+
+def evaluate_grid(family: Any, params: Mapping[str, Any], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """f on the tensor grid ``xs`` x ``ys`` (rows = y ascending), by the family's fast grid route if it has one."""
+    grid = getattr(family, "evaluate_grid", None)
+    if grid is not None:
+        return np.asarray(grid(params, xs, ys), dtype=float)
+    return np.asarray(family.evaluate(params, xs[None, :], ys[:, None]), dtype=float)
+
+
+def transformed_grid(family: Any, params: Mapping[str, Any], kind: str, extent: Sequence[float], n: int,
+                     shift: float = 0.0) -> np.ndarray:
+    """B = T f sampled at the ``n`` x ``n`` pixel centres of ``extent``, by evaluating f where
+    :func:`source_coordinates` sends each sample.  Every transformation keeps the grid a tensor grid (r90
+    swaps the roles of the axes, hence the transpose)."""
+    xmin, xmax, ymin, ymax = extent
+    xs, ys = plotting.sample_axis(xmin, xmax, n), plotting.sample_axis(ymin, ymax, n)
+    centre = ((xmin + xmax) / 2, (ymin + ymax) / 2)
+    if kind == "r90":
+        # B[i, j] = f(u(y_i), v(x_j)): f evaluated with u along the columns, then transposed
+        us, _ = source_coordinates("r90", np.zeros_like(ys), ys, centre)
+        _, vs = source_coordinates("r90", xs, np.zeros_like(xs), centre)
+        return evaluate_grid(family, params, us, vs).T
+    us, _ = source_coordinates(kind, xs, np.zeros_like(xs), centre, shift)
+    _, vs = source_coordinates(kind, np.zeros_like(ys), ys, centre, shift)
+    return evaluate_grid(family, params, us, vs)
+
+
+@attrs.define
+class _Analysis:
+    """One function instance on the generator's grid: the window plus a margin of EQUIVALENCE_RANGE per side."""
+
+    family: Any
+    params: Mapping[str, Any]
+    extent: tuple[float, float, float, float]
+    n: int = ANALYSIS_GRID
+    margin: int = attrs.field(init=False)
+    step: float = attrs.field(init=False)
+    ext: np.ndarray = attrs.field(init=False)
+    _cache: dict = attrs.field(init=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        self.margin = math.ceil(EQUIVALENCE_RANGE * self.n)
+        xmin, xmax, ymin, _ = self.extent
+        self.step = (xmax - xmin) / self.n
+        k = np.arange(self.n + 2 * self.margin) - self.margin + 0.5
+        self.ext = evaluate_grid(self.family, self.params, xmin + k * self.step, ymin + k * self.step)
+
+    @property
+    def a(self) -> np.ndarray:
+        m = self.margin
+        return self.ext[m:m + self.n, m:m + self.n]
+
+    def transformed(self, kind: str, shift: float = 0.0) -> np.ndarray:
+        """T f on the window grid, evaluated from the formula at the transformed coordinates."""
+        key = (kind, shift)
+        if key not in self._cache:
+            self._cache[key] = transformed_grid(self.family, self.params, kind, self.extent, self.n, shift)
+        return self._cache[key]
+
+    def best_translation(self, target: np.ndarray, axis: str, lo: float, hi: float, stop_below: float) -> float:
+        """The smallest NRMSE between ``target`` (display space) and f shifted along ``axis`` by at most
+        EQUIVALENCE_RANGE (including no shift): every whole step of the coarse grid, then quarter steps
+        around the best one by formula when that is close to the threshold.  Stops early once a value below
+        ``stop_below`` is found (the pair is rejected anyway)."""
+        ext = to_display(self.ext, lo, hi)
+        m, n = self.margin, self.n
+        errors = {}
+        for s in range(-m, m + 1):
+            view = ext[m:m + n, m - s:m - s + n] if axis == "tx" else ext[m - s:m - s + n, m:m + n]
+            errors[s] = nrmse(target, view)
+            if errors[s] < stop_below:
+                return errors[s]
+        best_s = min(errors, key=errors.__getitem__)
+        best = errors[best_s]
+        if best < SIMILARITY + 0.05:
+            # sharp edges make the error a cusp in the shift: look between the grid steps as well
+            for frac in (-0.75, -0.5, -0.25, 0.25, 0.5, 0.75):
+                shift = (best_s + frac) * self.step
+                if abs(shift) <= EQUIVALENCE_RANGE * (self.extent[1] - self.extent[0]):
+                    best = min(best, nrmse(target, to_display(self.transformed(axis, shift), lo, hi)))
+        return best
+
+
+    def best_shift_2d(self, target: np.ndarray, lo: float, hi: float) -> float:
+        """The smallest NRMSE between ``target`` and f shifted along x and y at once (each within
+        EQUIVALENCE_RANGE), by 2-D FFT cross-correlation.  Not an acceptance rule (no option names a diagonal
+        shift): recorded for rotations, which on radial or lattice-like surfaces look like such a shift."""
+        ext = to_display(self.ext, lo, hi)
+        n, size = self.n, ext.shape[0]
+        shape = (fft_size(size + n - 1),) * 2
+        cross = np.fft.irfft2(np.conj(np.fft.rfft2(target, shape)) * np.fft.rfft2(ext, shape), shape)
+        cross = cross[: size - n + 1, : size - n + 1]
+        table = np.zeros((size + 1, size + 1))
+        table[1:, 1:] = np.cumsum(np.cumsum(ext ** 2, axis=0), axis=1)
+        energy = table[n:, n:] - table[:-n, n:] - table[n:, :-n] + table[:-n, :-n]
+        ssd = (target ** 2).sum() + energy - 2 * cross
+        return float(np.sqrt(max(float(ssd.min()), 0.0) / target.size))
+
+
+def _wrong_option_errors(an: _Analysis, answer: str, shift: float) -> tuple[dict[str, float], bool]:
+    """The generator's NRMSE of B against every wrong option, and whether they all clear the threshold
+    plus margin.  Cheapest checks first; stops at the first failure."""
+    b = an.transformed(answer, shift)
+    lo, hi, _ = colour_range(an.a, b)
+    target = to_display(b, lo, hi)
+    need = SIMILARITY + GENERATOR_MARGIN
+    errors: dict[str, float] = {}
+    for option in ("none", "r180", "r90", "tx", "ty"):
+        if option == answer:
+            continue
+        if option in ("tx", "ty"):
+            errors[option] = an.best_translation(target, option, lo, hi, stop_below=need)
+        else:
+            errors[option] = nrmse(target, to_display(an.transformed(option), lo, hi))
+        if errors[option] < need:
+            return errors, False
+    return errors, True
+
+
+def _has_feature(an: _Analysis, allow_listed: bool) -> tuple[bool, float]:
+    lo, hi, _ = colour_range(an.a)
+    depth = feature_depth(to_display(an.a, lo, hi)[::2, ::2])
+    return allow_listed or depth >= PROMINENCE, depth
+
+
+@attrs.frozen
+class Accepted:
+    """A pair (f, T) that passed the filters, with what the generator measured."""
+
+    family_key: str
+    params: Mapping[str, Any]
+    transform: str
+    shift_px: int  # translation in rendered-grid pixels (0 for rotations)
+    errors: Mapping[str, float]
+    draws: int
+    candidate: int | None
+    feature_depth: float | None
+    diagonal_shift_error: float | None  # rotations: NRMSE of B against the best 2-D shift of A
+
+
+def _shift_candidates(rng: np.random.Generator) -> list[int]:
+    """Ten candidate translations in rendered-grid pixels: 8-25 % of the window, either direction (Table 6)."""
+    lo, hi = math.ceil(MIN_SHIFT * plotting.PLOT_GRID), math.floor(MAX_SHIFT * plotting.PLOT_GRID)
+    sizes = rng.integers(lo, hi + 1, size=CANDIDATE_SHIFTS)
+    signs = rng.choice(np.array([-1, 1]), size=CANDIDATE_SHIFTS)
+    return [int(a * b) for a, b in zip(sizes, signs, strict=True)]
+
+
+def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, draws: int = DRAWS,
+               rejections: dict[str, int] | None = None) -> Accepted | None:
+    """Algorithm 1 for one family and transformation: up to ``draws`` parameter draws; the first accepted
+    pair, or None.  ``rejections`` (if given) counts why draws failed."""
+    extent = window(family.domain)
+    side = extent[1] - extent[0]
+    allow_listed = bool({_slug(key), _slug(family.name), _slug(getattr(family, "title", ""))} & FEATURE_ALLOW_LIST)
+
+    def reject(reason: str) -> None:
+        if rejections is not None:
+            rejections[reason] = rejections.get(reason, 0) + 1
+
+    for draw in range(1, draws + 1):
+        params = family.sample(rng)
+        an = _Analysis(family, params, extent)
+        if transform in ("r90", "r180"):
+            errors, ok = _wrong_option_errors(an, transform, 0.0)
+            if ok:
+                b = an.transformed(transform)
+                lo, hi, _ = colour_range(an.a, b)
+                diagonal = an.best_shift_2d(to_display(b, lo, hi), lo, hi)
+                return Accepted(key, params, transform, 0, errors, draw, None, None, diagonal)
+            reject(f"{transform} similar to {min(errors, key=errors.__getitem__)}")
+            continue
+        ok, depth = _has_feature(an, allow_listed)
+        if not ok:
+            reject("no prominent feature")
+            continue
+        failed = "none"
+        for number, shift_px in enumerate(_shift_candidates(rng)):
+            errors, ok = _wrong_option_errors(an, transform, shift_px * side / plotting.PLOT_GRID)
+            if ok:
+                return Accepted(key, params, transform, shift_px, errors, draw, number, depth, None)
+            failed = min(errors, key=errors.__getitem__)
+        reject(f"{transform}: all {CANDIDATE_SHIFTS} shifts similar (last to {failed})")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Verify's route: the plotted grid, array rotations and FFT registration
+# ---------------------------------------------------------------------------------------------------
+
+
+def shift_profile(target: np.ndarray, source: np.ndarray, axis: str, margin: int) -> np.ndarray:
+    """NRMSE between ``target`` (n x n) and every shift of ``source`` along ``axis``.
+
+    ``source`` covers the window plus ``margin`` samples on every side ((n + 2 margin) squared); entry k
+    of the result is the shift s = k - margin, i.e. ``source`` shifted by s samples (content moving towards
+    larger x or y).  Computed by FFT cross-correlation, summed over the rows (or columns)."""
+    n = target.shape[0]
+    if axis == "ty":
+        target, source = target.T, source.T
+    band = source[margin:margin + n, :]  # the rows (x-shift) that the window sees
+    width = band.shape[1]
+    size = fft_size(width + n - 1)
+    cross = np.fft.irfft(
+        (np.conj(np.fft.rfft(target, size, axis=1)) * np.fft.rfft(band, size, axis=1)).sum(axis=0), size
+    )[: width - n + 1]  # cross[t] = sum_ij target[i, j] band[i, t + j]
+    energy = np.concatenate(([0.0], np.cumsum((band ** 2).sum(axis=0))))
+    window_energy = energy[n:] - energy[:-n]  # sum over columns t .. t + n - 1
+    ssd = (target ** 2).sum() + window_energy - 2 * cross
+    # offset t corresponds to the shift s = margin - t; return in increasing s
+    return np.sqrt(np.maximum(ssd, 0.0) / target.size)[::-1]
+
+
+def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: float, hi: float) -> dict[str, Any]:
+    """Verify's NRMSE of B against every option, from the extended grid of f alone (no formula).
+
+    Rotations are array rotations of the window part (exact on a pixel-centred square grid: the r90 image
+    of a sample point is a sample point); translations are every whole-sample shift within the margin."""
+    n = b.shape[0]
+    ext = to_display(a_ext, lo, hi)
+    target = to_display(b, lo, hi)
+    a = ext[margin:margin + n, margin:margin + n]
+    # rows run up the y axis, so np.rot90 (counter-clockwise in array index order) is clockwise on screen
+    errors: dict[str, Any] = {"none": nrmse(target, a), "r90": nrmse(target, np.rot90(a, 1)),
+                              "r180": nrmse(target, a[::-1, ::-1])}
+    for axis in ("tx", "ty"):
+        profile = shift_profile(target, ext, axis, margin)
+        k = int(np.argmin(profile))
+        errors[axis] = float(profile[k])
+        errors[f"{axis}_best_shift"] = k - margin
+    return errors
+
+
+# ---------------------------------------------------------------------------------------------------
+# Options, question and answer parsing
+# ---------------------------------------------------------------------------------------------------
+
+
+def question_text(option_texts: Sequence[str]) -> str:
+    """The paper's question with its instructions (system prompt, A.7, in our words) and numbered options."""
+    numbered = "\n".join(f"{k}. {text}" for k, text in enumerate(option_texts, 1))
+    return (
+        "The image shows two 2D plots of a 3D surface z = f(x, y), each a heatmap or a contour plot: "
+        "Plot A on the left and Plot B on the right. "
+        f"{QUESTION} "
+        "A translation moves the surface by at most 25% of the axis range. Exactly one option is correct; "
+        "if unsure, pick the closest one.\n"
+        f"{numbered}\n"
+        "Answer with the option number only, as <final_answer>option_number</final_answer>."
+    )
+
+
+# a leading option number: "3", "(3)", "3.", "Option 3: Translation in X"; the character classes do not
+# overlap, so a long run of punctuation cannot make the match backtrack quadratically
+_LEADING_NUMBER = re.compile(r"^[\s(\[*#]*(?:(?:option|choice)[\s:#]*)?\(?(\d{1,3})(?!\d)[\s.):\]\-]*(.*)$",
+                             re.IGNORECASE | re.DOTALL)
+
+
+def parse_numbered_option(response: object, options: Sequence[str]) -> tuple[int | None, str | None]:
+    """``(number, via)`` chosen by ``response`` among numbered ``options`` (1-based), else ``(None, None)``.
+
+    The final-answer region (``<final_answer>`` tags, ``\\boxed{}``, "Answer:" lines) is read as: an
+    option's exact text; a leading number (``3``, ``3.``, ``(3)``, ``Option 3: Translation in X``; if
+    text follows and it names another option, the answer is ambiguous); otherwise the core's integer
+    parser ("three", "option 4 (...)")."""
+    region = extract_final_answer(response)
+    if not region or not options:
+        return None, None
+    said = normalise_string(region)
+    texts = [normalise_string(text) for text in options]
+    if said in texts and texts.count(said) == 1:
+        return texts.index(said) + 1, "text"
+    m = _LEADING_NUMBER.match(region.strip()[:2000])
+    if m:
+        number = int(m.group(1))
+        tail = normalise_string(m.group(2)).rstrip(".")
+        if tail and tail in texts and texts.index(tail) + 1 != number:
+            return None, None
+        return number, "number"
+    value = parse_integer(region)
+    if value is None:
+        return None, None
+    return int(value), "number"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The task
+# ---------------------------------------------------------------------------------------------------
+
+
+def _plot_type_relation(style_a: str, style_b: str) -> tuple[str, str]:
+    """('same'|'different' plot type, 'same'|'different'|'n/a' colour map) of a style pair (Table 2's
+    splits; the colour-map split only covers pairs where both plots have a colour map)."""
+    kind_a, cmap_a = plotting.style_parts(style_a)
+    kind_b, cmap_b = plotting.style_parts(style_b)
+    plot_type = "same" if kind_a == kind_b else "different"
+    if cmap_a is None or cmap_b is None:
+        return plot_type, "n/a"
+    return plot_type, "same" if cmap_a == cmap_b else "different"
+
+
+@attrs.frozen
+class _Structure:
+    """What render and verify need: the function, the grids, the colour range, the window."""
+
+    family_key: str
+    params: Mapping[str, Any]
+    extent: tuple[float, float, float, float]
+    transform: str
+    shift_px: int
+    z_a: np.ndarray = attrs.field(eq=False, repr=False)
+    z_b: np.ndarray = attrs.field(eq=False, repr=False)
+    lo: float
+    hi: float
+    style_a: str
+    style_b: str
+    option_keys: tuple[str, ...]
+
+
+class Transformation(TaskImplementation):
+    """Generate, render, verify and score marvl/transformation items."""
+
+    _DESIGN_KEYS = ("transform", "family", "pairing", "style_a", "style_b", "source")
+
+    # -- parameters and presets -----------------------------------------------------------------
+    def check_params(self, params: Mapping[str, Any]) -> None:
+        if params["preset"] != "none":
+            fixed = [k for k in self._DESIGN_KEYS if params.get(k) is not None]
+            if fixed:
+                raise ParameterError(f"preset={params['preset']} sets {', '.join(self._DESIGN_KEYS)} itself; "
+                                     f"drop --set {', '.join(fixed)}")
+        if params["family"] is not None:
+            keys = [k for k, _ in families()]
+            if params["family"] not in keys:
+                raise ParameterError(
+                    f"parameter 'family': {params['family']!r} is not allowed; allowed: {', '.join(keys)}"
+                )
+        a, b, pairing = params["style_a"], params["style_b"], params["pairing"]
+        if a is not None and b is not None and pairing is not None and (a == b) != (pairing == "same"):
+            raise ParameterError(f"style_a={a} and style_b={b} contradict pairing={pairing}")
+
+    def expand(self, params: Mapping[str, Any], count: int | None) -> list[dict[str, Any]]:
+        if params["preset"] == "mini":
+            return self._mini_design(params)
+        if params["preset"] == "styles81":
+            bases = FULL_BASES if count is None else -(-count // 81)
+            return [{**params, "preset": "none", "source": source, "style_a": a, "style_b": b}
+                    for source in range(bases) for a in plotting.STYLES for b in plotting.STYLES]
+        return super().expand(params, count)
+
+    @staticmethod
+    def _mini_design(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """MaRVL-QA-Mini's transformation part (§3.3): 600 same-style and 600 different-style items, 150 per
+        transformation in each half, families round-robin within each block (the next family where the
+        filters reject one).  Each block picks up the round-robin where the previous one stopped, so the 32
+        families get 37 or 38 items each overall.  Interleaved: every prefix of 8 items covers both halves
+        x 4 types."""
+        keys = [k for k, _ in families()]
+        design = []
+        for r in range(MINI_PER_BLOCK):
+            for p, pairing in enumerate(PAIRINGS):
+                for t, transform in enumerate(TRANSFORMS):
+                    block = p * len(TRANSFORMS) + t
+                    if pairing == "same":
+                        style_a = style_b = plotting.STYLES[(r + 2 * t) % len(plotting.STYLES)]
+                    else:
+                        style_a, style_b = _DIFFERENT_PAIRS[(r + 18 * t) % len(_DIFFERENT_PAIRS)]
+                    design.append({**params, "preset": "none", "transform": transform, "pairing": pairing,
+                                   "family": keys[(block * MINI_PER_BLOCK + r) % len(keys)], "family_fallback": True,
+                                   "style_a": style_a, "style_b": style_b, "source": len(design)})
+        return design
+
+    # -- generation --------------------------------------------------------------------------------
+    def _styles(self, params: Mapping[str, Any], random: ItemRandom) -> tuple[str, str]:
+        a, b, pairing = params["style_a"], params["style_b"], params["pairing"]
+        styles = plotting.STYLES
+        if a is not None and b is not None:
+            return a, b
+        if pairing is None:
+            pairing = PAIRINGS[random.balanced(2, "pairing")]
+        # within a pairing, draw balanced over the items of that pairing (every other index by default)
+        position = random.index // 2 if params["pairing"] is None else random.index
+        if pairing == "same":
+            style = a or b or styles[random.balanced(len(styles), "same-style", position=position)]
+            return style, style
+        if a is not None or b is not None:
+            fixed = a or b
+            others = [s for s in styles if s != fixed]
+            other = others[random.balanced(len(others), "other-style", fixed, position=position)]
+            return (fixed, other) if a is not None else (other, fixed)
+        return _DIFFERENT_PAIRS[random.balanced(len(_DIFFERENT_PAIRS), "different-style", position=position)]
+
+    def _base(self, params: Mapping[str, Any], random: ItemRandom) -> tuple[Accepted, dict[str, Any]]:
+        """The accepted (f, T) of this item's source: family round-robin over sources (next family when the
+        filters reject one), transformation balanced over sources."""
+        source = params["source"] if params["source"] is not None else random.index
+        table = families()
+        keys = [k for k, _ in table]
+        transform = params["transform"] or TRANSFORMS[random.balanced(len(TRANSFORMS), "transform", position=source)]
+        if params["family"] is None:
+            start, fallback = (source // len(TRANSFORMS)) % len(keys), True
+        else:
+            start, fallback = keys.index(params["family"]), params["family_fallback"]
+        if fallback:
+            plan = [(keys[(start + k) % len(keys)], transform) for k in range(len(keys))]
+        elif params["transform"] is None:
+            # a pinned family with a drawn transformation: try the others when the filters reject it
+            first = TRANSFORMS.index(transform)
+            plan = [(keys[start], TRANSFORMS[(first + k) % len(TRANSFORMS)]) for k in range(len(TRANSFORMS))]
+        else:
+            plan = [(keys[start], transform)]
+        rejections: dict[str, int] = {}
+        tried = []
+        for key, kind in plan:
+            rng = random.stream("base", source, key, kind, random.attempt)
+            accepted = try_family(key, dict(table)[key], kind, rng, rejections=rejections)
+            if accepted is not None:
+                info = {"source": source, "family_requested": keys[start], "transform_requested": transform,
+                        "fallbacks": len(tried), "rejections": rejections}
+                return accepted, info
+            tried.append((key, kind))
+        raise GenerationError(
+            f"marvl/transformation: no accepted pair for {', '.join(f'{k}/{t}' for k, t in tried)} "
+            f"after {DRAWS} draws each; rejections: {rejections}"
+        )
+
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        accepted, info = self._base(params, random)
+        family = dict(families())[accepted.family_key]
+        extent = window(family.domain)
+        side = extent[1] - extent[0]
+        shift = accepted.shift_px * side / plotting.PLOT_GRID
+        n = plotting.PLOT_GRID
+        z_a = transformed_grid(family, accepted.params, "none", extent, n)
+        z_b = transformed_grid(family, accepted.params, accepted.transform, extent, n, shift)
+        lo, hi, clipped = colour_range(z_a, z_b)
+        style_a, style_b = self._styles(params, random)
+        if params["option_order"] == "shuffled":
+            # the answer's position is balanced over the five slots; the other options are shuffled
+            others = [k for k in OPTION_KEYS if k != accepted.transform]
+            order = [others[int(k)] for k in random.rng.permutation(len(others))]
+            order.insert(random.balanced(len(OPTION_KEYS), "answer-position"), accepted.transform)
+            option_keys = tuple(order)
+        else:
+            option_keys = OPTION_KEYS
+        options = tuple(OPTION_TEXT[k] for k in option_keys)
+        answer = option_keys.index(accepted.transform) + 1
+        plot_type, colormap = _plot_type_relation(style_a, style_b)
+        pairing = "same" if style_a == style_b else "different"
+        # keys differ from the parameter names: ``bench score --by X`` looks a bare X up in params first
+        metadata = {
+            "transformation": accepted.transform,
+            "transformation_text": OPTION_TEXT[accepted.transform],
+            "function_family": accepted.family_key,
+            "family_title": getattr(family, "title", family.name),
+            "tier": family.tier,
+            "a_style": style_a,
+            "b_style": style_b,
+            "style_pair": f"{style_a}|{style_b}",
+            "style_pairing": pairing,
+            "plot_type": plot_type,
+            "colormap": colormap,
+            "shift": accepted.shift_px / plotting.PLOT_GRID,
+            "shift_px": accepted.shift_px,
+            "window": list(extent),
+            "function_params": dict(accepted.params),
+            "colour_range": [lo, hi],
+            "colour_clipped": clipped,
+            "option_keys": list(option_keys),
+            "generator_errors": {k: round(v, 6) for k, v in sorted(accepted.errors.items())},
+            "draws": accepted.draws,
+            "shift_candidate": accepted.candidate,
+            "feature_depth": None if accepted.feature_depth is None else round(accepted.feature_depth, 6),
+            "diagonal_shift_error": (None if accepted.diagonal_shift_error is None
+                                     else round(accepted.diagonal_shift_error, 6)),
+            **info,
+        }
+        structure = _Structure(accepted.family_key, dict(accepted.params), extent, accepted.transform,
+                               accepted.shift_px, z_a, z_b, lo, hi, style_a, style_b, option_keys)
+        # items that name one source share their base pair (f, T) whatever their styles (the 81 variants)
+        pair = None
+        if params["source"] is not None:
+            pair = f"{random.seed}:{info['source']}:{params['transform'] or '*'}:{params['family'] or '*'}"
+        return Problem(
+            question=question_text(options),
+            answer=str(answer),
+            image_size=plotting.PAIR_SIZE,
+            params=params,
+            options=options,
+            answer_type="integer",
+            variant=f"{pairing}-style",
+            pair=pair,
+            metadata=metadata,
+            structure=structure,
+        )
+
+    def render(self, problem: Problem) -> list[Image]:
+        s: _Structure = problem.structure
+        return [plotting.render_pair(s.z_a, s.z_b, s.extent, s.style_a, s.style_b, vmin=s.lo, vmax=s.hi)]
+
+    # -- verification ------------------------------------------------------------------------------
+    def verify(self, problem: Problem, images: Sequence[Image]) -> list[str]:
+        """Re-derive the answer on the plotted grid without the generator's formulas or search: evaluate f on
+        the window extended by EQUIVALENCE_RANGE per side, check that the plotted A is its centre and that the
+        plotted B is the answer's array rotation or whole-pixel shift of it, then require every other option
+        to be measurably different (NRMSE >= 0.07, translations at their best shift by FFT registration).
+        Also checks the options, the answer number and that both panels carry pixel-identical tick labels."""
+        s: _Structure = problem.structure
+        failures: list[str] = []
+        family = dict(families())[s.family_key]
+        n = plotting.PLOT_GRID
+        margin = math.ceil(EQUIVALENCE_RANGE * n)
+        xmin, xmax, ymin, _ = s.extent
+        step = (xmax - xmin) / n
+        k = np.arange(n + 2 * margin) - margin + 0.5
+        ext = evaluate_grid(family, s.params, xmin + k * step, ymin + k * step)
+        a = ext[margin:margin + n, margin:margin + n]
+        scale = max(s.hi - s.lo, 1e-12)
+        if not _same_grid(a, s.z_a, scale):
+            failures.append("the plotted Plot A is not f on the window")
+        expected = {"r90": np.rot90(a, 1), "r180": a[::-1, ::-1]}
+        if s.transform in ("tx", "ty"):
+            sh = s.shift_px
+            expected[s.transform] = (ext[margin:margin + n, margin - sh:margin - sh + n] if s.transform == "tx"
+                                     else ext[margin - sh:margin - sh + n, margin:margin + n])
+        if s.transform not in expected or not _same_grid(expected[s.transform], s.z_b, scale):
+            failures.append(f"the plotted Plot B is not Plot A under {s.transform}")
+        lo, hi, _ = colour_range(a, s.z_b)
+        if not (np.isclose(lo, s.lo) and np.isclose(hi, s.hi)):
+            failures.append(f"colour range ({s.lo}, {s.hi}) differs from the re-derived ({lo}, {hi})")
+        errors = option_errors_on_grid(ext, s.z_b, margin, lo, hi)
+        close = [key for key in OPTION_KEYS if errors[key] < SIMILARITY]
+        if close != [s.transform]:
+            detail = ", ".join(f"{key}={errors[key]:.4f}" for key in OPTION_KEYS)
+            failures.append(f"options within NRMSE {SIMILARITY} of Plot B: {close or 'none'} ({detail})")
+        if problem.options != tuple(OPTION_TEXT[key] for key in s.option_keys) or sorted(s.option_keys) != sorted(
+            OPTION_KEYS
+        ):
+            failures.append("the options are not the five transformations")
+        elif problem.answer != str(s.option_keys.index(s.transform) + 1):
+            failures.append(f"answer {problem.answer} does not number {OPTION_TEXT[s.transform]!r}")
+        if abs(s.shift_px) > MAX_SHIFT * n or (s.transform in ("tx", "ty") and abs(s.shift_px) < MIN_SHIFT * n):
+            failures.append(f"shift of {s.shift_px} px is outside {MIN_SHIFT:.0%}-{MAX_SHIFT:.0%} of {n}")
+        if images:
+            failures.extend(_tick_strip_failures(images[0]))
+        return failures
+
+    # -- scoring and distractors ---------------------------------------------------------------------
+    def score(self, item: Item, response: Any) -> Score:
+        options = item.options or ()
+        number, via = parse_numbered_option(response, options)
+        keys = item.metadata.get("option_keys") or list(OPTION_KEYS)  # shuffled items record their order
+        chosen = keys[number - 1] if number is not None and 1 <= number <= len(keys) else None
+        correct = number is not None and str(number) == item.answer.strip()
+        # option numbers go into the details as text, so a report does not average them like quantities
+        details: dict[str, Any] = {"parsed": None if number is None else str(number), "answered": number is not None,
+                                   "gold": item.answer.strip(), "chosen": chosen}
+        if via is not None:
+            details["via"] = via
+        return Score(1.0 if correct else 0.0, parsed=number, answered=number is not None, details=details)
+
+    def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
+        """The other option numbers, most confusable first (smallest verify-side NRMSE is unknown here, so
+        the generator's)."""
+        s: _Structure = problem.structure
+        errors = problem.metadata.get("generator_errors", {})
+        wrong = sorted((key for key in s.option_keys if key != s.transform), key=lambda k: errors.get(k, math.inf))
+        return [str(s.option_keys.index(key) + 1) for key in wrong][:count]
+
+
+def _same_grid(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
+    """Equal shapes, NaN in the same places, and values within 1e-7 of the colour range."""
+    if a.shape != b.shape:
+        return False
+    na, nb = ~np.isfinite(a), ~np.isfinite(b)
+    if not np.array_equal(na, nb):
+        return False
+    ok = ~na
+    return bool(np.all(np.abs(a[ok] - b[ok]) <= 1e-7 * scale))
+
+
+def _tick_strip_failures(image: Image) -> list[str]:
+    """The strips under and left of both plot areas (tick labels, axis labels) must be pixel-identical."""
+    pixels = np.asarray(image.convert("RGB"))
+    if (image.width, image.height) != plotting.PAIR_SIZE:
+        return [f"image is {image.width}x{image.height}, expected {plotting.PAIR_SIZE}"]
+    (la, ta, ra, ba), (lb, tb, rb, bb) = plotting.axes_boxes("pair", plotting.PAIR_SIZE)
+    failures = []
+    below_a, below_b = pixels[ba + 3:, la:ra], pixels[bb + 3:, lb:rb]
+    if not np.array_equal(below_a, below_b):
+        failures.append("x tick labels differ between Plot A and Plot B")
+    width = min(la, lb - ra)
+    left_a, left_b = pixels[ta:ba, la - width:la - 2], pixels[tb:bb, lb - width:lb - 2]
+    if left_a.shape != left_b.shape or not np.array_equal(left_a, left_b):
+        failures.append("y tick labels differ between Plot A and Plot B")
+    return failures
+
+
+TASK = Transformation()
