@@ -1,12 +1,14 @@
 """Time TraversalBench's cell-targeted backbone generator per cell, and (``--tune``) rebuild its recipes.
 
-Timing:  python benchmarks/backbone_cells.py --per-cell 20 --profile strict
+Timing:  python benchmarks/backbone_cells.py --per-cell 20 [--profile strict|paper|both]
 Tuning:  python benchmarks/backbone_cells.py --tune [--proposals 2000]
 
 Tuning draws ``--proposals`` candidates from every (family, knob box) of the grid below, at every vertex
 count and for both gate profiles, records which cell each fully accepted candidate lands in, and keeps
 for each cell the boxes with the best acceptance rate (weighted by rate). The result is written to the
-package's ``backbone_recipes.json``.
+package's ``backbone_recipes.json`` as plain-sampling recipes; then run
+``benchmarks/tune_backbone_recipes.py`` twice, which times the cells, switches slow ones to the repair or
+grow modes and marks the cells that stay out of reach under STRICT (``"unreachable"`` plus ``"reason"``).
 """
 
 from __future__ import annotations
@@ -129,8 +131,7 @@ def tune(proposals: int, workers: int) -> None:
         "proposals_per_box": proposals,
         "max_proposals": 40000,
         "fallback": [
-            {"family": "walk", "knobs": {"turn_sd": [0.2, 1.2], "curl": [0.0, 1.6]}, "weight": 0.5,
-             "batch": 256},
+            {"family": "walk", "knobs": {"turn_sd": [0.2, 1.2], "curl": [0.0, 1.6]}, "weight": 0.5, "batch": 256},
             {"family": "star", "knobs": {"q": [0.05, 0.5]}, "weight": 0.5, "batch": 256},
         ],
         "cells": table,
@@ -143,58 +144,81 @@ def tune(proposals: int, workers: int) -> None:
         },
     }
     RECIPES_PATH.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {RECIPES_PATH} ({sum(len(v) for v in table.values())} cell entries); "
-          f"unreachable under STRICT: {unreachable}")
+    print(
+        f"wrote {RECIPES_PATH} ({sum(len(v) for v in table.values())} cell entries); "
+        f"unreachable under STRICT: {unreachable}"
+    )
 
 
-def bench(per_cell: int, profile_name: str, vertices_list: list[int]) -> None:
+def bench(per_cell: int, profile_names: list[str], vertices_list: list[int], seed0: int = 0) -> None:
+    """Time ``per_cell`` generations in every populated cell under each profile; print a per-cell table."""
+    for profile_name in profile_names:
+        _bench_profile(per_cell, profile_name, vertices_list, seed0)
+
+
+def _bench_profile(per_cell: int, profile_name: str, vertices_list: list[int], seed0: int) -> None:
     profile = PROFILES[profile_name]
     rows = []
-    print(f"{'cell':>10} {'mean ms':>8} {'max ms':>8} {'attempts':>9} {'fail':>4}  families")
+    print(f"\n== profile {profile_name} ==")
+    print("CPU ms of the calling process (time.process_time), so load from other processes does not count;")
+    print("'wall' is the wall-clock mean. Modes: sample / repair / growN (grown from N vertices).")
+    print(f"{'cell':>10} {'mean ms':>8} {'max ms':>8} {'wall ms':>8} {'attempts':>9} {'fail':>4}  modes")
     for v in vertices_list:
         for t, s in sorted(cells.POPULATED_CELLS[v]):
-            if profile_name == "strict" and (v, t, s) in bb.UNREACHABLE_STRICT:
-                print(f"{v:>3}:t{t}s{s:<2}  skipped (UNREACHABLE_STRICT)")
+            unreachable = profile_name == "strict" and (v, t, s) in bb.UNREACHABLE_STRICT
+            if unreachable:
+                print(f"{v:>3}:t{t}s{s:<2}  skipped (UNREACHABLE_STRICT: {bb.UNREACHABLE_REASONS[(v, t, s)]})")
                 continue
-            times, attempts, fams, fails = [], [], collections.Counter(), 0
-            for seed in range(per_cell):
+            times, walls, attempts, fams, fails = [], [], [], collections.Counter(), 0
+            for seed in range(seed0, seed0 + per_cell):
                 rng = np.random.default_rng([v, t, s, seed])
-                t0 = time.perf_counter()
+                w0, t0 = time.perf_counter(), time.process_time()
                 try:
                     b = bb.generate_backbone(rng, v, t, s, profile)
                 except bb.CellUnreachable:
                     fails += 1
-                    times.append(time.perf_counter() - t0)
-                    continue
-                times.append(time.perf_counter() - t0)
-                attempts.append(b.attempts)
-                fams[b.family] += 1
+                    b = None
+                times.append(time.process_time() - t0)
+                walls.append(time.perf_counter() - w0)
+                if b is not None:
+                    attempts.append(b.attempts)
+                    fams[b.family.split("+")[-1] if "+" in b.family else "sample"] += 1
             mean_ms = 1000 * statistics.fmean(times)
             max_ms = 1000 * max(times)
-            share = " ".join(f"{f}:{c / max(1, sum(fams.values())):.0%}" for f, c in fams.most_common())
+            wall_ms = 1000 * statistics.fmean(walls)
+            share = " ".join(f"{f}:{c / max(1, sum(fams.values())):.0%}" for f, c in fams.most_common(3))
             att = statistics.fmean(attempts) if attempts else float("nan")
-            line = f"{v:>3}:t{t}s{s:<2} {mean_ms:8.2f} {max_ms:8.1f} {att:9.0f} {fails:>4}  {share}"
+            line = f"{v:>3}:t{t}s{s:<2} {mean_ms:8.2f} {max_ms:8.1f} {wall_ms:8.2f} {att:9.0f} {fails:>4}  {share}"
             print(line, flush=True)
-            rows.append(((v, t, s), mean_ms, max_ms, fails))
+            rows.append(((v, t, s), mean_ms, max_ms, fails, times))
     if not rows:
         return
-    # per (t, s) cell averaged over the vertex counts, as in the project's speed requirement
-    by_cell: dict = collections.defaultdict(list)
-    for (_v, t, s), mean_ms, _mx, _f in rows:
-        by_cell[(t, s)].append(mean_ms)
-    avg = {c: statistics.fmean(x) for c, x in by_cell.items()}
-    slow = max(avg, key=avg.get)
-    worst = max(rows, key=lambda r: r[1])
-    print(f"\ncells timed: {len(rows)}, failures: {sum(r[3] for r in rows)}")
-    print(f"median cell (averaged over vertex counts): {statistics.median(avg.values()):.2f} ms")
-    print(f"slowest cell (averaged over vertex counts): t{slow[0]}s{slow[1]} {avg[slow]:.2f} ms")
-    print(f"slowest single (vertices, t, s): {worst[0]} {worst[1]:.2f} ms mean, {worst[2]:.1f} ms max")
+    means = sorted(r[1] for r in rows)
+    all_times = sorted(x for r in rows for x in r[4])
+    calls = len(all_times)
+    slow = sorted(rows, key=lambda r: -r[1])[:8]
+    print(
+        f"\n[{profile_name}] cells timed: {len(rows)}, calls: {calls}, failures (CellUnreachable): "
+        f"{sum(r[3] for r in rows)}"
+    )
+    print(
+        f"[{profile_name}] median cell mean: {statistics.median(means):.2f} ms; "
+        f"cells with mean > 40 ms: {sum(m > 40 for m in means)}, > 60 ms: {sum(m > 60 for m in means)}"
+    )
+    print(
+        f"[{profile_name}] per-call p99: {1000 * all_times[int(0.99 * (calls - 1))]:.1f} ms, "
+        f"max: {1000 * all_times[-1]:.1f} ms, calls > 82 ms: {sum(x > 0.082 for x in all_times)}"
+    )
+    print(
+        f"[{profile_name}] slowest cells (mean / max ms): " + ", ".join(f"{r[0]} {r[1]:.1f}/{r[2]:.0f}" for r in slow)
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--per-cell", type=int, default=20, help="backbones timed per cell")
-    ap.add_argument("--profile", choices=sorted(PROFILES), default="strict")
+    ap.add_argument("--profile", choices=[*sorted(PROFILES), "both"], default="both")
+    ap.add_argument("--seed0", type=int, default=0, help="first seed (vary it to draw fresh calls)")
     ap.add_argument("--vertices", type=int, nargs="*", default=list(cells.VERTEX_COUNTS))
     ap.add_argument("--tune", action="store_true", help="regenerate backbone_recipes.json")
     ap.add_argument("--proposals", type=int, default=2000, help="proposals per knob box when tuning")
@@ -203,7 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.tune:
         tune(args.proposals, args.workers)
     else:
-        bench(args.per_cell, args.profile, args.vertices)
+        names = sorted(PROFILES, reverse=True) if args.profile == "both" else [args.profile]
+        bench(args.per_cell, names, args.vertices, args.seed0)
 
 
 if __name__ == "__main__":

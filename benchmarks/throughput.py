@@ -60,8 +60,10 @@ def cells_report(host, per_cell: int, seed: int) -> None:
     encode = statistics.median(r[4] for r in rows)
     slowest = min(rows, key=lambda r: r[3])
     median = statistics.median(rates)
-    print(f"\ncells: {len(rows)}; median cell {median:.1f} items/s; encode-only median {encode:.1f}/s; "
-          f"ratio {median / encode:.2f}")
+    print(
+        f"\ncells: {len(rows)}; median cell {median:.1f} items/s; encode-only median {encode:.1f}/s; "
+        f"ratio {median / encode:.2f}"
+    )
     print(f"slowest cell v={slowest[0]} t{slowest[1]} s{slowest[2]}: {slowest[3]:.1f} items/s")
 
 
@@ -83,8 +85,10 @@ def memory_report(host, count: int, seed: int) -> None:
                 built = build_item(host, task, job.seed, job.index, job.params, job.suffix)
                 writer.write(built.item.to_json(), built.item.images, built.pngs)
                 if k % max(1, count // 10) == 0:
-                    print(f"  {task.id}: {k:>6} items, {k / (time.perf_counter() - start):6.1f} items/s, "
-                          f"peak RSS {peak_rss_mb():7.1f} MiB")
+                    print(
+                        f"  {task.id}: {k:>6} items, {k / (time.perf_counter() - start):6.1f} items/s, "
+                        f"peak RSS {peak_rss_mb():7.1f} MiB"
+                    )
         writer.close()
 
 

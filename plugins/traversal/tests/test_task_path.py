@@ -105,8 +105,8 @@ def test_choice_format_has_one_correct_option(host, path_task):
 def test_parameter_errors_name_what_is_allowed(path_task):
     with pytest.raises(ParameterError, match="allowed cells at 9 vertices: t0s0, t0s1"):
         plan(path_task, {"vertices": 9, "tort_bin": 0, "cross_bin": 6}, 0, 1)
-    with pytest.raises(ParameterError, match="needs 'backbones'"):
-        plan(path_task, {"record": 3}, 0, 1)
+    with pytest.raises(ParameterError, match="record 99 is out of range"):
+        plan(path_task, {"backbones": str(FIXTURES / "published_backbones.jsonl"), "source": 99}, 0, 1)
     with pytest.raises(ParameterError, match="not a readable file"):
         plan(path_task, {"backbones": "/no/such/file.jsonl"}, 0, 1)
 

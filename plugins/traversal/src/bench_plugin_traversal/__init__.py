@@ -46,11 +46,11 @@ PATH = Task(
         Parameter("preset", "str", "none", choices=("none", "paper"),
                   help="paper: the balanced design, every populated cell x 5 vertex counts, 40 base + 40 confound"),
         Parameter("source", "int", None, minimum=0, maximum=2**31 - 1,
-                  help="backbone source key: items of one seed and source share a backbone (default: the index)"),
+                  help="backbone source key: items of one seed and source share a backbone (default: the index);"
+                  " with backbones=FILE, the record number"),
         Parameter("start", "str", DEFAULT_START, choices=VOCABULARY, help="the START glyph"),
         Parameter("backbones", "path", None,
                   help="a published TraversalBench backbone JSONL: one item per record, in file order"),
-        Parameter("record", "int", None, minimum=0, help="record number in the backbones file (set by the design)"),
     ),
     variants=("base", "conf_low", "conf_high"),
 )

@@ -4,12 +4,23 @@ A backbone is an unlabelled polyline that lands in a requested (tortuosity bin, 
 given vertex count and passes every render-aware gate of a :class:`~.geometry.GateProfile`.
 
 How it is fast enough: proposers draw a whole batch of candidate polylines at once as a (B, N, 2) array;
-the batch is fitted to the view and screened with broadcast numpy (tortuosity, crossing count, segment
-length, hairpins, vertex gaps, clearances), and only the few survivors go through the full
-:func:`~.geometry.check_gates`. Which proposer family, and which knob ranges, to use for each cell comes
-from a per-cell recipe table (``backbone_recipes.json``) tuned offline by
-``benchmarks/backbone_cells.py --tune``. Knob values are drawn at random per candidate inside the tuned
-ranges, so a cell is not filled with one repeated shape.
+the batch is fitted to the view and screened with broadcast numpy, and only the few survivors go through
+the full :func:`~.geometry.check_gates`. Each cell has a recipe in ``backbone_recipes.json`` with one of
+three modes (spec §2.2 "recommended generator" and paper App. A.3):
+
+* ``sample``: draw batches from the cell's tuned proposal boxes (family + knob ranges, written by
+  ``benchmarks/backbone_cells.py --tune``) and keep the first candidate that passes; for the easy cells.
+* ``repair``: draw one smaller batch, rank it by :func:`gate_penalty` (a continuous distance from "in the
+  cell and accepted") and run :func:`repair`, a batched hill climb that moves one vertex at a time, on
+  the near misses; restart with a fresh batch after a bounded number of generations.
+* ``grow``: make a backbone of the same cell at fewer vertices (with that cell's own recipe) and insert
+  vertices by splitting long segments (:func:`grow`), re-checking every gate after each insertion.
+
+Which mode and box each cell uses is chosen by timing (``benchmarks/tune_backbone_recipes.py``). Cells
+that no recipe fills fast enough under STRICT are flagged in the table with a reason and exported as
+:data:`UNREACHABLE_STRICT` / :data:`UNREACHABLE_REASONS`; they are generated under PAPER. Knob values are
+drawn at random per candidate inside the tuned ranges, so a cell is not filled with one repeated shape.
+All randomness comes from the ``rng`` passed in.
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ __all__ = [
     "CellUnreachable",
     "gate_penalty",
     "generate_backbone",
+    "grow",
     "load_recipes",
     "propose",
     "repair",
@@ -417,9 +429,7 @@ def gate_penalty(
     pen += _relu(lo - cnt)
     if hi is not None:
         pen += _relu(cnt - hi)
-    dseg = np.minimum(
-        np.minimum(dvs[:, pi, pj], dvs[:, pi + 1, pj]), np.minimum(dvs[:, pj, pi], dvs[:, pj + 1, pi])
-    )
+    dseg = np.minimum(np.minimum(dvs[:, pi, pj], dvs[:, pi + 1, pj]), np.minimum(dvs[:, pj, pi], dvs[:, pj + 1, pi]))
     c_min = profile.min_segment_clearance_px
     pen += np.where(cross, 0.0, _relu(c_min - dseg)).sum(1) / c_min
     if profile.min_vertex_segment_px is not None:
@@ -471,6 +481,8 @@ def _nonincident_mask(n: int) -> np.ndarray:
 
 
 _STEP_PX = np.array([3.0, 10.0, 30.0, 80.0])
+#: Perpendicular displacement scales of a split point, relative to the split segment's length.
+_GROW_OFFSETS = np.array([0.03, 0.12])
 
 
 def _accept(p: np.ndarray, profile: GateProfile, t_rng, c_rng) -> tuple[float, list[Crossing]] | None:
@@ -530,6 +542,71 @@ def repair(
     return None, evaluated, None
 
 
+def grow(
+    rng: np.random.Generator,
+    points: np.ndarray,
+    vertices: int,
+    profile: GateProfile,
+    tort_range: tuple[float, float],
+    cross_range: tuple[int, int | None],
+    *,
+    tries: int = 32,
+    repair_gens: int = 0,
+    max_evals: int | None = None,
+) -> tuple[np.ndarray | None, int]:
+    """Bootstrap mode (paper App. A.3): insert vertices into an accepted backbone until it has ``vertices``.
+
+    Each insertion splits a segment long enough to hold two minimum-length segments at a point drawn
+    around its middle, displaced perpendicular by a small Gaussian amount; ``tries`` such splits are
+    screened at once with :func:`gate_penalty` (refitted, so every gate and the cell are re-checked after
+    each insertion) and one clean split is kept at random. Returns (points or None when no clean split is
+    left, candidates evaluated); the caller runs the full gate check on the result. With ``repair_gens``
+    a step without a clean split runs :func:`repair` on the splits for that many generations instead.
+    At most ``max_evals`` candidates are evaluated.
+    """
+    p = points
+    evaluated = 0
+    min_len = 2.0 * profile.min_segment_px + 8.0
+    cap = math.inf if max_evals is None else max_evals
+    while len(p) < vertices:
+        if evaluated + tries > cap:
+            return None, evaluated
+        seg = np.diff(p, axis=0)
+        sl = np.hypot(seg[:, 0], seg[:, 1])
+        ok = np.flatnonzero(sl >= min_len)
+        if ok.size == 0:
+            return None, evaluated
+        w = sl[ok] - min_len + 1.0
+        k = ok[rng.choice(ok.size, size=tries, p=w / w.sum())]
+        u = rng.uniform(0.35, 0.65, tries)
+        off = rng.normal(0.0, 1.0, tries) * rng.choice(_GROW_OFFSETS, tries) * sl[k]
+        normal = np.stack([-seg[k, 1], seg[k, 0]], axis=1) / sl[k, None]
+        new = p[k] + u[:, None] * seg[k] + off[:, None] * normal
+        n = len(p)
+        cand = np.empty((tries, n + 1, 2))
+        ar = np.arange(n + 1)[None, :]
+        src_idx = np.where(ar <= k[:, None], ar, ar - 1)  # rows: old index feeding each new slot
+        cand[:] = p[src_idx]
+        cand[np.arange(tries), k + 1] = new
+        cand = batch_fit_to_view(cand, profile.view, profile.margin_frac)
+        pen = gate_penalty(cand, profile, tort_range, cross_range)[0]
+        evaluated += tries
+        good = np.flatnonzero(pen <= 0.0)
+        if good.size == 0:
+            gens = min(repair_gens, int((cap - evaluated) // _REPAIR_DEFAULTS["kids"]))
+            if gens <= 0:
+                return None, evaluated
+            # no clean split: repair the best splits (their extra vertex included) for a few generations
+            fixed, used, _res = repair(rng, cand, profile, tort_range, cross_range, gens=gens, pen=pen)
+            evaluated += used
+            if fixed is None:
+                return None, evaluated
+            p = fixed
+            continue
+        p = cand[good[int(rng.integers(good.size))]]
+    return p, evaluated
+
+
 # --------------------------------------------------------------------------------------------------------
 # recipes
 
@@ -566,7 +643,7 @@ def _cell_recipe(vertices: int, tort_bin: int, cross_bin: int, profile: GateProf
     for entry in (by_prof.get(prof, {}).get(key), by_prof.get(other, {}).get(key)):
         if entry:
             recipe = _as_recipe(entry)
-            if recipe.get("entries"):
+            if recipe.get("entries") or recipe.get("mode") == "grow":
                 return recipe
     return {"mode": "sample", "entries": table["fallback"]}
 
@@ -637,6 +714,8 @@ def generate_with_recipe(
     t_rng = tortuosity_range(tort_bin)
     c_rng = crossing_range(cross_bin)
     recipe = _as_recipe(recipe)
+    if recipe.get("mode") == "grow":
+        return _generate_grown(rng, vertices, tort_bin, cross_bin, profile, recipe, budget)
     entries = recipe["entries"]
     repairing = recipe.get("mode") == "repair"
     rp = {**_REPAIR_DEFAULTS, **recipe.get("repair", {})}
@@ -675,6 +754,33 @@ def generate_with_recipe(
         attempts += used
         if p is not None:
             return Backbone(p, f"{e['family']}+repair", attempts, res[0], res[1])
+    raise CellUnreachable(vertices, tort_bin, cross_bin, attempts)
+
+
+def _generate_grown(rng, vertices, tort_bin, cross_bin, profile, recipe, budget) -> Backbone:
+    """``grow`` mode: a backbone of the same cell at ``recipe["from"]`` vertices, grown by safe insertion."""
+    t_rng = tortuosity_range(tort_bin)
+    c_rng = crossing_range(cross_bin)
+    base_v = int(recipe["from"])
+    if not 4 <= base_v < vertices:
+        raise ValueError(f"grow recipe needs 4 <= from < {vertices}, got {base_v}")
+    base_recipe = _cell_recipe(base_v, tort_bin, cross_bin, profile)
+    attempts = 0
+    while attempts < budget:
+        try:
+            base = generate_with_recipe(rng, base_v, tort_bin, cross_bin, profile, base_recipe, budget - attempts)
+        except CellUnreachable as exc:
+            attempts += exc.attempts
+            break
+        attempts += base.attempts
+        gens = int(recipe.get("repair_gens", 0))
+        p, used = grow(rng, base.points, vertices, profile, t_rng, c_rng, repair_gens=gens, max_evals=budget - attempts)
+        attempts += used
+        if p is None:
+            continue
+        res = _accept(p, profile, t_rng, c_rng)
+        if res is not None:
+            return Backbone(p, f"{base.family}+grow{base_v}", attempts, res[0], res[1])
     raise CellUnreachable(vertices, tort_bin, cross_bin, attempts)
 
 

@@ -41,7 +41,7 @@ def reachable_cells(vertices: int, profile: str) -> list[tuple[int, int]]:
 class TraversalPath(TraversalTask):
     """Generate, render and verify traversal/path items."""
 
-    _DESIGN_KEYS = ("vertices", "tort_bin", "cross_bin", "source", "record")
+    _DESIGN_KEYS = ("vertices", "tort_bin", "cross_bin", "source")
 
     def check_params(self, params: Mapping[str, Any]) -> None:
         fixed = [k for k in self._DESIGN_KEYS if params.get(k) is not None]
@@ -64,11 +64,11 @@ class TraversalPath(TraversalTask):
                 count = len(load_backbones(path))
             except ValueError as exc:
                 raise ParameterError(f"parameter 'backbones': {exc}") from None
-            if params["record"] is not None and params["record"] >= count:
-                raise ParameterError(f"parameter 'record': {params['record']} is out of range; allowed: 0..{count - 1}")
+            if params["source"] is not None and params["source"] >= count:
+                raise ParameterError(
+                    f"parameter 'source': record {params['source']} is out of range; allowed: 0..{count - 1}"
+                )
             return
-        if params["record"] is not None:
-            raise ParameterError("parameter 'record' needs 'backbones' (a published backbone file)")
         vertex_options = [params["vertices"]] if params["vertices"] is not None else list(VERTEX_COUNTS)
         if not any(self._cells(v, params) for v in vertex_options):
             t, s = params["tort_bin"], params["cross_bin"]
@@ -92,8 +92,8 @@ class TraversalPath(TraversalTask):
         if params["backbones"]:
             path = os.path.abspath(params["backbones"])
             total = len(load_backbones(path))
-            numbers = [params["record"]] if params["record"] is not None else range(total)
-            return [{**params, "backbones": path, "record": n} for n in numbers]
+            numbers = [params["source"]] if params["source"] is not None else range(total)
+            return [{**params, "backbones": path, "source": n} for n in numbers]
         return super().expand(params, count)
 
     @staticmethod
@@ -161,7 +161,7 @@ class TraversalPath(TraversalTask):
 
     def _published(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
         records = load_backbones(params["backbones"])
-        number = params["record"] if params["record"] is not None else random.index
+        number = params["source"] if params["source"] is not None else random.index
         record = records[number]
         tokens = assign_tokens(random.rng, len(record.points), params["start"])
         traversal = Traversal(record.points, tokens, record.spurs)
