@@ -194,3 +194,47 @@ def test_rendered_solids_share_one_scale():
     stimulus = _stimulus(4, "medium")
     scales = {o.content.relative_scale for o in stimulus.options}
     assert len(scales) == 1 and scales.pop() > 0
+
+
+# -- sizes: no nuisance feature points at the answer -------------------------------------------------------
+def _order(values):
+    return [int(k) for k in np.argsort(values)]
+
+
+@pytest.mark.parametrize("rank", range(4))
+def test_balanced_scales_put_the_answer_at_the_drawn_rank_in_every_feature(rank):
+    # four "shapes" whose ink and box area disagree at equal scale (the answer the most compact and inkiest,
+    # as a regular solid among stretched ones)
+    ink, box = np.array([0.8, 0.5, 0.6, 0.45]), np.array([0.95, 0.9, 0.8, 1.0])
+    floors = {"ink": 0.0, "extent": 0.0}
+
+    def measure(scales):
+        return [{"ink": i * s * s, "extent": b * s * s, "reach": math.sqrt(b) * s}
+                for i, b, s in zip(ink, box, scales, strict=True)]
+
+    scales = mc.balanced_scales(np.random.default_rng(rank), measure, 4, {"ink": 2.0, "extent": 2.0}, rank,
+                                1.8, floors)
+    assert scales is not None and scales.max() == pytest.approx(1.0)
+    features = measure(scales)
+    orders = {name: _order([f[name] for f in features]) for name in ("ink", "extent")}
+    assert orders["ink"] == orders["extent"] and orders["ink"].index(0) == rank
+    reach = [f["reach"] for f in features]
+    assert max(reach) / min(reach) <= mc.SIZE_RANGE + 1e-9
+    for name in ("ink", "extent"):
+        v = sorted(f[name] for f in features)
+        assert v[2] - v[0] > v[3] - v[2]  # the smallest is the most atypical, whoever it is
+
+
+def test_size_ink_and_saturation_follow_one_order_with_the_right_solid_anywhere():
+    side = mc.TASK.layout("600x800").tile
+    ranks = set()
+    for seed in range(16):
+        stimulus = _stimulus(seed, ("easy", "medium", "hard")[seed % 3])
+        features = [mc.raster3d.panel_features(mc.TASK.draw_option(o.content, side)) for o in stimulus.options]
+        orders = {name: _order([f[name] for f in features]) for name in ("ink", "extent", "saturation")}
+        assert len({tuple(o) for o in orders.values()}) == 1, orders
+        answer = next(k for k, o in enumerate(stimulus.options) if o.role == "correct")
+        ranks.add(orders["ink"].index(answer))
+        sizes = sorted(o.content.size for o in stimulus.options)
+        assert sizes[-1] == pytest.approx(1.0) and sizes[0] > 0.3
+    assert ranks == {0, 1, 2, 3}

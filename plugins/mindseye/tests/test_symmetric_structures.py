@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye import symmetric_structures as ss
+from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.symmetric_structures import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout, Tile
 
@@ -151,3 +152,17 @@ def test_strokes_are_at_least_two_pixels_on_the_small_canvas():
     image = ss.TASK.draw_option(STIMULI[0][1].options[0].content, side)
     assert image.size == (side, side)
     assert (np.asarray(image.convert("L")) < 100).mean() > 0.01
+
+
+def test_ink_and_box_follow_one_size_order_with_the_odd_figure_anywhere():
+    side = ss.TASK.layout("1024x1024").tile
+    ranks = set()
+    for _, stimulus in STIMULI[:24]:
+        features = [option_features(ss.TASK.draw_option(o.content, side)) for o in stimulus.options]
+        orders = [list(np.argsort([f[name] for f in features])) for name in ("ink", "extent")]
+        assert orders[0] == orders[1]
+        ranks.add(orders[0].index(0))  # the odd figure is option 0
+        scales = [o.content.scale for o in stimulus.options]
+        assert max(scales) == pytest.approx(1.0) and min(scales) >= 1 / 1.6 - 1e-9
+        assert [o.latent["scale"] for o in stimulus.options] == [round(s, 4) for s in scales]
+    assert ranks == {0, 1, 2, 3}

@@ -22,6 +22,12 @@ spec §7.1):
   shares the net's colour one time in three, which makes colour useless as a cue either way (expected
   share of net-coloured options equals the answer's chance of being one of them, 1/4).
 
+Sizes: every solid is normalised to one bounding radius, but then a regular solid (the right one) looks
+bigger and inkier than its stretched variants, so the options are drawn at different sizes instead
+(``balanced_scales``): a size order in which the right solid's place is drawn uniformly per item, that ink,
+ink extent and saturation all follow.  Each of them then points at the answer (largest, smallest, median,
+most atypical) exactly as often as at any other option.
+
 The solver never reads roles or kinds: it refolds the net onto each option - trying every placement of one
 net face on a solid face of the same size, propagating the placement across the net's hinges through the
 solid's edge adjacency, and accepting if this maps net faces one-to-one onto congruent solid faces (up to a
@@ -35,7 +41,7 @@ import colorsys
 import functools
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -204,11 +210,14 @@ class Solid:
         self.faces = [list(f) for f in faces]
         self.groups = groups
         self.profile = None if profile is None else [p / size for p in profile]
+        #: the drawn size relative to the unit bounding radius, set per option by ``balanced_scales`` (the
+        #: solver's rules are scale-free, so it never needs it)
+        self.size = 1.0
         self.relative_scale = 0.0
         self.cache: dict[int, Image.Image] = {}
 
     def mesh(self) -> raster3d.Mesh:
-        return raster3d.Mesh(self.vertices, self.faces, [self.colour] * len(self.faces), self.groups)
+        return raster3d.Mesh(self.vertices * self.size, self.faces, [self.colour] * len(self.faces), self.groups)
 
 
 #: Resting poses about the vertical: (yaw centre, symmetry period, jitter), degrees.  The centre puts the
@@ -444,6 +453,124 @@ def folds_into(net: PolyNet | ConeNet, solid: Solid) -> bool:
     return any(refolds_onto(candidate, solid.vertices, solid.faces) for candidate in (net, _mirrored(net)))
 
 
+# -- option sizes that carry no information ---------------------------------------------------------------
+#: Audited nuisance features and how each grows with an option's drawn (linear) scale: MC's are all areas.
+AREA_FEATURES = {"ink": 2.0, "extent": 2.0, "saturation": 2.0}
+#: Size order (``balanced_scales``): consecutive options differ by at least SIZE_STEP (relative) in every
+#: feature, and the longest side of the largest option's ink box is at most SIZE_RANGE times the smallest one's.
+SIZE_STEP = 0.05
+SIZE_RANGE = 1.6
+
+
+def _reach(mesh: raster3d.Mesh) -> float:
+    """The longer side of the mesh's projected box, world units."""
+    x0, y0, x1, y1 = raster3d.screen_box(mesh)
+    return max(x1 - x0, y1 - y0)
+
+
+def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray) -> np.ndarray:
+    """Per candidate (leading axes), whether ``values`` (..., options in size order, features) rise by at least
+    ``step`` from each option to the next in every feature, the smallest option lies further from the median
+    than the largest one (by a ``step`` margin), and neither end is "singled out" (further from the others than
+    ``factor`` times their spread plus the feature's floor, as in ``base.singled_out``)."""
+    v = np.moveaxis(values, -2, 0)
+    m = len(v) // 2  # the median the shortcut solvers use: sorted(values)[n // 2]
+    ok = (v[1:] >= v[:-1] * (1 + step)).all(axis=0)
+    ok &= v[m] - v[0] >= (1 + step) * (v[-1] - v[m])
+    ok &= (v[1] - v[0] <= factor * (v[-1] - v[1]) + floors) & (v[-1] - v[-2] <= factor * (v[-2] - v[0]) + floors)
+    return ok.all(axis=-1)
+
+
+def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
+              floors: np.ndarray, reach: np.ndarray, draws: int) -> tuple[float, np.ndarray] | None:
+    """(range of log sizes, log scales): the log scales (smallest option 0) that put options with log features
+    ``base`` at scale 1 (options in size order, features) in that order as ``_ranked`` demands, with the
+    narrowest range of log ``reach`` (each option's linear size at scale 1) among ``draws`` candidates: all but
+    the largest option spaced at random beyond what the order needs, the largest placed inside the interval the
+    conditions leave for it.  None if no candidate works."""
+    count = len(base)
+    m = count // 2
+    trial = np.zeros((draws, count))
+    gaps = rng.uniform(0.0, 0.15, size=(draws, count - 2))
+    for j in range(1, count - 1):
+        need = (base[j - 1] + power * trial[:, j - 1, None] + math.log1p(step) - base[j]) / power
+        trial[:, j] = need.max(axis=1) + gaps[:, j - 1]
+    v = np.exp(base[None, :-1] + power * trial[:, :-1, None])  # features of all but the largest option
+    # the largest option must clear the next one by a step, leave the smallest the odd one out and not be so
+    # large (nor the smallest so small) that it is singled out
+    lower = np.maximum(v[:, -1] * (1 + step), v[:, 1] + (v[:, 1] - v[:, 0] - floors) / factor)
+    upper = v[:, m] + (v[:, m] - v[:, 0]) / (1 + step)
+    lo = ((np.log(lower) - base[-1]) / power).max(axis=1)
+    hi = ((np.log(upper) - base[-1]) / power).min(axis=1)
+    trial[:, -1] = lo + (hi - lo) * rng.uniform(0.25, 0.75, size=draws)
+    predicted = np.exp(base[None] + power * trial[..., None])
+    size = reach[None] + trial
+    spread = size.max(axis=1) - size.min(axis=1)
+    ok = (hi > lo) & _ranked(predicted, step, factor, floors)
+    if not ok.any():
+        return None
+    best = int(np.flatnonzero(ok)[np.argmin(spread[ok])])
+    return float(spread[best]), trial[best]
+
+
+def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
+                    count: int, exponents: Mapping[str, float], rank: int, factor: float,
+                    floors: Mapping[str, float], step: float = SIZE_STEP,
+                    longest: float = SIZE_RANGE, rounds: int = 3, draws: int = 200) -> np.ndarray | None:
+    """Drawn scales (the largest 1) for ``count`` >= 4 options, the answer first, that leave the nuisance
+    features no information about the answer: EVERY feature in ``exponents`` (name -> how it grows with the
+    linear scale) ranks the options in one size order in which the answer is ``rank``-th smallest, or None if
+    that needs sizes further apart than ``longest`` (the measured ``reach``, which grows like the scale).
+
+    Drawing every option at one normalised size leaves each feature to the option's shape, and shape goes with
+    role (the right solid is one of a few regular kinds, foils are stretched variants...).  Here the caller
+    draws ``rank`` uniformly, once per item, and keeps it through retries, so the answer is the largest, the
+    smallest, the median (``sorted(values)[n // 2]``) ... option equally often in every feature, while the
+    features of all options agree on the order (no option stands out by disagreeing).  The smallest option
+    always lies furthest from the median, so "most atypical" means "smallest", and no option is singled out
+    (``factor``, ``floors``: the audit's).  The wrong options take the order that needs the narrowest range.
+
+    ``measure(scales)`` returns the options' features drawn at those scales by the final pipeline, and each
+    one's ``reach`` (say the longer side of its box).  Scales are predicted from the last measurement
+    (feature ~ scale ** exponent) and measured again to confirm (half the ``step`` then suffices).  The search
+    is deterministic in ``rng``; it fails (for the caller to redraw the shapes, keeping ``rank``) only when the
+    shapes differ too much for any order with the answer at ``rank``.
+    """
+    names = list(exponents)
+    power = np.array([float(exponents[n]) for n in names])
+    floor = np.array([float(floors.get(n, 0.0)) for n in names])
+    sigma = np.zeros(count)  # log scale per option
+    order = None
+    for attempt in range(rounds + 1):
+        scales = np.exp(sigma - sigma.max())
+        measured = measure(scales)
+        values = np.array([[float(f[n]) for n in names] for f in measured])
+        if order is not None and _ranked(values[order], step / 2, factor, floor):
+            return scales
+        if attempt == rounds or (values <= 0).any():
+            return None
+        base = np.log(values) - power * sigma[:, None]  # log features at scale 1
+        reach = np.log([float(f["reach"]) for f in measured]) - sigma
+        if order is None:  # the wrong options' order: the one needing the narrowest range of sizes
+            best = None
+            for others in itertools.permutations(range(1, count)):
+                candidate = np.array([*others[:rank], 0, *others[rank:]])
+                found = _spacings(rng, base[candidate], power, step, factor, floor, reach[candidate], draws)
+                if found is not None and (best is None or found[0] < best[0]):
+                    best = (found[0], candidate, found[1])
+            if best is None or best[0] > math.log(longest):
+                return None
+            _, order, trial = best
+        else:
+            found = _spacings(rng, base[order], power, step, factor, floor, reach[order], draws)
+            if found is None or found[0] > math.log(longest):
+                return None
+            trial = found[1]
+        sigma = np.empty(count)
+        sigma[order] = trial
+    return None  # pragma: no cover
+
+
 # -- the task -------------------------------------------------------------------------------------------
 class MentalComposition(MindsEyeTask):
     """MC: choose the solid the net folds into."""
@@ -480,8 +607,11 @@ class MentalComposition(MindsEyeTask):
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         knobs = self.knobs(difficulty, params)
         side = self.layout(params["size"]).tile
+        # where the right solid falls in the options' size order, uniform and fixed through every retry (see
+        # ``balanced_scales``): nothing about size, ink or saturation then points at it
+        rank = int(rng.integers(self.option_count))
         for _ in range(100):
-            made = self._attempt(rng, knobs, side)
+            made = self._attempt(rng, knobs, side, rank)
             if made is not None:
                 return made
         raise RuntimeError(f"MC: no sound item for knobs {knobs}")  # pragma: no cover
@@ -536,7 +666,7 @@ class MentalComposition(MindsEyeTask):
         polygons, hinges = unfolded
         return PolyNet(orient_net(rng, polygons), hinges, colour)
 
-    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int) -> Stimulus | None:
+    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int, rank: int) -> Stimulus | None:
         kinds = SETS[knobs["solids"]]
         target = kinds[int(rng.integers(len(kinds)))]
         proportion = self._proportion(rng, target)
@@ -589,7 +719,7 @@ class MentalComposition(MindsEyeTask):
             solids = {name: Solid(k, p, colours[name], presentation(rng, k)) for name, (k, p) in specs.items()}
             if attempt == 0 and [folds_into(net, s) for s in solids.values()] != [True, False, False, False]:
                 return None  # a foil that the net also folds into, or a net that closes into nothing
-            if self._panels_sound(list(solids.values()), side):
+            if self._panels_sound(rng, list(solids.values()), side, rank):
                 break
         else:
             return None
@@ -611,16 +741,27 @@ class MentalComposition(MindsEyeTask):
         }
         return Stimulus(query=(net,), query_captions=("Original Shape",), options=options, facts=facts)
 
-    def _panels_sound(self, solids: list[Solid], side: int) -> bool:
-        """Render the options at one shared scale and keep them if no nuisance feature singles out the right one
-        (``solids[0]``) and all differ visibly."""
-        meshes = [s.mesh() for s in solids]
-        scale = raster3d.shared_scale(meshes, side)
-        tiles = []
-        for solid, mesh in zip(solids, meshes, strict=True):
-            solid.relative_scale = scale / side
-            solid.cache = {side: raster3d.render(mesh, side, scale).image}
-            tiles.append(solid.cache[side])
+    def _panels_sound(self, rng: np.random.Generator, solids: list[Solid], side: int, rank: int) -> bool:
+        """Size the options (``balanced_scales``: a random size order that every nuisance feature follows), render
+        them at one shared scale and keep them if no nuisance feature singles out the right one (``solids[0]``)
+        and all differ visibly."""
+        meshes: list[raster3d.Mesh] = []
+
+        def measure(scales: np.ndarray) -> list[dict[str, float]]:
+            for solid, size in zip(solids, scales, strict=True):
+                solid.size = float(size)
+            meshes[:] = [s.mesh() for s in solids]
+            scale = raster3d.shared_scale(meshes, side)
+            for solid, mesh in zip(solids, meshes, strict=True):
+                solid.relative_scale = scale / side
+                solid.cache = {side: raster3d.render(mesh, side, scale).image}
+            return [{**raster3d.panel_features(s.cache[side]), "reach": _reach(mesh) * scale / side}
+                    for s, mesh in zip(solids, meshes, strict=True)]
+
+        if balanced_scales(rng, measure, len(solids), AREA_FEATURES, rank, 0.9 * self.nuisance_factor,
+                           {k: v / 2 for k, v in self.nuisance_floor.items()}) is None:
+            return False
+        tiles = [s.cache[side] for s in solids]
         return raster3d.nuisance_clean(tiles, 0, self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
 
     # -- drawing -------------------------------------------------------------------------------------

@@ -21,7 +21,10 @@ The three conformers come from distinct templates, each tied to a reasoning erro
 Leak guards: no figure has crossing or touching strokes; exactly two panels are drawn oblique (the tilted
 conformer and one other, possibly the odd one), so axis orientation never isolates one panel; the odd
 four-fold figure keeps a square box like its conformers; stroke length and box area of the odd figure are
-kept from standing out.
+kept from standing out.  Even so a bent copy tends to leave a smaller box and relatively more stroke, so the
+figures are drawn at different scales (``mental_composition.balanced_scales``): one size order, with the odd
+figure's place in it drawn uniformly per item, that both the drawn ink and the ink's box follow, so neither
+points at the answer (largest, smallest, median, most atypical) more often than at any other figure.
 
 The generator checks its figures on their vertices (conformers have no symmetry beyond the intended one, the
 odd figure has none at all, by a clear margin).  The solver works from the drawn strokes alone: it samples
@@ -43,8 +46,9 @@ from PIL import Image
 from shapely.geometry import MultiLineString
 
 from bench_plugin_mindseye import folding
-from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.base import MindsEyeTask, option_features, singled_out
 from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.mental_composition import balanced_scales
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 
@@ -54,7 +58,8 @@ CLOSENESS = ("far", "mid", "near")
 #: is to symmetric (spec §7.1 item 4: "segments and foil closeness").
 DIFFICULTY_KNOBS = {"easy": (4, "far"), "medium": (6, "mid"), "hard": (8, "near")}
 
-#: Figures are normalised so the longer side of their bounding box is 1, and drawn FILL of the tile wide.
+#: Figures are normalised so the longer side of their bounding box is 1, and drawn at most FILL of the tile wide
+#: (the largest figure of an item; the others at their ``Figure.scale`` times that).
 FILL = 0.84
 STROKE = 0.017
 #: Vertex clearance: a corner must stay this far from every stroke it does not belong to (normalised units),
@@ -86,9 +91,11 @@ TEXTS = PromptTexts(
 
 @attrs.frozen
 class Figure:
-    """One drawing: polylines in normalised units (bounding box centred on the origin, longer side 1)."""
+    """One drawing: polylines in normalised units (bounding box centred on the origin, longer side 1), and the
+    scale it is drawn at (the largest figure of an item 1, i.e. FILL of the tile; see ``balanced_scales``)."""
 
     polylines: tuple[np.ndarray, ...] = attrs.field(eq=False)
+    scale: float = 1.0
 
     @property
     def vertices(self) -> np.ndarray:
@@ -357,6 +364,9 @@ class SymmetricStructures(MindsEyeTask):
         base = 90.0 if kind == "vertical" else 0.0
         if kind in ("rot2", "rot4"):
             base = 90.0 * int(rng.integers(4))
+        side = self.layout(params.get("size") or "1024x1024").tile
+        # the odd figure's place in the size order, uniform and kept through every redraw (``balanced_scales``)
+        rank = int(rng.integers(self.option_count))
         for _ in range(20):
             site = bend_site(rng, segments, closeness)
             # two panels are drawn oblique (the tilted conformer and one other, which may be the odd one), so
@@ -383,13 +393,17 @@ class SymmetricStructures(MindsEyeTask):
                     break
             else:
                 continue
+            scales = self._sizes(rng, figures, side, rank)
+            if scales is None:
+                continue
             latents = [{"symmetry": "none" if role == "correct" else kind,
                         "orientation": round(float(orientation) % 360.0, 1), "oblique": k in oblique, **made[1]}
                        for k, ((role, _, orientation, *_), made) in enumerate(zip(plan, [odd, *drawn], strict=True))]
-            options = [Option(role, template, {**latent, "strokes": len(segments_of(fig)), "length": round(length, 3)},
-                              Figure(fig))
-                       for (role, template, *_), latent, fig, length in zip(plan, latents, figures, lengths,
-                                                                             strict=True)]
+            options = [Option(role, template, {**latent, "strokes": len(segments_of(fig)), "length": round(length, 3),
+                                               "scale": round(float(scale), 4)},
+                              Figure(fig, float(scale)))
+                       for (role, template, *_), latent, fig, length, scale in zip(plan, latents, figures, lengths,
+                                                                                    scales, strict=True)]
             order = 1 if kind in ("vertical", "horizontal") else int(kind[-1])
             facts = {
                 "knobs": knobs,
@@ -403,6 +417,20 @@ class SymmetricStructures(MindsEyeTask):
             return Stimulus((), (), options, facts)
         raise RuntimeError(f"SS: no valid item for knobs {knobs} after 20 draws")
 
+    def _sizes(self, rng: np.random.Generator, figures: Sequence[Sequence[np.ndarray]], side: int, rank: int
+               ) -> np.ndarray | None:
+        """Drawn scales for the figures (the odd one first) that leave ink and ink extent no information about
+        the answer (``balanced_scales``: one size order, the odd figure ``rank``-th smallest, that both features
+        follow); None if that needs too wide a range of sizes.  Stroke ink grows with the scale (the stroke
+        width is fixed), the ink's box with its square; every figure is black, so saturation is 0 throughout."""
+
+        def measure(scales: np.ndarray) -> list[dict[str, float]]:
+            return [{**option_features(self.draw_option(Figure(tuple(f), float(s)), side)), "reach": float(s)}
+                    for f, s in zip(figures, scales, strict=True)]
+
+        return balanced_scales(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0}, rank,
+                               0.9 * self.nuisance_factor, {k: v / 2 for k, v in self.nuisance_floor.items()})
+
     # -- drawing ----------------------------------------------------------------------------------------
     def draw_query(self, content: Any, side: int) -> Image.Image:
         raise ValueError("Symmetric Structures has no query panel")
@@ -410,8 +438,9 @@ class SymmetricStructures(MindsEyeTask):
     def draw_option(self, content: Figure, side: int) -> Image.Image:
         tile = Tile(side)
         width = max(2 * tile.supersample, round(STROKE * tile.scale))  # >= 2 px on the 600x800 canvas
+        reach = FILL * content.scale
         for line in content.polylines:
-            tile.draw.line([tile.px(0.5 + FILL * x, 0.5 + FILL * y) for x, y in line], fill=INK, width=width,
+            tile.draw.line([tile.px(0.5 + reach * x, 0.5 + reach * y) for x, y in line], fill=INK, width=width,
                            joint="curve")
         return tile.finish()
 
