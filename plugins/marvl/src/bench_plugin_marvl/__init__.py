@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 FAMILY = "marvl"
 
 #: Description modules of the finished tasks.
-REGISTERED: tuple[str, ...] = ("transformation",)
+REGISTERED: tuple[str, ...] = ("counting", "transformation")
 
 
 def tasks() -> list[Task]:

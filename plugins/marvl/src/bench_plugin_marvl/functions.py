@@ -374,7 +374,8 @@ def _gabor(p: Params, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return envelope * np.cos(2 * math.pi * u / p["wavelength"] + p["phase"])
 
 
-def _extrema_1d(g: Callable[[np.ndarray], np.ndarray], lo: float, hi: float, n: int = 4001) -> list[tuple[float, float]]:
+def _extrema_1d(g: Callable[[np.ndarray], np.ndarray], lo: float, hi: float,
+                n: int = 4001) -> list[tuple[float, float]]:
     """Interior local extrema (u, g(u)) of a smooth 1-D function on [lo, hi], to about 1e-4 (parabolic fit)."""
     u = np.linspace(lo, hi, n)
     v = g(u)
@@ -389,7 +390,8 @@ def _extrema_1d(g: Callable[[np.ndarray], np.ndarray], lo: float, hi: float, n: 
     return found
 
 
-def _line_chord(centre: tuple[float, float], angle: float, box: tuple[float, float, float, float]) -> tuple[float, float]:
+def _line_chord(centre: tuple[float, float], angle: float,
+                box: tuple[float, float, float, float]) -> tuple[float, float]:
     """Parameter range [t0, t1] of the line centre + t (cos a, sin a) inside ``box`` (empty if t0 > t1)."""
     t0, t1 = -math.inf, math.inf
     for c, d, lo, hi in ((centre[0], math.cos(angle), box[0], box[1]), (centre[1], math.sin(angle), box[2], box[3])):
@@ -533,15 +535,17 @@ def _tunnels_layout(rng: np.random.Generator, nx: int, ny: int) -> Params:
         return (base + jitter).tolist()
 
     a, b = positions(nx), positions(ny)
-    gaps = [abs(u - v) for s in (a, b) for u, v in zip(sorted(s), sorted(s)[1:])]
+    gaps = [v - u for s in (a, b) for u, v in zip(sorted(s)[:-1], sorted(s)[1:], strict=True)]
     if gaps:
         w = min(w, min(gaps) / 4.0)
     return {"w": w, "a": a, "b": b}
 
 
 def _tunnels(p: Params, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # [I] 1 - ... (spec: -...): the crossings (the minima, -1) lie below zero and the tops between the
+    # troughs (+0.7..1) above it, so black-only contours (dashed below zero) tell valleys from tops
     w2 = 2 * p["w"] ** 2
-    out = np.zeros(np.broadcast_shapes(np.shape(x), np.shape(y)))
+    out = np.ones(np.broadcast_shapes(np.shape(x), np.shape(y)))
     for a in p["a"]:
         out -= np.exp(-((x - a) ** 2) / w2)
     for b in p["b"]:
@@ -553,7 +557,7 @@ def _tunnels_grid(p: Params, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     w2 = 2 * p["w"] ** 2
     gx = -sum((np.exp(-((xs - a) ** 2) / w2) for a in p["a"]), np.zeros_like(xs))
     gy = -sum((np.exp(-((ys - b) ** 2) / w2) for b in p["b"]), np.zeros_like(ys))
-    return gy[:, None] + gx[None, :]
+    return (gy[:, None] + gx[None, :]) + 1.0
 
 
 #: [I] up to 5 troughs per axis (spec: 4) so that the 16-20 count bin is reachable (20 = 4 x 5).
@@ -900,6 +904,7 @@ def _fam(name: str, title: str, tier: str, counts: set[str], sampler: Callable, 
 _GM_GRID = {"grid_function": _gaussians_grid}
 #: Windowed waves need >= 2 extrema per axis (the spec's lowest frequency, 0.8, leaves no room for one).
 _WINDOWED_SINGLE = (*range(3, 16), 17, 18)
+_WINDOWED_BOTH = (6, 8, 9, 10, 12, 14, 15, 16, 18, 20)
 
 FAMILIES: dict[str, FunctionFamily] = {
     f.name: f
@@ -926,7 +931,7 @@ FAMILIES: dict[str, FunctionFamily] = {
                                             "both": tuple(range(4, 11))}),
         _fam("windowed-waves", "Windowed Waves", T2, {"maxima", "minima"}, _windowed_sample, _windowed,
              instances=12, grid_function=_windowed_grid, targeter=_windowed_target,
-             reach={"maxima": _WINDOWED_SINGLE, "minima": _WINDOWED_SINGLE, "both": (6, 8, 9, 10, 12, 14, 15, 16, 18, 20)}),
+             reach={"maxima": _WINDOWED_SINGLE, "minima": _WINDOWED_SINGLE, "both": _WINDOWED_BOTH}),
         _fam("crossed-tunnels", "Crossed Tunnels", T2, {"minima"}, _tunnels_sample, _tunnels, instances=12,
              grid_function=_tunnels_grid, targeter=_tunnels_target, reach={"minima": _products(_TUNNEL_LIMIT)}),
         _fam("checkerboard", "Checkerboard", T2, set(), _checkerboard_sample, _checkerboard),

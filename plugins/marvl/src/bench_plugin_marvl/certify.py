@@ -1,0 +1,274 @@
+"""The visibility certifier: automatic gates standing in for the paper's manual curation of counting plots.
+
+The paper's authors looked at every counting plot and kept it only if the numeric count "exactly matched
+the number of clearly visible features" (paper §3.2.1 and appendix A.3).  The gates below turn their
+criteria into numbers (spec §2.3 "Manual curation"); a plot is certified only if every extremum of the
+asked kind(s) passes every gate, because one doubtful feature makes the whole count doubtful.  The gates
+judge the function as drawn for *every* style (colour range and contour levels are the same in all nine),
+so one certified function serves all nine renderings.
+
+Reason codes (each rejection carries one or more):
+
+``border_unstable``
+    an extremum lies within 3% of the plot width of an edge, inside or outside: the count changes when the
+    domain shrinks or grows by 3% (spec §2.3 "Boundary"; the paper's prompt rule 2 and its reviewers'
+    "features near the plot boundary").
+``not_strict``
+    a refined candidate is not a strict local extremum (a degenerate or flat top).
+``plateau``
+    the rendered grid has a flat top that no point extremum explains (prompt rule 3 counts a plateau as
+    one feature; our ground truth counts points, so such plots are left out).
+``grid_disagreement``
+    the render grid's own extremum count (the paper's ``peak_local_max`` with ``min_distance`` 2, i.e. a
+    5 x 5 window) or positions differ from the refined count (spec §2.3 "Agreement").
+``too_close``
+    two extrema of one kind are less than 12 rendered pixels apart (spec §2.3 "Separation").
+``low_prominence``
+    an extremum's topographic prominence on the render grid is below 6% of the colour range, about 15 of a
+    colour map's 256 colours (spec §2.3 "Heatmap visibility": a peak must fade before a neighbour brightens).
+``no_contour_ring``
+    no contour level draws a closed ring around the extremum alone (spec §2.3 "Contour visibility": the
+    highest level below a maximum, or lowest above a minimum, must enclose it and no other extremum, and
+    must not run into the plot edge).
+
+Connectivity ("which extrema share a superlevel component") is read from contourpy's filled polygons of
+{z >= level}: a point is in a component exactly when it lies inside the component's outer boundary and
+outside its holes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from bench_plugin_marvl.extrema import BAND, Analysis, Extremum, edge_distance, flat_structure, window_extrema
+
+#: Every reason code the certifier can give, in the order the gates run.
+REASONS = ("border_unstable", "not_strict", "plateau", "grid_disagreement", "too_close", "low_prominence",
+           "no_contour_ring")
+#: Smallest prominence, as a fraction of the colour range (spec §2.3 p_min = 6%).
+PROMINENCE = 0.06
+#: Smallest distance between two extrema of one kind in rendered pixels (spec §2.3).
+MIN_SEPARATION_PX = 12.0
+#: Largest distance (render-grid samples) between a refined extremum and its render-grid extremum.
+MATCH_SAMPLES = 2.5
+#: Window radius of the render-grid count (paper's min_distance 10 on 2000 samples, scaled to 400).
+WINDOW_RADIUS = 2
+#: A grid with more window extrema than this is flat noise, not a countable landscape.
+MAX_WINDOW_HITS = 400
+
+
+@attrs.frozen
+class Verdict:
+    """The certifier's decision for one plot: accepted or not, why not, and how close the call was."""
+
+    accepted: bool
+    #: Reason code -> number of extrema (or 1 for a whole-plot reason) that failed that gate.
+    reasons: Mapping[str, int] = attrs.field(converter=dict)
+    #: Counted extrema over the asked kinds.
+    count: int
+    #: Smallest separation (px) between counted extrema of one kind and smallest edge distance (fraction of
+    #: the plot size) of any extremum found, for the record of accepted items.
+    margins: Mapping[str, float] = attrs.field(converter=dict, factory=dict)
+
+    def codes(self) -> list[str]:
+        """The reason codes, in gate order."""
+        return [code for code in REASONS if code in self.reasons]
+
+
+def rejection_counts(records: Iterable[Mapping[str, Any]]) -> Counter[str]:
+    """Add up reason codes over item metadata (``metadata["certifier"]["rejected"]``), verdicts' reasons or
+    plain ``{code: n}`` mappings; for reporting how often each gate fired."""
+    total: Counter[str] = Counter()
+    for record in records:
+        if isinstance(record, Verdict):
+            total.update({code: 1 for code in record.reasons})
+            continue
+        rejected = record.get("certifier", {}).get("rejected") if "certifier" in record else record
+        for code, n in (rejected or {}).items():
+            total[code] += int(n)
+    return total
+
+
+class _Components:
+    """Superlevel components of one field (z for maxima, -z for minima) at any level, cached by level."""
+
+    def __init__(self, xs: np.ndarray, ys: np.ndarray, g: np.ndarray) -> None:
+        import contourpy
+
+        self.xs, self.ys = xs, ys
+        self.generator = contourpy.contour_generator(xs, ys, g, name="serial", fill_type="OuterCode")
+        self.cache: dict[float, tuple[list[np.ndarray], list[np.ndarray], np.ndarray]] = {}
+        self.tol = 1e-9 * max(xs[-1] - xs[0], ys[-1] - ys[0])
+
+    def _filled(self, level: float) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+        if level not in self.cache:
+            points, codes = self.generator.filled(level, np.inf)
+            boxes = np.array([[p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max()] for p in points])
+            self.cache[level] = (points, codes, boxes.reshape(-1, 4))
+        return self.cache[level]
+
+    def component(self, level: float, point: np.ndarray) -> tuple[Any, bool] | None:
+        """The component of {g >= level} holding ``point``: (matplotlib path, whether its outer boundary
+        runs along the grid edge), or None."""
+        from matplotlib.path import Path
+
+        points, codes, boxes = self._filled(level)
+        candidates = np.flatnonzero((boxes[:, 0] <= point[0]) & (point[0] <= boxes[:, 1])
+                                    & (boxes[:, 2] <= point[1]) & (point[1] <= boxes[:, 3]))
+        for i in candidates:
+            path = Path(points[i], codes[i])
+            if path.contains_point(point):
+                code = codes[i]
+                close = np.flatnonzero(code == Path.CLOSEPOLY)
+                outer = points[i][: int(close[0]) + 1] if close.size else points[i]
+                xs, ys, tol = self.xs, self.ys, self.tol
+                edge = bool(
+                    (np.abs(outer[:, 0] - xs[0]) <= tol).any() or (np.abs(outer[:, 0] - xs[-1]) <= tol).any()
+                    or (np.abs(outer[:, 1] - ys[0]) <= tol).any() or (np.abs(outer[:, 1] - ys[-1]) <= tol).any()
+                )
+                return path, edge
+        return None
+
+
+def _sign(kind: str) -> float:
+    return 1.0 if kind == "maxima" else -1.0
+
+
+def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels: Sequence[float],
+            vmin: float | None = None, vmax: float | None = None, px_per_sample: float) -> Verdict:
+    """Run every gate on the extrema of ``kinds`` of ``analysis``.
+
+    ``levels`` are the contour levels the renderer draws, ``vmin``/``vmax`` its colour range (default: the
+    range of the render grid) and ``px_per_sample`` the rendered size of one grid sample in pixels."""
+    z = analysis.z
+    xs, ys = analysis.xs, analysis.ys
+    vmin = float(z.min()) if vmin is None else float(vmin)
+    vmax = float(z.max()) if vmax is None else float(vmax)
+    span = vmax - vmin
+    hx, hy = analysis.spacing
+    reasons: Counter[str] = Counter()
+    margins: dict[str, float] = {}
+    count = 0
+    for kind in kinds:
+        s = _sign(kind)
+        found = analysis.of(kind)
+        counted = analysis.counted(kind)
+        count += len(counted)
+        if found:
+            margins["edge"] = min(margins.get("edge", math.inf), min(abs(e.edge) for e in found))
+        # border_unstable / not_strict: what the refinement says about every candidate near the plot
+        reasons["border_unstable"] += sum(1 for e in found if e.zone == "band")
+        reasons["not_strict"] += sum(1 for e in found if not e.strict and e.zone != "outside")
+        if analysis.flat.get(kind, 0):
+            reasons["plateau"] += 1
+        g = s * z
+        # grid_disagreement: the render grid's own count and positions
+        hits = _window_hits(z, kind)
+        if hits is None:
+            reasons["plateau"] += 1
+            hits = np.zeros((0, 2), dtype=int)
+        hx_pos, hy_pos = xs[hits[:, 1]], ys[hits[:, 0]]
+        interior = edge_distance(hx_pos, hy_pos, analysis.extent) >= BAND
+        grid_points = np.stack([hx_pos[interior], hy_pos[interior]], axis=1)
+        reasons["grid_disagreement"] += _disagreement(grid_points, counted, found, hx, hy)
+        # too_close
+        if len(counted) > 1:
+            pts = np.array([[e.x / hx, e.y / hy] for e in counted])
+            d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) * px_per_sample
+            d[np.diag_indices(len(counted))] = np.inf
+            closest = d.min(axis=1)
+            margins["separation_px"] = min(margins.get("separation_px", math.inf), float(closest.min()))
+            reasons["too_close"] += int(np.sum(closest < MIN_SEPARATION_PX))
+        if not counted:
+            continue
+        # low_prominence and no_contour_ring on the render grid
+        components = _Components(xs, ys, g)
+        ring_levels = np.sort(s * np.asarray(levels, dtype=float))
+        tops = [_grid_top(g, e, xs, ys) for e in counted]
+        floors = []
+        for value, _ in tops:
+            below = ring_levels[ring_levels < value]
+            floors.append(min(value - PROMINENCE * span, below[-1] if below.size else value))
+        rivals = _rivals(g, min(floors))
+        for value, (r, c) in tops:
+            point = np.array([xs[c], ys[r]])
+            # samples of this very top (ties next to it) are not rivals
+            others = rivals[(np.abs(rivals[:, 0] - r) > 2) | (np.abs(rivals[:, 1] - c) > 2)]
+            other_xy = np.stack([xs[others[:, 1]], ys[others[:, 0]]], axis=1)
+            other_g = g[others[:, 0], others[:, 1]]
+            # prominence >= PROMINENCE * span: no higher point shares the component PROMINENCE * span down
+            level = value - PROMINENCE * span
+            found_component = components.component(level, point)
+            higher = other_xy[other_g >= value]
+            if found_component is None or (len(higher) and found_component[0].contains_points(higher).any()):
+                reasons["low_prominence"] += 1
+            # a closed contour ring around this extremum alone: the highest level below it
+            below = ring_levels[ring_levels < value]
+            if not below.size:
+                reasons["no_contour_ring"] += 1
+                continue
+            ring = components.component(float(below[-1]), point)
+            inside = other_xy[other_g >= below[-1]]
+            if ring is None or ring[1] or (len(inside) and ring[0].contains_points(inside).any()):
+                reasons["no_contour_ring"] += 1
+    reasons = Counter({code: n for code, n in reasons.items() if n})
+    margins = {k: round(v, 4) for k, v in margins.items() if math.isfinite(v)}
+    ordered = {code: reasons[code] for code in REASONS if code in reasons}
+    return Verdict(accepted=not ordered, reasons=ordered, count=count, margins=margins)
+
+
+def _window_hits(z: np.ndarray, kind: str) -> np.ndarray | None:
+    """Render-grid extrema by the 5 x 5 window rule, or None when the grid is too flat to count.
+
+    Samples of sloped flat runs (``flat_structure``: a numerically level valley floor that runs into a
+    deeper point) and of the global floor are no features, so they are dropped before the window rule."""
+    structure = flat_structure(z, kind)
+    if structure is None:
+        return None
+    g = _sign(kind) * z
+    ignore = structure[1] | (g <= g.min())
+    if ignore.all():
+        return None
+    hits = window_extrema(z, kind, radius=WINDOW_RADIUS, ignore=ignore)
+    return None if len(hits) > MAX_WINDOW_HITS else hits
+
+
+def _disagreement(grid_points: np.ndarray, counted: list[Extremum], found: list[Extremum], hx: float,
+                  hy: float) -> int:
+    """How many refined counted extrema lack a render-grid extremum within ``MATCH_SAMPLES`` and how many
+    interior render-grid extrema lack a refined one (any zone, strict or not)."""
+    def near(points: np.ndarray, x: float, y: float) -> bool:
+        if not len(points):
+            return False
+        return bool(np.min(np.hypot((points[:, 0] - x) / hx, (points[:, 1] - y) / hy)) <= MATCH_SAMPLES)
+
+    refined = np.array([[e.x, e.y] for e in found]).reshape(-1, 2)
+    missing = sum(1 for e in counted if not near(grid_points, e.x, e.y))
+    extra = sum(1 for x, y in grid_points if not near(refined, x, y))
+    return missing + extra + (0 if missing or extra or len(grid_points) == len(counted) else 1)
+
+
+def _grid_top(g: np.ndarray, e: Extremum, xs: np.ndarray, ys: np.ndarray) -> tuple[float, tuple[int, int]]:
+    """The highest render-grid sample (of g) within one sample of extremum ``e``: its value and (row, col)."""
+    c = int(np.clip(np.searchsorted(xs, e.x), 1, len(xs) - 1))
+    r = int(np.clip(np.searchsorted(ys, e.y), 1, len(ys) - 1))
+    r0, r1, c0, c1 = max(r - 2, 0), min(r + 2, g.shape[0]), max(c - 2, 0), min(c + 2, g.shape[1])
+    patch = g[r0:r1, c0:c1]
+    i, j = np.unravel_index(int(np.argmax(patch)), patch.shape)
+    return float(patch[i, j]), (int(r0 + i), int(c0 + j))
+
+
+def _rivals(g: np.ndarray, floor: float) -> np.ndarray:
+    """(row, col) of every 3 x 3 local top of g (edge samples included, ties kept) at or above ``floor``:
+    the highest point of any superlevel component is one of them."""
+    padded = np.pad(g, 1, mode="constant", constant_values=-np.inf)
+    rows, cols = g.shape
+    best = np.max([padded[1 + dr: 1 + dr + rows, 1 + dc: 1 + dc + cols]
+                   for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=0)
+    return np.argwhere((g >= best) & (g >= floor))

@@ -1,0 +1,404 @@
+"""``marvl/counting``: how many local maxima (or minima, or both) does the plotted landscape show?
+
+MaRVL-QA's topological counting task (paper §3.2.1, appendix A.3).  An item is one function of a
+countable family (paper Table 5), drawn aiming at a target count, counted by the extremum engine
+(``extrema.analyse``), certified by the visibility gates (``certify.certify``) and drawn in one of the nine
+styles.  Draws that fail a gate or miss the target are discarded and counted by reason code in the
+item's metadata (``certifier.rejected``).  The verify hook recounts by an independent route
+(``extrema.count_by_gradient``) and re-runs the certifier.
+
+Design choices, with their sources:
+
+* counts 1-20 in the paper's four bins with base-question weights 71/65/30/6 (Tables 10-12, spec §2.3);
+* maxima and minima questions balanced (the paper has 81 and 91 base questions), "both" on request;
+* the question paraphrases the paper's system prompt rules (A.7) and asks for ``<final_answer>N</final_answer>``;
+* the Mini preset is the paper's counting part of MaRVL-QA-Mini (§3.3): 172 functions x 9 styles.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bench_core import Item, Problem, Score
+from bench_core.errors import GenerationError, ParameterError
+from bench_core.seeding import ItemRandom
+from bench_core.task import TaskImplementation
+from bench_core.types import option_letters
+from bench_plugin_marvl.certify import Verdict, certify
+from bench_plugin_marvl.descriptions.counting import STYLES
+from bench_plugin_marvl.extrema import BAND, RENDER_GRID, Analysis, analyse, count_by_gradient
+from bench_plugin_marvl.functions import COUNTABLE, FAMILIES, FunctionFamily, TargetUnreachable
+
+#: The paper's count bins and their base-question counts (Tables 10-12: 639/585/270/54 items over 9 styles).
+BINS: tuple[tuple[int, int, int], ...] = ((1, 5, 71), (6, 10, 65), (11, 15, 30), (16, 20, 6))
+#: Base questions of the Mini counting part per feature and bin: 81 maxima and 91 minima functions (Table 12
+#: item counts 729 and 819 over 9 styles), split over the bins in proportion ([I], the cross table is not
+#: published; the column sums are the paper's 71/65/30/6).
+MINI_BASES: dict[str, tuple[int, ...]] = {"maxima": (33, 31, 14, 3), "minima": (38, 34, 16, 3)}
+#: Function draws per family before the generator turns to another family or a neighbouring count.
+DRAWS = 40
+#: Relief (fraction of the plot's range) below which an unresolved group of critical points is float noise
+#: on a flat spot: a thousandth of the range is far below one of a colour map's 256 colours.
+NOISE_RELIEF = 1e-3
+#: Options of the multiple-choice format.
+CHOICES = 4
+
+
+def bucket(count: int) -> str:
+    """The paper's count bin of ``count``: "1-5", "6-10", "11-15" or "16-20"."""
+    for lo, hi, _ in BINS:
+        if lo <= count <= hi:
+            return f"{lo}-{hi}"
+    return f"{count}"
+
+
+def kinds_of(count_type: str) -> tuple[str, ...]:
+    """The extremum kinds a ``count_type`` question counts."""
+    return ("maxima", "minima") if count_type == "both" else (count_type,)
+
+
+def eligible(count_type: str, target: int | None = None) -> list[str]:
+    """Countable families that can show ``target`` features of ``count_type`` (any target when None)."""
+    out = []
+    for name in COUNTABLE:
+        reach = FAMILIES[name].reachable(count_type)
+        if reach and (target is None or target in reach):
+            out.append(name)
+    return out
+
+
+def question(count_type: str, options: Sequence[str] | None = None) -> str:
+    """The question: the paper's wording (Fig. 1) and its four counting rules (A.7), in our own words."""
+    what = {"maxima": "local maxima", "minima": "local minima",
+            "both": "local extrema (local maxima and local minima together)"}[count_type]
+    lines = [
+        "The image is a 2-D plot (heatmap, contour lines, or both) of a surface z = f(x, y); in a heatmap, "
+        "bright colours are high values and dark colours low values.",
+        f"How many {what} are visible in this plot?",
+        "Count each distinct peak (a point higher than everything around it) or valley (a point lower than "
+        "everything around it) once. Do not count a feature whose highest or lowest point lies on the edge of "
+        "the plot. A single flat plateau or flat-bottomed basin counts as one feature. Saddle points, which "
+        "rise in some directions and fall in others, are not extrema.",
+    ]
+    if options is None:
+        lines.append("Answer with one integer on its own line, as <final_answer>N</final_answer>.")
+    else:
+        lines.append("Which number is correct?")
+        lines.extend(f"({letter}) {option}" for letter, option in zip(option_letters(len(options)), options,
+                                                                      strict=True))
+        lines.append("Answer with the letter of the correct option, as <final_answer>X</final_answer>.")
+    return "\n".join(lines)
+
+
+def near_counts(gold: int, rng: np.random.Generator, count: int) -> list[int]:
+    """``count`` distinct counts >= 1 near ``gold`` and never equal to it: the closest first (ties in a
+    random order), so they are the plausible miscounts of a reader who misses or doubles a feature."""
+    pool = [c for c in range(max(1, gold - 2 * count - 2), gold + 2 * count + 3) if c != gold]
+    keys = rng.random(len(pool))
+    ranked = sorted(range(len(pool)), key=lambda i: (abs(pool[i] - gold), keys[i]))
+    return [pool[i] for i in ranked[:count]]
+
+
+def plot_scale() -> tuple[tuple[int, int], float]:
+    """Image size of one plot and rendered pixels per render-grid sample (from the renderer's layout)."""
+    from bench_plugin_marvl import plotting
+
+    left, _, right, _ = plotting.axes_boxes("plot", plotting.PLOT_SIZE)[0]
+    return tuple(plotting.PLOT_SIZE), (right - left) / plotting.PLOT_GRID
+
+
+def certify_analysis(analysis: Analysis, kinds: Sequence[str]) -> Verdict:
+    """Run the certifier with the renderer's colour range and contour levels."""
+    from bench_plugin_marvl import plotting
+
+    vmin, vmax = plotting.value_range(analysis.z)
+    _, px = plot_scale()
+    return certify(analysis, kinds, levels=plotting.contour_levels(vmin, vmax), vmin=vmin, vmax=vmax,
+                   px_per_sample=px)
+
+
+class Counting(TaskImplementation):
+    """Generate, render, verify, score and give distractors for marvl/counting items."""
+
+    _DESIGN_KEYS = ("count_type", "count", "family", "style", "source")
+
+    # -- parameters --------------------------------------------------------------------------------------
+    def check_params(self, params: Mapping[str, Any]) -> None:
+        if params["preset"] == "mini":
+            fixed = [k for k in self._DESIGN_KEYS if params.get(k) is not None]
+            if fixed:
+                raise ParameterError(f"preset=mini sets {', '.join(self._DESIGN_KEYS)} itself; drop --set "
+                                     f"{', '.join(fixed)}")
+            return
+        count_type, target, name = params["count_type"], params["count"], params["family"]
+        types = [count_type] if count_type else ["maxima", "minima"]
+        if name is not None:
+            family = FAMILIES[name]
+            usable = [t for t in types if family.countable(t)]
+            if not usable:
+                raise ParameterError(
+                    f"family {name!r} is not counted for {count_type}; it counts "
+                    f"{' and '.join(sorted(family.counts))} (paper Table 5)")
+            if target is not None and not any(target in family.reachable(t) for t in usable):
+                reach = {t: family.reachable(t) for t in usable}
+                raise ParameterError(
+                    f"family {name!r} cannot show count={target}; allowed: "
+                    + "; ".join(f"{t}: {_ranges(r)}" for t, r in reach.items()))
+        elif target is not None and not any(eligible(t, target) for t in types):
+            reach = {c for t in types for n in eligible(t) for c in FAMILIES[n].reachable(t)}
+            raise ParameterError(f"no family shows count={target} for {count_type}; allowed: {_ranges(sorted(reach))}")
+
+    def expand(self, params: Mapping[str, Any], count: int | None) -> list[dict[str, Any]]:
+        if params["preset"] == "mini":
+            return mini_design(params)
+        return super().expand(params, count)
+
+    # -- generation --------------------------------------------------------------------------------------
+    def _draw_design(self, params: Mapping[str, Any], random: ItemRandom, source: int) -> tuple[str, int, str]:
+        """(count type, target, family) from the params, drawing what is not fixed.  The draws are keyed by
+        the source, so the items of one source (the nine styles of a Mini function) agree."""
+        name = params["family"]
+        if params["count_type"]:
+            count_type = params["count_type"]
+        else:
+            types = ["maxima", "minima"]
+            if name is not None:
+                types = [t for t in types if FAMILIES[name].countable(t)
+                         and (params["count"] is None or params["count"] in FAMILIES[name].reachable(t))]
+            count_type = types[random.balanced(len(types), "count_type", len(types), position=source)]
+        target = params["count"]
+        if target is None:
+            reach = FAMILIES[name].reachable(count_type) if name else sorted(
+                {c for n in eligible(count_type) for c in FAMILIES[n].reachable(count_type)})
+            target = draw_target(random, source, reach)
+        if name is None:
+            names = eligible(count_type, target)
+            name = names[int(random.stream("family", source, count_type, target).integers(len(names)))]
+        return count_type, target, name
+
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        source = params["source"] if params["source"] is not None else random.index
+        count_type, target, name = self._draw_design(params, random, source)
+        style = params["style"] or STYLES[random.balanced(len(STYLES), "style")]
+        kinds = kinds_of(count_type)
+        rng = random.stream("function", source, count_type, target, name, random.attempt)
+        found = search(FAMILIES[name], count_type, target, rng, fixed_family=params["family"] is not None)
+        family, fparams, analysis, verdict, rejected, draws = found
+        gold = verdict.count
+        from bench_plugin_marvl import plotting
+
+        kind, cmap = plotting.style_parts(style)
+        vmin, vmax = plotting.value_range(analysis.z)
+        metadata: dict[str, Any] = {
+            "feature": count_type,
+            "count_bucket": bucket(gold),
+            "target_count": target,
+            "target_met": gold == target,
+            "plot_style": style,
+            "plot_type": kind,
+            "colormap": cmap or "none",
+            "function_family": family.name,
+            "tier": family.tier,
+            "source": source,
+            "function_params": fparams,
+            "extent": list(analysis.extent),
+            "extrema": {k: [e.as_json() for e in analysis.counted(k)] for k in kinds},
+            "certifier": {"draws": draws, "rejected": dict(sorted(rejected.items())),
+                          "margins": dict(verdict.margins)},
+        }
+        options = None
+        answer = str(gold)
+        answer_type = "integer"
+        if params["format"] == "choice":
+            wrong = near_counts(gold, random.rng, CHOICES - 1)
+            slot = random.balanced(CHOICES, "answer-slot")
+            others = [str(c) for c in (wrong[int(k)] for k in random.rng.permutation(len(wrong)))]
+            options = (*others[:slot], str(gold), *others[slot:])
+            answer = option_letters(CHOICES)[slot]
+            answer_type = "option"
+        paired = params["source"] is not None or params["preset"] == "mini"
+        pair = f"{random.seed}:{source}:{count_type}:{target}:{family.name}:{params['format']}" if paired else None
+        size, _ = plot_scale()
+        return Problem(
+            question=question(count_type, options),
+            answer=answer,
+            image_size=size,
+            params=params,
+            options=options,
+            answer_type=answer_type,
+            variant=count_type,
+            pair=pair,
+            metadata=metadata,
+            structure=(analysis, style, (vmin, vmax), kinds, verdict),
+        )
+
+    def render(self, problem: Problem) -> list:
+        from bench_plugin_marvl import plotting
+
+        analysis, style, (vmin, vmax), _, _ = problem.structure
+        return [plotting.render_plot(analysis.z, analysis.extent, style, vmin=vmin, vmax=vmax,
+                                     size_px=tuple(problem.image_size))]
+
+    def verify(self, problem: Problem, images: Sequence[Any]) -> list[str]:
+        """Recount by the Poincare index of the gradient on a finer, shifted grid (``count_by_gradient``),
+        match its extrema to the gold positions, check that exactly one option holds the recount, and check
+        that the certifier passed the rendered grid with the gold count."""
+        analysis, _, _, kinds, verdict = problem.structure
+        failures: list[str] = []
+        points = count_by_gradient(analysis.family, analysis.params, analysis.extent)
+        near = [p for p in points if p.edge > -BAND]
+        if any(p.kind == "unresolved" and p.relief >= NOISE_RELIEF for p in near):
+            failures.append("critical points closer than the fine grid resolves")
+        if any(p.kind in kinds and p.edge < BAND for p in near):
+            failures.append("an extremum lies in the border band")
+        recount = [p for p in near if p.kind in kinds and p.edge >= BAND]
+        gold = {k: problem.metadata["extrema"][k] for k in kinds}
+        total = sum(len(v) for v in gold.values())
+        if len(recount) != total:
+            failures.append(f"independent count {len(recount)} != gold {total}")
+        dx = (analysis.extent[1] - analysis.extent[0]) / RENDER_GRID
+        for p in recount:
+            if not any(np.hypot(p.x - x, p.y - y) <= 2 * dx for x, y in gold[p.kind]):
+                failures.append(f"independent {p.kind} at ({p.x:.3f}, {p.y:.3f}) has no gold extremum")
+                break
+        if problem.options is None:
+            if problem.answer != str(len(recount)):
+                failures.append(f"answer {problem.answer} != independent count {len(recount)}")
+        else:
+            matching = [k for k, option in enumerate(problem.options) if option == str(len(recount))]
+            if len(matching) != 1:
+                failures.append(f"{len(matching)} options equal the independent count {len(recount)}")
+            elif option_letters(len(problem.options))[matching[0]] != problem.answer:
+                failures.append("the answer letter does not point at the independent count")
+        if not verdict.accepted or verdict.count != total:
+            failures.append(f"certifier verdict {verdict.codes() or 'accepted'} with count {verdict.count}")
+        if images and tuple(images[0].size) != tuple(problem.image_size):
+            failures.append(f"image is {images[0].size}, expected {problem.image_size}")
+        return failures
+
+    # -- scoring -----------------------------------------------------------------------------------------
+    def score(self, item: Item, response: Any) -> Score:
+        """The core integer (or option) scorer, plus the paper's relaxed accuracies at 10% and 20%
+        (|pred - gold| <= tol x gold, spec §3 [R]) and the signed and absolute error."""
+        from bench_core.reward import score_item
+
+        base = score_item(item, response)
+        details = dict(base.details)
+        if item.answer_type == "integer":
+            gold = int(item.answer)
+            parsed = base.parsed if isinstance(base.parsed, int) else None
+            error = None if parsed is None else parsed - gold
+            details["relaxed_10"] = float(error is not None and 10 * abs(error) <= gold)
+            details["relaxed_20"] = float(error is not None and 5 * abs(error) <= gold)
+            if error is not None:
+                details["signed_error"] = float(error)
+                details["abs_error"] = float(abs(error))
+        return Score(base.value, base.parsed, base.answered, details)
+
+    def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
+        if problem.options is not None:
+            return [letter for letter in option_letters(len(problem.options)) if letter != problem.answer][:count]
+        return [str(c) for c in near_counts(int(problem.answer), random.rng, count)]
+
+
+def draw_target(random: ItemRandom, source: int, reach: Sequence[int]) -> int:
+    """A count from the paper's distribution restricted to ``reach``: the bin balanced over consecutive
+    sources in proportion 71:65:30:6, the count uniform inside the bin (nearest populated bin if the bin
+    has no reachable count)."""
+    weights = [n for _, _, n in BINS]
+    slot = random.balanced(sum(weights), "count-bin", position=source)
+    index = int(np.searchsorted(np.cumsum(weights), slot, side="right"))
+    order = sorted(range(len(BINS)), key=lambda b: (abs(b - index), b))
+    rng = random.stream("count", source)
+    for b in order:
+        lo, hi, _ = BINS[b]
+        inside = [c for c in reach if lo <= c <= hi]
+        if inside:
+            return int(inside[int(rng.integers(len(inside)))])
+    raise GenerationError(f"no reachable count in {list(reach)}")
+
+
+def search(family: FunctionFamily, count_type: str, target: int, rng: np.random.Generator, *,
+           fixed_family: bool) -> tuple[FunctionFamily, dict[str, Any], Analysis, Verdict, Counter[str], int]:
+    """Draw functions aiming at ``target`` until one is certified with exactly that count.
+
+    ``DRAWS`` draws of ``family`` first; then (unless the family was fixed) the other families that reach
+    the target, ``DRAWS`` each.  Returns the family, its parameters, analysis and verdict, the reason codes
+    of the discarded draws and the number of draws.  GenerationError if nothing passes."""
+    kinds = kinds_of(count_type)
+    rejected: Counter[str] = Counter()
+    families = [family] + ([] if fixed_family else [FAMILIES[n] for n in eligible(count_type, target)
+                                                    if n != family.name])
+    draws = 0
+    for candidate in families:
+        budget = DRAWS * (4 if fixed_family else 1)
+        for _ in range(budget):
+            draws += 1
+            try:
+                fparams = candidate.sample_for_count(rng, count_type, target)
+            except TargetUnreachable:
+                rejected["target_unreachable"] += 1
+                continue
+            analysis = analyse(candidate, fparams, kinds)
+            verdict = certify_analysis(analysis, kinds)
+            if not verdict.accepted:
+                rejected.update(verdict.codes())
+                continue
+            if verdict.count != target:
+                rejected["target_missed"] += 1
+                continue
+            return candidate, fparams, analysis, verdict, rejected, draws
+    raise GenerationError(f"marvl/counting: no certified {family.name} plot with {target} {count_type} in "
+                          f"{draws} draws (rejections: {dict(rejected)})")
+
+
+def mini_design(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """MaRVL-QA-Mini counting part (paper §3.3, spec §2.5): 172 functions x 9 styles = 1,548 items.
+
+    81 maxima and 91 minima functions spread over the count bins as ``MINI_BASES``; inside a bin the counts
+    cycle through the bin's values.  Functions are interleaved in proportion so that any prefix is
+    balanced, and the family rotates round-robin per feature over the countable families, skipping those
+    that cannot show the count.  Each function's nine styles are consecutive (its items share ``source``
+    and so the function)."""
+    bases = []
+    for count_type, per_bin in MINI_BASES.items():
+        for (lo, hi, _), n in zip(BINS, per_bin, strict=True):
+            values = list(range(lo, hi + 1))
+            bases.extend(((k + 0.5) / n, count_type, values[k % len(values)]) for k in range(n))
+    bases.sort()
+    turn = Counter()
+    design = []
+    for source, (_, count_type, target) in enumerate(bases):
+        names = eligible(count_type)
+        for step in range(len(names)):
+            name = names[(turn[count_type] + step) % len(names)]
+            if target in FAMILIES[name].reachable(count_type):
+                turn[count_type] += step + 1
+                break
+        for style in STYLES:
+            design.append({**params, "count_type": count_type, "count": target, "family": name, "style": style,
+                           "source": source})
+    return design
+
+
+def _ranges(values: Sequence[int]) -> str:
+    """"1-5, 8, 10-12" for a sorted list of integers."""
+    values = sorted(values)
+    if not values:
+        return "none"
+    parts, start, prev = [], values[0], values[0]
+    for v in [*values[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
+
+
+TASK = Counting()

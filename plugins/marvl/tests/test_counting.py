@@ -1,0 +1,218 @@
+"""marvl/counting: the conformance suite, the task's parameters, formats, preset, verify and scoring."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from bench_core import hookimpl
+from bench_core.conformance import ConformanceSuite
+from bench_core.errors import ParameterError
+from bench_core.generation import Built, build_item, plan
+from bench_core.host import create_host
+from bench_core.reward import score
+from bench_core.seeding import ItemRandom
+from bench_core.task import implementation
+from bench_plugin_marvl import plotting
+from bench_plugin_marvl.certify import REASONS, rejection_counts
+from bench_plugin_marvl.counting import BINS, MINI_BASES, bucket, eligible, near_counts
+from bench_plugin_marvl.descriptions.counting import COUNTABLE_FAMILIES, STYLES, TASK
+from bench_plugin_marvl.functions import COUNTABLE, FAMILIES
+
+
+class _Plugin:
+    @hookimpl
+    def bench_register_tasks(self) -> list:
+        return [TASK]
+
+
+_HOST = create_host(entry_points=False, plugins=[("test-counting", _Plugin())])
+
+
+class TestConformance(ConformanceSuite):
+    family = "marvl"
+
+    def bench_host(self):
+        return _HOST
+
+
+def build(settings: dict, seed: int = 0, index: int = 0) -> Built:
+    job = plan(TASK, settings, seed, index + 1)[index]
+    return build_item(_HOST, TASK, seed, index, job.params, job.suffix)
+
+
+def test_light_description_matches_the_heavy_modules() -> None:
+    assert STYLES == plotting.STYLES
+    assert COUNTABLE_FAMILIES == COUNTABLE
+    assert TASK.answer_type == "integer"
+
+
+@pytest.mark.parametrize("count_type", ["maxima", "minima", "both"])
+def test_answer_is_the_number_of_gold_extrema(count_type: str) -> None:
+    for index in range(3):
+        item = build({"count_type": count_type}, seed=4, index=index).item
+        meta = item.metadata
+        kinds = ["maxima", "minima"] if count_type == "both" else [count_type]
+        assert set(meta["extrema"]) == set(kinds)
+        assert int(item.answer) == sum(len(meta["extrema"][k]) for k in kinds)
+        assert 1 <= int(item.answer) <= 20
+        assert item.variant == count_type and meta["feature"] == count_type
+        assert meta["count_bucket"] == bucket(int(item.answer))
+        assert "<final_answer>" in item.question
+
+
+def test_fixed_parameters_are_respected() -> None:
+    item = build({"family": "beaded-rings", "count": 13, "style": "contour"}, seed=2).item
+    meta = item.metadata
+    assert meta["function_family"] == "beaded-rings" and meta["plot_style"] == "contour"
+    assert meta["plot_type"] == "contour" and meta["colormap"] == "none"
+    assert meta["feature"] == "maxima" and item.answer == "13" and meta["target_met"]
+    item = build({"family": "wave-surface", "count_type": "minima", "count": 4, "style": "heatmap-magma"}).item
+    assert item.answer == "4" and item.metadata["colormap"] == "magma" and item.metadata["tier"] == FAMILIES[
+        "wave-surface"].tier
+
+
+def test_metadata_supports_score_breakdowns() -> None:
+    meta = build({}, seed=9).item.metadata
+    for key in ("feature", "count_bucket", "plot_style", "plot_type", "colormap", "function_family", "tier",
+                "target_count", "function_params", "extrema", "certifier"):
+        assert key in meta
+    assert set(meta["certifier"]) == {"draws", "rejected", "margins"}
+    assert set(meta["certifier"]["rejected"]) <= set(REASONS) | {"target_missed", "target_unreachable"}
+
+
+def test_default_draws_are_balanced() -> None:
+    jobs = plan(TASK, {}, 1, 36)
+    impl = implementation(TASK)
+    features, styles, bins = Counter(), Counter(), Counter()
+    for job in jobs:
+        params = TASK.resolve_params(job.params)
+        random = ItemRandom(TASK.id, TASK.version, 1, job.index)
+        count_type, target, name = impl._draw_design(params, random, job.index)
+        assert target in FAMILIES[name].reachable(count_type)
+        features[count_type] += 1
+        styles[STYLES[random.balanced(len(STYLES), "style")]] += 1
+        bins[bucket(target)] += 1
+    assert features == {"maxima": 18, "minima": 18}
+    assert set(styles.values()) == {4}
+    assert bins["1-5"] > bins["11-15"] > 0
+
+
+def test_target_distribution_follows_the_paper_bins() -> None:
+    impl = implementation(TASK)
+    params = TASK.resolve_params({"count_type": "maxima"})
+    bins = Counter()
+    for index in range(172):
+        random = ItemRandom(TASK.id, TASK.version, 0, index)
+        bins[bucket(impl._draw_design(params, random, index)[1])] += 1
+    assert [bins[f"{lo}-{hi}"] for lo, hi, _ in BINS] == [n for _, _, n in BINS]
+
+
+def test_choice_format_has_one_correct_option() -> None:
+    letters = Counter()
+    for index in range(4):
+        built = build({"format": "choice"}, seed=6, index=index)
+        item = built.item
+        assert item.answer_type == "option" and len(item.options) == 4
+        gold = sum(len(v) for v in item.metadata["extrema"].values())
+        assert [o for o in item.options if o == str(gold)] == [str(gold)]
+        assert item.options["ABCD".index(item.answer)] == str(gold)
+        assert all(int(o) >= 1 for o in item.options)
+        assert score(item, f"<final_answer>{item.answer}</final_answer>", host=_HOST).value == 1.0
+        letters[item.answer] += 1
+    assert set(letters.values()) == {1}  # answer slots balanced over consecutive items
+
+
+def test_verify_rejects_a_wrong_answer_and_a_doubled_option() -> None:
+    built = build({}, seed=3)
+    impl = implementation(TASK)
+    problem = built.problem
+    import attrs
+
+    wrong = attrs.evolve(problem, answer=str(int(problem.answer) + 1))
+    assert any("independent count" in f for f in impl.verify(wrong, built.images))
+    choice = build({"format": "choice"}, seed=3).problem
+    doubled = attrs.evolve(choice, options=tuple([choice.options["ABCD".index(choice.answer)]] * 4))
+    assert any("options equal" in f for f in impl.verify(doubled, []))
+    assert impl.verify(problem, built.images) == []
+
+
+def test_distractors_are_near_and_never_the_answer() -> None:
+    rng = np.random.default_rng(0)
+    for gold in (1, 2, 7, 20):
+        wrong = near_counts(gold, rng, 3)
+        assert len(set(wrong)) == 3 and gold not in wrong and min(wrong) >= 1
+        assert max(abs(w - gold) for w in wrong) <= 3
+
+
+def test_scoring_understands_tags_and_number_words_and_reports_relaxed_accuracy() -> None:
+    item = build({"count": 12, "count_type": "maxima", "family": "gaussian-mixture"}, seed=1).item
+    assert item.answer == "12"
+    assert score(item, "<final_answer>12</final_answer>", host=_HOST).value == 1.0
+    assert score(item, "I count twelve peaks.\n<final_answer>twelve</final_answer>", host=_HOST).value == 1.0
+    near = score(item, "<final_answer>11</final_answer>", host=_HOST)
+    assert near.value == 0.0 and near.details["relaxed_10"] == 1.0 and near.details["relaxed_20"] == 1.0
+    assert near.details["signed_error"] == -1.0 and near.details["abs_error"] == 1.0
+    far = score(item, "<final_answer>9</final_answer>", host=_HOST)
+    assert far.details["relaxed_10"] == 0.0 and far.details["relaxed_20"] == 0.0
+    edge = score(item, "<final_answer>10</final_answer>", host=_HOST)  # 2 <= 0.2 * 12
+    assert edge.details["relaxed_10"] == 0.0 and edge.details["relaxed_20"] == 1.0
+    missing = score(item, "no idea", host=_HOST)
+    assert missing.value == 0.0 and missing.details["relaxed_20"] == 0.0 and "abs_error" not in missing.details
+
+
+def test_parameter_combinations_are_checked() -> None:
+    with pytest.raises(ParameterError, match="not counted for minima"):
+        plan(TASK, {"family": "gaussian-mixture", "count_type": "minima"}, 0, 1)
+    with pytest.raises(ParameterError, match="cannot show count=7"):
+        plan(TASK, {"family": "lattice-of-gaussian-peaks", "count": 7}, 0, 1)
+    with pytest.raises(ParameterError, match="not counted for both"):
+        plan(TASK, {"family": "beaded-rings", "count_type": "both"}, 0, 1)
+    with pytest.raises(ParameterError, match="preset=mini sets"):
+        plan(TASK, {"preset": "mini", "style": "contour"}, 0, 1)
+    plan(TASK, {"family": "crossed-tunnels", "count": 20}, 0, 1)  # 4 x 5 troughs
+
+
+def test_mini_preset_matches_the_paper_composition() -> None:
+    jobs = plan(TASK, {"preset": "mini"}, 0, None)
+    assert len(jobs) == 1548
+    params = [j.params for j in jobs]
+    sources = Counter(p["source"] for p in params)
+    assert len(sources) == 172 and set(sources.values()) == {9}
+    for source in range(172):
+        group = params[9 * source: 9 * source + 9]
+        assert [p["style"] for p in group] == list(STYLES)
+        assert len({(p["count_type"], p["count"], p["family"]) for p in group}) == 1
+    features = Counter(p["count_type"] for p in params)
+    assert features == {"maxima": 729, "minima": 819}
+    bins = Counter(bucket(p["count"]) for p in params)
+    assert [bins[f"{lo}-{hi}"] for lo, hi, _ in BINS] == [639, 585, 270, 54]
+    assert sum(MINI_BASES["maxima"]) == 81 and sum(MINI_BASES["minima"]) == 91
+    for p in params:
+        assert p["family"] in eligible(p["count_type"], p["count"])
+    # families rotate: every family that can count a feature appears
+    used = {p["family"] for p in params}
+    assert used == set(COUNTABLE)
+    # the first fifth of the design already spans every bin
+    head = params[: 9 * 35]
+    assert {bucket(p["count"]) for p in head} == {"1-5", "6-10", "11-15", "16-20"}
+
+
+def test_mini_items_of_one_source_share_the_function() -> None:
+    jobs = plan(TASK, {"preset": "mini"}, 5, 18)
+    a = build_item(_HOST, TASK, 5, 0, jobs[0].params, jobs[0].suffix).item
+    b = build_item(_HOST, TASK, 5, 4, jobs[4].params, jobs[4].suffix).item
+    c = build_item(_HOST, TASK, 5, 9, jobs[9].params, jobs[9].suffix).item
+    assert a.metadata["function_params"] == b.metadata["function_params"]
+    assert a.answer == b.answer and a.pair == b.pair is not None
+    assert a.metadata["plot_style"] != b.metadata["plot_style"] and a.image_sha256 != b.image_sha256
+    assert c.metadata["source"] != a.metadata["source"] and c.pair != a.pair
+
+
+def test_rejections_are_recorded_and_counted() -> None:
+    items = [build({"count_type": "both"}, seed=8, index=i).item for i in range(6)]
+    totals = rejection_counts(item.metadata for item in items)
+    draws = sum(item.metadata["certifier"]["draws"] for item in items)
+    assert sum(totals.values()) >= draws - len(items)  # every discarded draw carries at least one code

@@ -1,0 +1,237 @@
+"""The extremum engine (ground truth), the independent recount, and the visibility certifier's gates."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from bench_plugin_marvl import extrema as E
+from bench_plugin_marvl import plotting
+from bench_plugin_marvl.certify import REASONS, Verdict, certify, rejection_counts
+from bench_plugin_marvl.functions import COUNTABLE, FAMILIES, T4, FunctionFamily
+
+PX = 1.3125  # rendered pixels per render-grid sample of the default plot (525 px for 400 samples)
+
+
+def surface(fn: Callable[[dict, np.ndarray, np.ndarray], np.ndarray], counts: set[str] | None = None) -> FunctionFamily:
+    return FunctionFamily(name="test", title="Test", tier=T4, counts=frozenset(counts or {"maxima", "minima"}),
+                          domain=(-5.0, 5.0, -5.0, 5.0), sampler=lambda rng: {}, function=fn)
+
+
+def bumps(*specs: tuple[float, float, float, float]) -> FunctionFamily:
+    """Gaussians (x, y, sigma, amplitude)."""
+    def fn(p: dict, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        out = np.zeros(np.broadcast_shapes(np.shape(x), np.shape(y)))
+        for cx, cy, s, a in specs:
+            out = out + a * np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * s * s))
+        return out
+    return surface(fn)
+
+
+def judge(f: FunctionFamily, kinds: tuple[str, ...] = ("maxima",)) -> tuple[E.Analysis, Verdict]:
+    a = E.analyse(f, {}, kinds)
+    lo, hi = plotting.value_range(a.z)
+    return a, certify(a, kinds, levels=plotting.contour_levels(lo, hi), vmin=lo, vmax=hi, px_per_sample=PX)
+
+
+def test_render_axes_are_the_renderers_pixel_centres() -> None:
+    xs, ys = E.render_axes((-5, 5, -2, 2))
+    assert np.allclose(xs, plotting.sample_axis(-5, 5))
+    assert np.allclose(ys, plotting.sample_axis(-2, 2))
+    assert E.RENDER_GRID == plotting.PLOT_GRID
+    grown, _ = E.render_axes((-5, 5, -5, 5), pad=E.PAD)
+    assert np.allclose(grown[E.PAD:-E.PAD], xs)
+    assert E.BAND * E.RENDER_GRID < E.PAD  # the grown grid covers the whole border band
+
+
+def test_single_gaussian_is_found_to_high_precision() -> None:
+    a, v = judge(bumps((0.8123, -1.377, 0.7, 1.0)))
+    (e,) = a.extrema
+    assert e.kind == "maxima" and e.strict and e.zone == "interior"
+    assert abs(e.x - 0.8123) < 1e-7 and abs(e.y + 1.377) < 1e-7
+    assert e.as_json() == [0.8123, -1.377]
+    assert v.accepted and v.count == 1
+
+
+def test_minima_of_an_inverted_bump_and_no_maxima() -> None:
+    f = bumps((-1.0, 2.0, 0.6, -1.0), (2.0, -2.0, 0.6, -0.7))
+    a, v = judge(f, ("minima",))
+    assert sorted((round(e.x, 4), round(e.y, 4)) for e in a.counted("minima")) == [(-1.0, 2.0), (2.0, -2.0)]
+    assert v.accepted and v.count == 2
+    assert E.analyse(f, {}, ("maxima",)).count(("maxima",)) == 0
+
+
+def test_wave_surface_lattice_matches_the_analytic_extrema() -> None:
+    f = FAMILIES["wave-surface"]
+    p = f.sample_for_count(np.random.default_rng(1), "both", 12)
+    a = E.analyse(f, p, ("maxima", "minima"))
+    for e in a.counted("maxima") + a.counted("minima"):
+        assert abs(math.cos(p["w1"] * e.x + p["p1"])) < 1e-6  # |sin| = 1
+        assert abs(math.sin(p["w2"] * e.y + p["p2"])) < 1e-6  # |cos| = 1
+        assert abs(abs(e.value) - 1) < 1e-9
+        assert (e.value > 0) == (e.kind == "maxima")
+    assert a.count(("maxima", "minima")) == 12
+
+
+@pytest.mark.parametrize(("x", "zone"), [(0.0, "interior"), (4.75, "band"), (5.2, "band"), (5.6, "outside")])
+def test_zones_follow_the_three_percent_band(x: float, zone: str) -> None:
+    a = E.analyse(bumps((x, 0.0, 0.4, 1.0)), {}, ("maxima",))
+    (e,) = [e for e in a.extrema if abs(e.y) < 1e-6]
+    assert e.zone == zone
+    assert math.isclose(e.edge, (5 - x) / 10, abs_tol=1e-6)
+
+
+def test_border_band_extremum_rejects_the_plot() -> None:
+    _, v = judge(bumps((0.0, 0.0, 0.6, 1.0), (-4.8, 2.0, 0.5, 0.8)))
+    assert not v.accepted and "border_unstable" in v.reasons
+    # a peak far outside leaves only a bright edge, which the prompt's boundary rule does not count
+    _, v = judge(bumps((0.0, 0.0, 0.6, 1.0), (-6.5, 2.0, 0.8, 0.8)))
+    assert v.accepted and v.count == 1
+
+
+def test_low_prominence_bump_on_a_flank() -> None:
+    # a small bump riding on the slope of a broad one: a maximum, but only a few colours deep
+    _, v = judge(bumps((0.0, 0.0, 3.0, 1.0), (1.0, 0.0, 0.15, 0.05)))
+    assert v.count == 2
+    assert not v.accepted and "low_prominence" in v.reasons
+
+
+def test_close_peaks_are_too_close_and_merge_on_the_grid() -> None:
+    _, v = judge(bumps((0.0, 0.0, 0.03, 1.0), (0.1, 0.0, 0.03, 1.0)))
+    assert not v.accepted and "too_close" in v.reasons
+
+
+def test_peaks_a_sample_apart_disagree_with_the_render_grid() -> None:
+    _, v = judge(bumps((0.0, 0.0, 0.012, 1.0), (0.05, 0.0, 0.012, 0.98)))
+    assert not v.accepted
+    assert {"grid_disagreement", "too_close"} <= set(v.reasons)
+
+
+def test_contour_ring_must_close_inside_the_plot() -> None:
+    # a broad peak near (not in) the border band: the highest level below its top runs off the plot edge,
+    # so the contour plot shows no closed ring around it
+    _, v = judge(bumps((4.2, 0.0, 3.0, 1.0)))
+    assert v.count == 1 and v.reasons == {"no_contour_ring": 1}
+    # the same peak in the middle is ringed
+    _, v = judge(bumps((0.0, 0.0, 3.0, 1.0)))
+    assert v.accepted
+
+
+def test_peaks_sharing_their_ring_are_rejected() -> None:
+    # two peaks joined by a col a few per cent below the lower top: one ring holds both
+    _, v = judge(bumps((-0.55, 0.0, 0.5, 1.0), (0.55, 0.0, 0.5, 0.97)))
+    assert v.count == 2 and not v.accepted
+    assert {"low_prominence", "no_contour_ring"} <= set(v.reasons)
+
+
+def test_flat_top_is_a_plateau() -> None:
+    def mesa(p: dict, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.minimum(np.exp(-(x**2 + y**2) / 4), 0.8)
+
+    a, v = judge(surface(mesa))
+    assert a.flat["maxima"] == 1
+    assert not v.accepted and "plateau" in v.reasons
+
+
+def test_flat_valley_floor_is_not_a_plateau() -> None:
+    # crossed tunnels: far from the crossing the floor is flat in float (the other trough's tail is
+    # absorbed) but runs down into the crossing, so it is no top
+    f = FAMILIES["crossed-tunnels"]
+    p = {"w": 0.5, "a": [0.5], "b": [-3.2, 3.3]}
+    a = E.analyse(f, p, ("minima",))
+    assert a.flat["minima"] == 0 and a.count(("minima",)) == 2
+    lo, hi = plotting.value_range(a.z)
+    v = certify(a, ("minima",), levels=plotting.contour_levels(lo, hi), px_per_sample=PX)
+    assert v.accepted, v.reasons
+
+
+def test_plateau_tops_and_sloped_runs() -> None:
+    z = np.zeros((7, 9))
+    z[2:5, 2:5] = 1.0  # a flat top
+    z[1, 6:9] = 0.5  # a ledge: flat, but it sits next to nothing higher ... and next to the top? no
+    tops = E.plateau_tops(z, "maxima")
+    sizes = sorted(len(t) for t in tops)
+    assert 9 in sizes
+    top, sloped = E.flat_structure(z, "maxima")
+    assert top[3, 3] and not sloped[3, 3]
+    # a ramp that is flat along rows but rises towards the last row: every flat run is sloped
+    ramp = np.repeat(np.arange(6.0)[:, None], 8, axis=1)
+    top, sloped = E.flat_structure(ramp, "maxima")
+    assert not top[:-1].any() and sloped[1:-1].all()
+
+
+def test_window_extrema_merges_a_plateau_and_respects_the_window() -> None:
+    z = np.zeros((20, 20))
+    z[5, 5] = z[5, 6] = 2.0  # a two-sample plateau: one feature
+    z[5, 8] = 1.0  # within 2 samples of a higher one: not a window maximum
+    z[15, 15] = 1.5
+    hits = E.window_extrema(z, "maxima", radius=2, ignore=z == 0)
+    assert sorted(map(tuple, hits.tolist())) == [(5, 5), (15, 15)]
+
+
+def test_not_strict_candidates_are_reported() -> None:
+    a = E.analyse(bumps((0.0, 0.0, 0.7, 1.0)), {}, ("maxima",))
+    (e,) = a.extrema
+    degenerate = E.Analysis(family=a.family, params={}, extent=a.extent, xs=a.xs, ys=a.ys, z=a.z,
+                            extrema=(E.Extremum(x=e.x, y=e.y, value=e.value, kind="maxima", strict=False,
+                                                edge=e.edge, drift=0.0),), kinds=a.kinds, flat={"maxima": 0})
+    lo, hi = plotting.value_range(a.z)
+    v = certify(degenerate, ("maxima",), levels=plotting.contour_levels(lo, hi), px_per_sample=PX)
+    assert "not_strict" in v.reasons and v.count == 0
+
+
+def test_reason_codes_are_listed_in_gate_order_and_counted() -> None:
+    _, v = judge(bumps((0.0, 0.0, 0.012, 1.0), (0.05, 0.0, 0.012, 0.98), (-4.8, 2.0, 0.5, 0.8)))
+    assert v.codes() == [c for c in REASONS if c in v.reasons]
+    totals = rejection_counts([v, {"certifier": {"rejected": {"too_close": 2}}}, {"plateau": 1}])
+    assert totals["too_close"] == 3 and totals["plateau"] == 1 and totals["border_unstable"] == 1
+
+
+def test_refine_converges_from_a_pixel_away() -> None:
+    f = bumps((1.23456, -0.98765, 0.5, 1.0))
+    points = E.refine(f, {}, np.array([[1.25, -1.0], [1.2, -0.95]]), "maxima", 0.025)
+    assert np.allclose(points, [[1.23456, -0.98765]] * 2, atol=1e-8)
+    assert E.is_strict(f, {}, points[0], "maxima", 0.025)
+    assert not E.is_strict(f, {}, points[0], "minima", 0.025)
+
+
+def test_gradient_recount_classifies_maxima_minima_and_saddles() -> None:
+    f = FAMILIES["wave-surface"]
+    p = f.sample_for_count(np.random.default_rng(8), "both", 6)
+    points = [q for q in E.count_by_gradient(f, p) if q.edge >= E.BAND]
+    a = E.analyse(f, p, ("maxima", "minima"))
+    for kind in ("maxima", "minima"):
+        got = sorted((round(q.x, 1), round(q.y, 1)) for q in points if q.kind == kind)
+        want = sorted((round(e.x, 1), round(e.y, 1)) for e in a.counted(kind))
+        assert len(got) == len(want)
+        for (gx, gy), (wx, wy) in zip(got, want, strict=True):
+            assert abs(gx - wx) <= 0.11 and abs(gy - wy) <= 0.11
+    assert any(q.kind == "saddle" for q in points)
+
+
+def test_gradient_recount_ignores_ridges() -> None:
+    # a long diagonal ridge: both partial derivatives flip across it, but it holds one maximum only
+    def ridge(p: dict, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = (x + y) / math.sqrt(2), (x - y) / math.sqrt(2)
+        return np.exp(-(v**2) / 0.1 - u**2 / 50)
+
+    points = [q for q in E.count_by_gradient(surface(ridge), {}) if q.edge >= E.BAND and q.kind == "maxima"]
+    assert len(points) == 1 and abs(points[0].x) < 0.05 and abs(points[0].y) < 0.05
+
+
+def test_gradient_recount_agrees_with_the_engine_on_countable_families() -> None:
+    rng = np.random.default_rng(21)
+    for name in COUNTABLE:
+        f = FAMILIES[name]
+        feature = "both" if f.reachable("both") else next(iter(f.counts))
+        kinds = ("maxima", "minima") if feature == "both" else (feature,)
+        for _ in range(2):
+            p = f.sample_for_count(rng, feature, int(rng.choice(f.reachable(feature))))
+            a = E.analyse(f, p, kinds)
+            if any(e.zone == "band" for e in a.extrema if e.kind in kinds):
+                continue  # the certifier rejects these; the two routes may differ there
+            recount = [q for q in E.count_by_gradient(f, p) if q.kind in kinds and q.edge >= E.BAND]
+            assert len(recount) == a.count(kinds), (name, p)
