@@ -157,7 +157,7 @@ def transformation_sheets(host: Host, task: Any, args: argparse.Namespace) -> No
                 continue
             meta = built.item.metadata
             answer = built.item.answer
-            label = meta.get("transform", answer)
+            label = meta.get("transformation", answer)
             tiles.append(
                 tile(
                     built.images[0],

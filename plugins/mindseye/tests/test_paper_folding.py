@@ -127,29 +127,98 @@ def test_every_foil_is_a_different_hole_set_and_really_wrong(difficulty, stimulu
     for i in range(len(sets)):
         for j in range(i + 1, len(sets)):
             assert not folding.same_set(sets[i], sets[j], pf.SAME_TOLERANCE)
-    n = len(stimulus.correct.content.holes)
+    truth = stimulus.correct.content.holes
+    n = len(truth)
+    punches = stimulus.query[-1].punches
     for option in stimulus.options[1:]:
         holes = option.content.holes
+        assert option.template in pf.TEMPLATES
         # some hole of every foil does not unfold from a punch, or a true hole is missing
         assert len(holes) < n or not all(_lands_on_punch(stimulus, h) for h in holes)
+        assert folding.min_separation(holes) >= pf.FOIL_SEPARATION - 1e-9
         if option.template == "minus_one":
             assert len(holes) == n - 1
-        if option.template == "parity":
+        if option.template in ("parity", "skip_fold"):
             assert 0 < len(holes) < n
+        if option.template == "no_unfold":
+            assert len(holes) == len(punches)
+        if option.template == "random_shift":
+            assert len(holes) == n
+        if option.template == "extra_layer":  # every true hole plus one where no layer reaches
+            assert len(holes) == n + 1 and all(min(math.dist(t, h) for h in holes) < 1e-9 for t in truth)
+        if option.template == "phantom_fold":  # every true hole plus its mirror images about an unfolded axis
+            assert len(holes) > n and all(min(math.dist(t, h) for h in holes) < 1e-9 for t in truth)
         if option.role == "confound":
             assert option.template in pf.CONFOUNDS
+    assert [o.role for o in stimulus.options].count("confound") == 1
 
 
-def test_each_item_has_one_count_foil_and_the_templates_all_occur():
-    seen = set()
-    for _, stimulus in STIMULI:
-        templates = [o.template for o in stimulus.options[1:]]
-        seen.update(templates)
-        assert sum(t in pf.COUNT_FOILS for t in templates) == 1
-        n = len(stimulus.correct.content.holes)
-        same = [o for o in stimulus.options[1:] if len(o.content.holes) == n]
-        assert len(same) >= 1  # the hole count alone never points at the answer
-    assert seen == {"minus_one", "parity", "mirrored_fold", "point_reflect", "random_shift"}
+MANY = _stimuli(150)
+
+
+def test_every_template_occurs():
+    seen = {o.template for _, stimulus in MANY for o in stimulus.options[1:]}
+    assert seen == set(pf.TEMPLATES)
+    confounds = {o.template for _, stimulus in MANY for o in stimulus.options if o.role == "confound"}
+    assert {"mirrored_fold", "point_reflect", "extra_layer"} <= confounds <= set(pf.CONFOUNDS)
+
+
+def test_hole_count_tells_nothing_about_the_answer():
+    """The truth's hole count is sometimes the highest, sometimes the lowest, sometimes in between, and every
+    hole-count shortcut (max, min, nearest to / furthest from the median or mean, shared, unique, sole max or
+    min) picks it at chance, within three binomial standard deviations."""
+    hits = np.zeros(len(pf.COUNT_SHORTCUTS))
+    places = {"highest": 0, "lowest": 0, "strictly lowest": 0, "between": 0}
+    for _, stimulus in MANY:
+        counts = [len(o.content.holes) for o in stimulus.options]
+        hits += pf.count_shortcut_hits(counts)
+        n, others = counts[0], counts[1:]
+        places["highest"] += n > max(others)
+        places["lowest"] += n <= min(others)
+        places["strictly lowest"] += n < min(others)
+        places["between"] += min(others) < n < max(others)
+    rates = dict(zip(pf.COUNT_SHORTCUTS, hits / len(MANY), strict=True))
+    bound = 3 * math.sqrt(0.25 * 0.75 / len(MANY))
+    for name, rate in rates.items():
+        assert abs(rate - 0.25) <= bound, rates
+    assert min(places["highest"], places["lowest"], places["between"]) >= 0.1 * len(MANY), places
+    assert places["strictly lowest"] >= 1, places  # rarer: it needs three foils with extra holes
+
+
+def test_foil_choice_balances_the_count_shortcuts_in_expectation(monkeypatch):
+    """Per item, the weights over foil sets bring every fully weighted count shortcut within 0.03 of chance, so
+    over many items the expected hit rates sit at chance (no sampling noise in this check)."""
+    expected = []
+    real = pf.balanced_weights
+
+    def spy(hits, target, **kwargs):
+        weights = real(hits, target, **kwargs)
+        expected.append((hits @ weights) / pf.SHORTCUT_WEIGHTS)
+        return weights
+
+    monkeypatch.setattr(pf, "balanced_weights", spy)
+    kept = []
+    real_choose = pf.choose_foils
+
+    def choose(rng, foils):
+        chosen = real_choose(rng, foils)
+        if chosen is not None:
+            kept.append(expected[-1])
+        return chosen
+
+    monkeypatch.setattr(pf, "choose_foils", choose)
+    _stimuli(60)
+    rates = dict(zip(pf.COUNT_SHORTCUTS, np.mean(kept, axis=0), strict=True))
+    for name, weight in zip(pf.COUNT_SHORTCUTS, pf.SHORTCUT_WEIGHTS, strict=True):
+        assert abs(rates[name] - 0.25) <= (0.015 if weight == 1 else 0.05), rates
+
+
+def test_count_shortcut_hits_break_ties_at_random():
+    assert pf.count_shortcut_hits([4, 4, 4, 4]).tolist() == [0.25] * len(pf.COUNT_SHORTCUTS)
+    hits = dict(zip(pf.COUNT_SHORTCUTS, pf.count_shortcut_hits([8, 2, 4, 4]), strict=True))
+    assert hits["max"] == 1 and hits["min"] == 0 and hits["odd"] == 1 and hits["unique"] == 0.5
+    hits = dict(zip(pf.COUNT_SHORTCUTS, pf.count_shortcut_hits([4, 4, 5, 8]), strict=True))
+    assert hits["min"] == 0.5 and hits["max"] == 0 and hits["shared"] == 0.5
 
 
 # -- difficulty knobs -------------------------------------------------------------------------------------------

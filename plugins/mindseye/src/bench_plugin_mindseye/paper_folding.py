@@ -24,8 +24,10 @@ below three options, and every option differs from every other as a hole set.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
+from itertools import combinations, permutations
 from typing import Any
 
 import attrs
@@ -194,27 +196,55 @@ def compose(folds: Sequence[Fold], moved_by: Sequence[int], replace: Mapping[int
 class _Foils:
     """Candidate wrong hole sets for one item, with the validity rules every option obeys."""
 
-    def __init__(self, rng: np.random.Generator, shape: str, sheet: Polygon, crease_lines: Any,
-                 folds: Sequence[Fold], holes: Sequence[Hole], last_fold: int):
+    def __init__(self, rng: np.random.Generator, shape: str, sheet: Polygon, crease_segments: Sequence[Any],
+                 folds: Sequence[Fold], holes: Sequence[Hole], last_fold: int, layers: Sequence[Layer] = ()):
         self.rng, self.shape, self.sheet, self.folds, self.holes = rng, shape, sheet, folds, holes
-        self.crease_lines = crease_lines
+        self.layers = list(layers)
+        self._misreads_cache: list[tuple[XY, str, XY, list[XY]]] | None = None
+        self.crease_segments = list(crease_segments)
+        self.crease_lines = MultiLineString(self.crease_segments) if self.crease_segments else None
         self.edge = sheet.exterior
         self.truth = [h.at for h in holes]
+        self.punches = list(dict.fromkeys(h.punch for h in holes))
         self.last = last_fold
+
+    def free(self, points: np.ndarray) -> np.ndarray:
+        """For each point: inside the sheet, clear of its edge and of every crease (the rules for any hole)."""
+        pts = shapely.points(np.asarray(points, dtype=float).reshape(-1, 2))
+        ok = shapely.contains(self.sheet, pts) & (shapely.distance(self.edge, pts) >= 0.9 * CLEARANCE)
+        if self.crease_lines is not None:
+            ok &= shapely.distance(self.crease_lines, pts) >= 0.8 * CLEARANCE
+        return ok
 
     def valid(self, points: Sequence[XY]) -> bool:
         """Holes inside the sheet, clear of its edge and of every crease, and apart from each other."""
         if not points:
             return False
-        pts = shapely.points(np.asarray(points))
-        if not shapely.contains(self.sheet, pts).all():
-            return False
-        if shapely.distance(self.edge, pts).min() < 0.9 * CLEARANCE:
-            return False
-        if self.crease_lines is not None and shapely.distance(self.crease_lines, pts).min() < 0.8 * CLEARANCE:
-            return False
-        return folding.min_separation(points) >= FOIL_SEPARATION
+        return bool(self.free(points).all()) and folding.min_separation(points) >= FOIL_SEPARATION
 
+    def _new(self, points: np.ndarray) -> list[XY]:
+        """The points (deduplicated) that are not already true holes."""
+        out: list[XY] = []
+        for x, y in np.asarray(points, dtype=float).reshape(-1, 2):
+            if all(math.hypot(x - a, y - b) >= SAME_TOLERANCE for a, b in [*self.truth, *out]):
+                out.append((float(x), float(y)))
+        return out
+
+    def unfolded_axes(self) -> list[float]:
+        """Symmetry axes of the sheet (through its centre) along which the paper was never folded: no crease
+        lies on them."""
+        axes = (0.0, 45.0, 90.0, 135.0) if self.shape == "square" else (0.0, 30.0, 60.0, 90.0, 120.0, 150.0)
+        out = []
+        for angle in axes:
+            t = math.radians(angle)
+            n = np.array([-math.sin(t), math.cos(t)])
+            on_axis = any(abs(float((np.asarray(a) - folding.CENTRE) @ n)) < 1e-6
+                          and abs(float((np.asarray(b) - folding.CENTRE) @ n)) < 1e-6 for a, b in self.crease_segments)
+            if not on_axis:
+                out.append(angle)
+        return [out[int(k)] for k in self.rng.permutation(len(out))]
+
+    # -- templates with fewer holes than the truth ------------------------------------------------------
     def minus_one(self) -> list[tuple[list[XY], dict[str, Any]]]:
         out = []
         for k in self.rng.permutation(len(self.truth)):
@@ -229,6 +259,16 @@ class _Foils:
             out.append((keep, {"punched_side": str(side)}))
         return out
 
+    def skip_fold(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """The first fold never unfolded: only the holes of layers that fold did not move."""
+        keep = [h.at for h in self.holes if 0 not in h.moved_by]
+        return [(keep, {"not_unfolded": 1})]
+
+    def no_unfold(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """Nothing unfolded: one hole per punch, where the final view shows it."""
+        return [([tuple(p) for p in self.punches], {"holes_at": "punches"})]
+
+    # -- templates with as many holes (holes in the wrong places) ----------------------------------------
     def mirrored_fold(self) -> list[tuple[list[XY], dict[str, Any]]]:
         out = []
         for k in self.rng.permutation(len(self.folds)):
@@ -246,53 +286,247 @@ class _Foils:
                 for a in order]
 
     def random_shift(self) -> list[tuple[list[XY], dict[str, Any]]]:
-        minx, miny, maxx, maxy = self.sheet.bounds
         out = []
         for k in self.rng.permutation(len(self.truth)):
             others = [p for j, p in enumerate(self.truth) if j != k]
-            spots = self.rng.uniform((minx, miny), (maxx, maxy), size=(60, 2))
-            for s in spots:
-                spot = (float(s[0]), float(s[1]))
-                if math.hypot(spot[0] - self.truth[k][0], spot[1] - self.truth[k][1]) >= 3 * HOLE_RADIUS:
-                    out.append(([*others, spot], {"moved": [round(c, 4) for c in self.truth[k]]}))
+            spot = self._free_spot(others, self.truth[k])
+            if spot is not None:
+                out.append(([*others, spot], {"moved": [round(c, 4) for c in self.truth[k]]}))
+        return out
+
+    @property
+    def _misreads(self) -> list[tuple[XY, str, XY, list[XY]]]:
+        if self._misreads_cache is None:
+            self._misreads_cache = self._misread_punches()
+        return self._misreads_cache
+
+    def _misread_punches(self) -> list[tuple[XY, str, XY, list[XY]]]:
+        """Places where a punch of the final view might be misread: (punch, how, place, the holes a punch
+        there makes), the punch mirrored left for right, top for bottom or both about the stack's bounding box,
+        then random other places on the stack; each clear of the layer edges."""
+        if not self.layers:
+            return []
+        minx, miny, maxx, maxy = folding.outline(self.layers).bounds
+        cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+        out = []
+        for p in [self.punches[int(k)] for k in self.rng.permutation(len(self.punches))]:
+            reads = [("left-right", (2 * cx - p[0], p[1])), ("top-bottom", (p[0], 2 * cy - p[1])),
+                     ("both", (2 * cx - p[0], 2 * cy - p[1]))]
+            spots = self.rng.uniform((minx, miny), (maxx, maxy), size=(40, 2))
+            reads += [("elsewhere", (float(x), float(y))) for x, y in spots]
+            points = np.array([q for _, q in reads])
+            ok = np.ones(len(points), dtype=bool)
+            for punch in self.punches:
+                ok &= np.hypot(points[:, 0] - punch[0], points[:, 1] - punch[1]) >= 3 * HOLE_RADIUS
+            ok &= folding.layers_under(self.layers, points) >= 1
+            ok &= folding.boundary_clearance(self.layers, points) >= 0.9 * CLEARANCE
+            for k in np.flatnonzero(ok):
+                name, q = reads[int(k)]
+                out.append((p, name, q, [at for at, _ in folding.punch(self.layers, q)]))
+        return out
+
+    def misplaced_punch(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """One punch read at the wrong place in the final view (mirrored left for right, top for bottom or both,
+        else somewhere else on the stack), then unfolded correctly: the right kind of pattern in the wrong
+        place."""
+        out = []
+        for p, name, q, made in self._misreads:
+            holes = [*(h.at for h in self.holes if h.punch != p), *made]
+            if self.valid(holes):
+                out.append((holes, {"punch_read_at": [round(q[0], 4), round(q[1], 4)], "misread": name}))
+                if len(out) >= 4:
+                    break
+        return out
+
+    # -- templates with more holes than the truth --------------------------------------------------------
+    def extra_layer(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """One hole too many (the counterpart of ``minus_one``): a layer counted under the punch where the stack
+        has none.  Preferably the punch traced back through a combination of folds whose flap does not reach it
+        (a flap assumed to cover the punch), then a true hole copied about an axis of the sheet that was never
+        folded (a layer imagined on a fold that was not made), and otherwise an extra hole at a free spot."""
+        out = []
+        for p in self.punches:
+            for size in range(1, len(self.folds) + 1):
+                for subset in combinations(range(len(self.folds)), size):
+                    q = self._new(folding.apply(compose(self.folds, subset), [p]))
+                    if q:
+                        out.append(([*self.truth, q[0]], {"extra": "phantom_layer",
+                                                          "folds": [k + 1 for k in subset]}))
+        out = [out[int(k)] for k in self.rng.permutation(len(out))]
+        for angle in self.unfolded_axes():
+            m = folding.reflection(folding.CENTRE, angle)
+            for k in self.rng.permutation(len(self.truth)):
+                q = self._new(folding.apply(m, [self.truth[int(k)]]))
+                if q:
+                    out.append(([*self.truth, q[0]], {"extra": "copied_about_axis", "axis": angle}))
+        spot = self._free_spot(self.truth)
+        if spot is not None:
+            out.append(([*self.truth, spot], {"extra": "free_spot"}))
+        return out
+
+    def _free_spot(self, others: Sequence[XY], avoid: XY | None = None, tries: int = 80) -> XY | None:
+        """A random spot where a hole may go: free (see ``free``), clear of ``others`` and well away from
+        ``avoid``."""
+        minx, miny, maxx, maxy = self.sheet.bounds
+        spots = self.rng.uniform((minx, miny), (maxx, maxy), size=(tries, 2))
+        ok = np.ones(len(spots), dtype=bool)
+        if avoid is not None:
+            ok &= np.hypot(spots[:, 0] - avoid[0], spots[:, 1] - avoid[1]) >= 3 * HOLE_RADIUS
+        for q in others:
+            ok &= np.hypot(spots[:, 0] - q[0], spots[:, 1] - q[1]) >= FOIL_SEPARATION
+        index = np.flatnonzero(ok)
+        if len(index):
+            index = index[self.free(spots[index])]
+        return (float(spots[index[0], 0]), float(spots[index[0], 1])) if len(index) else None
+
+    def phantom_fold(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """The whole pattern also unfolded about an axis of the sheet along which it was never folded (an
+        unfolding step for a fold that was not made): the true holes plus their mirror images."""
+        out = []
+        for angle in self.unfolded_axes():
+            new = self._new(folding.apply(folding.reflection(folding.CENTRE, angle), self.truth))
+            if new:
+                out.append(([*self.truth, *new], {"phantom_axis": angle}))
+        return out
+
+    def double_punch(self) -> list[tuple[list[XY], dict[str, Any]]]:
+        """The final view's hole read twice, also at a mirrored (or other) place: a second, imagined punch,
+        unfolded correctly like the real one."""
+        out = []
+        for _, name, q, made in self._misreads:
+            holes = [*self.truth, *made]
+            if self.valid(holes):
+                out.append((holes, {"second_punch_at": [round(q[0], 4), round(q[1], 4)], "misread": name}))
+                if len(out) >= 4:
                     break
         return out
 
 
-#: Templates whose foils keep the true hole count (up to dedup) and those that lose holes.
-CONFOUNDS = ("mirrored_fold", "point_reflect")
-COUNT_FOILS = ("minus_one", "parity")
-POSITION_FOILS = ("mirrored_fold", "point_reflect", "random_shift")
+#: Every wrong-option template, by how its hole count compares with the truth's (fewer, as many, more).
+FEWER = ("minus_one", "parity", "skip_fold", "no_unfold")
+SAME = ("mirrored_fold", "point_reflect", "misplaced_punch", "random_shift")
+MORE = ("extra_layer", "phantom_fold", "double_punch")
+TEMPLATES = (*FEWER, *SAME, *MORE)
+#: Templates that may be the designated confound, in order of preference: a near miss one reasoning error from
+#: the truth (spec §6.4; paper App. D "mirrored folds, parity punches, total holes reduced by 1"): a fold
+#: mis-reflected or the pattern turned, one hole missing or one too many, one side of the last fold missed.
+CONFOUNDS = ("mirrored_fold", "point_reflect", "minus_one", "extra_layer", "parity")
+_CONFOUND_RANK = {"mirrored_fold": 0, "point_reflect": 0, "minus_one": 1, "extra_layer": 1, "parity": 2}
+#: Candidates kept per template (each with a different hole count).
+_VARIANTS = 2
+
+#: Hole-count shortcuts the foil choice is balanced against: the test suite's ink solvers (max, min, closest to
+#: and furthest from the median) plus closest to / furthest from the mean, "a count some other option shares"
+#: / "a count no other option has" and "the single option with the most / fewest holes (else a guess)", with
+#: the weight each gets in the balance (the last four cannot always be met together with the first six, so
+#: they yield first).
+COUNT_SHORTCUTS = ("max", "min", "typical", "odd", "near_mean", "far_mean", "shared", "unique", "sole_max",
+                   "sole_min")
+SHORTCUT_WEIGHTS = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.4, 0.4, 0.6, 0.6])
+#: An item is redrawn if the balance leaves any shortcut further than this, divided by the square of its weight,
+#: from chance (the first six must come within 0.03 of chance, the weaker ones within 0.08-0.19).
+MAX_SHORTCUT_EXCESS = 0.03
+
+
+def count_shortcut_hits(counts: Sequence[int]) -> np.ndarray:
+    """How often each hole-count shortcut (``COUNT_SHORTCUTS``) picks option 0 among options with these hole
+    counts, ties broken at random.  Drawn ink grows with the hole count (holes never overlap each other, a
+    crease or the edge), so these are also the ink shortcuts."""
+    return _count_shortcut_hits(int(counts[0]), tuple(sorted(int(c) for c in counts[1:])))
+
+
+@functools.lru_cache(maxsize=4096)
+def _count_shortcut_hits(truth: int, foils: tuple[int, ...]) -> np.ndarray:
+    counts = np.array([truth, *foils], dtype=float)
+    k = len(counts)
+    hits = np.zeros(len(COUNT_SHORTCUTS))
+    orders = list(permutations(range(k)))
+    # every tie-breaking order, as a tiny jitter with unequal steps (so no two distances to a mean tie again)
+    jitter = 1e-3 * (2.0 ** np.arange(k) - 1.0)
+    for order in orders:
+        v = counts + jitter[list(order)]
+        median = np.sort(v)[k // 2]
+        mean = v.mean()
+        picks = (np.argmax(v), np.argmin(v), np.argmin(np.abs(v - median)), np.argmax(np.abs(v - median)),
+                 np.argmin(np.abs(v - mean)), np.argmax(np.abs(v - mean)))
+        hits[:6] += [int(p) == 0 for p in picks]
+    hits[:6] /= len(orders)
+    # pick at random among a group of options (among all of them if the group is empty)
+    shared = np.array([(counts == c).sum() > 1 for c in counts])
+    top, bottom = counts == counts.max(), counts == counts.min()
+    groups = (shared, ~shared, top if top.sum() == 1 else None, bottom if bottom.sum() == 1 else None)
+    for j, group in enumerate(groups, start=6):
+        hits[j] = (1.0 / group.sum() if group[0] else 0.0) if group is not None and group.any() else 1.0 / k
+    return hits
+
+
+def balanced_weights(hits: np.ndarray, target: np.ndarray | float, spread: float = 0.001, steps: int = 300
+                     ) -> np.ndarray:
+    """Weights over candidate foil sets (columns of ``hits``, one row per shortcut) that bring every
+    shortcut's expected hit rate to ``target`` (least squares), pulled a little (``spread``) towards uniform
+    for variety: accelerated projected gradient descent on the probability simplex."""
+    t = hits.shape[1]
+    uniform = np.full(t, 1.0 / t)
+    w = previous = uniform.copy()
+    momentum = 1.0
+    step = 1.0 / (2.0 * (np.linalg.norm(hits, 2) ** 2 + spread))
+    for _ in range(steps):  # FISTA
+        following = (1.0 + math.sqrt(1.0 + 4.0 * momentum**2)) / 2.0
+        y = w + (momentum - 1.0) / following * (w - previous)
+        grad = 2.0 * hits.T @ (hits @ y - target) + 2.0 * spread * (y - uniform)
+        previous, w, momentum = w, _simplex(y - step * grad), following
+    return w
+
+
+def _simplex(v: np.ndarray) -> np.ndarray:
+    """The Euclidean projection of ``v`` on the probability simplex."""
+    u = np.sort(v)[::-1]
+    cumulative = np.cumsum(u) - 1.0
+    rho = np.nonzero(u * np.arange(1, len(v) + 1) > cumulative)[0][-1]
+    return np.maximum(v - cumulative[rho] / (rho + 1.0), 0.0)
 
 
 def choose_foils(rng: np.random.Generator, foils: _Foils) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
-    """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them."""
+    """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them.
+
+    Every viable set of three foils (distinct templates, at least one that may be the confound, all four
+    options distinct hole sets) is scored by how often each hole-count shortcut would pick the truth; the set
+    is drawn with weights that bring every shortcut to chance in expectation, so the truth's hole count is
+    sometimes the highest, sometimes the lowest, sometimes in between, shared or alone, and says nothing about
+    the answer."""
     n = len(foils.truth)
-    chosen: list[tuple[str, str, list[XY], dict[str, Any]]] = []
-
-    def distinct(points: Sequence[XY]) -> bool:
-        return foils.valid(points) and not folding.same_set(points, foils.truth, SAME_TOLERANCE) and all(
-            not folding.same_set(points, c[2], SAME_TOLERANCE) for c in chosen)
-
-    def pick(role: str, templates: Sequence[str], same_count: bool | None) -> bool:
-        for template in rng.permutation(list(templates)):
-            for points, latent in getattr(foils, str(template))():
-                if same_count is not None and (len(points) == n) != same_count:
-                    continue
-                if distinct(points):
-                    chosen.append((role, str(template), list(points), latent))
-                    return True
-        return False
-
-    if not (pick("confound", CONFOUNDS, True) or pick("confound", CONFOUNDS, None)):
+    candidates: list[tuple[str, list[XY], dict[str, Any]]] = []
+    for template in TEMPLATES:
+        counts: set[int] = set()
+        for points, latent in getattr(foils, template)():
+            if len(counts) >= _VARIANTS or len(points) in counts:
+                continue
+            if foils.valid(points) and not folding.same_set(points, foils.truth, SAME_TOLERANCE):
+                candidates.append((template, list(points), latent))
+                counts.add(len(points))
+    m = len(candidates)
+    differ = np.ones((m, m), dtype=bool)
+    for i in range(m):
+        for j in range(i + 1, m):
+            differ[i, j] = differ[j, i] = not folding.same_set(candidates[i][1], candidates[j][1], SAME_TOLERANCE)
+    groups: dict[tuple[int, ...], list[tuple[int, int, int]]] = {}
+    for trio in combinations(range(m), 3):
+        if (len({candidates[k][0] for k in trio}) == 3 and all(differ[i, j] for i, j in combinations(trio, 2))
+                and any(candidates[k][0] in CONFOUNDS for k in trio)):
+            groups.setdefault(tuple(sorted(len(candidates[k][1]) for k in trio)), []).append(trio)
+    if not groups:
         return None
-    if not pick("filler", COUNT_FOILS, False):
+    signatures = list(groups)
+    hits = np.stack([count_shortcut_hits([n, *sig]) for sig in signatures], axis=1)
+    weights = balanced_weights(hits * SHORTCUT_WEIGHTS[:, None], SHORTCUT_WEIGHTS / 4)
+    if (np.abs(hits @ weights - 1.0 / 4) * SHORTCUT_WEIGHTS**2 > MAX_SHORTCUT_EXCESS).any():
         return None
-    used = {c[1] for c in chosen}
-    rest = [t for t in POSITION_FOILS if t not in used]
-    if not (pick("filler", rest, True) or pick("filler", rest, None)):
-        return None
-    return chosen
+    options = groups[signatures[int(rng.choice(len(signatures), p=weights / weights.sum()))]]
+    trio = options[int(rng.integers(len(options)))]
+    best = min(_CONFOUND_RANK.get(candidates[k][0], 9) for k in trio)
+    eligible = [k for k in trio if _CONFOUND_RANK.get(candidates[k][0], 9) == best]
+    confound = eligible[int(rng.integers(len(eligible)))]
+    return [("confound" if k == confound else "filler", *candidates[k]) for k in trio]
 
 
 class PaperFolding(MindsEyeTask):
@@ -320,8 +554,7 @@ class PaperFolding(MindsEyeTask):
                 continue
             holes = [Hole(p, moved, at) for p in points for at, moved in folding.punch(states[-1], p)]
             crease_segments = folding.creases(states, folds)
-            crease_lines = MultiLineString(crease_segments) if crease_segments else None
-            foils = _Foils(rng, shape, sheet, crease_lines, folds, holes, FOLDS - 1)
+            foils = _Foils(rng, shape, sheet, crease_segments, folds, holes, FOLDS - 1, states[-1])
             if not foils.valid(foils.truth):
                 continue
             wrong = choose_foils(rng, foils)
