@@ -15,8 +15,10 @@ FAMILY = "mindseye"
 
 #: Description modules of the finished tasks, in the paper's order.
 REGISTERED: tuple[str, ...] = (
+    "relation_abstraction",
     "hierarchical_patterns",
     "dynamic_correspondence",
+    "conceptual_slippage",
     "symmetric_structures",
     "mental_rotation",
     "paper_folding",

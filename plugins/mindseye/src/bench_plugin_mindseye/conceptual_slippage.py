@@ -1,0 +1,772 @@
+"""VCS — Visual Conceptual Slippage (paper App. C and Table 11; spec §2.4): odd-one-out over six panels.
+
+Five panels follow one concept — equal spacing, alignment, the same number of objects, enclosure, mirror
+symmetry, closed outlines (topology), border thickness, filled or hollow shapes (hollowness), or words
+written the right way round (word symmetry) — while their shapes, colours, sizes and counts vary
+("slippage"); the sixth breaks the concept.  Every panel's nuisance (shape kinds, colour, size, count,
+orientation) is drawn independently from one distribution, and the violating panel is one of those draws
+with only the concept changed, so nothing but the concept singles it out (the release's violator used
+default shapes and never sat at A or F: spec §2.4, §7.2).
+
+Difficulty (spec §7.1 item 4, concept and violation strength) sets how much the nuisance slips and how
+strong the violation is: easy keeps one shape kind for all panels and a strong violation, medium varies the
+shape kind per panel, hard also mixes kinds, colours, counts and sizes inside panels and makes the violation
+weak (one object out of place, one letter that reads mirrored, a count that differs by one).
+
+The solver measures every panel from its polygons (``attributes.scene_attributes``) or its letter strokes
+(``attributes.word_attributes``) and returns the panels some concept isolates as the single odd one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from PIL import Image
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from bench_core import Problem
+from bench_core.seeding import ItemRandom
+from bench_plugin_mindseye.attributes import (
+    AMBIGUOUS,
+    GLYPH_HEIGHT,
+    GLYPH_WIDTH,
+    GLYPHS,
+    SCENE_ATTRIBUTES,
+    inradius,
+    isolations,
+    lookalike_pair,
+    mirror_letter_table,
+    panel_features,
+    scene_attributes,
+    word_attributes,
+)
+from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.layout import BACKGROUND, Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
+SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
+#: Colours of the marks: saturated hues and near-black, all clearly ink on white.
+PALETTE = ((25, 25, 25), (200, 45, 45), (40, 90, 200), (30, 135, 60), (225, 125, 20), (130, 60, 170),
+           (0, 135, 150), (150, 95, 40))
+#: Outline widths relative to the shape's inradius (``attributes.inradius``): thick is about three times thin
+#: (spec §2.4 border check).  Thin outlines are never below 0.0115 of the panel (>= 2 px on the 176-pixel
+#: panels of the 600x800 canvas).
+WIDTH = {"thin": (0.17, 0.21), "medium": (0.31, 0.37), "thick": (0.58, 0.66)}
+MIN_WIDTH = 0.0115
+#: Letter strokes of the word concept, as a fraction of the panel side.
+WORD_STROKE = 0.016
+
+
+# -- marks ------------------------------------------------------------------------------------------
+def shape_polygon(kind: str, centre: Sequence[float], radius: float, rotation: float) -> Polygon:
+    """A filled shape of the vocabulary, ``radius`` its circumradius (the ellipse's half length)."""
+    if kind == "circle":
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        pts = np.column_stack([np.cos(t), np.sin(t)])
+    elif kind == "ellipse":
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        pts = np.column_stack([np.cos(t), 0.6 * np.sin(t)])
+    elif kind == "star":
+        t = np.arange(10) * np.pi / 5 - np.pi / 2
+        r = np.where(np.arange(10) % 2 == 0, 1.0, 0.5)
+        pts = np.column_stack([r * np.cos(t), r * np.sin(t)])
+    elif kind == "diamond":
+        pts = np.array([[0, -1], [0.65, 0], [0, 1], [-0.65, 0]], dtype=float)
+    else:
+        n = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[kind]
+        t = np.arange(n) * 2 * np.pi / n - np.pi / 2 + (np.pi / 4 if n == 4 else 0.0)
+        pts = np.column_stack([np.cos(t), np.sin(t)])
+    c, s = np.cos(rotation), np.sin(rotation)
+    pts = pts @ np.array([[c, s], [-s, c]]) * radius + np.asarray(centre)
+    return Polygon(pts)
+
+
+def outline(shape: Polygon, width: float) -> Polygon:
+    """The shape drawn as an outline of the given stroke width (a band with a hole)."""
+    inner = shape.buffer(-width, join_style="mitre")
+    if inner.is_empty or inner.geom_type != "Polygon" or inner.area < 0.12 * shape.area:
+        raise ValueError("outline too thick for this shape")
+    return shape.difference(inner)
+
+
+def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: float) -> Polygon:
+    """An outline with a cut of width ``gap`` on the side at ``angle`` (open: no enclosed hole)."""
+    cut = affinity.rotate(box(0.0, -gap / 2, 1.0, gap / 2), angle, origin=(0, 0), use_radians=True)
+    cut = affinity.translate(cut, *centre)
+    result = band.difference(cut)
+    if result.geom_type != "Polygon" or result.interiors:
+        raise ValueError("the cut did not open the outline")
+    return result
+
+
+@attrs.frozen
+class Mark:
+    """One filled object of a panel: its outline (a polygon, with a hole if drawn hollow) and colour."""
+
+    polygon: Polygon
+    colour: tuple[int, int, int]
+
+
+@attrs.frozen
+class Panel:
+    """What one option shows: filled marks, or a word as letter strokes.  ``tiles`` memoises drawings."""
+
+    marks: tuple[Mark, ...] = ()
+    word: tuple[np.ndarray, ...] = ()
+    word_colour: tuple[int, int, int] = (25, 25, 25)
+    text: str = ""  # the word as generated (metadata only; the solver reads the strokes)
+    tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def attributes(self) -> dict[str, Any]:
+        """The concept attributes, measured from the geometry."""
+        if self.word:
+            return word_attributes(self.word)
+        return scene_attributes([(m.polygon, m.colour) for m in self.marks])
+
+
+# -- nuisance: what varies across panels ---------------------------------------------------------------
+@attrs.frozen
+class Look:
+    """The nuisance of one panel: shape kinds, colours, object count, size and orientation."""
+
+    kinds: tuple[str, ...]
+    colours: tuple[tuple[int, int, int], ...]
+    count: int
+    radius: float
+    rotation: float
+
+    def kind(self, i: int) -> str:
+        """The shape kind of the i-th object (kinds alternate when a panel mixes two)."""
+        return self.kinds[i % len(self.kinds)]
+
+    def colour(self, i: int) -> tuple[int, int, int]:
+        """The colour of the i-th object (colours alternate when a panel mixes two)."""
+        return self.colours[i % len(self.colours)]
+
+
+#: Object counts and sizes per concept (sizes as circumradius, fraction of the panel side).
+COUNTS = {"spacing": (3, 5), "alignment": (3, 5), "number": (3, 6), "enclosure": (2, 3), "symmetry": (2, 3),
+          "topology": (2, 5), "border": (2, 5), "hollowness": (2, 5), "word": (3, 6)}
+RADII = {"spacing": (0.045, 0.07), "alignment": (0.045, 0.07), "number": (0.06, 0.09), "enclosure": (0.048, 0.06),
+         "symmetry": (0.055, 0.085), "topology": (0.09, 0.125), "border": (0.095, 0.13), "hollowness": (0.09, 0.125),
+         "word": (0.12, 0.16)}
+
+
+def allowed_kinds(concept: str) -> tuple[str, ...]:
+    """The shape kinds a concept draws from.  Thick borders need roomy shapes (so the hole stays >= 5 px
+    wide at 600x800); outlines of thin ellipses read poorly, so outline concepts leave ellipses out."""
+    if concept == "border":
+        return ("circle", "square", "pentagon", "hexagon")
+    if concept in ("symmetry", "topology"):
+        return tuple(k for k in SHAPES if k != "ellipse")
+    return SHAPES
+
+
+def draw_look(rng: np.random.Generator, concept: str, slippage: str, item_kind: str, count: int | None) -> Look:
+    """One panel's nuisance.  ``slippage`` low: the item's one shape kind; medium: the kind varies per panel;
+    high: kinds and colours may also mix inside a panel.  Counts and sizes always vary (``count`` fixes the
+    count, for the number concept)."""
+    vocabulary = allowed_kinds(concept)
+    if slippage == "low":
+        kinds: tuple[str, ...] = (item_kind,)
+    elif slippage == "medium" or rng.random() < 0.5:
+        kinds = (str(rng.choice(vocabulary)),)
+    else:
+        kinds = tuple(str(k) for k in rng.choice(vocabulary, size=2, replace=False))
+    palette = rng.permutation(len(PALETTE))
+    colours = (PALETTE[palette[0]],) if slippage != "high" or rng.random() < 0.5 else (
+        PALETTE[palette[0]], PALETTE[palette[1]])
+    lo, hi = COUNTS[concept]
+    n = count if count is not None else int(rng.integers(lo, hi + 1))
+    r_lo, r_hi = RADII[concept]
+    return Look(kinds, colours, n, float(rng.uniform(r_lo, r_hi)), float(rng.uniform(0, 2 * np.pi)))
+
+
+def scatter(rng: np.random.Generator, n: int, radius: float, low: float = 0.12, high: float = 0.88,
+            avoid: Sequence[tuple[np.ndarray, float]] = ()) -> list[np.ndarray] | None:
+    """``n`` centres at random, far enough apart that marks of ``radius`` never touch."""
+    placed: list[np.ndarray] = []
+    for _ in range(400):
+        p = rng.uniform(low + radius, high - radius, size=2)
+        if all(np.linalg.norm(p - q) > 2.4 * radius + 0.03 for q in placed) and all(
+                np.linalg.norm(p - c) > r + radius + 0.04 for c, r in avoid):
+            placed.append(p)
+            if len(placed) == n:
+                return placed
+    return None
+
+
+# -- the concepts: each builds a conforming panel and, from the same draw, its violating twin ---------
+Twins = tuple[list["Mark"], list["Mark"]]
+
+class Unbuildable(Exception):
+    """This draw cannot carry the concept (no room, an outline too thick...): draw again."""
+
+
+def _marks(look: Look, centres: Sequence[np.ndarray], styles: Sequence[str], widths: Sequence[float],
+           gaps: Sequence[float | None] = ()) -> list[Mark]:
+    """Marks of the look at ``centres``; style 'solid' or 'hollow' (``widths`` relative to each shape's
+    inradius), optionally cut open by a gap."""
+    out = []
+    for i, c in enumerate(centres):
+        shape = shape_polygon(look.kind(i), c, look.radius, look.rotation)
+        if styles[i] == "hollow":
+            try:
+                shape = outline(shape, max(MIN_WIDTH, widths[i] * inradius(shape)))
+                gap = gaps[i] if i < len(gaps) else None
+                if gap is not None:
+                    angle = look.rotation + 0.3 + i * 2.1
+                    shape = open_outline(shape, c, angle, gap)
+            except ValueError as exc:
+                raise Unbuildable(str(exc)) from exc
+        out.append(Mark(shape, look.colour(i)))
+    return out
+
+
+def _row(rng: np.random.Generator, look: Look, gaps: Sequence[float]) -> tuple[list[np.ndarray], np.ndarray, Look]:
+    """Centres along a line through the panel (horizontal, vertical or diagonal) with the given gaps, and the
+    look with its shapes turned to point along the line (so every row is exactly mirror symmetric about its
+    own line, never nearly so)."""
+    angle = float(rng.choice([0.0, np.pi / 2, np.pi / 4, -np.pi / 4]))
+    direction = np.array([np.cos(angle), np.sin(angle)])
+    along = np.concatenate([[0.0], np.cumsum(gaps)])
+    along -= along.mean()
+    centre = np.array([0.5, 0.5]) + rng.uniform(-0.05, 0.05, size=2)
+    pts = [centre + t * direction for t in along]
+    limit = 0.93 - look.radius
+    if any(p.min() < 1 - limit or p.max() > limit for p in pts):
+        raise Unbuildable("row does not fit")
+    # shapes point along the line, so the row is mirror symmetric about its own line
+    turned = attrs.evolve(look, rotation=angle + np.pi / 2 + float(rng.choice([0.0, np.pi])))
+    return pts, np.array([-direction[1], direction[0]]), turned
+
+
+def _row_look(rng: np.random.Generator, look: Look) -> tuple[Look, float]:
+    """The row's span (first to last centre) and the look with a radius small enough for uneven gaps."""
+    total = float(rng.uniform(0.62, 0.78))
+    mean = total / (look.count - 1)
+    radius = max(0.045, min(look.radius, (0.62 * mean - 0.015) / 2.2))  # >= 5 px objects even at 600x800
+    return attrs.evolve(look, radius=radius), total
+
+
+def _gaps(rng: np.random.Generator, look: Look, total: float, even: bool, spread: float) -> np.ndarray:
+    """Gaps between neighbours along a row: all equal, or uneven with coefficient of variation >= spread
+    (and never so small that neighbours touch)."""
+    n = look.count
+    if even:
+        return np.full(n - 1, total / (n - 1))
+    floor = 2.2 * look.radius + 0.015
+    w = rng.uniform(0.2, 1.8, size=(300, n - 1))  # many candidates at once; keep the first that qualifies
+    g = w / w.sum(axis=1, keepdims=True) * total
+    ok = (g.std(axis=1) / g.mean(axis=1) >= spread) & (g.min(axis=1) > floor)
+    if not ok.any():
+        raise Unbuildable("no uneven gaps")
+    return g[int(np.argmax(ok))]
+
+
+def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Equal gaps between neighbours on a line vs unequal gaps (same count, kinds, line)."""
+    look, total = _row_look(rng, look)
+    even = _gaps(rng, look, total, True, 0.0)
+    uneven = _gaps(rng, look, total, False, 0.36 if strength == "strong" else 0.27)
+    seed = int(rng.integers(2**31))
+    centres, _, turned = _row(np.random.default_rng(seed), look, even)
+    centres_v, _, _ = _row(np.random.default_rng(seed), look, uneven)
+    solid = ["solid"] * look.count
+    return _marks(turned, centres, solid, []), _marks(turned, centres_v, solid, [])
+
+
+def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Centres on one straight line (uneven gaps) vs the same marks pushed off the line."""
+    look, total = _row_look(rng, look)
+    gaps = _gaps(rng, look, total, False, 0.27)
+    centres, normal, look = _row(rng, look, gaps)
+    moved = [c.copy() for c in centres]
+    if strength == "strong":
+        for i in range(len(moved)):
+            moved[i] = moved[i] + normal * (1 if i % 2 else -1) * rng.uniform(0.11, 0.15)
+    else:
+        i = int(rng.integers(len(moved)))
+        moved[i] = moved[i] + normal * rng.choice([-1, 1]) * rng.uniform(0.13, 0.16)
+    if any(p.min() < 0.06 + look.radius or p.max() > 0.94 - look.radius for p in moved):
+        raise Unbuildable("pushed off the panel")
+    solid = ["solid"] * look.count
+    return _marks(look, centres, solid, []), _marks(look, moved, solid, [])
+
+
+def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """The item's count of objects vs a different count (by two, or by one when weak)."""
+    n = look.count
+    step = 2 if strength == "strong" else 1
+    other = n + step if n + step <= 7 and (n - step < 2 or rng.random() < 0.5) else n - step
+    centres = scatter(rng, max(n, other), look.radius)
+    if centres is None:
+        raise Unbuildable("no room")
+    solid = ["solid"] * max(n, other)
+    return _marks(look, centres[:n], solid, []), _marks(look, centres[:other], solid, [])
+
+
+def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Small solid objects inside a hollow container vs the same objects just outside it."""
+    big = rng.uniform(0.23, 0.27)
+    side = rng.choice([-1, 1])
+    centre = np.array([0.5 + side * rng.uniform(0.1, 0.15), 0.5 + rng.uniform(-0.12, 0.12)])
+    container_kind = str(rng.choice(["circle", "square", "hexagon", "pentagon"]))
+    container = shape_polygon(container_kind, centre, big, look.rotation)
+    try:
+        band = outline(container, max(MIN_WIDTH, rng.uniform(*WIDTH["thin"]) * inradius(container)))
+    except ValueError as exc:
+        raise Unbuildable(str(exc)) from exc
+    # inside: well within the container's hole, spread round its centre
+    room = Polygon(band.interiors[0]).buffer(-(look.radius * 1.1 + 0.02))
+    inside: list[np.ndarray] = []
+    reach_in = float(np.sqrt(room.area / np.pi)) if not room.is_empty else 0.0
+    for _ in range(60):
+        turn = rng.uniform(0, 2 * np.pi)
+        rho = rng.uniform(0.45, 1.0, size=look.count) * reach_in
+        angles = turn + 2 * np.pi * np.arange(look.count) / look.count + rng.uniform(-0.6, 0.6, size=look.count)
+        spots = [centre + r * np.array([np.cos(a), np.sin(a)]) for r, a in zip(rho, angles, strict=True)]
+        if all(room.contains(shapely.Point(p)) for p in spots) and all(
+                np.linalg.norm(p - q) > 2.4 * look.radius + 0.02 for i, p in enumerate(spots) for q in spots[:i]):
+            inside = spots
+            break
+    if not inside:
+        raise Unbuildable("no room inside")
+    # outside: on the far side of the panel, near the container when weak; conformers sometimes have one
+    # loose object there too, so that objects outside the container are not the violator's alone
+    reach = big + look.radius + (0.03 if strength == "weak" else 0.09)
+    extra = int(rng.random() < 0.5)
+    outside: list[np.ndarray] = []
+    for _ in range(300):
+        angle = rng.uniform(-0.9, 0.9) + (0.0 if side < 0 else np.pi)
+        p = centre + np.array([np.cos(angle), np.sin(angle)]) * (reach + rng.uniform(0, 0.05))
+        if (p.min() > 0.05 + look.radius and p.max() < 0.95 - look.radius
+                and all(np.linalg.norm(p - q) > 2.4 * look.radius + 0.02 for q in outside)):
+            outside.append(p)
+            if len(outside) == look.count + extra:
+                break
+    if len(outside) < look.count + extra:
+        raise Unbuildable("no room outside")
+    holder = Mark(band, look.colour(1))
+    solid = ["solid"] * (look.count + extra)
+    loose = _marks(look, outside[look.count:], solid, [])
+    return ([holder, *_marks(look, inside, solid, []), *loose],
+            [holder, *_marks(look, outside[:look.count], solid, []), *loose])
+
+
+def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Pairs of objects mirrored about an axis through the panel centre vs one or two of them moved.  With a
+    strong violation (easy, medium) the axis is vertical or horizontal, which people see most readily; a
+    weak one (hard) may also use a diagonal axis."""
+    axes = [0.0, 90.0] if strength == "strong" else [0.0, 45.0, 90.0, 135.0]
+    axis = float(rng.choice(axes))
+    u = np.array([np.cos(np.radians(axis)), np.sin(np.radians(axis))])
+    centre = np.array([0.5, 0.5])
+    marks: list[Mark] = []
+    originals: list[np.ndarray] = []
+    for i in range(look.count):
+        for _ in range(200):
+            p = rng.uniform(0.12 + look.radius, 0.88 - look.radius, size=2)
+            q = p - centre
+            mirror = centre + 2 * (q @ u) * u - q
+            if abs(q @ np.array([-u[1], u[0]])) < look.radius + 0.04:
+                continue  # too close to the axis: the pair would touch
+            if mirror.min() < 0.1 + look.radius or mirror.max() > 0.9 - look.radius:
+                continue
+            clear = 2.4 * look.radius + 0.03
+            if all(np.linalg.norm(p - o) > clear and np.linalg.norm(mirror - o) > clear for o in originals):
+                break
+        else:
+            raise Unbuildable("no room for a pair")
+        shape = shape_polygon(look.kind(i), p, look.radius, look.rotation)
+        image = affinity.rotate(affinity.scale(affinity.rotate(shape, -axis, origin=(0.5, 0.5)), 1, -1,
+                                               origin=(0.5, 0.5)), axis, origin=(0.5, 0.5))
+        marks += [Mark(shape, look.colour(i)), Mark(image, look.colour(i))]
+        originals += [p, mirror]
+    broken = list(marks)
+    movers = [int(rng.integers(len(marks)))]
+    if strength == "strong":
+        movers.append((movers[0] + 3) % len(marks))
+    for k in movers:
+        for _ in range(100):
+            shift = rng.uniform(0.1, 0.14) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
+            moved = affinity.translate(marks[k].polygon, *shift)
+            lo, hi = moved.bounds[:2], moved.bounds[2:]
+            if min(lo) < 0.05 or max(hi) > 0.95:
+                continue
+            if all(moved.distance(m.polygon) > 0.025 for j, m in enumerate(broken) if j != k):
+                broken[k] = Mark(moved, marks[k].colour)
+                break
+        else:
+            raise Unbuildable("nowhere to move")
+    return marks, broken
+
+
+def _style_centres(rng: np.random.Generator, look: Look) -> list[np.ndarray]:
+    """Scattered centres for the style concepts (topology, border, hollowness)."""
+    centres = scatter(rng, look.count, look.radius)
+    if centres is None:
+        raise Unbuildable("no room")
+    return centres
+
+
+def _chosen(rng: np.random.Generator, n: int, strength: str) -> set[int]:
+    """Which marks of the violating panel change: all of them (strong) or one (weak)."""
+    return set(range(n)) if strength == "strong" else {int(rng.integers(n))}
+
+
+def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Closed outlines vs outlines with a gap (or the reverse when the majority is open)."""
+    centres = _style_centres(rng, look)
+    widths = [rng.uniform(*WIDTH["medium"])] * look.count
+    gap = rng.uniform(0.04, 0.055)
+    changed = _chosen(rng, look.count, strength)
+    hollow = ["hollow"] * look.count
+    closed_gaps = [None] * look.count
+    other_gaps = [gap if i in changed else None for i in range(look.count)]
+    if majority == "open":
+        closed_gaps, other_gaps = [gap] * look.count, [None if i in changed else gap for i in range(look.count)]
+    return _marks(look, centres, hollow, widths, closed_gaps), _marks(look, centres, hollow, widths, other_gaps)
+
+
+def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Outlines with thick borders vs thin ones (or the reverse), three times thinner at least."""
+    centres = _style_centres(rng, look)
+    minority = "thin" if majority == "thick" else "thick"
+    same = rng.uniform(*WIDTH[majority])
+    other = rng.uniform(*WIDTH[minority])
+    changed = _chosen(rng, look.count, strength)
+    hollow = ["hollow"] * look.count
+    return (_marks(look, centres, hollow, [same] * look.count),
+            _marks(look, centres, hollow, [other if i in changed else same for i in range(look.count)]))
+
+
+def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Filled shapes vs outlines (or the reverse)."""
+    centres = _style_centres(rng, look)
+    width = rng.uniform(*WIDTH["medium"])
+    minority = "hollow" if majority == "solid" else "solid"
+    changed = _chosen(rng, look.count, strength)
+    return (_marks(look, centres, [majority] * look.count, [width] * look.count),
+            _marks(look, centres, [minority if i in changed else majority for i in range(look.count)],
+                   [width] * look.count))
+
+
+#: Letters whose mirror image is themselves (A H I M O T U V W X Y), from the glyphs.
+_SAME_IN_MIRROR = {k for k, v in mirror_letter_table().items() if v}
+_ASYMMETRIC = sorted(set(GLYPHS) - _SAME_IN_MIRROR)
+_SYMMETRIC = sorted(_SAME_IN_MIRROR)
+
+
+def random_word(rng: np.random.Generator, length: int, asymmetric: int) -> str:
+    """A random uppercase string with exactly ``asymmetric`` letters that change in a mirror (so the word
+    can never read the same mirrored: spec §2.4)."""
+    slots = set(rng.choice(length, size=asymmetric, replace=False).tolist())
+    return "".join(str(rng.choice(_ASYMMETRIC if i in slots else _SYMMETRIC)) for i in range(length))
+
+
+def word_strokes(word: str, height: float, centre: Sequence[float], mirrored: bool) -> list[np.ndarray]:
+    """The word in stroke letters, ``height`` the letter height; mirrored = reflected left-right as a whole
+    (letter order reversed and every letter flipped)."""
+    unit = height / GLYPH_HEIGHT
+    advance = (GLYPH_WIDTH + 1.6) * unit
+    width = len(word) * advance - 1.6 * unit
+    left = centre[0] - width / 2
+    top = centre[1] - height / 2
+    strokes = []
+    for i, letter in enumerate(word):
+        for s in GLYPHS[letter]:
+            pts = np.asarray(s, dtype=float) * unit + [left + i * advance, top]
+            strokes.append(pts)
+    if mirrored:
+        strokes = [np.column_stack([2 * centre[0] - p[:, 0], p[:, 1]]) for p in strokes]
+    return strokes
+
+
+def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str) -> tuple[Panel, Panel]:
+    """A word written normally vs the same kind of word mirrored (spec §2.4 word symmetry)."""
+    length = look.count
+    asym = int(rng.integers(2, length + 1)) if strength == "strong" else 1
+    word = random_word(rng, length, asym)
+    height = min(look.radius, 0.82 / (length * (GLYPH_WIDTH + 1.6) / GLYPH_HEIGHT))
+    centre = (0.5 + rng.uniform(-0.03, 0.03), 0.5 + rng.uniform(-0.15, 0.15))
+    plain = Panel(word=tuple(word_strokes(word, height, centre, False)), word_colour=look.colour(0), text=word)
+    flipped = Panel(word=tuple(word_strokes(word, height, centre, True)), word_colour=look.colour(0), text=word)
+    return plain, flipped
+
+
+BUILDERS = {"spacing": build_spacing, "alignment": build_alignment, "number": build_number,
+            "enclosure": build_enclosure, "symmetry": build_symmetry, "topology": build_topology,
+            "border": build_border, "hollowness": build_hollowness, "word": build_word}
+#: The measured attribute that carries each concept.
+CONCEPT_ATTRIBUTE = {"spacing": "spacing", "alignment": "aligned", "number": "number", "enclosure": "enclosure",
+                     "symmetry": "symmetric", "topology": "topology", "border": "border", "hollowness": "fill",
+                     "word": "mirrored"}
+#: Which way round the concept can go: the majority's value (drawn per item).
+MAJORITIES = {"topology": ("closed", "open"), "border": ("thick", "thin"), "hollowness": ("solid", "hollow")}
+#: Difficulty -> (nuisance slippage, violation strength).
+LEVELS = {"easy": ("low", "strong"), "medium": ("medium", "strong"), "hard": ("high", "weak")}
+
+
+@attrs.define
+class _Draw:
+    """One panel's nuisance draw: its conforming and violating versions and the conformer's attributes."""
+
+    look: Look
+    plain: Panel
+    violator: Panel
+    attributes: dict[str, Any]
+    _violating: dict[str, Any] | None = None
+
+    def violating_attributes(self) -> dict[str, Any]:
+        """The violating twin's attributes, measured once."""
+        if self._violating is None:
+            self._violating = self.violator.attributes()
+        return self._violating
+
+
+# -- the task -----------------------------------------------------------------------------------------
+class ConceptualSlippage(MindsEyeTask):
+    """Odd one out: which panel breaks the concept that the other five share across varying surfaces?"""
+
+    code = "VCS"
+    art = "relation"
+    option_count = 6
+    option_columns = 3
+    query_count = 0
+    texts = PromptTexts(
+        question=("Look at the six panels labelled A to F. Five of them follow one visual concept, even though their "
+                  "shapes, colours and numbers of objects differ. Work out the concept, then say which single panel "
+                  "does not follow it. The concept applies to each panel as a whole."),
+        hint=("consider how the objects are spaced, whether they line up, how many there are, whether one object "
+              "encloses another, whether the panel is mirror symmetric, whether outlines are closed or broken, how "
+              "thick the borders are, whether shapes are filled or hollow, and whether writing is mirrored. Shape "
+              "kinds and colours change freely and are not the concept."),
+        puzzle_type="conceptual slippage (odd one out)",
+        elimination=("for each panel, describe its structure (spacing, alignment, number, enclosure, symmetry, open or "
+                     "closed outlines, border thickness, filled or hollow, mirrored writing); find the property that "
+                     "five panels share; the panel that lacks it is the answer."),
+    )
+
+    # -- generation ------------------------------------------------------------------------------
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        """As the base class, but an unset concept is balanced over consecutive items (spec §4.3: balance
+        sub-types like the concept the same way as answer positions)."""
+        if params.get("concept") is None:
+            concepts = CONCEPTS
+            source = params["source"] if params["source"] is not None else random.index
+            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
+        return super().generate(params, random)
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        """Six panels: five conformers and one violator from the same nuisance distribution."""
+        concept = params.get("concept") or str(rng.choice(CONCEPTS))
+        side = self.layout(params["size"]).tile
+        for _ in range(30):
+            built = self._attempt(rng, concept, difficulty, side)
+            if built is not None:
+                return built
+        raise RuntimeError(f"VCS: could not build a sound {concept} item")
+
+    def _pair(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str
+              ) -> tuple[Panel, Panel] | None:
+        """A conforming panel and its violating twin from one nuisance draw; None if the draw cannot carry
+        the concept."""
+        try:
+            made = BUILDERS[concept](rng, look, strength, majority)
+        except Unbuildable:
+            return None
+        if concept == "word":
+            plain, flipped = made
+        else:
+            plain, flipped = Panel(marks=tuple(made[0])), Panel(marks=tuple(made[1]))
+        return plain, flipped
+
+    def _draw(self, rng: np.random.Generator, concept: str, slippage: str, strength: str, majority: str,
+              item_kind: str, fixed: int | None) -> _Draw | None:
+        """One panel's nuisance draw with its conforming and violating versions (conformer measured)."""
+        for _ in range(30):
+            look = draw_look(rng, concept, slippage, item_kind, fixed)
+            pair = self._pair(rng, concept, look, strength, majority)
+            if pair is None:
+                continue
+            measured = pair[0].attributes()
+            if AMBIGUOUS not in measured.values():
+                return _Draw(look, pair[0], pair[1], measured)
+        return None
+
+    def _attempt(self, rng: np.random.Generator, concept: str, difficulty: str, side: int) -> Stimulus | None:
+        """Six draws; one of them violates.  Draws that make trouble (a rival odd one out, a nuisance
+        shortcut, an undecidable measurement, a nuisance-feature outlier) are drawn again."""
+        slippage, strength = LEVELS[difficulty]
+        majority = str(rng.choice(MAJORITIES[concept])) if concept in MAJORITIES else ""
+        item_kind = str(rng.choice([k for k in allowed_kinds(concept) if k != "ellipse"]))
+        lo, hi = COUNTS[concept]
+        # the number concept needs one count for all conformers; elsewhere counts always vary (they also keep
+        # the amount of ink varied enough that a violator with thinner or hollow marks is not an ink outlier)
+        fixed = int(rng.integers(lo, hi + 1)) if concept == "number" else None
+
+        def fresh() -> _Draw | None:
+            return self._draw(rng, concept, slippage, strength, majority, item_kind, fixed)
+
+        draws = [fresh() for _ in range(6)]
+        names = ("mirrored",) if concept == "word" else SCENE_ATTRIBUTES
+        key = CONCEPT_ATTRIBUTE[concept]
+        v = int(rng.integers(6))
+        for _ in range(30):
+            if any(d is None for d in draws):
+                return None
+            violating = draws[v].violating_attributes()
+            culprit: int | None = None
+            if AMBIGUOUS in violating.values():
+                culprit = v
+            else:
+                table = [d.attributes for d in draws]
+                table[v] = violating
+                culprit = self._culprit(table, names, key, v, concept, [d.look for d in draws])
+            if culprit is None:
+                panels = [d.plain for d in draws]
+                panels[v] = draws[v].violator
+                tiles = [self._render(p, side) for p in panels]
+                features = [panel_features(t) for t in tiles]
+                same = lookalike_pair(tiles, 1.5 * self.min_option_difference)
+                if same is not None:
+                    culprit = same[1] if same[1] != v else same[0]  # two panels too alike in grey: redraw one
+                elif not any(singled_out([f[n] for f in features], v, self.nuisance_factor * 0.8, floor * 0.8)
+                             for n, floor in self.nuisance_floor.items()):
+                    return self._stimulus(concept, slippage, strength, majority, panels,
+                                          [d.look for d in draws], v, table)
+                else:
+                    culprit = v
+            draws[culprit] = fresh()
+        return None
+
+    def _culprit(self, table: Sequence[Mapping[str, Any]], names: Sequence[str], key: str, v: int, concept: str,
+                 looks: Sequence[Look]) -> int | None:
+        """The panel to draw again, or None if the six panels make a sound item with ``v`` the odd one."""
+        found = isolations(table, names)
+        if found.get(key) != v:
+            values = [table[k][key] for k in range(6) if k != v]
+            common = max(values, key=values.count)
+            wrong = [k for k in range(6) if k != v and table[k][key] != common]
+            return wrong[0] if wrong else v
+        rivals = [k for k in found.values() if k != v]
+        if rivals:
+            return rivals[0]
+        if concept != "number":
+            counts = isolations(table, ["number"])  # a count that singles out a panel is a shortcut or a rival
+            if counts:
+                return counts["number"]
+        return self._nuisance_leak(looks, concept)
+
+    @staticmethod
+    def _nuisance_leak(looks: Sequence[Look], concept: str) -> int | None:
+        """The panel that a nuisance value alone (shape kinds, colours, count, mixedness) singles out, if any."""
+        columns = [
+            [frozenset(look.kinds) for look in looks],
+            [frozenset(look.colours) for look in looks],
+            [len(look.kinds) > 1 or len(look.colours) > 1 for look in looks],
+        ]
+        if concept != "number":
+            columns.append([look.count for look in looks])
+        rows = [{str(k): col[i] for k, col in enumerate(columns)} for i in range(6)]
+        found = isolations(rows, [str(k) for k in range(len(columns))])
+        return next(iter(found.values()), None)
+
+    def _stimulus(self, concept: str, slippage: str, strength: str, majority: str,
+                  panels: Sequence[Panel], looks: Sequence[Look], v: int,
+                  table: Sequence[Mapping[str, Any]]) -> Stimulus:
+        """The options (violator, lookalike conformer as confound, other conformers) and the item facts."""
+        key = CONCEPT_ATTRIBUTE[concept]
+        conform_value = table[(v + 1) % 6][key]
+        def latent(k: int) -> dict[str, Any]:
+            out = {"look": _look_json(looks[k]), "value": _plain(table[k][key])}
+            if concept == "word":
+                out["word"] = panels[k].text  # as generated; the violator's is shown mirrored
+            return out
+
+        options = [Option("correct", f"violator-{concept}-{strength}", latent(v), panels[v])]
+        # The wrong options are conformers.  The designated confound is the conformer whose nuisance is
+        # closest to the violator's (same kinds, colours, count): picking it means matching surfaces.
+        others = [k for k in range(6) if k != v]
+
+        def closeness(k: int) -> tuple[int, int]:
+            a, b = looks[k], looks[v]
+            return (int(a.kinds == b.kinds) + int(a.colours == b.colours) + int(a.count == b.count), -k)
+
+        confound = max(others, key=closeness)
+        for n, k in enumerate(others):
+            role = "confound" if k == confound else "filler"
+            template = "lookalike-conformer" if k == confound else f"conformer-{n + 1}"
+            options.append(Option(role, template, latent(k), panels[k]))
+        facts = {
+            "concept": concept,
+            "knobs": {"slippage": slippage, "violation": strength, "majority": majority or None},
+            "reason": f"the other panels share {concept} ({_plain(conform_value)}); this one does not",
+        }
+        if concept == "word":
+            facts["word"] = panels[v].text  # the word shown mirrored (paper: metadata records the sampled word)
+        return Stimulus((), (), options, facts)
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def _render(self, panel: Panel, side: int) -> Image.Image:
+        """The panel of ``side`` pixels, drawn once and memoised on the panel."""
+        if side not in panel.tiles:
+            tile = Tile(side, supersample=3)  # polygon fills are not antialiased: 3x keeps straight edges straight
+            for mark in panel.marks:
+                self._fill(tile, mark.polygon, mark.colour)
+            if panel.word:
+                width = tile.width(WORD_STROKE)
+                radius = width / 2.0
+                for stroke in panel.word:
+                    pts = [tile.px(x, y) for x, y in stroke]
+                    tile.draw.line(pts, fill=panel.word_colour, width=width, joint="curve")
+                    for x, y in (pts[0], pts[-1]):
+                        tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=panel.word_colour)
+            panel.tiles[side] = tile.finish()
+        return panel.tiles[side]
+
+    @staticmethod
+    def _fill(tile: Tile, polygon: Any, colour: tuple[int, int, int]) -> None:
+        """Paint a polygon (holes in background colour)."""
+        for part in shapely.get_parts(polygon):
+            tile.draw.polygon([tile.px(x, y) for x, y in part.exterior.coords], fill=colour)
+            for hole in part.interiors:
+                tile.draw.polygon([tile.px(x, y) for x, y in hole.coords], fill=BACKGROUND)
+
+    def draw_query(self, content: Any, side: int) -> Image.Image:
+        """VCS has no query panel."""
+        raise NotImplementedError("VCS has no query panel")
+
+    def draw_option(self, content: Panel, side: int) -> Image.Image:
+        """One panel."""
+        return self._render(content, side)
+
+    # -- solving -------------------------------------------------------------------------------------
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """Measure every panel from its geometry; return the panels some concept singles out."""
+        panels = [o.content for o in shown]
+        table = [p.attributes() for p in panels]
+        names = ("mirrored",) if panels[0].word else SCENE_ATTRIBUTES
+        return sorted(set(isolations(table, names).values()))
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-friendly form of an attribute value."""
+    return value if isinstance(value, (bool, int, str)) or value is None else str(value)
+
+
+def _look_json(look: Look) -> dict[str, Any]:
+    """The nuisance draw of a panel as JSON-friendly metadata."""
+    return {"kinds": list(look.kinds), "colours": [list(c) for c in look.colours], "count": look.count,
+            "radius": round(look.radius, 4)}
+
+
+TASK = ConceptualSlippage()

@@ -1,0 +1,1226 @@
+"""VRA — Visual Relation Abstraction (paper App. C and Table 11; spec §2.1): Bongard-style concept induction.
+
+Six line drawings in a 2 x 3 grid: five positives share a shape attribute of the Bongard-LOGO vocabulary
+(closed, convex, has curves, only straight lines, symmetric, line crossing, two parts, k straight lines,
+acute angle, triangle, quadrangle, regular, sector), the sixth (the answer) lacks it.  Figures are small
+turtle-like programs (polylines whose edges may bulge into arcs), drawn with one stroke width.
+
+Difficulty follows the paper's knobs (spec §7.1 item 4: single attribute vs attribute pair, near-miss
+negative): easy = one attribute and a *far* negative drawn from figures that lack it; medium = one
+attribute and a *near-miss* negative, a positive-like figure edited just enough to lose the attribute
+(open a gap, dent a vertex, straighten an arc, ...; Bongard-LOGO's design); hard = an attribute pair
+(positives and negative share the second attribute, the negative fails the first) and a smaller edit.
+
+The solver recomputes every attribute of every figure from the drawn polylines (``attributes.py``) and
+returns the figures that some attribute isolates as the single odd one; the generator rejects items in
+which any attribute isolates a positive, so the answer is unique (spec §7.2 odd-one-out uniqueness).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from PIL import Image
+from shapely.geometry import LineString, Polygon
+
+from bench_core import Problem
+from bench_core.seeding import ItemRandom
+from bench_plugin_mindseye.attributes import (
+    LINE_ATTRIBUTES,
+    LineFigure,
+    isolations,
+    line_attributes,
+    lookalike_pair,
+    panel_features,
+)
+from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.prompts import PromptTexts
+
+#: Stroke width of every figure, as a fraction of the panel side (>= 2 px at 600x800, whose panels are 176 px).
+STROKE = 0.014
+#: Largest chord of an arc sample, as a fraction of the panel side (keeps arcs smooth and recognisable).
+ARC_CHORD = 0.02
+
+
+# -- figure programs --------------------------------------------------------------------------------
+@attrs.define
+class Stroke:
+    """One pen stroke: vertices joined by edges that are straight (bulge 0) or circular arcs.
+
+    ``bulges[i]`` belongs to the edge from vertex i to vertex i+1 (wrapping for closed strokes) and is
+    tan(theta/4) for an arc of included angle theta, positive bulging towards the normal (-dy, dx) of the
+    edge direction (dx, dy).
+    ``part`` groups strokes that the program means to be one connected piece.
+    """
+
+    points: np.ndarray
+    bulges: np.ndarray
+    closed: bool
+    part: int = 0
+
+    @classmethod
+    def make(cls, points: Sequence[Sequence[float]], closed: bool, bulges: Sequence[float] | None = None,
+             part: int = 0) -> Stroke:
+        """A stroke from vertex coordinates; all edges straight unless bulges are given."""
+        p = np.asarray(points, dtype=float)
+        count = len(p) if closed else len(p) - 1
+        b = np.zeros(count) if bulges is None else np.asarray(bulges, dtype=float)
+        return cls(p, b, closed, part)
+
+    def copy(self) -> Stroke:
+        """An independent copy (edits never change the original)."""
+        return Stroke(self.points.copy(), self.bulges.copy(), self.closed, self.part)
+
+    def edge(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """The end points of edge ``i`` (the last edge of a closed stroke wraps around)."""
+        return self.points[i], self.points[(i + 1) % len(self.points)]
+
+
+Figure = list[Stroke]
+
+
+def arc_points(a: np.ndarray, b: np.ndarray, bulge: float, chord: float) -> np.ndarray:
+    """Points of the arc from ``a`` to ``b`` with the given bulge, evenly spaced, both ends included."""
+    length = float(np.linalg.norm(b - a))
+    theta = 4.0 * np.arctan(abs(bulge))
+    radius = length / (2.0 * np.sin(theta / 2.0))
+    normal = np.array([-(b - a)[1], (b - a)[0]]) / length
+    side = float(np.sign(bulge))
+    apex = (a + b) / 2.0 + side * normal * abs(bulge) * length / 2.0  # sagitta = bulge * chord / 2
+    centre = apex - side * normal * radius
+    start = np.arctan2(a[1] - centre[1], a[0] - centre[0])
+    towards = np.arctan2(apex[1] - centre[1], apex[0] - centre[0])
+    # the apex sits half way along the arc, theta / 2 < pi from the start in the direction of travel
+    direction = 1.0 if (towards - start) % (2 * np.pi) < np.pi else -1.0
+    steps = max(4, int(np.ceil(np.degrees(theta) / 5.0)), int(np.ceil(radius * theta / chord)))
+    t = start + direction * theta * np.linspace(0.0, 1.0, steps + 1)
+    pts = centre + radius * np.column_stack([np.cos(t), np.sin(t)])
+    pts[0], pts[-1] = a, b
+    return pts
+
+
+def flatten(stroke: Stroke, chord: float) -> np.ndarray:
+    """The stroke as one polyline (closed strokes end on their first point)."""
+    p = stroke.points
+    n = len(p)
+    out = [p[0]]
+    for i in range(n if stroke.closed else n - 1):
+        a, b = p[i], p[(i + 1) % n]
+        if abs(stroke.bulges[i]) > 1e-9:
+            out.extend(arc_points(a, b, float(stroke.bulges[i]), chord)[1:])
+        else:
+            out.append(b)
+    poly = np.array(out)
+    if stroke.closed:
+        poly[-1] = poly[0]
+    return poly
+
+
+def figure_size(figure: Figure) -> float:
+    """The larger side of the figure's bounding box."""
+    pts = np.vstack([flatten(s, 0.05) for s in figure])
+    return float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-9))
+
+
+def place(figure: Figure, rng: np.random.Generator, extent: float) -> list[np.ndarray]:
+    """Rotate the figure at random, scale its bounding box to ``extent`` of the panel and centre it (with a
+    little jitter); return the polylines in panel units (0..1, y down)."""
+    angle = rng.uniform(0.0, 2 * np.pi)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    moved = [Stroke(s.points @ rot.T, s.bulges, s.closed, s.part) for s in figure]
+    raw = [flatten(s, 0.02) for s in moved]
+    pts = np.vstack(raw)
+    low, high = pts.min(axis=0), pts.max(axis=0)
+    scale = extent / float(max(high - low))
+    centre = (low + high) / 2.0
+    offset = np.array([0.5, 0.5]) + rng.uniform(-0.03, 0.03, size=2)
+    polylines = []
+    for s in moved:
+        scaled = Stroke((s.points - centre) * scale + offset, s.bulges, s.closed, s.part)
+        polylines.append(flatten(scaled, ARC_CHORD))
+    return polylines
+
+
+# -- families of figures (raw coordinates, roughly the unit disc) ----------------------------------
+def _convex_vertices(rng: np.random.Generator, n: int) -> np.ndarray:
+    """An irregular convex polygon: sorted angles with a minimum gap, radii near 1."""
+    for _ in range(100):
+        gaps = rng.uniform(0.55, 1.45, size=n)
+        angles = np.cumsum(gaps / gaps.sum() * 2 * np.pi) + rng.uniform(0, 2 * np.pi)
+        radii = rng.uniform(0.8, 1.0, size=n)
+        pts = np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
+        poly = Polygon(pts)
+        if poly.is_valid and np.isclose(poly.area, poly.convex_hull.area, rtol=1e-9) and _clear_corners(pts, True):
+            return pts
+    raise RuntimeError("no convex polygon")
+
+
+def _clear_corners(pts: np.ndarray, closed: bool) -> bool:
+    """True if the path turns by at least 30 degrees at every vertex (a viewer sees each one as a corner)."""
+    p = np.asarray(pts, dtype=float)
+    edges = (np.roll(p, -1, axis=0) - p) if closed else np.diff(p, axis=0)
+    heading = np.arctan2(edges[:, 1], edges[:, 0])
+    turns = heading - np.roll(heading, 1) if closed else np.diff(heading)
+    turns = np.degrees(np.abs((turns + np.pi) % (2 * np.pi) - np.pi))
+    return bool((turns >= 30).all())
+
+
+def _regular_vertices(n: int, radius: float = 1.0) -> np.ndarray:
+    """The vertices of a regular n-gon of the given circumradius, one vertex at the top."""
+    t = np.arange(n) * 2 * np.pi / n + np.pi / 2
+    return radius * np.column_stack([np.cos(t), np.sin(t)])
+
+
+def _symmetric_vertices(rng: np.random.Generator, n: int, convex: bool) -> np.ndarray:
+    """A polygon symmetric about the y axis with ``n`` vertices (1 or 2 of them on the axis)."""
+    for _ in range(200):
+        on_axis = 1 if n % 2 else rng.choice([0, 2])
+        pairs = (n - on_axis) // 2
+        ys = np.sort(rng.uniform(-1.0, 1.0, size=pairs + on_axis))
+        xs = rng.uniform(0.35, 1.0, size=pairs)
+        if on_axis == 2:
+            top, bottom = ys[0], ys[-1]
+            side = np.column_stack([xs, ys[1:-1]]) if pairs else np.zeros((0, 2))
+            right = [[0.0, top], *side.tolist(), [0.0, bottom]]
+        elif on_axis == 1:
+            right = [[0.0, ys[0]], *np.column_stack([xs, ys[1:]]).tolist()]
+        else:
+            right = np.column_stack([xs, ys]).tolist()
+        right = np.array(right)
+        left = right[::-1] * [-1, 1]
+        left = left[1:] if on_axis and abs(right[-1][0]) < 1e-12 else left
+        pts = np.vstack([right, left])
+        if on_axis and abs(pts[-1][0]) < 1e-12 and np.allclose(pts[-1], pts[0]):
+            pts = pts[:-1]
+        pts = _dedupe(pts)
+        if len(pts) != n:
+            continue
+        poly = Polygon(pts)
+        if not poly.is_valid or poly.area < 0.4 or not _clear_corners(pts, closed=True):
+            continue
+        is_convex = np.isclose(poly.area, poly.convex_hull.area, rtol=1e-6)
+        if is_convex == convex:
+            return pts
+    raise RuntimeError("no symmetric polygon")
+
+
+def _dedupe(pts: np.ndarray) -> np.ndarray:
+    """The points without consecutive repeats (and without a repeated closing point)."""
+    keep = [pts[0]]
+    for p in pts[1:]:
+        if np.linalg.norm(p - keep[-1]) > 1e-9:
+            keep.append(p)
+    if len(keep) > 1 and np.linalg.norm(keep[0] - keep[-1]) < 1e-9:
+        keep.pop()
+    return np.array(keep)
+
+
+def fam_convex_polygon(rng: np.random.Generator) -> Figure:
+    """An irregular convex polygon with 3-7 sides."""
+    return [Stroke.make(_convex_vertices(rng, int(rng.integers(3, 8))), True)]
+
+
+def fam_regular_polygon(rng: np.random.Generator) -> Figure:
+    """A regular polygon with 3-8 sides."""
+    return [Stroke.make(_regular_vertices(int(rng.integers(3, 9))), True)]
+
+
+def fam_symmetric_polygon(rng: np.random.Generator) -> Figure:
+    """A mirror-symmetric convex polygon with 3-7 sides."""
+    return [Stroke.make(_symmetric_vertices(rng, int(rng.integers(3, 8)), convex=True), True)]
+
+
+def fam_concave_polygon(rng: np.random.Generator) -> Figure:
+    """A convex polygon with one vertex pushed inside (irregular), or a symmetric concave polygon."""
+    if rng.random() < 0.5:
+        return [Stroke.make(_symmetric_vertices(rng, int(rng.integers(5, 9)), convex=False), True)]
+    n = int(rng.integers(4, 8))
+    pts = _convex_vertices(rng, n)
+    k = int(rng.integers(n))
+    pts[k] *= rng.uniform(0.2, 0.45)
+    if not _clear_corners(pts, closed=True):
+        raise RuntimeError("weak corner")
+    return [Stroke.make(pts, True)]
+
+
+def fam_star(rng: np.random.Generator) -> Figure:
+    """A star outline (alternating outer and inner radii)."""
+    k = int(rng.integers(4, 7))
+    inner = rng.uniform(0.35, 0.6)
+    t = np.arange(2 * k) * np.pi / k + np.pi / 2
+    r = np.where(np.arange(2 * k) % 2 == 0, 1.0, inner)
+    return [Stroke.make(np.column_stack([r * np.cos(t), r * np.sin(t)]), True)]
+
+
+def fam_bulged_polygon(rng: np.random.Generator) -> Figure:
+    """A convex polygon with one or two edges bulging outward or inward into arcs."""
+    n = int(rng.integers(3, 7))
+    pts = _convex_vertices(rng, n)
+    bulges = np.zeros(n)
+    sign = 1.0 if Polygon(pts).exterior.is_ccw else -1.0  # outward is to the right of a ccw edge
+    for k in rng.choice(n, size=int(rng.integers(1, min(3, n))), replace=False):
+        bulges[k] = -sign * rng.uniform(0.25, 0.5) * (1 if rng.random() < 0.7 else -1)
+    return [Stroke.make(pts, True, bulges)]
+
+
+def _tangent_shape(rng: np.random.Generator) -> Figure:
+    """A drop/ice-cream cone: two straight lines from an apex, tangent to a circular arc."""
+    distance = rng.uniform(1.8, 3.0)
+    half = np.arccos(1.0 / distance)
+    apex = np.array([0.0, -distance])
+    t1, t2 = -np.pi / 2 + half, -np.pi / 2 - half
+    p1 = np.array([np.cos(t1), np.sin(t1)])
+    p2 = np.array([np.cos(t2), np.sin(t2)])
+    theta = 2 * np.pi - 2 * half
+    return [Stroke.make([apex, p1, p2], True, [0.0, -np.tan(theta / 4.0), 0.0])]  # bulging away from the apex
+
+
+def fam_round(rng: np.random.Generator) -> Figure:
+    """Closed shapes made with arcs: circle, D, sector, pacman, lens, stadium, door, drop."""
+    kind = rng.choice(["circle", "d", "sector", "pacman", "lens", "stadium", "door", "drop"])
+    if kind == "circle":
+        return [Stroke.make([[1.0, 0.0], [-1.0, 0.0]], True, [1.0, 1.0])]
+    if kind == "d":
+        b = rng.uniform(0.6, 1.0)
+        return [Stroke.make([[0.0, -1.0], [0.0, 1.0]], True, [b, 0.0])]
+    if kind in ("sector", "pacman"):
+        return fam_sector(rng, wide=kind == "pacman")
+    if kind == "lens":
+        b1, b2 = rng.uniform(0.3, 0.6), rng.uniform(0.3, 0.6)
+        return [Stroke.make([[-1.0, 0.0], [1.0, 0.0]], True, [b1, b2])]
+    if kind == "stadium":
+        w = rng.uniform(0.6, 1.2)
+        h = rng.uniform(0.4, 0.6)
+        return [Stroke.make([[-w, -h], [w, -h], [w, h], [-w, h]], True, [0.0, -1.0, 0.0, -1.0])]
+    if kind == "door":
+        w, h = rng.uniform(0.5, 0.8), rng.uniform(0.8, 1.4)
+        return [Stroke.make([[-w, h], [w, h], [w, 0.0], [-w, 0.0]], True, [0.0, 0.0, 1.0, 0.0])]
+    return _tangent_shape(rng)
+
+
+def fam_sector(rng: np.random.Generator, wide: bool | None = None) -> Figure:
+    """A pie slice (two radii and an arc) of 40-160 degrees, or a wide one of 220-310 degrees."""
+    wide = bool(rng.random() < 0.35) if wide is None else wide
+    sweep = np.radians(rng.uniform(220, 310) if wide else rng.uniform(40, 160))
+    a = np.array([1.0, 0.0])
+    b = np.array([np.cos(sweep), np.sin(sweep)])
+    return [Stroke.make([[0.0, 0.0], a, b], True, [0.0, -np.tan(sweep / 4.0), 0.0])]  # arc away from the apex
+
+
+def _open_path(rng: np.random.Generator, segments: int, sharp: bool | None = None) -> np.ndarray:
+    """A non-crossing open polyline with clear turns; ``sharp`` forces (True) or forbids (False) an acute
+    angle, None leaves it to chance."""
+    for _ in range(200):
+        lengths = rng.uniform(0.7, 1.3, size=segments)
+        interior = rng.uniform(95, 150, size=segments - 1)
+        if sharp or (sharp is None and rng.random() < 0.4):
+            interior[rng.integers(segments - 1)] = rng.uniform(30, 65)
+        turns = np.radians(180 - interior) * rng.choice([-1, 1], size=segments - 1)
+        heading = np.concatenate([[rng.uniform(0, 2 * np.pi)], turns]).cumsum()
+        pts = _walk(lengths, heading)
+        line = LineString(pts)
+        if line.is_simple and _clearance(pts) > 0.35:
+            return pts
+    raise RuntimeError("no open path")
+
+
+def _clearance(pts: np.ndarray) -> float:
+    """Smallest distance between non-adjacent segments of a polyline (so that a path never nearly touches
+    itself)."""
+    best = np.inf
+    for i in range(len(pts) - 1):
+        for j in range(i + 2, len(pts) - 1):
+            best = min(best, LineString(pts[i:i + 2]).distance(LineString(pts[j:j + 2])))
+    return best
+
+
+def _walk(lengths: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """The polyline that starts at the origin and takes steps of the given lengths and headings."""
+    steps = lengths[:, None] * np.column_stack([np.cos(heading), np.sin(heading)])
+    return np.vstack([[0.0, 0.0], np.cumsum(steps, axis=0)])
+
+
+def fam_open_polyline(rng: np.random.Generator) -> Figure:
+    """An open path of 2-5 straight segments that never touches itself."""
+    return [Stroke.make(_open_path(rng, int(rng.integers(2, 6))), False)]
+
+
+def fam_symmetric_open(rng: np.random.Generator) -> Figure:
+    """An open path mirrored about the y axis: V, W, M, open bowl or crown shapes."""
+    for _ in range(100):
+        m = int(rng.integers(1, 3))
+        start = np.array([0.0, rng.uniform(-0.5, 0.5)])
+        pts = [start]
+        heading = rng.uniform(-1.2, 1.2)
+        for _ in range(m):
+            step = rng.uniform(0.6, 1.2)
+            pts.append(pts[-1] + step * np.array([np.cos(heading), np.sin(heading)]))
+            heading += rng.choice([-1, 1]) * np.radians(rng.uniform(50, 120))
+        half = np.array(pts)
+        if (half[1:, 0] < 0.2).any():
+            continue
+        full = np.vstack([half[::-1] * [-1, 1], half[1:]])
+        if LineString(full).is_simple and _clearance(full) > 0.35:
+            return [Stroke.make(full, False)]
+    raise RuntimeError("no symmetric path")
+
+
+def fam_open_curve(rng: np.random.Generator) -> Figure:
+    """Open figures with arcs: an arc, an S-wave, a hook (line + arc), a U (line, arc, line)."""
+    kind = rng.choice(["arc", "wave", "hook", "u"])
+    if kind == "arc":
+        return [Stroke.make([[-1.0, 0.0], [1.0, 0.0]], False, [rng.uniform(0.5, 1.6)])]
+    if kind == "wave":
+        b = rng.uniform(0.5, 1.0)
+        return [Stroke.make([[-1.0, 0.0], [0.0, 0.0], [1.0, 0.0]], False, [b, -b * rng.uniform(0.7, 1.0)])]
+    if kind == "hook":
+        length = rng.uniform(1.2, 2.0)
+        bend = rng.choice([-1, 1]) * rng.uniform(0.8, 1.4)
+        return [Stroke.make([[0.0, length], [0.0, 0.0], [0.8, 0.0]], False, [0.0, bend])]
+    length = rng.uniform(0.6, 1.4)
+    return [Stroke.make([[-0.6, -length], [-0.6, 0.0], [0.6, 0.0], [0.6, -length]], False, [0.0, 1.0, 0.0])]
+
+
+def _base_closed(rng: np.random.Generator) -> Figure:
+    """A closed base shape for tails and crossing lines: a polygon or a round shape."""
+    choice = rng.random()
+    if choice < 0.45:
+        return fam_convex_polygon(rng)
+    if choice < 0.65:
+        return fam_symmetric_polygon(rng)
+    if choice < 0.8:
+        return [Stroke.make([[1.0, 0.0], [-1.0, 0.0]], True, [1.0, 1.0])]
+    return fam_concave_polygon(rng)
+
+
+def fam_tailed(rng: np.random.Generator) -> Figure:
+    """A closed shape with a straight tail leaving it from a vertex or an edge."""
+    base = _base_closed(rng)
+    ring = flatten(base[0], 0.05)
+    poly = Polygon(ring)
+    centre = np.array(poly.centroid.coords[0])
+    k = int(rng.integers(len(base[0].points)))
+    start = base[0].points[k] if rng.random() < 0.5 or len(base[0].points) < 3 else ring[rng.integers(len(ring) - 1)]
+    direction = start - centre
+    direction = direction / np.linalg.norm(direction)
+    spin = np.radians(rng.uniform(-35, 35))
+    rot = np.array([[np.cos(spin), -np.sin(spin)], [np.sin(spin), np.cos(spin)]])
+    end = start + rot @ direction * rng.uniform(0.6, 1.1)
+    return [*base, Stroke.make([start, end], False)]
+
+
+def fam_pierced(rng: np.random.Generator) -> Figure:
+    """A base shape (closed, or an open curve) with a straight line crossing right through it, at a clear
+    angle and away from the base's corners."""
+    base = _base_closed(rng) if rng.random() < 0.75 else fam_open_curve(rng)
+    ring = np.vstack([flatten(s, 0.05) for s in base])
+    outline = shapely.union_all([LineString(flatten(s, 0.05)) for s in base])
+    corners = np.vstack([s.points for s in base])
+    centre = ring.mean(axis=0)
+    size = float(max(np.ptp(ring[:, 0]), np.ptp(ring[:, 1])))
+    for _ in range(30):
+        angle = rng.uniform(0, np.pi)
+        direction = np.array([np.cos(angle), np.sin(angle)])
+        normal = np.array([-direction[1], direction[0]])
+        offset = centre + normal * rng.uniform(-0.25, 0.25) * size
+        reach = np.abs((ring - offset) @ direction).max()
+        a = offset - direction * (reach + rng.uniform(0.15, 0.35) * size)
+        b = offset + direction * (reach + rng.uniform(0.15, 0.35) * size)
+        hits = [np.array(p.coords[0]) for p in shapely.get_parts(LineString([a, b]).intersection(outline))
+                if p.geom_type == "Point"]
+        if not hits or min(np.linalg.norm(corners - h, axis=1).min() for h in hits) < 0.12 * size:
+            continue
+        if _shallow_crossing(base, a, b):
+            continue
+        return [*base, Stroke.make([a, b], False, part=0)]
+    raise RuntimeError("no clean crossing")
+
+
+def _shallow_crossing(base: Figure, a: np.ndarray, b: np.ndarray) -> bool:
+    """True if the segment a-b crosses some edge of the base at less than 30 degrees."""
+    d = (b - a) / np.linalg.norm(b - a)
+    for s in base:
+        poly = flatten(s, 0.05)
+        for p, q in itertools.pairwise(poly):
+            e = q - p
+            length = np.linalg.norm(e)
+            if length < 1e-12:
+                continue
+            hit = LineString([p, q]).intersects(LineString([a, b]))
+            if hit and abs(float(d[0] * e[1] - d[1] * e[0])) / length < np.sin(np.radians(30)):
+                return True
+    return False
+
+
+def fam_x(rng: np.random.Generator) -> Figure:
+    """Two straight strokes crossing inside both."""
+    angle = np.radians(rng.uniform(40, 90))
+    l1, l2 = rng.uniform(1.4, 2.0), rng.uniform(1.4, 2.0)
+    f1, f2 = rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)
+    d2 = np.array([np.cos(angle), np.sin(angle)])
+    return [Stroke.make([[-f1 * l1, 0.0], [(1 - f1) * l1, 0.0]], False),
+            Stroke.make([-f2 * l2 * d2, (1 - f2) * l2 * d2], False)]
+
+
+def fam_star_polygon(rng: np.random.Generator) -> Figure:
+    """A self-crossing star polygon ({5/2}, {7/2}, {7/3}) or a bow tie."""
+    if rng.random() < 0.3:
+        h1, h2 = rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0)
+        return [Stroke.make([[-1.0, -h1], [1.0, h2], [1.0, -h2], [-1.0, h1]], True)]
+    n, step = [(5, 2), (7, 2), (7, 3)][int(rng.integers(3))]
+    pts = _regular_vertices(n)
+    return [Stroke.make(pts[(np.arange(n) * step) % n], True)]
+
+
+def fam_loop_path(rng: np.random.Generator) -> Figure:
+    """An open path that crosses itself once."""
+    for _ in range(300):
+        n = int(rng.integers(3, 6))
+        lengths = rng.uniform(0.7, 1.4, size=n)
+        turns = np.radians(rng.uniform(100, 160, size=n - 1)) * rng.choice([-1, 1])
+        heading = np.concatenate([[0.0], turns]).cumsum()
+        pts = _walk(lengths, heading)
+        if not LineString(pts).is_simple:
+            return [Stroke.make(pts, False)]
+    raise RuntimeError("no loop")
+
+
+def _small_piece(rng: np.random.Generator) -> Figure:
+    """A small second part: a segment, an arc, a small polygon or circle."""
+    kind = rng.random()
+    if kind < 0.3:
+        return [Stroke.make([[-0.5, 0.0], [0.5, 0.0]], False)]
+    if kind < 0.5:
+        return [Stroke.make([[-0.5, 0.0], [0.5, 0.0]], False, [rng.uniform(0.5, 1.0)])]
+    if kind < 0.8:
+        return [Stroke.make(_convex_vertices(rng, int(rng.integers(3, 6))) * 0.5, True)]
+    return [Stroke.make([[0.45, 0.0], [-0.45, 0.0]], True, [1.0, 1.0])]
+
+
+def fam_two_part(rng: np.random.Generator) -> Figure:
+    """Two separate pieces side by side with a clear gap."""
+    bases = (fam_convex_polygon, fam_symmetric_polygon, fam_open_polyline, fam_open_curve, fam_round)
+    first = bases[int(rng.integers(len(bases)))](rng)
+    second = _small_piece(rng) if rng.random() < 0.7 else fam_open_polyline(rng)
+    for s in second:
+        s.points = s.points * rng.uniform(0.6, 1.0)
+    return _side_by_side(rng, first, second)
+
+
+def _side_by_side(rng: np.random.Generator, first: Figure, second: Figure) -> Figure:
+    """``second`` moved to one side of ``first`` with a gap of 0.25-0.45 of the first's size."""
+    a = np.vstack([flatten(s, 0.05) for s in first])
+    b = np.vstack([flatten(s, 0.05) for s in second])
+    angle = rng.uniform(0, 2 * np.pi)
+    direction = np.array([np.cos(angle), np.sin(angle)])
+    size = max(np.ptp(a[:, 0]), np.ptp(a[:, 1]))
+    gap = rng.uniform(0.25, 0.45) * size
+    shift = (a @ direction).max() - (b @ direction).min() + gap
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    normal = np.array([-direction[1], direction[0]])
+    move = direction * shift + normal * ((ca - cb) @ normal)
+    moved = [Stroke(s.points + move, s.bulges, s.closed, 1) for s in second]
+    return [*[Stroke(s.points, s.bulges, s.closed, 0) for s in first], *moved]
+
+
+def fam_triangle(rng: np.random.Generator) -> Figure:
+    """A triangle, alone, with a tail, with a separate piece, or a quadrangle split by a diagonal."""
+    kind = rng.random()
+    tri = _convex_vertices(rng, 3)
+    if kind < 0.4:
+        return [Stroke.make(tri, True)]
+    if kind < 0.6:
+        k = int(rng.integers(3))
+        direction = tri[k] / np.linalg.norm(tri[k])
+        return [Stroke.make(tri, True), Stroke.make([tri[k], tri[k] + direction * rng.uniform(0.5, 0.9)], False)]
+    if kind < 0.8:
+        return _side_by_side(rng, [Stroke.make(tri, True)], _small_piece(rng))
+    quad = _convex_vertices(rng, 4)
+    return [Stroke.make(quad, True), Stroke.make([quad[0], quad[2]], False)]
+
+
+def fam_quadrangle(rng: np.random.Generator) -> Figure:
+    """A quadrangle: irregular, rectangle, kite or trapezoid; alone, tailed or with a separate piece."""
+    kind = rng.random()
+    if kind < 0.4:
+        quad = _convex_vertices(rng, 4)
+    elif kind < 0.6:
+        w, h = rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0)
+        quad = np.array([[-w, -h], [w, -h], [w, h], [-w, h]])
+    else:
+        quad = _symmetric_vertices(rng, 4, convex=True)
+    extra = rng.random()
+    if extra < 0.6:
+        return [Stroke.make(quad, True)]
+    if extra < 0.8:
+        k = int(rng.integers(4))
+        direction = quad[k] / np.linalg.norm(quad[k])
+        return [Stroke.make(quad, True), Stroke.make([quad[k], quad[k] + direction * rng.uniform(0.5, 0.9)], False)]
+    return _side_by_side(rng, [Stroke.make(quad, True)], _small_piece(rng))
+
+
+def line_families(k: int) -> tuple[Family, ...]:
+    """Straight-line families that draw exactly ``k`` lines (for the "has k straight lines" concept)."""
+
+    def polygon(rng: np.random.Generator) -> Figure:
+        return [Stroke.make(_convex_vertices(rng, k), True)]
+
+    def symmetric_polygon(rng: np.random.Generator) -> Figure:
+        return [Stroke.make(_symmetric_vertices(rng, k, convex=bool(rng.random() < 0.6)), True)]
+
+    def regular(rng: np.random.Generator) -> Figure:
+        return [Stroke.make(_regular_vertices(k), True)]
+
+    def path(rng: np.random.Generator) -> Figure:
+        return [Stroke.make(_open_path(rng, k), False)]
+
+    def tailed(rng: np.random.Generator) -> Figure:
+        base = _convex_vertices(rng, k - 1)
+        j = int(rng.integers(k - 1))
+        direction = base[j] / np.linalg.norm(base[j])
+        return [Stroke.make(base, True), Stroke.make([base[j], base[j] + direction * rng.uniform(0.6, 1.0)], False)]
+
+    def two_part(rng: np.random.Generator) -> Figure:
+        piece = [Stroke.make([[-0.5, 0.0], [0.5, 0.0]], False)]
+        return _side_by_side(rng, [Stroke.make(_convex_vertices(rng, k - 1), True)], piece)
+
+    families = [polygon, symmetric_polygon, regular, path] + ([tailed, two_part] if k >= 4 else [])
+    for f in families:
+        f.__name__ = f"fam_{f.__name__}_{k}"
+    return tuple(families)
+
+
+# -- near-miss edits: each takes a positive-like figure and removes one attribute ---------------------
+def edit_open_gap(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Closed -> open: cut a gap next to a corner of a closed stroke."""
+    closed = [k for k, s in enumerate(fig) if s.closed and len(s.points) >= 3]
+    if not closed:
+        return None
+    k = closed[int(rng.integers(len(closed)))]
+    s = fig[k]
+    size = figure_size(fig)
+    n = len(s.points)
+    straight = [i for i in range(n)
+                if abs(s.bulges[i]) < 1e-9 and np.linalg.norm(np.subtract(*s.edge(i))) > 2.5 * magnitude * size]
+    if not straight:
+        return None
+    i = straight[int(rng.integers(len(straight)))]
+    a, b = s.edge(i)
+    cut = a + (b - a) * magnitude * size / np.linalg.norm(b - a)
+    order = [(i + 1 + j) % n for j in range(n)]
+    points = [cut, *[s.points[j] for j in order]]
+    bulges = [0.0, *[s.bulges[(i + 1 + j) % n] for j in range(n - 1)]]
+    out = [t.copy() for t in fig]
+    out[k] = Stroke.make(points, False, bulges, s.part)
+    return out
+
+
+def edit_dent(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Convex -> concave: push one vertex (between two straight edges) inside the polygon."""
+    s = fig[0]
+    n = len(s.points)
+    if len(fig) != 1 or not s.closed or n < 4:
+        return None
+    size = figure_size(fig)
+    options = [i for i in range(n) if abs(s.bulges[i]) < 1e-9 and abs(s.bulges[i - 1]) < 1e-9]
+    if not options:
+        return None
+    i = options[int(rng.integers(len(options)))]
+    prev, nxt = s.points[i - 1], s.points[(i + 1) % n]
+    centre = Polygon(s.points).centroid.coords[0]
+    chord_mid = (prev + nxt) / 2
+    inward = np.asarray(centre) - chord_mid
+    inward /= np.linalg.norm(inward)
+    out = s.copy()
+    out.points[i] = chord_mid + inward * magnitude * size * 1.2
+    if not Polygon(out.points).is_valid:
+        return None
+    return [out]
+
+
+def edit_straighten(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Curved -> straight: every arc becomes a two-segment corner through its midpoint."""
+    out, changed = [], False
+    for s in fig:
+        pts, bulges = [s.points[0]], []
+        n = len(s.points)
+        for i in range(n if s.closed else n - 1):
+            a, b = s.edge(i)
+            if abs(s.bulges[i]) > 1e-9:
+                arc = arc_points(a, b, float(s.bulges[i]), 0.01)
+                pts.append(arc[len(arc) // 2])
+                bulges.extend([0.0, 0.0])
+                changed = True
+            else:
+                bulges.append(0.0)
+            pts.append(b)
+        if s.closed:
+            pts = pts[:-1]
+        out.append(Stroke.make(pts, s.closed, bulges, s.part))
+    return out if changed else None
+
+
+def edit_bend(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Straight -> curved: one long straight edge bulges into an arc."""
+    size = figure_size(fig)
+    edges = [(k, i) for k, s in enumerate(fig) for i in range(len(s.bulges))
+             if np.linalg.norm(np.subtract(*s.edge(i))) > 0.35 * size]
+    if not edges:
+        return None
+    k, i = edges[int(rng.integers(len(edges)))]
+    out = [t.copy() for t in fig]
+    out[k].bulges[i] = rng.choice([-1, 1]) * (0.2 + 1.2 * magnitude)
+    return out
+
+
+def edit_skew(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Symmetric -> asymmetric: move one vertex sideways."""
+    size = figure_size(fig)
+    k = int(rng.integers(len(fig)))
+    s = fig[k]
+    i = int(rng.integers(len(s.points)))
+    angle = rng.uniform(0, 2 * np.pi)
+    out = [t.copy() for t in fig]
+    out[k].points[i] = s.points[i] + size * (0.6 + magnitude * 2.5) * 0.12 * np.array([np.cos(angle), np.sin(angle)])
+    if out[k].closed and not Polygon(flatten(out[k], 0.05)).is_valid:
+        return None
+    return out
+
+
+def edit_uncross(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Crossing -> touching: a straight stroke is cut back to its first meeting with another stroke."""
+    singles = [k for k, s in enumerate(fig) if not s.closed and len(s.points) == 2 and abs(s.bulges[0]) < 1e-9]
+    rng.shuffle(singles)
+    for k in singles:
+        a, b = fig[k].points
+        if rng.random() < 0.5:
+            a, b = b, a
+        others = shapely.union_all([LineString(flatten(s, 0.01)) for j, s in enumerate(fig) if j != k])
+        hits = LineString([a, b]).intersection(others)
+        points = [np.array(p.coords[0]) for p in shapely.get_parts(hits) if p.geom_type == "Point"]
+        if not points:
+            continue
+        first = min(points, key=lambda p: np.linalg.norm(p - a))
+        if np.linalg.norm(first - a) < 0.2 * figure_size(fig):
+            continue
+        out = [t.copy() for t in fig]
+        out[k] = Stroke.make([a, first], False, part=fig[k].part)
+        return out
+    return None
+
+
+def edit_attach(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Two parts -> one: slide the second part until it touches the first."""
+    first = [s for s in fig if s.part == 0]
+    second = [s for s in fig if s.part == 1]
+    if not first or not second:
+        return None
+    ga = shapely.union_all([LineString(flatten(s, 0.01)) for s in first])
+    gb = shapely.union_all([LineString(flatten(s, 0.01)) for s in second])
+    pa, pb = shapely.shortest_line(ga, gb).boundary.geoms
+    move = np.array(pa.coords[0]) - np.array(pb.coords[0])
+    return [*[s.copy() for s in first], *[Stroke(s.points + move, s.bulges.copy(), s.closed, 1) for s in second]]
+
+
+def edit_add_corner(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """k lines -> k + 1: a long straight edge gets a corner in its middle."""
+    size = figure_size(fig)
+    edges = [(k, i) for k, s in enumerate(fig) for i in range(len(s.bulges))
+             if abs(s.bulges[i]) < 1e-9 and np.linalg.norm(np.subtract(*s.edge(i))) > 0.45 * size]
+    if not edges:
+        return None
+    k, i = edges[int(rng.integers(len(edges)))]
+    s = fig[k]
+    a, b = s.edge(i)
+    normal = np.array([-(b - a)[1], (b - a)[0]])
+    mid = (a + b) / 2 + normal * rng.choice([-1, 1]) * rng.uniform(0.18, 0.28)
+    out = [t.copy() for t in fig]
+    points = np.insert(s.points, i + 1, mid, axis=0)
+    bulges = np.insert(s.bulges, i + 1, 0.0)
+    out[k] = Stroke(points, bulges, s.closed, s.part)
+    return out
+
+
+def edit_recount(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """k lines -> k +- 1: add a corner to a line or remove one."""
+    edit = edit_add_corner if rng.random() < 0.5 else edit_remove_corner
+    return edit(fig, rng, magnitude)
+
+
+def edit_remove_corner(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """k lines -> k - 1: drop a polygon vertex, or the last segment of an open path."""
+    options = [k for k, s in enumerate(fig) if len(s.points) >= (4 if s.closed else 3)]
+    if not options:
+        return None
+    k = options[int(rng.integers(len(options)))]
+    s = fig[k]
+    out = [t.copy() for t in fig]
+    if s.closed:
+        i = int(rng.integers(len(s.points)))
+        if abs(s.bulges[i]) > 1e-9 or abs(s.bulges[i - 1]) > 1e-9:
+            return None
+        out[k] = Stroke(np.delete(s.points, i, axis=0), np.delete(s.bulges, i), True, s.part)
+    else:
+        out[k] = Stroke(s.points[:-1], s.bulges[:-1], False, s.part)
+    return out
+
+
+def edit_widen(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Acute -> not acute: open every sharp turn of an open path to 100-140 degrees, or cut the one sharp
+    corner of a polygon off."""
+    if len(fig) == 1 and not fig[0].closed:
+        pts = fig[0].points.copy()
+        for i in range(1, len(pts) - 1):
+            u, v = pts[i - 1] - pts[i], pts[i + 1] - pts[i]
+            angle = np.degrees(np.arccos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1)))
+            if angle < 90:
+                target = np.radians(rng.uniform(100, 140))
+                side = np.sign(u[0] * v[1] - u[1] * v[0]) or 1.0
+                base = np.arctan2(u[1], u[0]) + side * target
+                rot = base - np.arctan2(v[1], v[0])
+                c, s_ = np.cos(rot), np.sin(rot)
+                tail = pts[i + 1:] - pts[i]
+                pts[i + 1:] = pts[i] + tail @ np.array([[c, s_], [-s_, c]])
+        if not LineString(pts).is_simple:
+            return None
+        return [Stroke.make(pts, False)]
+    return edit_cut_corner(fig, rng, magnitude, only_acute=True)
+
+
+def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, only_acute: bool = False) -> Figure | None:
+    """A corner of a closed straight stroke is cut off (triangle -> quadrangle, quadrangle -> pentagon)."""
+    options = []
+    for k, s in enumerate(fig):
+        if not s.closed or np.abs(s.bulges).max() > 1e-9:
+            continue
+        n = len(s.points)
+        for i in range(n):
+            u, v = s.points[i - 1] - s.points[i], s.points[(i + 1) % n] - s.points[i]
+            angle = np.degrees(np.arccos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1)))
+            if not only_acute or angle < 80:
+                options.append((k, i))
+    if not options or (only_acute and len(options) != 1):
+        return None
+    k, i = options[int(rng.integers(len(options)))]
+    s = fig[k]
+    n = len(s.points)
+    u, v = s.points[i - 1] - s.points[i], s.points[(i + 1) % n] - s.points[i]
+    cut = rng.uniform(0.28, 0.4) * min(np.linalg.norm(u), np.linalg.norm(v))
+    p1 = s.points[i] + u / np.linalg.norm(u) * cut
+    p2 = s.points[i] + v / np.linalg.norm(v) * cut
+    points = np.vstack([s.points[:i], [p1, p2], s.points[i + 1:]])
+    # tails that started at the removed corner now start on the cut
+    out = [t.copy() for t in fig]
+    out[k] = Stroke.make(points, True, part=s.part)
+    for t in out:
+        if not t.closed and np.linalg.norm(t.points[0] - s.points[i]) < 1e-9:
+            t.points[0] = (p1 + p2) / 2
+    return out
+
+
+def edit_irregular(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Regular -> irregular: one vertex of a regular polygon moves in or out along its radius."""
+    if len(fig) != 1 or not fig[0].closed:
+        return None
+    out = fig[0].copy()
+    i = int(rng.integers(len(out.points)))
+    out.points[i] = out.points[i] * (1 + rng.choice([-1, 1]) * (0.16 + 0.8 * magnitude))
+    return [out]
+
+
+def edit_apex(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Sector -> not a sector: the apex leaves the arc's centre, so the straight sides are not radii."""
+    if len(fig) != 1 or len(fig[0].points) != 3:
+        return None
+    out = fig[0].copy()
+    a, b = out.points[1], out.points[2]
+    away = -((a + b) / 2 - out.points[0])
+    norm = np.linalg.norm(away)
+    if norm < 1e-6:
+        away = np.array([-(b - a)[1], (b - a)[0]])
+        norm = np.linalg.norm(away)
+    out.points[0] = out.points[0] + away / norm * (0.35 + 1.5 * magnitude)
+    if not Polygon(flatten(out, 0.05)).is_valid:
+        return None
+    return [out]
+
+
+# -- concepts ---------------------------------------------------------------------------------------
+Family = Callable[[np.random.Generator], Figure]
+Edit = Callable[[Figure, np.random.Generator, float], "Figure | None"]
+
+
+@attrs.frozen
+class Concept:
+    """An attribute the five positives share: where positives come from, how a near miss loses the
+    attribute, where a far negative comes from, and which attribute value the positives have."""
+
+    name: str
+    attribute: str
+    value: Any
+    phrase: str
+    positives: tuple[Family, ...]
+    near: tuple[Family, ...]
+    edit: Edit
+    far: tuple[Family, ...]
+    pairs: tuple[str, ...]
+
+
+_STRAIGHT_FAMILIES = (fam_convex_polygon, fam_regular_polygon, fam_symmetric_polygon, fam_concave_polygon, fam_star,
+                      fam_open_polyline, fam_symmetric_open, fam_x, fam_tailed, fam_pierced, fam_quadrangle,
+                      fam_triangle)
+_ROUND_FAMILIES = (fam_round, fam_bulged_polygon, fam_open_curve, fam_sector)
+_OPEN_FAMILIES = (fam_open_polyline, fam_symmetric_open, fam_open_curve, fam_x, fam_loop_path)
+
+CONCEPTS: dict[str, Concept] = {
+    c.name: c
+    for c in (
+        Concept("closed", "closed", True, "are closed shapes",
+                (fam_convex_polygon, fam_symmetric_polygon, fam_concave_polygon, fam_star, fam_round,
+                 fam_bulged_polygon, fam_tailed, fam_regular_polygon, fam_sector),
+                (fam_convex_polygon, fam_symmetric_polygon, fam_concave_polygon, fam_star, fam_round,
+                 fam_bulged_polygon, fam_regular_polygon),
+                edit_open_gap, _OPEN_FAMILIES, ("curved", "straight")),
+        Concept("convex", "convex", True, "are convex",
+                (fam_convex_polygon, fam_regular_polygon, fam_symmetric_polygon, fam_bulged_polygon, fam_round,
+                 fam_sector, fam_quadrangle),
+                (fam_convex_polygon, fam_regular_polygon, fam_symmetric_polygon, fam_bulged_polygon),
+                edit_dent, (fam_concave_polygon, fam_star, fam_tailed), ("straight", "symmetric")),
+        Concept("curved", "curved", True, "contain a curve",
+                _ROUND_FAMILIES, (fam_round, fam_bulged_polygon, fam_open_curve, fam_sector),
+                edit_straighten, _STRAIGHT_FAMILIES, ("closed", "symmetric")),
+        Concept("straight", "curved", False, "use straight lines only",
+                _STRAIGHT_FAMILIES, _STRAIGHT_FAMILIES, edit_bend, _ROUND_FAMILIES, ("closed", "symmetric")),
+        Concept("symmetric", "symmetric", True, "are mirror symmetric",
+                (fam_regular_polygon, fam_symmetric_polygon, fam_star, fam_round, fam_symmetric_open, fam_sector,
+                 fam_open_curve),
+                (fam_regular_polygon, fam_symmetric_polygon, fam_star, fam_symmetric_open),
+                edit_skew, (fam_convex_polygon, fam_concave_polygon, fam_open_polyline, fam_tailed),
+                ("closed", "curved", "straight")),
+        Concept("crossing", "crossing", True, "have lines that cross",
+                (fam_pierced, fam_x, fam_star_polygon, fam_loop_path), (fam_pierced, fam_x),
+                edit_uncross, (fam_tailed, fam_convex_polygon, fam_open_polyline, fam_round), ("closed", "straight")),
+        Concept("two-parts", "parts", 2, "consist of two separate parts",
+                (fam_two_part, fam_triangle, fam_quadrangle), (fam_two_part,), edit_attach,
+                (fam_tailed, fam_convex_polygon, fam_pierced, fam_open_polyline), ("straight", "closed")),
+        Concept("lines", "lines", None, "have exactly {k} straight lines",
+                (fam_convex_polygon, fam_symmetric_polygon, fam_concave_polygon, fam_open_polyline, fam_tailed,
+                 fam_regular_polygon, fam_quadrangle, fam_triangle, fam_symmetric_open),
+                (fam_convex_polygon, fam_symmetric_polygon, fam_open_polyline, fam_tailed, fam_regular_polygon,
+                 fam_quadrangle),
+                edit_recount, (fam_convex_polygon, fam_open_polyline, fam_concave_polygon), ("closed",)),
+        Concept("acute", "acute", True, "have an acute angle",
+                (fam_open_polyline, fam_triangle, fam_star, fam_symmetric_open, fam_convex_polygon, fam_sector),
+                (fam_open_polyline, fam_convex_polygon, fam_symmetric_polygon),
+                edit_widen, (fam_regular_polygon, fam_round, fam_open_curve), ("straight",)),
+        Concept("triangle", "triangle", True, "contain a triangle",
+                (fam_triangle, fam_star_polygon), (fam_triangle,), edit_cut_corner,
+                (fam_quadrangle, fam_round, fam_open_polyline), ("straight",)),
+        Concept("quadrangle", "quadrangle", True, "contain a quadrangle",
+                (fam_quadrangle,), (fam_quadrangle,), edit_cut_corner,
+                (fam_triangle, fam_round, fam_star), ("straight",)),
+        Concept("regular", "regular", True, "are regular polygons",
+                (fam_regular_polygon,), (fam_regular_polygon,), edit_irregular,
+                (fam_convex_polygon, fam_symmetric_polygon), ("convex",)),
+        Concept("sector", "sector", True, "contain a sector (a slice bounded by two radii and an arc)",
+                (fam_sector,), (fam_sector,), edit_apex, (fam_round, fam_bulged_polygon), ("closed",)),
+    )
+}
+
+#: Which second attributes of a pair concept each family can give (so hard items draw from families that can
+#: satisfy both attributes; the measured attributes still decide).
+CAN_PAIR: dict[str, set[str]] = {
+    "convex_polygon": {"closed", "straight", "convex"},
+    "regular_polygon": {"closed", "straight", "convex", "symmetric"},
+    "symmetric_polygon": {"closed", "straight", "convex", "symmetric"},
+    "concave_polygon": {"closed", "straight", "symmetric"},
+    "star": {"closed", "straight", "symmetric"},
+    "bulged_polygon": {"closed", "curved", "convex"},
+    "round": {"closed", "curved", "convex", "symmetric"},
+    "sector": {"closed", "curved", "symmetric", "convex"},
+    "open_polyline": {"straight"},
+    "symmetric_open": {"straight", "symmetric"},
+    "open_curve": {"curved", "symmetric"},
+    "tailed": {"closed", "straight"},
+    "pierced": {"closed", "straight", "curved"},
+    "x": {"straight", "symmetric"},
+    "star_polygon": {"closed", "straight", "symmetric"},
+    "loop_path": {"closed", "straight"},
+    "two_part": {"closed", "straight", "curved"},
+    "triangle": {"closed", "straight"},
+    "quadrangle": {"closed", "straight", "convex"},
+}
+
+
+def can_pair(family: Family, second: str) -> bool:
+    """Whether ``family`` can draw figures with the pair attribute ``second``."""
+    name = family.__name__.removeprefix("fam_")
+    if name not in CAN_PAIR:  # the line-count families: straight, mostly closed, some symmetric
+        return second in ("straight", "closed") or (second == "symmetric" and "regular" in name)
+    return second in CAN_PAIR[name]
+
+
+#: Attribute values meant by the second attribute of a pair concept.
+PAIR_VALUES = {"closed": ("closed", True), "curved": ("curved", True), "straight": ("curved", False),
+               "symmetric": ("symmetric", True), "convex": ("convex", True)}
+#: Edit magnitudes (fraction of the figure size): medium near misses, and the closer ones of hard items.
+MAGNITUDE = {"easy": 0.16, "medium": 0.14, "hard": 0.1}
+
+
+# -- the task -----------------------------------------------------------------------------------------
+@attrs.frozen
+class Drawing:
+    """What a panel shows: polylines in panel units (0..1, y down).  ``tiles`` memoises rendered panels."""
+
+    polylines: tuple[np.ndarray, ...] = attrs.field(converter=tuple)
+    tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
+
+
+@attrs.frozen
+class _Candidate:
+    """A figure placed in its panel: the program, the drawn polylines, the measured attributes, the family."""
+
+    figure: Figure
+    polylines: list[np.ndarray]
+    attributes: dict[str, Any]
+    family: str
+
+
+class RelationAbstraction(MindsEyeTask):
+    """Bongard-style odd-one-out: which figure lacks the attribute the other five share?"""
+
+    code = "VRA"
+    art = "abstraction"
+    option_count = 6
+    option_columns = 3
+    query_count = 0
+    texts = PromptTexts(
+        question=("Look at the six figures labelled A to F. Most of them share one visual property of their shape. "
+                  "Work out what that property is, then say which single figure does not have it."),
+        hint=("the shared property is about the shape itself, for example: convex, has curves, only straight lines, "
+              "symmetric, has three (four, five, six) straight lines, closed, has an acute angle, has lines that "
+              "cross, made of two parts, contains a triangle, contains a quadrangle, regular polygon, contains a "
+              "sector. Orientation and size do not matter."),
+        puzzle_type="abstract shapes (Bongard-style concept induction, odd one out)",
+        elimination=("for each figure, note its key shape properties (closed or open, curves or straight lines, "
+                     "symmetry, number of lines, parts, angles); find the property shared by five figures; the figure "
+                     "that lacks it is the answer."),
+    )
+
+    # -- generation ------------------------------------------------------------------------------
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        """As the base class, but an unset concept is balanced over consecutive items (spec §4.3: balance
+        sub-types like the concept the same way as answer positions)."""
+        if params.get("concept") is None:
+            concepts = sorted(CONCEPTS)
+            source = params["source"] if params["source"] is not None else random.index
+            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
+        return super().generate(params, random)
+
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+        """Five positives sharing the concept, one negative lacking it, checked for uniqueness."""
+        concept_name = params.get("concept") or str(rng.choice(sorted(CONCEPTS)))
+        concept = CONCEPTS[concept_name]
+        side = self.layout(params["size"]).tile
+        for _ in range(40):
+            built = self._attempt(rng, concept, difficulty, side)
+            if built is not None:
+                return built
+        raise RuntimeError(f"VRA: could not build a sound {concept_name} item")
+
+    def _attempt(self, rng: np.random.Generator, concept: Concept, difficulty: str, side: int) -> Stimulus | None:
+        """One try: positives, a negative, uniqueness repair and the nuisance audit; None if it fails."""
+        want: dict[str, Any] = {}
+        value = concept.value
+        positive_families, near_families = concept.positives, concept.near
+        if concept.name == "lines":
+            value = int(rng.integers(3, 7))
+            positive_families = near_families = line_families(value)
+        want[concept.attribute] = value
+        second = None
+        if difficulty == "hard":
+            second = str(rng.choice(list(concept.pairs)))
+            key, val = PAIR_VALUES[second]
+            want[key] = val
+            positive_families = tuple(f for f in positive_families if can_pair(f, second))
+            near_families = tuple(f for f in near_families if can_pair(f, second))
+            if not positive_families or not near_families:
+                return None
+        near = difficulty != "easy"
+        magnitude = MAGNITUDE[difficulty]
+        # Positives come from two families, three from one and two from the other: every trait that goes
+        # with a family is then shared by at least two figures and cannot single one out.
+        picks = rng.permutation(len(positive_families))[:2]
+        groups = [positive_families[int(k)] for k in picks]
+        plan = [groups[0]] * 3 + [groups[-1]] * 2
+        negative = self._negative(rng, concept, want, near, magnitude,
+                                  [f for f in near_families if f in groups] or list(near_families))
+        if negative is None:
+            return None
+        positives: list[_Candidate] = []
+        for family in plan:
+            p = self._sample(rng, (family,), want)
+            if p is None:
+                return None
+            positives.append(p)
+        # repair: no attribute may isolate a positive (spec §7.2: odd-one-out uniqueness)
+        for _ in range(30):
+            table = [p.attributes for p in positives] + [negative.attributes]
+            bad = {name: k for name, k in isolations(table, LINE_ATTRIBUTES).items() if k != 5}
+            if not bad:
+                break
+            k = next(iter(bad.values()))
+            majority = {name: table[(k + 1) % 6][name] for name, j in bad.items() if j == k}
+            p = self._sample(rng, (plan[k],), {**want, **majority}, tries=25)
+            if p is None:
+                return None
+            positives[k] = p
+        else:
+            return None
+        if isolations([p.attributes for p in positives] + [negative.attributes], [concept.attribute]).get(
+                concept.attribute) != 5:
+            return None
+        figures = [*positives, negative]
+        drawings = [Drawing(f.polylines) for f in figures]
+        # the base class's checks on the real panels (options that look alike, a nuisance outlier), run here
+        # with a margin so that the final verify practically never rejects the item
+        tiles = [self._render(d, side) for d in drawings]
+        if lookalike_pair(tiles, 1.5 * self.min_option_difference) is not None:
+            return None
+        features = [panel_features(t) for t in tiles]
+        for name, floor in self.nuisance_floor.items():
+            if singled_out([f[name] for f in features], 5, self.nuisance_factor * 0.8, floor * 0.8):
+                return None
+        phrase = concept.phrase.format(k=value)
+        if second:
+            phrase += " and " + CONCEPTS[second].phrase
+        # The wrong options are the positives.  The designated confound is the positive that looks most like
+        # the negative (most attribute values in common): choosing it means judging by superficial match.
+        def common(p: _Candidate) -> int:
+            return sum(p.attributes[n] == negative.attributes[n] for n in LINE_ATTRIBUTES)
+
+        closest = max(range(5), key=lambda k: (common(positives[k]), positives[k].family == negative.family, -k))
+        options = [Option("correct", f"{'near-miss' if near else 'far'}-negative-{concept.name}",
+                          {"family": negative.family, "attributes": _jsonable(negative.attributes)}, drawings[5])]
+        for k, p in enumerate(positives):
+            role = "confound" if k == closest else "filler"
+            template = "lookalike-positive" if k == closest else f"positive-{k + 1}"
+            options.append(Option(role, template, {"family": p.family, "attributes": _jsonable(p.attributes)},
+                                  drawings[k]))
+        concept_list = [concept.name] + ([second] if second else [])
+        reason = f"the other figures {phrase}; this one does not"
+        facts = {
+            "concept": concept_list,
+            "concept_value": value,
+            "knobs": {"arity": len(concept_list), "negative": "near-miss" if near else "far",
+                      "edit_magnitude": magnitude if near else None},
+            "reason": reason,
+        }
+        return Stimulus((), (), options, facts)
+
+    def _sample(self, rng: np.random.Generator, families: Sequence[Family], want: Mapping[str, Any],
+                tries: int = 40) -> _Candidate | None:
+        """A figure from ``families`` whose measured attributes match ``want`` and are all decidable."""
+        for _ in range(tries):
+            family = families[int(rng.integers(len(families)))]
+            try:
+                figure = family(rng)
+            except RuntimeError:
+                continue
+            candidate = self._measure(rng, figure, family.__name__, want)
+            if candidate is not None:
+                return candidate
+        return None
+
+    def _measure(self, rng: np.random.Generator, figure: Figure, family: str,
+                 want: Mapping[str, Any] | None = None) -> _Candidate | None:
+        """Place the figure in a panel and measure it; None if some attribute is undecidable or differs from
+        ``want`` (checked first, so that unsuitable figures cost little)."""
+        extent = rng.uniform(0.6, 0.76)
+        polylines = place(figure, rng, extent)
+        measured = LineFigure(polylines)
+        if want and any(measured[k] != v for k, v in want.items()):
+            return None
+        values = measured.decided()
+        if values is None:
+            return None
+        return _Candidate(figure, polylines, values, family.removeprefix("fam_"))
+
+    def _negative(self, rng: np.random.Generator, concept: Concept, want: Mapping[str, Any], near: bool,
+                  magnitude: float, near_families: Sequence[Family]) -> _Candidate | None:
+        """The answer: a near miss (an edited positive that keeps every wanted attribute but the concept) or a
+        far figure from families that lack the concept."""
+        key = concept.attribute
+        others = {k: v for k, v in want.items() if k != key}
+        for _ in range(60):
+            if near:
+                base = self._sample(rng, near_families, want, tries=10)
+                if base is None:
+                    continue
+                edited = concept.edit([s.copy() for s in base.figure], rng, magnitude)
+                if edited is None:
+                    continue
+                candidate = self._measure(rng, edited, base.family)
+                if candidate is None:
+                    continue
+                if concept.name == "lines":
+                    lost = abs(candidate.attributes["lines"] - want["lines"]) == 1
+                else:
+                    lost = candidate.attributes[key] != want[key]
+                if lost and all(candidate.attributes.get(k) == v for k, v in others.items()):
+                    return candidate
+            else:
+                candidate = self._sample(rng, concept.far, others, tries=10)
+                if candidate is None:
+                    continue
+                value = candidate.attributes[key]
+                if concept.name == "lines":
+                    if isinstance(value, int) and abs(value - want["lines"]) >= 2:
+                        return candidate
+                elif value != want[key]:
+                    return candidate
+        return None
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def _render(self, drawing: Drawing, side: int) -> Image.Image:
+        """The panel of ``side`` pixels, drawn once and memoised on the drawing."""
+        if side not in drawing.tiles:
+            tile = Tile(side, supersample=2)
+            width = tile.width(STROKE)
+            radius = width / 2.0
+            for poly in drawing.polylines:
+                pts = [tile.px(x, y) for x, y in poly]
+                tile.draw.line(pts, fill=INK, width=width, joint="curve")
+                for x, y in (pts[0], pts[-1]):  # round caps (and the seam of closed strokes)
+                    tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=INK)
+            drawing.tiles[side] = tile.finish()
+        return drawing.tiles[side]
+
+    def draw_query(self, content: Any, side: int) -> Image.Image:
+        """VRA has no query panel."""
+        raise NotImplementedError("VRA has no query panel")
+
+    def draw_option(self, content: Drawing, side: int) -> Image.Image:
+        """One figure in its panel."""
+        return self._render(content, side)
+
+    # -- solving -------------------------------------------------------------------------------------
+    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
+        """Measure every figure from its polylines; return the figures some attribute singles out."""
+        table = [line_attributes(o.content.polylines) for o in shown]
+        return sorted(set(isolations(table, LINE_ATTRIBUTES).values()))
+
+
+def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Attribute values as JSON-friendly scalars."""
+    return {k: (v if isinstance(v, (bool, int, str)) else str(v)) for k, v in values.items()}
+
+
+TASK = RelationAbstraction()
