@@ -22,6 +22,7 @@ reads the motions: it re-reads every pose from the outlines and fits the model f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -85,15 +86,26 @@ def _to_px(points: np.ndarray, scale: float) -> list[tuple[float, float]]:
     return [(float(a * scale), float(b * scale)) for a, b in zip(u, v, strict=True)]
 
 
-def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
-    """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
-    at every corner (so the drawing does not depend on which vertex comes first)."""
+@functools.lru_cache(maxsize=8)
+def _axes(side: int, supersample: int) -> np.ndarray:
+    """The faint x and y axes on their own (an RGB array of the panel), identical on every panel."""
     tile = Tile(side, supersample)
     s = tile.scale
     half = s / 2
     axis = tile.width(0.006)
     tile.draw.line((PAD * s, half, (1 - PAD) * s, half), fill=AXIS, width=axis)
     tile.draw.line((half, PAD * s, half, (1 - PAD) * s), fill=AXIS, width=axis)
+    return np.asarray(tile.finish())
+
+
+def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
+    """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
+    at every corner (so the drawing does not depend on which vertex comes first).  The axes show only on
+    blank paper: a stroke's anti-aliased edge is blended with white wherever it lies, so crossing an axis
+    changes no stroke pixel (otherwise a shape near the centre would draw more ink than the same shape
+    elsewhere, a cue to where it is)."""
+    tile = Tile(side, supersample)
+    s = tile.scale
     width = tile.width(STROKE)
     a = _to_px(scene["A"], s)
     tile.draw.line([*a, a[0], a[1]], fill=BLUE, width=width, joint="curve")
@@ -111,7 +123,9 @@ def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) ->
                            fill=RED, width=width)
         r = width / 2  # round the corner so dashes meeting there join cleanly
         tile.draw.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=RED)
-    return tile.finish()
+    image = np.asarray(tile.finish())
+    blank = (image == 255).all(axis=2, keepdims=True)
+    return Image.fromarray(np.where(blank, _axes(side, supersample), image))
 
 
 class Scene(dict):
