@@ -122,31 +122,35 @@ def test_templates_mean_what_they_say():
         truth = next(o for o in shown if o.role == "correct").content
         last = stimulus.query[-1]
         for option in shown:
-            if option.template == "frozen":
+            if option.template in ("frozen", "wrong_function", "overshoot"):
                 key = option.latent["shape"]
                 other = "B" if key == "A" else "A"
-                assert motion.set_distance(option.content[key], last[key]) < 1e-9
                 assert motion.set_distance(option.content[other], truth[other]) < 1e-9
-            elif option.template == "wrong_function":
-                other = "B" if option.latent["shape"] == "A" else "A"
-                assert motion.set_distance(option.content[other], truth[other]) < 1e-9
-            elif option.template == "wrong_time":  # both shapes a step past the truth: neither is at t = 1
+                assert motion.set_distance(option.content[key], truth[key]) >= dsc.VISIBLE
+                if option.template == "frozen":
+                    assert motion.set_distance(option.content[key], last[key]) < 1e-9
+            elif option.template == "wrong_time":  # both shapes at a wrong time: neither is at t = 1
                 assert all(motion.set_distance(option.content[k], truth[k]) > 0 for k in ("A", "B"))
+                if option.latent["t"] == 0.75:  # a repeat of the last frame
+                    assert all(motion.set_distance(option.content[k], last[k]) < 1e-9 for k in ("A", "B"))
+            elif option.template == "out_of_step":  # one shape a step behind (its t = 0.75 pose), one ahead
+                behind, ahead = option.latent["behind"], option.latent["ahead"]
+                assert motion.set_distance(option.content[behind], last[behind]) < 1e-9
+                assert motion.set_distance(option.content[ahead], truth[ahead]) > 0
             for key in ("A", "B"):  # every option shows the same two shapes in the same styles
                 assert len(option.content[key]) == len(motion.SHAPES[shapes[key]])
 
 
-def test_one_shape_foils_alter_the_same_shape():
-    """With frozen and wrong_function in one item, both alter one shape, so no 'most common pose' vote picks out
-    the truth."""
+def test_pose_voting_never_singles_out_the_truth():
+    """Voting for each shape's most common pose across the options never picks the truth alone (every set of
+    foils is checked for it), so the vote scores well below 50%."""
     votes = 0
     items = 0
     for index in range(40):
         shown = _scenes(_build(5, index))[1]
-        altered = {o.latent["shape"] for o in shown if o.template in ("frozen", "wrong_function")}
-        assert len(altered) <= 1
         items += 1
         votes += _majority_vote(shown) == next(k for k, o in enumerate(shown) if o.role == "correct")
+    assert votes == 0
     assert votes / items < 0.5
 
 
@@ -197,12 +201,55 @@ def test_difficulty_sets_the_knobs():
 
 def test_every_template_gets_used_and_shapes_differ():
     used = Counter()
-    for index in range(40):
+    confounds = Counter()
+    for index in range(60):
         built = _build(9, index)
         used.update(o["template"] for o in built.item.metadata["options"])
+        confounds.update(o["template"] for o in built.item.metadata["options"] if o["role"] == "confound")
         shapes = built.item.metadata["shapes"]
         assert shapes["A"] != shapes["B"]
     assert all(used[name] > 0 for name in dsc.TEMPLATES)
+    assert set(confounds) <= set(dsc.TEMPLATES) and confounds["frozen"] + confounds["wrong_function"] > 0
+
+
+def test_shortcut_hits_follow_the_test_suite_solvers():
+    """``shortcut_hits`` equals the answer-balance test's nuisance solvers averaged over every order of the
+    options (the answer's place is random), ties included."""
+    import itertools
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_answer_balance_and_shortcuts import _shortcut_solvers
+
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        features = rng.integers(0, 3, size=(1, 4, 3)).astype(float)
+        expected = np.zeros(len(dsc.SHORTCUTS))
+        for order in itertools.permutations(range(4)):
+            picks = _shortcut_solvers([dict(zip(dsc.FEATURES, features[0, k], strict=True)) for k in order])
+            expected += [picks[name] == order.index(0) for name in dsc.SHORTCUTS]
+        assert np.allclose(dsc.shortcut_hits(features)[0], expected / 24)
+
+
+def test_the_truth_is_not_the_typical_option(monkeypatch):
+    """Over many items no nuisance shortcut (most/least ink, extent or saturation, furthest from or closest to
+    the median) picks the truth more often than chance allows, in expectation over the drawn foil sets."""
+    expected = []
+    real = dsc.shortcut_hits
+
+    def spy(features):
+        hits = real(features)
+        logits = -hits @ dsc.TILT
+        weights = np.exp(logits - logits.max())
+        expected.append(weights / weights.sum() @ hits)
+        return hits
+
+    monkeypatch.setattr(dsc, "shortcut_hits", spy)
+    for seed in range(120):
+        dsc.TASK.build(np.random.default_rng(seed), ("easy", "medium", "hard")[seed % 3], {"size": "600x800"})
+    rates = np.mean(expected, axis=0)
+    assert np.abs(rates - 0.25).max() <= 0.06, dict(zip(dsc.SHORTCUTS, rates.round(3), strict=True))
 
 
 def test_legible_at_600x800():

@@ -179,7 +179,7 @@ def test_hole_count_tells_nothing_about_the_answer():
         places["between"] += min(others) < n < max(others)
     rates = dict(zip(pf.COUNT_SHORTCUTS, hits / len(MANY), strict=True))
     bound = 3 * math.sqrt(0.25 * 0.75 / len(MANY))
-    for name, rate in rates.items():
+    for rate in rates.values():
         assert abs(rate - 0.25) <= bound, rates
     assert min(places["highest"], places["lowest"], places["between"]) >= 0.1 * len(MANY), places
     assert places["strictly lowest"] >= 1, places  # rarer: it needs three foils with extra holes

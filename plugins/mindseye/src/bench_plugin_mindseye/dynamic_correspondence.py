@@ -8,16 +8,24 @@ App. "Distractor taxonomy": "similar transformations applied to the opposite sha
 different transformation"):
 
 * ``swap_shapes``: each shape moved by the other's transformation;
-* ``wrong_time``: both shapes one step too far (t = 1.25);
+* ``wrong_time``: both shapes at a wrong time, one step too far (t = 1.25) or a repeat of t = 0.75;
 * ``wrong_function``: one shape's motion read with the wrong model family (a steady change read as turning
   back, a swing read as carrying on, an orbit left along its tangent);
-* ``frozen``: one shape left at its t = 0.75 pose.
+* ``frozen``: one shape left at its t = 0.75 pose (spec's "half-right");
+* ``overshoot``: one shape a step too far (t = 1.25), the other right;
+* ``out_of_step``: one shape a step behind (t = 0.75) and the other a step ahead (t = 1.25).
 
-Three viable templates are drawn per item (a foil is viable when it stays on the canvas and differs visibly
-from the truth and from the other foils, compared as vertex sets so a polygon's own symmetry cannot hide a
-difference); one of them is the designated confound.  The two one-shape foils always alter the same shape, so
-voting for each shape's most common pose across the options does not single out the truth.  ``solve`` never
-reads the motions: it re-reads every pose from the outlines and fits the model families (``motion.predict``).
+A foil is viable when it stays on the canvas, keeps its two shapes apart (as every frame does) and differs
+visibly from the truth (compared as vertex sets, so a polygon's own symmetry cannot hide a difference).  A
+set of three foils qualifies when its templates are distinct, all four options differ visibly, voting for each
+shape's most common pose across the options does not single out the truth, and no nuisance feature makes the
+truth an outlier.  Left to chance the truth would then be the *typical* option -- each foil moves one or both
+shapes away from it in its own direction, so in ink, ink extent and saturation the truth sits in the middle
+(closest to the median in a third of the items).  The set is therefore drawn with weights that tilt against
+the nuisance shortcuts (``TILT``, calibrated over many items), so that "the most / least ink, extent or
+saturation" and "furthest from / closest to the median" each pick the truth at chance.  One foil is the
+designated confound, preferably a one-shape near miss.  ``solve`` never reads the motions: it re-reads every
+pose from the outlines and fits the model families (``motion.predict``).
 """
 
 from __future__ import annotations
@@ -38,7 +46,11 @@ from bench_plugin_mindseye.prompts import PromptTexts
 
 TIMES = (0.0, 0.25, 0.5, 0.75)
 CAPTIONS = tuple(f"t = {t:.2f}" for t in TIMES)
-TEMPLATES = ("swap_shapes", "wrong_time", "wrong_function", "frozen")
+TEMPLATES = ("swap_shapes", "wrong_time", "wrong_function", "frozen", "overshoot", "out_of_step")
+#: Which template is designated the confound when a set has several (lowest first): a near miss with one shape
+#: wrong, then the opposite-shape swap, then both shapes at a wrong time.
+_CONFOUND_RANK = {"wrong_function": 0, "frozen": 0, "overshoot": 0, "swap_shapes": 1, "wrong_time": 2,
+                  "out_of_step": 3}
 #: A priori knob values per difficulty (spec §7.1 item 4: DSC motion class and speed).
 MOTION_CLASS = {"easy": "linear", "medium": "periodic", "hard": "compound"}
 SPEED = {"easy": "fast", "medium": "medium", "hard": "slow"}
@@ -59,6 +71,19 @@ PAD = 0.04
 _AUDIT_FACTOR = 1.6
 _AUDIT_FLOOR_SCALE = 0.8
 _ATTEMPTS = 80
+#: Nuisance features of an option panel (``base.option_features``) and the shortcuts over them that the foil
+#: choice is balanced against (the test suite's "answer balance and shortcuts" solvers).
+FEATURES = ("ink", "extent", "saturation")
+SHORTCUTS = tuple(f"{rule}_{name}" for rule in ("max", "min", "odd", "typical") for name in FEATURES)
+#: Log-weight penalty per unit of each shortcut's hit rate when drawing the foil set (order of ``SHORTCUTS``).
+#: With no tilt the truth is the typical option (closest to the median 30-37% of the time, furthest from it
+#: 13-16%), because most foils move one shape away from the truth in its own direction.  These values were
+#: calibrated by iterating ``TILT += 2.5 * (mean expected hit rate - 1/4)`` over 1200 items (both canvas sizes,
+#: all difficulties) until every shortcut sat at chance within the sampling noise (about 0.015).
+TILT = np.array([-0.27, -1.06, -0.28,   # max ink, extent, saturation
+                 -0.34, -0.42, -0.26,   # min
+                 -0.30, -0.87, -0.45,   # odd (furthest from the median)
+                 0.19, 0.31, 0.07])     # typical (closest to the median)
 
 TEXTS = PromptTexts(
     question=(
@@ -152,6 +177,29 @@ def _inside(scene: Mapping[str, np.ndarray]) -> bool:
     return all(float(np.abs(v).max()) <= LIMIT for v in scene.values())
 
 
+def _apart(scene: Mapping[str, np.ndarray]) -> bool:
+    """The two shapes do not sit on each other: their centres are further apart than 0.8 of the sum of their
+    circumradii."""
+    ra = float(np.hypot(*(scene["A"] - scene["A"].mean(axis=0)).T).max())
+    rb = float(np.hypot(*(scene["B"] - scene["B"].mean(axis=0)).T).max())
+    return bool(np.hypot(*(scene["A"].mean(axis=0) - scene["B"].mean(axis=0))) >= 0.8 * (ra + rb))
+
+
+def shortcut_hits(features: np.ndarray) -> np.ndarray:
+    """How often each shortcut of ``SHORTCUTS`` picks option 0 (the truth), ties split evenly (the answer's
+    place among the options is random).  ``features``: (sets, 4 options, len(FEATURES)); returns (sets,
+    len(SHORTCUTS)).  The rules are those of the test suite: the largest value, the smallest, the one
+    furthest from the median (the upper middle value) and the one closest to it."""
+    v = np.moveaxis(np.asarray(features, dtype=float), 2, 1)  # sets x features x options
+    median = np.sort(v, axis=2)[:, :, v.shape[2] // 2, None]
+    distance = np.abs(v - median)
+    out = []
+    for score in (v, -v, distance, -distance):
+        best = score == score.max(axis=2, keepdims=True)
+        out.append(best[:, :, 0] / best.sum(axis=2))
+    return np.concatenate(out, axis=1)
+
+
 class DynamicCorrespondence(MindsEyeTask):
     """DSC: 4 query frames (t = 0 ... 0.75) and 4 options A-D for t = 1."""
 
@@ -202,36 +250,16 @@ class DynamicCorrespondence(MindsEyeTask):
         shown = [*frames, truth]
         if not all(_inside(f) for f in shown) or not self._legible(shown):
             return None
-        foils: dict[str, tuple[Scene, dict[str, Any]]] = {}
-        swap = {"A": base["A"] + motions["B"].delta(1.0), "B": base["B"] + motions["A"].delta(1.0)}
-        foils["swap_shapes"] = (_scene(shapes, swap), {"A": "B's motion at t=1", "B": "A's motion at t=1"})
-        foils["wrong_time"] = (_scene(shapes, at({"A": 1.25, "B": 1.25})), {"t": 1.25})
-        # both one-shape foils alter the same shape: the truth then shares the other shape's pose with two foils
-        # and the altered shape's pose with none, so "pick the most common pose of each shape" finds no unique
-        # answer (with the two foils on different shapes it would single out the truth)
-        singles = {}
-        for key in [str(k) for k in rng.permutation(["A", "B"])]:
-            other = "B" if key == "A" else "A"
-            misread = _scene(shapes, {key: base[key] + motions[key].misread(),
-                                      other: base[other] + motions[other].delta(1.0)})
-            frozen = _scene(shapes, at({key: 0.75, other: 1.0}))
-            found = {name: (scene, {"shape": key}) for name, scene in
-                     (("wrong_function", misread), ("frozen", frozen))
-                     if _inside(scene) and _distance(scene, truth) >= VISIBLE}
-            if len(found) > len(singles):
-                singles = found
-        foils.update(singles)
-        viable = [name for name in TEMPLATES if name in foils and _inside(foils[name][0])
-                  and _distance(foils[name][0], truth) >= VISIBLE]
-        choice = self._pick(rng, viable, foils)
-        if choice is None:
+        candidates = self._candidates(shapes, base, motions, truth)
+        picked = self._choose(rng, truth, candidates, side)
+        if picked is None:
             return None
-        confound = str(rng.choice(choice))
+        ranks = [_CONFOUND_RANK[candidates[k][0]] for k in picked]
+        eligible = [k for k, r in zip(picked, ranks, strict=True) if r == min(ranks)]
+        confound = eligible[int(rng.integers(len(eligible)))]
         options = [Option("correct", "truth", {"t": 1.0}, truth)]
-        options += [Option("confound" if name == confound else "filler", name, foils[name][1], foils[name][0])
-                    for name in choice]
-        if not self._audit([o.content for o in options], side):
-            return None
+        options += [Option("confound" if k == confound else "filler", candidates[k][0], candidates[k][1],
+                           candidates[k][2]) for k in picked]
         facts = {
             "knobs": {"motion": motion_class, "speed": speed_name},
             "shapes": shapes,
@@ -269,35 +297,72 @@ class DynamicCorrespondence(MindsEyeTask):
             steps = [motion.set_distance(scenes[i][key], scenes[i + 1][key]) for i in range(len(scenes) - 1)]
             if min(steps) < 0.045:
                 return False
-        for scene in scenes:
-            ra = float(np.hypot(*(scene["A"] - scene["A"].mean(axis=0)).T).max())
-            rb = float(np.hypot(*(scene["B"] - scene["B"].mean(axis=0)).T).max())
-            if np.hypot(*(scene["A"].mean(axis=0) - scene["B"].mean(axis=0))) < 0.8 * (ra + rb):
-                return False
-        return True
+        return all(_apart(scene) for scene in scenes)
 
     @staticmethod
-    def _pick(rng: np.random.Generator, viable: Sequence[str],
-              foils: Mapping[str, tuple[Scene, dict[str, Any]]]) -> list[str] | None:
-        """Three templates whose foils differ visibly from each other, chosen at random among the viable ones,
-        preferring trios with both one-shape foils (the weakest majority-vote shortcut, see ``_attempt``)."""
-        trios = [list(t) for t in combinations(viable, 3)]
-        order = [int(k) for k in rng.permutation(len(trios))]
-        order.sort(key=lambda k: not {"wrong_function", "frozen"} <= set(trios[k]))
-        for k in order:
-            names = trios[k]
-            if all(_distance(foils[a][0], foils[b][0]) >= VISIBLE for a, b in combinations(names, 2)):
-                return names
-        return None
+    def _candidates(shapes: Mapping[str, str], base: Mapping[str, np.ndarray], motions: Mapping[str, motion.Motion],
+                    truth: Scene) -> list[tuple[str, dict[str, Any], Scene]]:
+        """Every foil the templates can make for this item, (template, latent, scene), each on the canvas, with
+        its two shapes apart (the rule every query frame and the truth obey) and visibly different from the
+        truth."""
 
-    def _audit(self, scenes: Sequence[Scene], side: int) -> bool:
-        """No nuisance feature (ink, extent, saturation) singles out the truth (scenes[0]) -- the base class's
-        final audit, a little stricter, on the very panels the item will show."""
-        features = [option_features(s.image(side)) for s in scenes]
-        for name, floor in self.nuisance_floor.items():
-            if singled_out([f[name] for f in features], 0, _AUDIT_FACTOR, floor * _AUDIT_FLOOR_SCALE):
-                return False
-        return True
+        def at(times: Mapping[str, float]) -> Scene:
+            return _scene(shapes, {k: base[k] + motions[k].delta(times[k]) for k in ("A", "B")})
+
+        found: list[tuple[str, dict[str, Any], Scene]] = [
+            ("swap_shapes", {"A": "B's motion at t=1", "B": "A's motion at t=1"},
+             _scene(shapes, {"A": base["A"] + motions["B"].delta(1.0), "B": base["B"] + motions["A"].delta(1.0)})),
+            ("wrong_time", {"t": 1.25}, at({"A": 1.25, "B": 1.25})),
+            ("wrong_time", {"t": 0.75}, at({"A": 0.75, "B": 0.75})),
+        ]
+        for key, other in (("A", "B"), ("B", "A")):
+            misread = {key: base[key] + motions[key].misread(), other: base[other] + motions[other].delta(1.0)}
+            found += [
+                ("wrong_function", {"shape": key}, _scene(shapes, misread)),
+                ("frozen", {"shape": key, "t": 0.75}, at({key: 0.75, other: 1.0})),
+                ("overshoot", {"shape": key, "t": 1.25}, at({key: 1.25, other: 1.0})),
+                ("out_of_step", {"behind": key, "ahead": other}, at({key: 0.75, other: 1.25})),
+            ]
+        return [c for c in found if _inside(c[2]) and _apart(c[2]) and _distance(c[2], truth) >= VISIBLE]
+
+    def _choose(self, rng: np.random.Generator, truth: Scene, candidates: Sequence[tuple[str, dict[str, Any], Scene]],
+                side: int) -> list[int] | None:
+        """Three candidates (indices) for the wrong options, or None if no set qualifies.
+
+        A set qualifies when its templates are distinct, all four options differ visibly, voting for each
+        shape's most common pose does not single out the truth, and no nuisance feature singles it out either
+        (the base class's final audit, a little stricter, on the very panels the item will show).  Among the qualifying sets one is drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how
+        often each nuisance shortcut (``SHORTCUTS``: the option with the most / least ink, ink extent or
+        saturation, the one furthest from or closest to the median) would pick the truth in that set: the tilt
+        is calibrated so that over many items every shortcut picks the truth at chance, i.e. the truth is not
+        the typical option (each foil moving away from it in its own direction would make it so)."""
+        scenes = [truth, *(c[2] for c in candidates)]
+        features = np.array([[f[name] for name in FEATURES] for f in (option_features(s.image(side)) for s in scenes)])
+        same = np.zeros((2, len(scenes), len(scenes)), dtype=bool)
+        for k, key in enumerate(("A", "B")):
+            for i in range(len(scenes)):
+                for j in range(i, len(scenes)):
+                    same[k, i, j] = same[k, j, i] = motion.set_distance(scenes[i][key], scenes[j][key]) < 1e-9
+        trios = []
+        for trio in combinations(range(len(candidates)), 3):
+            if len({candidates[k][0] for k in trio}) < 3:
+                continue
+            members = [0, *(k + 1 for k in trio)]
+            if any(_distance(scenes[i], scenes[j]) < VISIBLE for i, j in combinations(members[1:], 2)):
+                continue
+            votes = same[:, members][:, :, members].sum(axis=(0, 2))
+            if votes[0] == votes.max() and (votes == votes.max()).sum() == 1:
+                continue
+            if any(singled_out(list(features[members, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] *
+                               _AUDIT_FLOOR_SCALE) for f, name in enumerate(FEATURES)):
+                continue
+            trios.append(trio)
+        if not trios:
+            return None
+        hits = shortcut_hits(np.stack([features[[0, *(k + 1 for k in t)]] for t in trios]))
+        logits = -hits @ TILT
+        weights = np.exp(logits - logits.max())
+        return list(trios[int(rng.choice(len(trios), p=weights / weights.sum()))])
 
     def draw_query(self, content: Scene, side: int) -> Image.Image:
         return content.image(side)

@@ -8,18 +8,35 @@ the folds forwards on a fine grid of sheet points and reads off which points the
 derive the answer by different routes.
 
 Wrong options come from the distractor templates of paper App. D / spec §7.1 item 3, each tied to a
-reasoning error:
+reasoning error.  With fewer holes than the truth:
 
 * ``minus_one``     - one hole too few (a layer forgotten);
 * ``parity``        - the punch goes through only one side of the last fold (base or flap), half the holes;
+* ``skip_fold``     - the first fold never unfolded: only the holes of layers it did not move;
+* ``no_unfold``     - nothing unfolded: one hole per punch, where the final view shows it;
+
+with as many holes:
+
 * ``mirrored_fold`` - one fold undone about the perpendicular axis through the same point (wrong mirror);
 * ``point_reflect`` - the true pattern turned by a half-turn (or the sheet's smallest symmetry turn when the
                       half-turn changes nothing) about the sheet centre (rotation taken for reflection);
-* ``random_shift``  - one hole moved to an unrelated free spot (an unfolding step misplaced).
+* ``misplaced_punch`` - one punch read at the wrong place in the final view (mirrored, or elsewhere on the
+                      stack) and unfolded correctly;
+* ``random_shift``  - one hole moved to an unrelated free spot (an unfolding step misplaced);
 
-Each item has one confound (``mirrored_fold`` or ``point_reflect``, with as many holes as the truth), one
-count foil (``minus_one`` or ``parity``) and one more same-count foil, so hole count never narrows the answer
-below three options, and every option differs from every other as a hole set.
+and with more holes:
+
+* ``extra_layer``   - one hole too many: a layer counted where the stack has none (the punch traced back through
+                      a flap that does not reach it, else a hole copied about an axis never folded, else a free
+                      spot);
+* ``phantom_fold``  - the whole pattern also unfolded about an axis of the sheet that was never folded;
+* ``double_punch``  - the final view's hole read twice, also at a mirrored (or other) place, both unfolded.
+
+Every option differs from every other as a hole set, and one foil is the designated confound (a one-error near
+miss: ``mirrored_fold`` or ``point_reflect`` if present, else ``minus_one`` / ``extra_layer``, else ``parity``).
+The three foils are drawn among all qualifying sets with weights that put every hole-count shortcut at chance
+(``choose_foils``): the truth's hole count is sometimes the highest, sometimes the lowest, sometimes in between
+or shared, so neither the count nor the ink it draws points at the answer.
 """
 
 from __future__ import annotations
@@ -601,9 +618,15 @@ class PaperFolding(MindsEyeTask):
         tile.draw.line([*ring, ring[0]], fill=INK, width=self._stroke(tile), joint="curve")
 
     def _hole(self, tile: Tile, at: XY, radius: float) -> None:
+        """A black dot centred on the output pixel nearest ``at`` (at most half a pixel away), drawn with
+        integer coordinates: every hole then covers exactly the same pixels, so the ink of a sheet depends on
+        its hole count alone and sheets with equally many holes tie exactly (no hole placement makes one of
+        them stand out by a few anti-aliased pixels)."""
         x, y = tile.px(*at)
-        r = radius * tile.scale
-        tile.draw.ellipse((x - r, y - r, x + r, y + r), fill=INK)
+        ss = tile.supersample
+        cx, cy = ss * math.floor(x / ss) + (ss - 1) // 2, ss * math.floor(y / ss) + (ss - 1) // 2
+        r = round(radius * tile.scale)
+        tile.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
 
     def draw_query(self, content: Step, side: int) -> Image.Image:
         tile = Tile(side)

@@ -13,8 +13,10 @@ TASK = Task(
     category="relation",
     description=(
         "Two shapes (blue solid, red dashed) each follow their own continuous motion, shown at t = 0, 0.25, 0.5 "
-        "and 0.75; pick the scene at t = 1 among four options whose foils swap the motions, overshoot in time, "
-        "misread one motion or freeze one shape (Mind's Eye DSC, paper §3 and Table 11)."
+        "and 0.75; pick the scene at t = 1 among four options whose foils swap the motions, show both shapes at a "
+        "wrong time, misread one motion, freeze one shape, move one shape a step too far or put the two out of "
+        "step (Mind's Eye DSC, paper §3 and Table 11).  Foil sets are drawn so that no nuisance feature (ink, "
+        "ink extent, saturation) picks out the answer."
     ),
     implementation="bench_plugin_mindseye.dynamic_correspondence:TASK",
     parameters=(

@@ -16,8 +16,10 @@ TASK = Task(
         "Mind's Eye Paper Folding (PF): a square or hexagonal sheet is folded twice (the part turned over shaded "
         "grey), a hole is punched through the folded stack, and four unfolded sheets A-D are offered; exactly one "
         "shows a hole for every layer under the punch, mirrored back across the real fold lines.  Wrong options: "
-        "one hole missing, the punch through only one side of the last fold, one fold undone about the wrong axis, "
-        "the pattern turned about the sheet centre, one hole moved."
+        "one hole missing or one too many, the punch through only one side of the last fold, the first fold or no "
+        "fold unfolded, one fold undone about the wrong axis, the pattern turned about the sheet centre, a punch "
+        "read at the wrong place or twice, one hole moved, the pattern also unfolded about an axis never folded.  "
+        "Foil sets are drawn so that the answer's hole count (and so its ink) says nothing about it."
     ),
     implementation="bench_plugin_mindseye.paper_folding:TASK",
     parameters=(
