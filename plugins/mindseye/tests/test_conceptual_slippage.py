@@ -22,6 +22,7 @@ from bench_plugin_mindseye.attributes import (
     scene_attributes,
     word_attributes,
 )
+from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.conceptual_slippage import (
     CONCEPT_ATTRIBUTE,
     CONCEPTS,
@@ -214,3 +215,20 @@ def test_objects_and_holes_stay_visible_at_600x800(concept):
                 for ring in mark.polygon.interiors:
                     hole = Polygon(ring)
                     assert 2 * hole.area / hole.length * side >= 4.5  # holes stay open
+
+
+def test_the_violator_takes_every_place_in_the_size_order():
+    # ink, ink extent and saturation rank the six panels in one order (spacing and word panels excepted: their
+    # violator has its own conformer draw's features), and the violator's place in it is balanced over
+    # consecutive items like the answer letter, so no nuisance solver beats chance
+    places = []
+    for job in plan(TASK, {"size": "600x800", "concept": "border"}, 4, 6):
+        built = build_item(_HOST, TASK, job.seed, job.index, job.params)
+        tiles = [built.images[0].crop(tuple(o["bbox"])) for o in built.item.metadata["options"]]
+        features = [option_features(t) for t in tiles]
+        answer = "ABCDEF".index(built.item.answer)
+        order = sorted(range(6), key=lambda k: features[k]["ink"])
+        for name in ("extent", "saturation"):
+            assert order == sorted(range(6), key=lambda k: features[k][name])
+        places.append(order.index(answer))
+    assert sorted(places) == list(range(6))

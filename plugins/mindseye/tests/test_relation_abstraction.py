@@ -13,11 +13,14 @@ from bench_core.conformance import ConformanceSuite
 from bench_core.generation import build_item, plan
 from bench_core.host import create_host
 from bench_plugin_mindseye.attributes import AMBIGUOUS, LINE_ATTRIBUTES, isolations, line_attributes
+from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.relation_abstraction import CONCEPTS as DESCRIBED
 from bench_plugin_mindseye.descriptions.relation_abstraction import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout
 from bench_plugin_mindseye.relation_abstraction import (
     CONCEPTS,
+    FIT,
+    SIZE_RANGE,
     STROKE,
     Stroke,
     edit_open_gap,
@@ -178,13 +181,29 @@ def test_hard_items_share_the_second_attribute(seed):
 
 
 def test_near_miss_keeps_the_superficial_match():
-    # the near-miss negative is drawn like the positives: same stroke width, comparable size
+    # the near-miss negative is drawn like the positives: same stroke width, sizes from one range (the drawn
+    # sizes vary on purpose, in an order that carries no information: see the next test)
     stimulus = _build("symmetric", "medium", 8)
     extents = []
     for option in stimulus.options:
         pts = np.vstack(option.content.polylines)
         extents.append(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1])))
-    assert min(extents) >= 0.58 and max(extents) <= 0.78
+    assert max(extents) <= FIT[1] + 1e-9 and max(extents) / min(extents) <= SIZE_RANGE + 1e-6
+
+
+def test_the_negative_takes_every_place_in_the_size_order():
+    # balanced_sizes: ink, ink extent (and saturation) rank the six figures in one order, and the negative's
+    # place in it is balanced over consecutive items like the answer letter, so no nuisance solver beats chance
+    places = []
+    for job in plan(TASK, {"size": "600x800"}, 4, 6):
+        built = build_item(_HOST, TASK, job.seed, job.index, job.params)
+        tiles = [built.images[0].crop(tuple(o["bbox"])) for o in built.item.metadata["options"]]
+        features = [option_features(t) for t in tiles]
+        answer = "ABCDEF".index(built.item.answer)
+        ink = sorted(range(6), key=lambda k: features[k]["ink"])
+        assert ink == sorted(range(6), key=lambda k: features[k]["extent"])
+        places.append(ink.index(answer))
+    assert sorted(places) == list(range(6))
 
 
 def test_deterministic_and_seed_dependent():

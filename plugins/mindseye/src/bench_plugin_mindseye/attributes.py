@@ -562,15 +562,26 @@ class LineFigure:
 
     def _measure_thin(self) -> None:
         """Thin: the minimum rotated rectangle around the ink is long and narrow."""
-        rect = shapely.minimum_rotated_rectangle(shapely.multipoints(self._ink()))
-        if rect.geom_type != "Polygon":
-            self._cache["thin"] = True
-            return
-        corners = np.asarray(rect.exterior.coords)[:4]
-        w = np.linalg.norm(corners[1] - corners[0])
-        h = np.linalg.norm(corners[2] - corners[1])
+        w, h = _min_rectangle(self._ink())
         aspect = max(w, h) / max(min(w, h), 1e-9)
         self._cache["thin"] = True if aspect >= _THIN else (False if aspect <= _NOT_THIN else AMBIGUOUS)
+
+
+def _min_rectangle(points: np.ndarray) -> tuple[float, float]:
+    """The sides of the smallest-area rectangle around ``points`` (rotating calipers over the convex hull's
+    edges; shapely's ``minimum_rotated_rectangle`` can return a degenerate rectangle for some point sets)."""
+    hull = shapely.convex_hull(shapely.multipoints(points))
+    if hull.geom_type != "Polygon":
+        return float(np.ptp(points, axis=0).max()), 0.0
+    ring = np.asarray(hull.exterior.coords)
+    edges = np.diff(ring, axis=0)
+    lengths = np.linalg.norm(edges, axis=1)
+    u = edges[lengths > 1e-12] / lengths[lengths > 1e-12, None]
+    along = ring @ u.T  # (points, directions)
+    across = ring @ np.column_stack([-u[:, 1], u[:, 0]]).T
+    w, h = np.ptp(along, axis=0), np.ptp(across, axis=0)
+    k = int(np.argmin(w * h))
+    return float(w[k]), float(h[k])
 
 
 def line_attributes(strokes: Sequence[np.ndarray]) -> dict[str, Any]:

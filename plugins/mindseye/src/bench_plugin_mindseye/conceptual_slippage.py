@@ -19,7 +19,9 @@ The solver measures every panel from its polygons (``attributes.scene_attributes
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 import attrs
@@ -37,9 +39,11 @@ from bench_plugin_mindseye.attributes import (
     GLYPH_WIDTH,
     GLYPHS,
     SCENE_ATTRIBUTES,
+    border_width,
     inradius,
     isolations,
     lookalike_pair,
+    mark_fill,
     mirror_letter_table,
     panel_features,
     scene_attributes,
@@ -49,12 +53,14 @@ from bench_plugin_mindseye.base import MindsEyeTask, singled_out
 from bench_plugin_mindseye.layout import BACKGROUND, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.relation_abstraction import balanced_sizes
 
 CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
 SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
-#: Colours of the marks: saturated hues and near-black, all clearly ink on white.
-PALETTE = ((25, 25, 25), (200, 45, 45), (40, 90, 200), (30, 135, 60), (225, 125, 20), (130, 60, 170),
-           (0, 135, 150), (150, 95, 40))
+#: Colours of the marks: eight hues of one saturation and value, all clearly ink on white.  Their equal
+#: colourfulness (max - min channel) makes a panel's saturation follow its ink, so that the drawn sizes that
+#: rank ink (``ConceptualSlippage._sized``) rank saturation the same way (a near-black would sit at 0).
+PALETTE = tuple(tuple(round(255 * c) for c in colorsys.hsv_to_rgb(h / 360, 0.85, 0.72)) for h in range(8, 360, 45))
 #: Outline widths relative to the shape's inradius (``attributes.inradius``): thick is about three times thin
 #: (spec §2.4 border check).  Thin outlines are never below 0.0115 of the panel (>= 2 px on the 176-pixel
 #: panels of the 600x800 canvas).
@@ -62,6 +68,19 @@ WIDTH = {"thin": (0.17, 0.21), "medium": (0.31, 0.37), "thick": (0.58, 0.66)}
 MIN_WIDTH = 0.0115
 #: Letter strokes of the word concept, as a fraction of the panel side.
 WORD_STROKE = 0.016
+#: Drawn sizes (``ConceptualSlippage._sized``): each panel's content is scaled about its own box so that ink
+#: and ink extent rank the panels in one size order with the violator at a uniformly drawn place.  Content
+#: stays MARGIN inside the panel; objects, holes and outline strokes never shrink below these sizes in the
+#: 176-pixel panels of the 600x800 canvas (5 px object radius, 4.5 px holes, about 2 px strokes).
+SIZE_STEP = 0.015
+SIZE_DRAWS = 40
+MARGIN = 0.03
+SMALL_PANEL = 176
+MIN_OBJECT, MIN_HOLE, MIN_STROKE = 5.05 / SMALL_PANEL, 4.55 / SMALL_PANEL, 1.75 / SMALL_PANEL
+#: Concepts whose violator has exactly the ink and ink box of its own conformer draw (uneven gaps over the
+#: same span; the word mirrored in place): every panel is then one draw of the same distribution in all
+#: nuisance features already, and the panels keep their drawn size.
+SAME_FEATURES = ("spacing", "word")
 
 
 # -- marks ------------------------------------------------------------------------------------------
@@ -123,12 +142,43 @@ class Panel:
     word_colour: tuple[int, int, int] = (25, 25, 25)
     text: str = ""  # the word as generated (metadata only; the solver reads the strokes)
     tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
+    memo: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def room(self) -> tuple[float, float]:
+        """(smallest, largest) scale the marks can be drawn at: the content fits MARGIN inside the panel, and
+        objects, holes and outline strokes stay legible at 600x800 (``MIN_OBJECT``...); 1 always fits."""
+        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        high = (1 - 2 * MARGIN) / max(x1 - x0, y1 - y0)
+        low = 0.0
+        for mark in self.marks:
+            poly = mark.polygon
+            low = max(low, MIN_OBJECT / np.sqrt(shapely.convex_hull(poly).area / np.pi))
+            for ring in poly.interiors:
+                hole = Polygon(ring)
+                low = max(low, MIN_HOLE / (2 * hole.area / hole.length))
+            if poly.interiors or mark_fill(poly) == "hollow":
+                low = max(low, MIN_STROKE / border_width(poly))
+        return min(low, 1.0), max(high, 1.0)
+
+    def scaled(self, scale: float) -> Panel:
+        """The panel with its marks scaled by ``scale`` about the centre of their box, moved just enough to
+        stay MARGIN inside the panel (the concept attributes depend on neither)."""
+        if abs(scale - 1.0) < 1e-12:
+            return self
+        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        half = scale * np.array([x1 - x0, y1 - y0]) / 2
+        moved = np.clip(centre, MARGIN + half, 1 - MARGIN - half) if (half < 0.5 - MARGIN).all() else centre
+        offset = moved - scale * centre
+        matrix = [scale, 0.0, 0.0, scale, float(offset[0]), float(offset[1])]
+        return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour) for m in self.marks))
 
     def attributes(self) -> dict[str, Any]:
-        """The concept attributes, measured from the geometry."""
-        if self.word:
-            return word_attributes(self.word)
-        return scene_attributes([(m.polygon, m.colour) for m in self.marks])
+        """The concept attributes, measured from the geometry (once per panel: the geometry never changes)."""
+        if "attributes" not in self.memo:
+            self.memo["attributes"] = (word_attributes(self.word) if self.word
+                                       else scene_attributes([(m.polygon, m.colour) for m in self.marks]))
+        return dict(self.memo["attributes"])
 
 
 # -- nuisance: what varies across panels ---------------------------------------------------------------
@@ -151,10 +201,14 @@ class Look:
         return self.colours[i % len(self.colours)]
 
 
+#: (rank, small_odd) of the item being generated: where the violator sits in the size order of the options and
+#: which end of it is the most atypical (``balanced_sizes``), set by ``generate`` from balanced choices.
+SIZE_PLAN: ContextVar[tuple[int, bool] | None] = ContextVar("SIZE_PLAN", default=None)
+
 #: Object counts and sizes per concept (sizes as circumradius, fraction of the panel side).
 COUNTS = {"spacing": (3, 5), "alignment": (3, 5), "number": (3, 6), "enclosure": (2, 3), "symmetry": (2, 3),
           "topology": (2, 5), "border": (2, 5), "hollowness": (2, 5), "word": (3, 6)}
-RADII = {"spacing": (0.045, 0.07), "alignment": (0.045, 0.07), "number": (0.06, 0.09), "enclosure": (0.048, 0.06),
+RADII = {"spacing": (0.045, 0.07), "alignment": (0.055, 0.075), "number": (0.06, 0.09), "enclosure": (0.048, 0.06),
          "symmetry": (0.055, 0.085), "topology": (0.09, 0.125), "border": (0.095, 0.13), "hollowness": (0.09, 0.125),
          "word": (0.12, 0.16)}
 
@@ -563,14 +617,24 @@ class ConceptualSlippage(MindsEyeTask):
             concepts = CONCEPTS
             source = params["source"] if params["source"] is not None else random.index
             params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
-        return super().generate(params, random)
+        # the answer's place in the size order (``_scales``/``_sized``), balanced over consecutive items like the
+        # answer letter and fixed through verify retries, so that no retry can favour an easier place
+        source = params["source"] if params["source"] is not None else random.index
+        plan = random.balanced(2 * self.option_count, "size-plan", position=source)  # every (place, end) pair
+        token = SIZE_PLAN.set((plan % self.option_count, plan >= self.option_count))
+        try:
+            return super().generate(params, random)
+        finally:
+            SIZE_PLAN.reset(token)
 
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         """Six panels: five conformers and one violator from the same nuisance distribution."""
         concept = params.get("concept") or str(rng.choice(CONCEPTS))
         side = self.layout(params["size"]).tile
+        # the violator's place in the size order, uniform and kept through every redraw (``_sized``)
+        rank, small_odd = SIZE_PLAN.get() or (int(rng.integers(self.option_count)), bool(rng.random() < 0.5))
         for _ in range(30):
-            built = self._attempt(rng, concept, difficulty, side)
+            built = self._attempt(rng, concept, difficulty, side, rank, small_odd)
             if built is not None:
                 return built
         raise RuntimeError(f"VCS: could not build a sound {concept} item")
@@ -602,7 +666,8 @@ class ConceptualSlippage(MindsEyeTask):
                 return _Draw(look, pair[0], pair[1], measured)
         return None
 
-    def _attempt(self, rng: np.random.Generator, concept: str, difficulty: str, side: int) -> Stimulus | None:
+    def _attempt(self, rng: np.random.Generator, concept: str, difficulty: str, side: int, rank: int,
+                 small_odd: bool) -> Stimulus | None:
         """Six draws; one of them violates.  Draws that make trouble (a rival odd one out, a nuisance
         shortcut, an undecidable measurement, a nuisance-feature outlier) are drawn again."""
         slippage, strength = LEVELS[difficulty]
@@ -634,6 +699,12 @@ class ConceptualSlippage(MindsEyeTask):
             if culprit is None:
                 panels = [d.plain for d in draws]
                 panels[v] = draws[v].violator
+                if concept not in SAME_FEATURES:
+                    sized = self._sized(rng, concept, panels, v, table, side, rank, small_odd)
+                    if sized is None:  # these panels cannot take such an order: draw one of them again
+                        draws[self._in_the_way(rng, panels, v, side, rank)] = fresh()
+                        continue
+                    panels = sized
                 tiles = [self._render(p, side) for p in panels]
                 features = [panel_features(t) for t in tiles]
                 same = lookalike_pair(tiles, 1.5 * self.min_option_difference)
@@ -665,6 +736,53 @@ class ConceptualSlippage(MindsEyeTask):
             if counts:
                 return counts["number"]
         return self._nuisance_leak(looks, concept)
+
+    def _sized(self, rng: np.random.Generator, concept: str, panels: Sequence[Panel], v: int,
+               table: Sequence[Mapping[str, Any]], side: int, rank: int, small_odd: bool) -> list[Panel] | None:
+        """The panels drawn at sizes that leave ink and ink extent no information about the violator
+        (``relation_abstraction.balanced_sizes``: one size order, the violator ``rank``-th smallest, that both
+        features follow, each panel within its ``Panel.room``), or None.  Without it the violation shows in the
+        nuisance: more objects, thick or filled marks carry more ink, objects pushed off a line or out of a
+        container or a mirror position widen the ink's box.  Saturation follows the ink (the palette's hues
+        are equally colourful).  The attributes do not depend on the scale (border
+        widths are relative to the shape, positions only grow further from or closer to exact); panels drawn
+        smaller than made are measured again to be sure."""
+        order = [v, *(k for k in range(6) if k != v)]
+        chosen = [panels[k] for k in order]
+        rooms = np.array([p.room() for p in chosen])
+        drawn: list[Panel] = []
+
+        def measure(scales: np.ndarray) -> list[dict[str, float]]:
+            drawn[:] = [p.scaled(float(s)) for p, s in zip(chosen, scales, strict=True)]
+            return [{**panel_features(self._render(p, side)), "reach": 1.0} for p in drawn]
+
+        scales = balanced_sizes(rng, measure, 6, {"ink": 2.0, "extent": 2.0, "saturation": 2.0}, rank, small_odd,
+                                0.9 * self.nuisance_factor, {k: f / 2 for k, f in self.nuisance_floor.items()},
+                                SIZE_STEP, 1.0, SIZE_DRAWS, bounds=rooms)
+        if scales is None:
+            return None
+        out = list(panels)
+        for k, panel, scale in zip(order, drawn, scales, strict=True):
+            if scale < 1 - 1e-9 and panel.attributes() != table[k]:
+                return None
+            out[k] = panel
+        return out
+
+    def _in_the_way(self, rng: np.random.Generator, panels: Sequence[Panel], v: int, side: int, rank: int) -> int:
+        """A conformer to draw again when the panels cannot take a size order with the violator ``rank``-th
+        smallest: one of those larger than the violator as drawn (ink times ink box) if fewer than ``rank``
+        are smaller, one of the smaller ones if more are, any conformer otherwise; or, now and then, the
+        violator itself."""
+        sizes = []
+        for panel in panels:
+            features = panel_features(self._render(panel, side))
+            sizes.append(features["ink"] * features["extent"])
+        smaller = [k for k in range(6) if k != v and sizes[k] < sizes[v]]
+        larger = [k for k in range(6) if k != v and sizes[k] >= sizes[v]]
+        pool = larger if len(smaller) < rank else smaller if len(smaller) > rank else smaller + larger
+        if rng.random() < 0.3:  # the violator itself may be the panel no order can place
+            return v
+        return int(pool[int(rng.integers(len(pool)))])
 
     @staticmethod
     def _nuisance_leak(looks: Sequence[Look], concept: str) -> int | None:

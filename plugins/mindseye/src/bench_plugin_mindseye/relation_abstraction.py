@@ -19,7 +19,9 @@ which any attribute isolates a positive, so the answer is unique (spec §7.2 odd
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 import attrs
@@ -38,13 +40,23 @@ from bench_plugin_mindseye.attributes import (
     lookalike_pair,
     panel_features,
 )
-from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import INK, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 
+#: (rank, small_odd) of the item being generated: where the negative sits in the size order of the options and
+#: which end of it is the most atypical (``balanced_sizes``), set by ``generate`` from balanced choices.
+SIZE_PLAN: ContextVar[tuple[int, bool] | None] = ContextVar("SIZE_PLAN", default=None)
+
 #: Stroke width of every figure, as a fraction of the panel side (>= 2 px at 600x800, whose panels are 176 px).
 STROKE = 0.014
+#: Figures are placed at FIT of the panel (their larger box side), then drawn at scales from
+#: ``balanced_sizes`` (the largest 1), at most SIZE_RANGE apart; DRAWS candidate spacings per size order.
+FIT = (0.72, 0.8)
+SIZE_RANGE = 2.4
+SIZE_STEP = 0.02
+DRAWS = 50
 #: Largest chord of an arc sample, as a fraction of the panel side (keeps arcs smooth and recognisable).
 ARC_CHORD = 0.02
 
@@ -974,6 +986,114 @@ PAIR_VALUES = {"closed": ("closed", True), "curved": ("curved", True), "straight
 MAGNITUDE = {"easy": 0.16, "medium": 0.14, "hard": 0.1}
 
 
+# -- drawn sizes that carry no information -----------------------------------------------------------
+def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray, small_odd: bool) -> np.ndarray:
+    """Per candidate (leading axes), whether ``values`` (..., options in size order, features) rise by at least
+    ``step`` from each option to the next in every feature, neither end is "singled out" (``base.singled_out``
+    with ``factor`` and the features' floors), and the smallest (``small_odd``) or else the largest option lies
+    furthest from the median ``sorted(values)[n // 2]`` (by a ``step`` margin)."""
+    v = np.moveaxis(values, -2, 0)
+    m = len(v) // 2
+    ok = (v[1:] >= v[:-1] * (1 + step)).all(axis=0)
+    low, high = v[m] - v[0], v[-1] - v[m]
+    ok &= (low >= (1 + step) * high) if small_odd else (high >= (1 + step) * low)
+    ok &= (v[1] - v[0] <= factor * (v[-1] - v[1]) + floors) & (v[-1] - v[-2] <= factor * (v[-2] - v[0]) + floors)
+    return ok.all(axis=-1)
+
+
+def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
+              floors: np.ndarray, reach: np.ndarray, draws: int, small_odd: bool,
+              room: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For each candidate size order (leading axis: ``base`` holds the log features at scale 1, (orders,
+    options in size order, features), ``reach`` the log linear sizes), the narrowest range of log sizes among
+    ``draws`` random spacings that satisfy ``_ranked`` (inf where none does) and those log scales: all but the
+    largest option spaced at random beyond what the order needs, the largest placed inside the interval the
+    conditions leave it.  With ``room`` (orders, options, (log lowest, log highest) scale)) the score is
+    instead how far the spacing overshoots the room (<= 0: some common factor fits every option in)."""
+    orders, count, _ = base.shape
+    m = count // 2
+    trial = np.zeros((orders, draws, count))
+    gaps = rng.uniform(0.0, 0.12, size=(orders, draws, count - 2))
+    for j in range(1, count - 1):
+        need = (base[:, None, j - 1] + power * trial[:, :, j - 1, None] + math.log1p(step) - base[:, None, j]) / power
+        trial[:, :, j] = need.max(axis=-1) + gaps[:, :, j - 1]
+    v = np.exp(base[:, None, :-1] + power * trial[:, :, :-1, None])  # features of all but the largest option
+    lower = np.maximum(v[:, :, -1] * (1 + step), v[:, :, 1] + (v[:, :, 1] - v[:, :, 0] - floors) / factor)
+    upper = v[:, :, -1] + factor * (v[:, :, -1] - v[:, :, 0]) + floors
+    if small_odd:
+        upper = np.minimum(upper, v[:, :, m] + (v[:, :, m] - v[:, :, 0]) / (1 + step))
+    else:
+        lower = np.maximum(lower, v[:, :, m] + (1 + step) * (v[:, :, m] - v[:, :, 0]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = ((np.log(lower) - base[:, None, -1]) / power).max(axis=-1)
+        hi = ((np.log(upper) - base[:, None, -1]) / power).min(axis=-1)
+    trial[:, :, -1] = lo + (hi - lo) * rng.uniform(0.2, 0.6, size=(orders, draws))
+    predicted = np.exp(base[:, None] + power * trial[..., None])
+    if room is None:
+        size = reach[:, None] + trial
+        spread = size.max(axis=-1) - size.min(axis=-1)
+    else:
+        spread = (room[:, None, :, 0] - trial).max(axis=-1) - (room[:, None, :, 1] - trial).min(axis=-1)
+    ok = (hi > lo) & _ranked(predicted, step, factor, floors, small_odd)
+    spread = np.where(ok, spread, np.inf)
+    best = spread.argmin(axis=1)
+    pick = np.arange(orders)
+    return spread[pick, best], trial[pick, best]
+
+
+def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
+                   count: int, exponents: Mapping[str, float], rank: int, small_odd: bool, factor: float,
+                   floors: Mapping[str, float], step: float, longest: float, draws: int,
+                   rounds: int = 3, bounds: np.ndarray | None = None) -> np.ndarray | None:
+    """Drawn scales (the largest 1) for ``count`` options, the answer first, that leave the nuisance features
+    no information about the answer - ``mental_composition.balanced_scales`` with one more freedom: every
+    feature in ``exponents`` (name -> how it grows with the linear scale) ranks the options in one size order
+    in which the answer is ``rank``-th smallest, and the smallest option (``small_odd``) or else the largest
+    lies furthest from the median.  The caller draws ``rank`` and ``small_odd`` uniformly once per item, so
+    largest, smallest, most atypical and most typical each point at the answer exactly 1/count of the time;
+    letting either end be the atypical one (balanced_scales always makes it the smallest) lets figures whose
+    ink and ink box grow differently with size share a narrower range of sizes.  ``measure(scales)`` returns
+    the options' features drawn at those scales and each one's ``reach`` (its linear size); scales are
+    predicted from a first measurement (feature ~ scale ** exponent) and measured again to confirm (half the
+    ``step`` then suffices).  None if that needs sizes further apart than ``longest``.
+
+    With ``bounds`` (options x (lowest, highest) scale, the natural size 1 among them) the scales are absolute
+    instead: the search prefers the order and spacing that fit best inside the bounds, draws every option
+    as large as they allow, and fails if no spacing fits (``longest`` is then ignored)."""
+    names = list(exponents)
+    power = np.array([float(exponents[n]) for n in names])
+    floor = np.array([float(floors.get(n, 0.0)) for n in names])
+    sigma = np.zeros(count)
+    order = None
+    logs = None if bounds is None else np.log(np.asarray(bounds, dtype=float))
+    for attempt in range(rounds + 1):
+        scales = np.exp(sigma - (sigma.max() if logs is None else 0.0))
+        measured = measure(scales)
+        values = np.array([[float(f[n]) for n in names] for f in measured])
+        if order is not None and _ranked(values[order], step / 2, factor, floor, small_odd):
+            return scales
+        if attempt == rounds or (values <= 0).any():
+            return None
+        base = np.log(values) - power * sigma[:, None]
+        reach = np.log([float(f["reach"]) for f in measured]) - sigma
+        if order is None:  # the wrong options' order: the one needing the narrowest range of sizes
+            orders = np.array([[*others[:rank], 0, *others[rank:]]
+                               for others in itertools.permutations(range(1, count))])
+        else:
+            orders = order[None]
+        spread, trials = _spacings(rng, base[orders], power, step, factor, floor, reach[orders], draws, small_odd,
+                                   None if logs is None else logs[orders])
+        best = int(np.argmin(spread))
+        if not spread[best] <= (math.log(longest) if logs is None else 0.0):
+            return None
+        order, trial = orders[best], trials[best]
+        sigma = np.empty(count)
+        sigma[order] = trial
+        if logs is not None:
+            sigma += float(np.min(logs[:, 1] - sigma))  # as large as the bounds allow
+    return None  # pragma: no cover
+
+
 # -- the task -----------------------------------------------------------------------------------------
 @attrs.frozen
 class Drawing:
@@ -1022,21 +1142,33 @@ class RelationAbstraction(MindsEyeTask):
             concepts = sorted(CONCEPTS)
             source = params["source"] if params["source"] is not None else random.index
             params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
-        return super().generate(params, random)
+        # the answer's place in the size order (``_scales``/``_sized``), balanced over consecutive items like the
+        # answer letter and fixed through verify retries, so that no retry can favour an easier place
+        source = params["source"] if params["source"] is not None else random.index
+        plan = random.balanced(2 * self.option_count, "size-plan", position=source)  # every (place, end) pair
+        token = SIZE_PLAN.set((plan % self.option_count, plan >= self.option_count))
+        try:
+            return super().generate(params, random)
+        finally:
+            SIZE_PLAN.reset(token)
 
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         """Five positives sharing the concept, one negative lacking it, checked for uniqueness."""
         concept_name = params.get("concept") or str(rng.choice(sorted(CONCEPTS)))
         concept = CONCEPTS[concept_name]
         side = self.layout(params["size"]).tile
+        # the negative's place in the size order, uniform and kept through every redraw (``_scales``)
+        rank, small_odd = SIZE_PLAN.get() or (int(rng.integers(self.option_count)), bool(rng.random() < 0.5))
         for _ in range(40):
-            built = self._attempt(rng, concept, difficulty, side)
+            built = self._attempt(rng, concept, difficulty, side, rank, small_odd)
             if built is not None:
                 return built
         raise RuntimeError(f"VRA: could not build a sound {concept_name} item")
 
-    def _attempt(self, rng: np.random.Generator, concept: Concept, difficulty: str, side: int) -> Stimulus | None:
-        """One try: positives, a negative, uniqueness repair and the nuisance audit; None if it fails."""
+    def _attempt(self, rng: np.random.Generator, concept: Concept, difficulty: str, side: int,
+                 rank: int, small_odd: bool) -> Stimulus | None:
+        """One try: positives, a negative, uniqueness repair and the drawn sizes (the negative ``rank``-th
+        smallest, ``_scales``); None if it fails."""
         want: dict[str, Any] = {}
         value = concept.value
         positive_families, near_families = concept.positives, concept.near
@@ -1088,16 +1220,17 @@ class RelationAbstraction(MindsEyeTask):
                 concept.attribute) != 5:
             return None
         figures = [*positives, negative]
-        drawings = [Drawing(f.polylines) for f in figures]
-        # the base class's checks on the real panels (options that look alike, a nuisance outlier), run here
-        # with a margin so that the final verify practically never rejects the item
+        # the drawn sizes: one size order, the negative rank-th smallest, that ink and ink extent both follow
+        # (so neither points at the answer more often than at any other figure), which also keeps every
+        # nuisance feature from singling the negative out
+        scales = self._scales(rng, [negative, *positives], side, rank, small_odd)
+        if scales is None:
+            return None
+        drawings = [Drawing(_scaled(f.polylines, float(s)))
+                    for f, s in zip(figures, [*scales[1:], scales[0]], strict=True)]
         tiles = [self._render(d, side) for d in drawings]
         if lookalike_pair(tiles, 1.5 * self.min_option_difference) is not None:
             return None
-        features = [panel_features(t) for t in tiles]
-        for name, floor in self.nuisance_floor.items():
-            if singled_out([f[name] for f in features], 5, self.nuisance_factor * 0.8, floor * 0.8):
-                return None
         phrase = concept.phrase.format(k=value)
         if second:
             phrase += " and " + CONCEPTS[second].phrase
@@ -1108,12 +1241,13 @@ class RelationAbstraction(MindsEyeTask):
 
         closest = max(range(5), key=lambda k: (common(positives[k]), positives[k].family == negative.family, -k))
         options = [Option("correct", f"{'near-miss' if near else 'far'}-negative-{concept.name}",
-                          {"family": negative.family, "attributes": _jsonable(negative.attributes)}, drawings[5])]
+                          {"family": negative.family, "attributes": _jsonable(negative.attributes),
+                           "scale": round(float(scales[0]), 4)}, drawings[5])]
         for k, p in enumerate(positives):
             role = "confound" if k == closest else "filler"
             template = "lookalike-positive" if k == closest else f"positive-{k + 1}"
-            options.append(Option(role, template, {"family": p.family, "attributes": _jsonable(p.attributes)},
-                                  drawings[k]))
+            options.append(Option(role, template, {"family": p.family, "attributes": _jsonable(p.attributes),
+                                                   "scale": round(float(scales[k + 1]), 4)}, drawings[k]))
         concept_list = [concept.name] + ([second] if second else [])
         reason = f"the other figures {phrase}; this one does not"
         facts = {
@@ -1143,7 +1277,7 @@ class RelationAbstraction(MindsEyeTask):
                  want: Mapping[str, Any] | None = None) -> _Candidate | None:
         """Place the figure in a panel and measure it; None if some attribute is undecidable or differs from
         ``want`` (checked first, so that unsuitable figures cost little)."""
-        extent = rng.uniform(0.6, 0.76)
+        extent = rng.uniform(*FIT)
         polylines = place(figure, rng, extent)
         measured = LineFigure(polylines)
         if want and any(measured[k] != v for k, v in want.items()):
@@ -1188,6 +1322,27 @@ class RelationAbstraction(MindsEyeTask):
                     return candidate
         return None
 
+    def _scales(self, rng: np.random.Generator, figures: Sequence[_Candidate], side: int, rank: int,
+                small_odd: bool) -> np.ndarray | None:
+        """Drawn scales (the largest 1) for the figures, the negative first, from ``balanced_sizes``: every
+        audited nuisance feature ranks the figures in one size order in which the negative is ``rank``-th
+        smallest.  Without it the near miss (a gap opened, a corner cut, a line shortened) tends to carry less
+        ink than the positives.  Ink grows with the scale (the stroke width is fixed), its box with the
+        square; the figures are black, so saturation is 0 throughout.  The attributes are measured relative
+        to the figure's size, so scaling never changes them."""
+
+        def measure(scales: np.ndarray) -> list[dict[str, float]]:
+            out = []
+            for f, s in zip(figures, scales, strict=True):
+                features = panel_features(self._render(Drawing(_scaled(f.polylines, float(s))), side))
+                pts = np.vstack(f.polylines)
+                out.append({**features, "reach": float(s) * float(np.ptp(pts, axis=0).max())})
+            return out
+
+        return balanced_sizes(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0}, rank, small_odd,
+                              0.9 * self.nuisance_factor, {k: v / 2 for k, v in self.nuisance_floor.items()},
+                              SIZE_STEP, SIZE_RANGE, DRAWS)
+
     # -- drawing -------------------------------------------------------------------------------------
     def _render(self, drawing: Drawing, side: int) -> Image.Image:
         """The panel of ``side`` pixels, drawn once and memoised on the drawing."""
@@ -1216,6 +1371,11 @@ class RelationAbstraction(MindsEyeTask):
         """Measure every figure from its polylines; return the figures some attribute singles out."""
         table = [line_attributes(o.content.polylines) for o in shown]
         return sorted(set(isolations(table, LINE_ATTRIBUTES).values()))
+
+
+def _scaled(polylines: Sequence[np.ndarray], scale: float) -> list[np.ndarray]:
+    """The polylines scaled by ``scale`` about the panel centre."""
+    return [(np.asarray(p) - 0.5) * scale + 0.5 for p in polylines]
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
