@@ -15,6 +15,13 @@ weak (one object out of place, one letter that reads mirrored, a count that diff
 
 The solver measures every panel from its polygons (``attributes.scene_attributes``) or its letter strokes
 (``attributes.word_attributes``) and returns the panels some concept isolates as the single odd one.
+
+The violation itself shows in the nuisance features (more objects, thick or filled marks carry more ink;
+objects pushed off a line, out of a container or off a mirror position widen the ink's box), so each panel's
+content is scaled (``ConceptualSlippage._sized`` with ``relation_abstraction.balanced_sizes``) until ink, ink
+extent and saturation rank the six panels in one order with the violator at a place balanced over
+consecutive items; equally colourful hues make saturation follow ink.  Spacing and word panels keep their
+size: their violator has exactly its own conformer draw's ink and box.
 """
 
 from __future__ import annotations
@@ -81,6 +88,10 @@ MIN_OBJECT, MIN_HOLE, MIN_STROKE = 5.05 / SMALL_PANEL, 4.55 / SMALL_PANEL, 1.75 
 #: same span; the word mirrored in place): every panel is then one draw of the same distribution in all
 #: nuisance features already, and the panels keep their drawn size.
 SAME_FEATURES = ("spacing", "word")
+#: Concepts of scattered marks whose ink and ink box vary independently (how many marks, how thick or
+#: filled, against how far apart): the densest panels first have their marks moved apart (``Panel.spread``),
+#: so that box over ink is more alike across panels and one size order can rank both.
+SPREAD = ("topology", "border", "hollowness", "number")
 
 
 # -- marks ------------------------------------------------------------------------------------------
@@ -142,7 +153,7 @@ class Panel:
     word_colour: tuple[int, int, int] = (25, 25, 25)
     text: str = ""  # the word as generated (metadata only; the solver reads the strokes)
     tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
-    memo: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    memo: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
     def room(self) -> tuple[float, float]:
         """(smallest, largest) scale the marks can be drawn at: the content fits MARGIN inside the panel, and
@@ -160,6 +171,35 @@ class Panel:
                 low = max(low, MIN_STROKE / border_width(poly))
         return min(low, 1.0), max(high, 1.0)
 
+    def spread(self, target: float) -> Panel:
+        """The panel with its marks moved apart from their common centre (each mark unchanged) so that the
+        ink's box over the marks' area comes as close to ``target`` as staying MARGIN inside the panel allows;
+        the panel itself if it already reaches it.  Only ever apart: positions that grow keep every attribute
+        that holds clearly (a layout clearly not aligned or not symmetric only becomes more so, exact symmetry
+        about an axis through the centre stays exact); the caller measures again all the same."""
+        polys = [m.polygon for m in self.marks]
+        if len(polys) < 2:
+            return self
+        bounds = np.array([p.bounds for p in polys])
+        centres = np.array([[p.centroid.x, p.centroid.y] for p in polys])
+        middle = centres.mean(axis=0)
+        area = sum(p.area for p in polys)
+        t = np.linspace(1.0, 2.0, 41)
+        shift = (t[None, :, None] - 1.0) * (centres - middle)[:, None, :]  # (marks, candidates, xy)
+        low = (bounds[:, None, :2] + shift).min(axis=0)
+        high = (bounds[:, None, 2:] + shift).max(axis=0)
+        ratio = np.prod(high - low, axis=1) / area
+        if ratio[0] >= target:
+            return self
+        ok = (low >= MARGIN).all(axis=1) & (high <= 1 - MARGIN).all(axis=1) & (ratio <= target)
+        ok[0] = True
+        best = float(t[ok].max())
+        if best < 1.0 + 1e-3:
+            return self
+        moved = [Mark(affinity.translate(m.polygon, *((best - 1.0) * (c - middle))), m.colour)
+                 for m, c in zip(self.marks, centres, strict=True)]
+        return Panel(marks=tuple(moved))
+
     def scaled(self, scale: float) -> Panel:
         """The panel with its marks scaled by ``scale`` about the centre of their box, moved just enough to
         stay MARGIN inside the panel (the concept attributes depend on neither)."""
@@ -168,7 +208,9 @@ class Panel:
         x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
         half = scale * np.array([x1 - x0, y1 - y0]) / 2
-        moved = np.clip(centre, MARGIN + half, 1 - MARGIN - half) if (half < 0.5 - MARGIN).all() else centre
+        fits = half <= 0.5 - MARGIN + 1e-9
+        moved = np.where(fits, np.clip(centre, np.minimum(MARGIN + half, 0.5), np.maximum(1 - MARGIN - half, 0.5)),
+                         centre)
         offset = moved - scale * centre
         matrix = [scale, 0.0, 0.0, scale, float(offset[0]), float(offset[1])]
         return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour) for m in self.marks))
@@ -215,9 +257,10 @@ RADII = {"spacing": (0.045, 0.07), "alignment": (0.055, 0.075), "number": (0.06,
 
 def allowed_kinds(concept: str) -> tuple[str, ...]:
     """The shape kinds a concept draws from.  Thick borders need roomy shapes (so the hole stays >= 5 px
-    wide at 600x800); outlines of thin ellipses read poorly, so outline concepts leave ellipses out."""
+    wide at 600x800, and can still shrink with the drawn size: squares, with the smallest hole, are left
+    out); outlines of thin ellipses read poorly, so outline concepts leave ellipses out."""
     if concept == "border":
-        return ("circle", "square", "pentagon", "hexagon")
+        return ("circle", "pentagon", "hexagon")
     if concept in ("symmetry", "topology"):
         return tuple(k for k in SHAPES if k != "ellipse")
     return SHAPES
@@ -654,13 +697,22 @@ class ConceptualSlippage(MindsEyeTask):
         return plain, flipped
 
     def _draw(self, rng: np.random.Generator, concept: str, slippage: str, strength: str, majority: str,
-              item_kind: str, fixed: int | None) -> _Draw | None:
-        """One panel's nuisance draw with its conforming and violating versions (conformer measured)."""
+              item_kind: str, fixed: int | None, prefer: int = 0, violating: bool = False) -> _Draw | None:
+        """One panel's nuisance draw with its conforming and violating versions (conformer measured).  With
+        ``prefer`` 1 (-1) the bulkiest (slightest) of three buildable draws, judged on the violating
+        (``violating``) or the conforming version (``_bulk``)."""
         for _ in range(30):
-            look = draw_look(rng, concept, slippage, item_kind, fixed)
-            pair = self._pair(rng, concept, look, strength, majority)
-            if pair is None:
-                continue
+            pairs = []
+            for _ in range(40):
+                look = draw_look(rng, concept, slippage, item_kind, fixed)
+                pair = self._pair(rng, concept, look, strength, majority)
+                if pair is not None:
+                    pairs.append((look, pair))
+                    if len(pairs) == (3 if prefer else 1):
+                        break
+            if not pairs:
+                return None
+            look, pair = max(pairs, key=lambda lp: prefer * _bulk(lp[1][1] if violating else lp[1][0]))
             measured = pair[0].attributes()
             if AMBIGUOUS not in measured.values():
                 return _Draw(look, pair[0], pair[1], measured)
@@ -678,8 +730,8 @@ class ConceptualSlippage(MindsEyeTask):
         # the amount of ink varied enough that a violator with thinner or hollow marks is not an ink outlier)
         fixed = int(rng.integers(lo, hi + 1)) if concept == "number" else None
 
-        def fresh() -> _Draw | None:
-            return self._draw(rng, concept, slippage, strength, majority, item_kind, fixed)
+        def fresh(prefer: int = 0, violating: bool = False) -> _Draw | None:
+            return self._draw(rng, concept, slippage, strength, majority, item_kind, fixed, prefer, violating)
 
         draws = [fresh() for _ in range(6)]
         names = ("mirrored",) if concept == "word" else SCENE_ATTRIBUTES
@@ -701,8 +753,10 @@ class ConceptualSlippage(MindsEyeTask):
                 panels[v] = draws[v].violator
                 if concept not in SAME_FEATURES:
                     sized = self._sized(rng, concept, panels, v, table, side, rank, small_odd)
-                    if sized is None:  # these panels cannot take such an order: draw one of them again
-                        draws[self._in_the_way(rng, panels, v, side, rank)] = fresh()
+                    if sized is None:  # these panels cannot take such an order: draw one of them again,
+                        # the best of a few draws when it should come out larger or smaller
+                        k, want = self._in_the_way(rng, panels, v, side, rank)
+                        draws[k] = fresh(want, k == v)
                         continue
                     panels = sized
                 tiles = [self._render(p, side) for p in panels]
@@ -747,6 +801,17 @@ class ConceptualSlippage(MindsEyeTask):
         are equally colourful).  The attributes do not depend on the scale (border
         widths are relative to the shape, positions only grow further from or closer to exact); panels drawn
         smaller than made are measured again to be sure."""
+        if concept in SPREAD:  # first move the marks of the densest panels apart, towards the median box/ink
+            ratios = []
+            for panel in panels:
+                x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in panel.marks]).bounds
+                ratios.append((x1 - x0) * (y1 - y0) / sum(m.polygon.area for m in panel.marks))
+            target = float(np.median(ratios))
+            spread = [p.memo.setdefault(("spread", target), p.spread(target)) for p in panels]
+            for k, (moved, panel) in enumerate(zip(spread, panels, strict=True)):
+                if moved is not panel and moved.attributes() != table[k]:
+                    spread[k] = panel
+            panels = spread
         order = [v, *(k for k in range(6) if k != v)]
         chosen = [panels[k] for k in order]
         rooms = np.array([p.room() for p in chosen])
@@ -757,7 +822,7 @@ class ConceptualSlippage(MindsEyeTask):
             return [{**panel_features(self._render(p, side)), "reach": 1.0} for p in drawn]
 
         scales = balanced_sizes(rng, measure, 6, {"ink": 2.0, "extent": 2.0, "saturation": 2.0}, rank, small_odd,
-                                0.9 * self.nuisance_factor, {k: f / 2 for k, f in self.nuisance_floor.items()},
+                                0.75 * self.nuisance_factor, {k: f / 2 for k, f in self.nuisance_floor.items()},
                                 SIZE_STEP, 1.0, SIZE_DRAWS, bounds=rooms)
         if scales is None:
             return None
@@ -768,21 +833,27 @@ class ConceptualSlippage(MindsEyeTask):
             out[k] = panel
         return out
 
-    def _in_the_way(self, rng: np.random.Generator, panels: Sequence[Panel], v: int, side: int, rank: int) -> int:
-        """A conformer to draw again when the panels cannot take a size order with the violator ``rank``-th
-        smallest: one of those larger than the violator as drawn (ink times ink box) if fewer than ``rank``
-        are smaller, one of the smaller ones if more are, any conformer otherwise; or, now and then, the
-        violator itself."""
+    def _in_the_way(self, rng: np.random.Generator, panels: Sequence[Panel], v: int, side: int, rank: int
+                    ) -> tuple[int, int]:
+        """The panel to draw again when the panels cannot take a size order with the violator ``rank``-th
+        smallest, and whether its new draw should be larger (1), smaller (-1) or either (0): one of the
+        conformers larger than the violator as drawn (ink times ink box) if fewer than ``rank`` are smaller
+        (to come out smaller), one of the smaller ones if more are (to come out larger), any conformer
+        otherwise; or, now and then, the violator itself (to move towards its place)."""
         sizes = []
         for panel in panels:
             features = panel_features(self._render(panel, side))
             sizes.append(features["ink"] * features["extent"])
         smaller = [k for k in range(6) if k != v and sizes[k] < sizes[v]]
         larger = [k for k in range(6) if k != v and sizes[k] >= sizes[v]]
-        pool = larger if len(smaller) < rank else smaller if len(smaller) > rank else smaller + larger
         if rng.random() < 0.3:  # the violator itself may be the panel no order can place
-            return v
-        return int(pool[int(rng.integers(len(pool)))])
+            return v, (1 if len(smaller) < rank else -1 if len(smaller) > rank else 0)
+        if len(smaller) < rank:
+            return int(larger[int(rng.integers(len(larger)))]), -1
+        if len(smaller) > rank:
+            return int(smaller[int(rng.integers(len(smaller)))]), 1
+        pool = smaller + larger
+        return int(pool[int(rng.integers(len(pool)))]), 0
 
     @staticmethod
     def _nuisance_leak(looks: Sequence[Look], concept: str) -> int | None:
@@ -874,6 +945,14 @@ class ConceptualSlippage(MindsEyeTask):
         table = [p.attributes() for p in panels]
         names = ("mirrored",) if panels[0].word else SCENE_ATTRIBUTES
         return sorted(set(isolations(table, names).values()))
+
+
+def _bulk(panel: Panel) -> float:
+    """A cheap stand-in for a panel's ink times its ink box: the marks' area times their box's area."""
+    if panel.word:
+        return 1.0
+    x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in panel.marks]).bounds
+    return sum(m.polygon.area for m in panel.marks) * (x1 - x0) * (y1 - y0)
 
 
 def _plain(value: Any) -> Any:

@@ -14,6 +14,13 @@ attribute and a *near-miss* negative, a positive-like figure edited just enough 
 The solver recomputes every attribute of every figure from the drawn polylines (``attributes.py``) and
 returns the figures that some attribute isolates as the single odd one; the generator rejects items in
 which any attribute isolates a positive, so the answer is unique (spec §7.2 odd-one-out uniqueness).
+
+Drawn sizes carry no information (``balanced_sizes``): a near miss (a gap opened, a corner cut) or a far
+negative from a sparser family carries less ink than the positives, so the figures are drawn at different
+scales chosen so that ink and ink extent rank all six in one order, with the negative at a place that is
+balanced over consecutive items (and the most atypical value at the small or the large end, also balanced).
+Largest, smallest, most typical and most atypical then point at the negative exactly 1/6 of the time.  The
+attributes are measured relative to the figure's size, so scaling never changes them.
 """
 
 from __future__ import annotations
