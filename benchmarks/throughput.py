@@ -3,7 +3,8 @@
 For every task (and for traversal/path, every populated cell x vertex count) it builds items the way
 ``bench generate`` does (generate + render + verify + PNG encode, one core) and times the PNG encode of
 the same images on its own.  Times are CPU seconds of this single-threaded process (``process_time``), so
-the figures mean "items/s on one core" even on a busy machine.  ``--memory N`` also writes N items of every task to a temporary dataset and
+the figures mean "items/s on one core" even on a busy machine.  ``--memory N`` also writes N items of
+every task to a temporary dataset and
 prints the peak resident memory after every tenth of the run, to show it stays flat.
 
     python benchmarks/throughput.py --per-cell 6

@@ -8,12 +8,12 @@ import math
 
 import numpy as np
 import pytest
-from bench_plugin_mindseye import mental_composition as mc
-from bench_plugin_mindseye.descriptions.mental_composition import TASK
 
 from bench_core import hookimpl
 from bench_core.conformance import ConformanceSuite
 from bench_core.host import create_host
+from bench_plugin_mindseye import mental_composition as mc
+from bench_plugin_mindseye.descriptions.mental_composition import TASK
 
 
 class _Plugin:

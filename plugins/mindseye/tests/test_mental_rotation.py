@@ -7,12 +7,12 @@ import functools
 
 import numpy as np
 import pytest
-from bench_plugin_mindseye import mental_rotation as mt
-from bench_plugin_mindseye.descriptions.mental_rotation import TASK
 
 from bench_core import hookimpl
 from bench_core.conformance import ConformanceSuite
 from bench_core.host import create_host
+from bench_plugin_mindseye import mental_rotation as mt
+from bench_plugin_mindseye.descriptions.mental_rotation import TASK
 
 
 class _Plugin:

@@ -7,16 +7,16 @@ import math
 
 import numpy as np
 import pytest
-from bench_plugin_mindseye import folding
-from bench_plugin_mindseye import paper_folding as pf
-from bench_plugin_mindseye.descriptions.paper_folding import TASK
-from bench_plugin_mindseye.layout import SIZES, Layout
 from shapely.geometry import Point
 
 from bench_core import hookimpl
 from bench_core.conformance import ConformanceSuite
 from bench_core.host import create_host
 from bench_core.seeding import ItemRandom
+from bench_plugin_mindseye import folding
+from bench_plugin_mindseye import paper_folding as pf
+from bench_plugin_mindseye.descriptions.paper_folding import TASK
+from bench_plugin_mindseye.layout import SIZES, Layout
 
 
 class _Plugin:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PIL import Image
+
 from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.base import option_features
-from PIL import Image
 
 WHITE = (250, 250, 250)
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+from bench_core import hookimpl
+from bench_core.conformance import ConformanceSuite
+from bench_core.host import create_host
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye import symmetric_structures as ss
 from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.symmetric_structures import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout, Tile
-
-from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
-from bench_core.host import create_host
 
 
 class _Plugin:

@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
+from PIL import Image
+
 from bench_core import Problem
 from bench_core.seeding import ItemRandom
 from bench_core.task import TaskImplementation
 from bench_core.types import option_letters
-from PIL import Image
-
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES
 from bench_plugin_mindseye.layout import SIZES, Layout
 from bench_plugin_mindseye.options import Option, Stimulus, arrange
@@ -167,7 +167,8 @@ class MindsEyeTask(TaskImplementation):
         satisfied = self.solve(stimulus, shown)
         answer = letters.index(problem.answer)
         if satisfied != [answer]:
-            failures.append(f"solver finds options {[letters[k] for k in satisfied]} correct, answer is {problem.answer}")
+            found = [letters[k] for k in satisfied]
+            failures.append(f"solver finds options {found} correct, answer is {problem.answer}")
         if images:
             tiles = [np.asarray(t.convert("L"), dtype=np.float32) for t in self.option_tiles(problem, images[0])]
             for i in range(len(tiles)):

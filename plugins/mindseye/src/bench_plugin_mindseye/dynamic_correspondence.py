@@ -331,7 +331,8 @@ class DynamicCorrespondence(MindsEyeTask):
 
         A set qualifies when its templates are distinct, all four options differ visibly, voting for each
         shape's most common pose does not single out the truth, and no nuisance feature singles it out either
-        (the base class's final audit, a little stricter, on the very panels the item will show).  Among the qualifying sets one is drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how
+        (the base class's final audit, a little stricter, on the very panels the item will show).  Among the
+        qualifying sets one is drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how
         often each nuisance shortcut (``SHORTCUTS``: the option with the most / least ink, ink extent or
         saturation, the one furthest from or closest to the median) would pick the truth in that set: the tilt
         is calibrated so that over many items every shortcut picks the truth at chance, i.e. the truth is not

@@ -71,10 +71,10 @@ class Layout:
         width = self.size[0]
         span = count * m["tile"] + (count - 1) * m["gutter"]
         left = (width - span) / 2
+        lefts = [round(left + k * (m["tile"] + m["gutter"])) for k in range(count)]
         return [
-            (round(left + k * (m["tile"] + m["gutter"])), round(top), round(left + k * (m["tile"] + m["gutter"])) + m["tile"],
-             round(top) + m["tile"])
-            for k in range(count)
+            (x, round(top), x + m["tile"], round(top) + m["tile"])
+            for x in lefts
         ]
 
     def boxes(self) -> tuple[list[Box], list[Box]]:
