@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import colorsys
 from collections.abc import Mapping, Sequence
-from contextvars import ContextVar
 from typing import Any
 
 import attrs
@@ -38,8 +37,6 @@ from PIL import Image
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
-from bench_core import Problem
-from bench_core.seeding import ItemRandom
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     GLYPH_HEIGHT,
@@ -56,11 +53,11 @@ from bench_plugin_mindseye.attributes import (
     scene_attributes,
     word_attributes,
 )
-from bench_plugin_mindseye.base import MindsEyeTask, singled_out
+from bench_plugin_mindseye.base import singled_out
 from bench_plugin_mindseye.layout import BACKGROUND, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
-from bench_plugin_mindseye.relation_abstraction import balanced_sizes
+from bench_plugin_mindseye.relation_abstraction import SIZE_PLAN, SizePlannedTask, balanced_sizes
 
 CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
 SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
@@ -242,10 +239,6 @@ class Look:
         """The colour of the i-th object (colours alternate when a panel mixes two)."""
         return self.colours[i % len(self.colours)]
 
-
-#: (rank, small_odd) of the item being generated: where the violator sits in the size order of the options and
-#: which end of it is the most atypical (``balanced_sizes``), set by ``generate`` from balanced choices.
-SIZE_PLAN: ContextVar[tuple[int, bool] | None] = ContextVar("SIZE_PLAN", default=None)
 
 #: Object counts and sizes per concept (sizes as circumradius, fraction of the panel side).
 COUNTS = {"spacing": (3, 5), "alignment": (3, 5), "number": (3, 6), "enclosure": (2, 3), "symmetry": (2, 3),
@@ -630,8 +623,10 @@ class _Draw:
 
 
 # -- the task -----------------------------------------------------------------------------------------
-class ConceptualSlippage(MindsEyeTask):
+class ConceptualSlippage(SizePlannedTask):
     """Odd one out: which panel breaks the concept that the other five share across varying surfaces?"""
+
+    concept_order = CONCEPTS
 
     code = "VCS"
     art = "relation"
@@ -653,23 +648,6 @@ class ConceptualSlippage(MindsEyeTask):
     )
 
     # -- generation ------------------------------------------------------------------------------
-    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
-        """As the base class, but an unset concept is balanced over consecutive items (spec §4.3: balance
-        sub-types like the concept the same way as answer positions)."""
-        if params.get("concept") is None:
-            concepts = CONCEPTS
-            source = params["source"] if params["source"] is not None else random.index
-            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
-        # the answer's place in the size order (``_scales``/``_sized``), balanced over consecutive items like the
-        # answer letter and fixed through verify retries, so that no retry can favour an easier place
-        source = params["source"] if params["source"] is not None else random.index
-        plan = random.balanced(2 * self.option_count, "size-plan", position=source)  # every (place, end) pair
-        token = SIZE_PLAN.set((plan % self.option_count, plan >= self.option_count))
-        try:
-            return super().generate(params, random)
-        finally:
-            SIZE_PLAN.reset(token)
-
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         """Six panels: five conformers and one violator from the same nuisance distribution."""
         concept = params.get("concept") or str(rng.choice(CONCEPTS))

@@ -1120,8 +1120,33 @@ class _Candidate:
     family: str
 
 
-class RelationAbstraction(MindsEyeTask):
+class SizePlannedTask(MindsEyeTask):
+    """An odd-one-out task whose unset concept, and whose answer's place in the size order, are balanced over
+    consecutive items (spec §4.3: balance sub-types like the concept the same way as answer positions).
+
+    ``generate`` publishes the (rank, small_odd) plan of ``balanced_sizes`` through ``SIZE_PLAN`` for
+    ``build``; the plan is fixed through verify retries, so no retry can favour an easier place.
+    """
+
+    concept_order: tuple[str, ...] = ()
+
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        source = params["source"] if params["source"] is not None else random.index
+        if params.get("concept") is None:
+            concepts = self.concept_order
+            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
+        plan = random.balanced(2 * self.option_count, "size-plan", position=source)  # every (place, end) pair
+        token = SIZE_PLAN.set((plan % self.option_count, plan >= self.option_count))
+        try:
+            return super().generate(params, random)
+        finally:
+            SIZE_PLAN.reset(token)
+
+
+class RelationAbstraction(SizePlannedTask):
     """Bongard-style odd-one-out: which figure lacks the attribute the other five share?"""
+
+    concept_order = tuple(sorted(CONCEPTS))
 
     code = "VRA"
     art = "abstraction"
@@ -1142,23 +1167,6 @@ class RelationAbstraction(MindsEyeTask):
     )
 
     # -- generation ------------------------------------------------------------------------------
-    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
-        """As the base class, but an unset concept is balanced over consecutive items (spec §4.3: balance
-        sub-types like the concept the same way as answer positions)."""
-        if params.get("concept") is None:
-            concepts = sorted(CONCEPTS)
-            source = params["source"] if params["source"] is not None else random.index
-            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
-        # the answer's place in the size order (``_scales``/``_sized``), balanced over consecutive items like the
-        # answer letter and fixed through verify retries, so that no retry can favour an easier place
-        source = params["source"] if params["source"] is not None else random.index
-        plan = random.balanced(2 * self.option_count, "size-plan", position=source)  # every (place, end) pair
-        token = SIZE_PLAN.set((plan % self.option_count, plan >= self.option_count))
-        try:
-            return super().generate(params, random)
-        finally:
-            SIZE_PLAN.reset(token)
-
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         """Five positives sharing the concept, one negative lacking it, checked for uniqueness."""
         concept_name = params.get("concept") or str(rng.choice(sorted(CONCEPTS)))
