@@ -30,7 +30,7 @@ from minima.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -240,6 +240,33 @@ def flat_structure(z: np.ndarray, kind: str, limit: int = 5000) -> tuple[np.ndar
     return tops, sloped
 
 
+def touching_groups(
+    cells: np.ndarray, joinable: Callable[[tuple[int, int], tuple[int, int]], bool] | None = None
+) -> list[list[int]]:
+    """Indices into ``cells`` (n x 2 grid positions) grouped by 8-neighbour contact, joined only where
+    ``joinable(a, b)`` holds if given; groups in order of their first member, members ascending.  A small
+    union-find: the cell lists here are short."""
+    parent = list(range(len(cells)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    where = {(int(r), int(c)): i for i, (r, c) in enumerate(cells)}
+    for i, (r, c) in enumerate(cells.tolist()):
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                j = where.get((r + dr, c + dc))
+                if j is not None and (joinable is None or joinable((r, c), (r + dr, c + dc))):
+                    parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cells)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
 def plateau_tops(z: np.ndarray, kind: str, limit: int = 5000) -> list[np.ndarray] | None:
     """Flat tops: connected sets (8-neighbourhood) of >= 2 equal samples none of which has a strictly
     higher (maxima) / lower (minima) neighbour, as arrays of (row, col); None for a plateau landscape (see
@@ -251,25 +278,8 @@ def plateau_tops(z: np.ndarray, kind: str, limit: int = 5000) -> list[np.ndarray
     cells = np.argwhere(top)
     if not len(cells):
         return []
-    where = {(int(r), int(c)): i for i, (r, c) in enumerate(cells)}
-    parent = list(range(len(cells)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     g = _sign(kind) * z
-    for i, (r, c) in enumerate(cells.tolist()):
-        for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
-            j = where.get((r + dr, c + dc))
-            if j is not None and g[r, c] == g[r + dr, c + dc]:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(cells)):
-        groups.setdefault(find(i), []).append(i)
-    return [cells[members] for members in groups.values()]
+    return [cells[members] for members in touching_groups(cells, lambda a, b: g[a] == g[b])]
 
 
 def window_extrema(z: np.ndarray, kind: str, radius: int = 2, ignore: np.ndarray | None = None) -> np.ndarray:
@@ -285,26 +295,9 @@ def window_extrema(z: np.ndarray, kind: str, radius: int = 2, ignore: np.ndarray
     hits = np.argwhere((g == best) & np.isfinite(g) & (True if ignore is None else ~ignore))
     if len(hits) <= 1:
         return hits
-    # merge touching hits of one plateau (few hits: a small union-find is enough)
-    parent = list(range(len(hits)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    index = {(int(r), int(c)): i for i, (r, c) in enumerate(hits)}
-    for i, (r, c) in enumerate(hits):
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                j = index.get((int(r) + dr, int(c) + dc))
-                if j is not None and g[r, c] == g[r + dr, c + dc]:
-                    parent[find(i)] = find(j)
-    roots: dict[int, int] = {}
-    for i in range(len(hits)):
-        roots.setdefault(find(i), i)
-    return hits[sorted(roots.values())]
+    # merge touching hits of one plateau, keeping the first hit of each
+    groups = touching_groups(hits, lambda a, b: g[a] == g[b])
+    return hits[sorted(members[0] for members in groups)]
 
 
 def _stencil(points: np.ndarray, e: float) -> tuple[np.ndarray, np.ndarray]:
@@ -566,28 +559,11 @@ def count_by_gradient(family: FunctionFamily, params: dict[str, Any], extent: Se
     cells = np.argwhere(index != 0)
     if not len(cells):
         return []
-    parent = list(range(len(cells)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    where = {(int(r), int(c)): i for i, (r, c) in enumerate(cells)}
-    for i, (r, c) in enumerate(cells):
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                j = where.get((int(r) + dr, int(c) + dc))
-                if j is not None:
-                    parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(cells)):
-        groups.setdefault(find(i), []).append(i)
+    groups = touching_groups(cells)
     plot = z[pad:pad + n, pad:pad + n]
     scale = float(plot.max() - plot.min()) or 1.0
     points = []
-    for members in groups.values():
+    for members in groups:
         group = cells[members]
         lo_r, lo_c = group.min(axis=0)
         hi_r, hi_c = group.max(axis=0)
