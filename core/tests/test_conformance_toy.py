@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import toy_plugin
 
 from bench_core.conformance import ConformanceSuite
@@ -12,6 +14,7 @@ _HOST = create_host(entry_points=False, plugins=[("toy", toy_plugin)])
 
 class TestToyConformance(ConformanceSuite):
     family = "toy"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST

@@ -26,10 +26,10 @@ def test_a_plugin_adds_a_task(toy_host):
 def test_b_a_plugin_adds_verify_checks_to_a_task_it_does_not_own(toy_host):
     class Auditor:
         @hookimpl
-        def bench_verify(self, task, problem, images):
+        def bench_verify(self, task, item, images):
             if task.id != "toy/dots":
                 return None
-            return ["auditor: red dots are not allowed"] if problem.params["colour"] == "red" else []
+            return ["auditor: red dots are not allowed"] if item.params["colour"] == "red" else []
 
     toy_host.add(Auditor(), name="auditor")
     task = toy_host.task("toy/dots")

@@ -20,6 +20,9 @@ TOY = Task(
 )
 
 
+RADIUS = 8
+
+
 class Dots(TaskImplementation):
     def generate(self, params, random):
         rng = random.rng
@@ -30,7 +33,8 @@ class Dots(TaskImplementation):
             answer=str(count),
             image_size=(128, 128),
             params=params,
-            metadata={"count": count},
+            metadata={"count": count, "scene": {"image_size": [128, 128], "radius": RADIUS,
+                                                "colour": params["colour"], "dots": [list(c) for c in centres]}},
             structure=(centres, params["colour"]),
         )
 
@@ -41,20 +45,28 @@ class Dots(TaskImplementation):
         image = Image.new("RGB", (128, 128), "white")
         draw = ImageDraw.Draw(image)
         for x, y in centres:
-            draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill=colour)
+            draw.ellipse((x - RADIUS, y - RADIUS, x + RADIUS, y + RADIUS), fill=colour)
         return [image]
 
-    def verify(self, problem, images):
+    def verify(self, item, images):
+        """Every recorded dot is inked at its centre, nothing is inked outside the recorded dots, and the
+        answer is the number of dots."""
         import numpy as np
 
-        ink = (np.asarray(images[0].convert("L")) < 200).sum()
-        per_dot = ink / int(problem.answer)
-        return [] if 150 < per_dot < 260 else [f"ink per dot {per_dot:.0f} does not match {problem.answer} dots"]
-
-    def distractors(self, problem, count, random):
-        gold = int(problem.answer)
-        return [str(v) for v in (gold + 1, gold - 1, gold + 2, gold + 3) if v >= 0][:count]
-
+        scene = item.metadata["scene"]
+        ink = np.asarray(images[0].convert("L")) < 200
+        rows, cols = np.mgrid[: ink.shape[0], : ink.shape[1]]
+        covered = np.zeros_like(ink)
+        failures = []
+        for x, y in scene["dots"]:
+            if not ink[y, x]:
+                failures.append(f"no dot drawn at ({x}, {y})")
+            covered |= (cols - x) ** 2 + (rows - y) ** 2 <= (scene["radius"] + 1) ** 2
+        if (ink & ~covered).any():
+            failures.append("ink outside the recorded dots")
+        if item.answer != str(len(scene["dots"])):
+            failures.append(f"answer {item.answer} but {len(scene['dots'])} dots are recorded")
+        return failures
 
 DOTS = Dots()
 

@@ -170,14 +170,18 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
 
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--reproduce", is_flag=True,
+              help="Also regenerate every item from its recorded identity and compare it with what is stored.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-def verify(directory: str, workers: int) -> None:
-    """Re-derive every item of DIRECTORY and check identical answers and images; run the verify hooks."""
+def verify(directory: str, reproduce: bool, workers: int) -> None:
+    """Prove every item of DIRECTORY correct from disk: each task re-derives its answer from the item's record
+    and scene and checks the facts it rests on in the PNG pixels.  With --reproduce, also regenerate each item
+    and compare answers, records and images (exactly, or within the task's stated pixel tolerance)."""
     from bench_core.errors import BenchError
     from bench_core.verification import verify_dataset
 
     try:
-        report = verify_dataset(directory, workers=workers)
+        report = verify_dataset(directory, workers=workers, reproduce=reproduce)
     except BenchError as exc:
         raise _fail(exc) from exc
     for item_id, problem in report.failures[:200]:
@@ -185,7 +189,9 @@ def verify(directory: str, workers: int) -> None:
     if not report.ok:
         bad = len({i for i, _ in report.failures})
         raise click.ClickException(f"{bad} of {report.checked} items failed verification")
-    click.echo(f"verified {report.checked} items: all identical and sound")
+    click.echo(f"verified {report.checked} items from disk: every answer re-derived from its record and pixels")
+    for task_id, mode in report.reproduced:
+        click.echo(f"reproduced {task_id}: records identical, images {mode}")
 
 
 @main.command()

@@ -8,23 +8,34 @@ Use it from a plugin's test-suite by subclassing::
         family = "myfamily"        # None runs it over every installed task
 
 pytest then runs each test below once per task of the family (the plugin must be installed, so that
-its entry point is visible).  Override ``seeds`` to widen or narrow the sweep.
+its entry point is visible).  Override ``seeds`` to widen or narrow the sweep, and set ``golden_dir`` to a
+folder of committed golden digests (one ``<task>.json`` per task; write them with ``BENCH_WRITE_GOLDEN=1``)
+so that output which changes without a task version bump fails.
+
+Besides the contract tests, the suite plants generic faults in each item (the answer replaced by a
+distractor, the option panels moved one slot, the images swapped, an image blanked) and asserts that the
+task's verify catches every one; a plugin adds its own task-specific mutations with ``assert_rejected``.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bench_core.errors import ParameterError
-from bench_core.generation import Built, build_item, plan
+from bench_core.generation import Built, build_item, plan, verify_item
+from bench_core.golden import GOLDEN_ENV, check_golden
 from bench_core.host import Host, default_host
+from bench_core.images import decode_png
 from bench_core.reward import score
 from bench_core.seeding import ItemRandom
 from bench_core.task import implementation
-from bench_core.types import Task
+from bench_core.types import Item, Task, option_letters
 
 #: Responses that must score 0 and never raise, whatever the task.
 GARBAGE_RESPONSES: tuple[Any, ...] = (
@@ -51,6 +62,8 @@ class ConformanceSuite:
     family: str | None = None
     seeds: Sequence[int] = (0, 1, 2, 3, 4, 5, 6, 7)
     distractor_count: int = 3
+    #: Folder of committed golden digests (``<task name>.json``); None skips the golden test.
+    golden_dir: Path | None = None
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         if "task" in metafunc.fixturenames:
@@ -93,7 +106,7 @@ class ConformanceSuite:
     def test_distractors_score_zero(self, task: Task) -> None:
         for seed in self.seeds[:4]:
             built = self.build(task, seed, 0)
-            random = ItemRandom(task.id, task.version, seed, 0, 0)
+            random = ItemRandom(task.id, task.version, seed, 0)
             distractors = self.host.pm.hook.bench_distractors(
                 task=task, problem=built.problem, count=self.distractor_count, random=random
             )
@@ -150,3 +163,95 @@ class ConformanceSuite:
         impl = implementation(task)
         for method in ("generate", "render", "verify", "score", "distractors"):
             assert callable(getattr(impl, method, None)), f"{task.id} implementation lacks {method}"
+
+    def test_scene_record_is_json(self, task: Task) -> None:
+        built = self.build(task, 4, 0)
+        scene = built.item.metadata.get("scene")
+        assert isinstance(scene, dict) and scene, f"{built.item.id} stores no scene record in metadata.scene"
+        assert json.loads(json.dumps(scene)) == scene
+        assert list(scene.get("image_size", [])) == list(built.problem.image_size), "scene.image_size is missing"
+
+    def test_verify_reads_only_the_artefact(self, task: Task, tmp_path: Path) -> None:
+        """An item written to disk and read back verifies with no generator state in the process."""
+        from bench_core.dataset import DatasetWriter, read_items
+        from bench_core.verification import verify_dataset
+
+        with DatasetWriter(tmp_path) as writer:
+            for seed in self.seeds[:3]:
+                built = self.build(task, seed, 0)
+                writer.write(built.item.to_json(), built.item.images, built.pngs)
+        items = read_items(tmp_path)
+        assert len(items) == 3
+        report = verify_dataset(tmp_path, host=self.host)
+        assert report.ok, report.failures
+
+    def test_planted_faults_are_caught(self, task: Task) -> None:
+        """Generic mutations of the written item: each must make verify fail."""
+        for seed in self.seeds[:3]:
+            built = self.build(task, seed, 1)
+            item, images = built.item, [decode_png(p) for p in built.pngs]
+            assert not verify_item(self.host, task, item, images), "the unmutated item must verify"
+            for name, (bad_item, bad_images) in generic_mutations(self.host, task, built).items():
+                assert_rejected(self.host, task, bad_item, bad_images, f"{name} ({item.id})")
+
+    def test_golden_digests(self, task: Task) -> None:
+        if self.golden_dir is None:
+            pytest.skip("no golden_dir set for this suite")
+        problems = check_golden(self.host, task, Path(self.golden_dir), write=bool(os.environ.get(GOLDEN_ENV)))
+        assert not problems, "\n".join(problems)
+
+
+def assert_rejected(host: Host, task: Task, item: Item, images: Sequence[Any], fault: str) -> list[str]:
+    """Assert that verify reports at least one failure for a planted ``fault``; return the failures."""
+    try:
+        failures = verify_item(host, task, item, images)
+    except Exception as exc:  # a crash is not a verdict
+        raise AssertionError(f"verify raised {type(exc).__name__} on planted fault {fault}: {exc}") from exc
+    assert failures, f"verify missed a planted fault: {fault}"
+    return failures
+
+
+def with_answer(item: Item, answer: str) -> Item:
+    """A copy of ``item`` claiming ``answer``."""
+    import attrs
+
+    return attrs.evolve(item, answer=answer)
+
+
+def roll_option_panels(image: Any, boxes: Sequence[Sequence[int]]) -> Any:
+    """``image`` with the content of option box k moved to box k+1 (the last to the first)."""
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(image).copy()
+    crops = [np.asarray(image)[t:b, left:r].copy() for left, t, r, b in boxes]
+    shapes = {c.shape for c in crops}
+    if len(shapes) != 1:
+        raise ValueError(f"option boxes differ in size: {sorted(shapes)}")
+    for k, (left, t, r, b) in enumerate(boxes):
+        pixels[t:b, left:r] = crops[k - 1]
+    return Image.fromarray(pixels)
+
+
+def generic_mutations(host: Host, task: Task, built: Built) -> dict[str, tuple[Item, list[Any]]]:
+    """The faults every task's verify must catch, keyed by a name."""
+    from PIL import Image
+
+    item, images = built.item, [decode_png(p) for p in built.pngs]
+    mutations: dict[str, tuple[Item, list[Any]]] = {}
+    random = ItemRandom(task.id, task.version, item.seed, item.index)
+    wrong = list(host.pm.hook.bench_distractors(task=task, problem=built.problem, count=3, random=random) or ())
+    if item.answer_type == "option" and item.options:
+        wrong += [x for x in option_letters(len(item.options)) if x != item.answer]
+    for answer in wrong[:3]:
+        mutations[f"answer replaced by {answer!r}"] = (with_answer(item, answer), images)
+    scene = item.metadata.get("scene") or {}
+    boxes = scene.get("option_boxes")
+    if boxes:
+        mutations["option panels moved one slot"] = (item, [roll_option_panels(images[0], boxes), *images[1:]])
+    if len(images) > 1:
+        mutations["images 0 and 1 swapped"] = (item, [images[1], images[0], *images[2:]])
+    blank = Image.new(images[0].mode, images[0].size, images[0].getpixel((0, 0)))
+    mutations["image 0 blanked"] = (item, [blank, *images[1:]])
+    return mutations
+

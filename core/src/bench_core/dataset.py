@@ -115,6 +115,24 @@ def read_items(root: str | os.PathLike[str]) -> list[Item]:
     return items
 
 
+#: Libraries whose versions can change pixels or floats; the manifest records each one installed.
+RECORDED_LIBRARIES = ("numpy", "Pillow", "shapely", "matplotlib", "pluggy", "attrs")
+
+
+def environment() -> dict[str, str | None]:
+    """Python, the platform's machine type and the versions of ``RECORDED_LIBRARIES`` (None if absent)."""
+    import importlib.metadata
+    import platform
+
+    versions: dict[str, str | None] = {"python": platform.python_version(), "machine": platform.machine()}
+    for name in RECORDED_LIBRARIES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
 def write_manifest(root: str | os.PathLike[str], run: Mapping[str, Any]) -> dict[str, Any]:
     """Write ``manifest.json``: versions, the runs' arguments, item counts per task, and SHA-256 checksums."""
     root = Path(root)
@@ -146,6 +164,7 @@ def write_manifest(root: str | os.PathLike[str], run: Mapping[str, Any]) -> dict
     manifest = {
         "format": 1,
         "bench_core": __version__,
+        "environment": environment(),
         "plugins": dict(sorted(plugins.items())),
         "task_versions": dict(sorted(versions.items())),
         "counts": dict(sorted(counts.items())),

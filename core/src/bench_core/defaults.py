@@ -30,17 +30,31 @@ def bench_render(task: Task, problem: Problem) -> Sequence[Image]:
 
 
 @hookimpl(trylast=True)
-def bench_verify(task: Task, problem: Problem, images: Sequence[Image]) -> list[str]:
-    failures = [
-        f"image {i} is {img.size[0]}x{img.size[1]}, declared {problem.image_size[0]}x{problem.image_size[1]}"
-        for i, img in enumerate(images)
-        if tuple(img.size) != tuple(problem.image_size)
-    ]
+def bench_verify(task: Task, item: Item, images: Sequence[Image]) -> list[str]:
+    size = (item.metadata.get("scene") or {}).get("image_size")
+    failures = []
+    if size is not None:
+        failures += [
+            f"image {i} is {img.size[0]}x{img.size[1]}, the scene record says {size[0]}x{size[1]}"
+            for i, img in enumerate(images)
+            if list(img.size) != list(size)
+        ]
     if not images:
-        failures.append("the task rendered no image")
-    if problem.options is not None and len(set(problem.options)) != len(problem.options):
-        failures.append(f"options are not pairwise distinct: {problem.options}")
-    return failures + list(implementation(task).verify(problem, images))
+        failures.append("the item has no image")
+    if item.options is not None and len(set(item.options)) != len(item.options):
+        failures.append(f"options are not pairwise distinct: {item.options}")
+    if item.answer_type == "option" and item.options is not None and item.answer not in _letters(len(item.options)):
+        failures.append(f"answer {item.answer!r} is not an option letter")
+    if "scene" not in item.metadata:
+        failures.append("the item has no scene record (metadata.scene); it cannot be verified from disk")
+        return failures
+    return failures + list(implementation(task).verify(item, images))
+
+
+def _letters(count: int) -> str:
+    from bench_core.types import option_letters
+
+    return option_letters(count) if 1 <= count <= 26 else ""
 
 
 @hookimpl(trylast=True)

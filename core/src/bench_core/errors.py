@@ -21,5 +21,9 @@ class GenerationError(BenchError):
     """A task could not produce a valid item (its generator or its verify checks failed)."""
 
 
+class VerifyDisagreement(GenerationError):
+    """Verify rejected an item its generator had accepted: a bug in the task, never retried."""
+
+
 class DatasetError(BenchError):
     """A dataset directory is missing, unreadable or inconsistent."""

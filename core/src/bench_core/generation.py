@@ -1,4 +1,4 @@
-"""Building items: plan the jobs of a run, build one item (generate, render, verify, encode), run many."""
+"""Building items: plan the jobs of a run, build one item (generate, render, encode, verify), run many."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from typing import Any
 
 import attrs
 
-from bench_core.errors import GenerationError
+from bench_core.errors import GenerationError, VerifyDisagreement
 from bench_core.host import Host, default_host
-from bench_core.images import encode_png, sha256
+from bench_core.images import decode_png, encode_png, sha256
 from bench_core.seeding import ItemRandom
 from bench_core.task import implementation
 from bench_core.types import Item, Problem, Task
 
-#: Regeneration attempts (each with its own derived random source) before a verify failure is fatal.
-MAX_ATTEMPTS = 3
+#: Decimal places of every float stored in item metadata (scene records included).  Rounding makes the
+#: written record independent of last-digit float noise between CPUs and SIMD paths.
+METADATA_DECIMALS = 6
 
 
 @attrs.frozen
@@ -68,34 +69,23 @@ def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) 
 
 
 def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "") -> Built:
-    """Generate, render and verify one item, then encode its PNGs.
+    """Generate and render one item, encode its PNGs, then verify the item as it will be written.
 
-    The result depends only on (task, version, seed, index, params).  A verify failure triggers a fresh
-    attempt with a derived random source; after ``MAX_ATTEMPTS`` it raises GenerationError.
+    The result depends only on (task, version, seed, index, params).  Verify runs on the item's JSON record
+    read back and on the PNGs decoded again, exactly what ``bench verify`` later reads from disk.  There is
+    no retry: a generator may reject its own draws as often as it likes, but an item it accepted that
+    verify rejects is a bug, reported as VerifyDisagreement with the task, seed, index and what disagreed.
     """
     params = task.resolve_params(params)
-    failures: list[str] = []
-    for attempt in range(MAX_ATTEMPTS):
-        random = ItemRandom(task.id, task.version, seed, index, attempt)
-        problem = host.pm.hook.bench_generate(task=task, params=params, random=random)
-        if problem is None:
-            raise GenerationError(f"no installed plugin generates {task.id}")
-        images = tuple(host.pm.hook.bench_render(task=task, problem=problem) or ())
-        results = host.pm.hook.bench_verify(task=task, problem=problem, images=images)
-        failures = [failure for result in results for failure in result]
-        if not failures:
-            break
-    else:
-        raise GenerationError(
-            f"{task.id} seed={seed} index={index}: verify failed in {MAX_ATTEMPTS} attempts: {'; '.join(failures)}"
-        )
+    random = ItemRandom(task.id, task.version, seed, index)
+    problem = host.pm.hook.bench_generate(task=task, params=params, random=random)
+    if problem is None:
+        raise GenerationError(f"no installed plugin generates {task.id}")
+    images = tuple(host.pm.hook.bench_render(task=task, problem=problem) or ())
     pngs = tuple(encode_png(image) for image in images)
     job = Job(task.id, seed, index, params, suffix)
     base = f"images/{task.family}/{task.name}/{job.item_id}"
     paths = [f"{base}.png"] if len(pngs) == 1 else [f"{base}_{k}.png" for k in range(len(pngs))]
-    metadata = dict(problem.metadata)
-    if attempt:
-        metadata["attempt"] = attempt
     item = Item(
         id=job.item_id,
         family=task.family,
@@ -113,9 +103,40 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
         answer_type=problem.answer_type or task.answer_type,
         images=paths,
         image_sha256=[sha256(p) for p in pngs],
-        metadata=metadata,
+        metadata=round_floats(problem.metadata),
     )
-    return Built(item, pngs, problem, images)
+    written = Item.from_record(json.loads(item.to_json()))
+    failures = verify_item(host, task, written, [decode_png(p) for p in pngs])
+    if failures:
+        raise VerifyDisagreement(
+            f"{task.id} {task.version} seed={seed} index={index} params={dict(params)}: the generator accepted an "
+            f"item that verify rejects: {'; '.join(failures)}"
+        )
+    return Built(written, pngs, problem, images)
+
+
+def round_floats(value: Any, decimals: int = METADATA_DECIMALS) -> Any:
+    """``value`` with every float (also inside mappings and sequences) rounded to ``decimals`` places, numpy
+    scalars and arrays turned into plain JSON values, tuples into lists."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return round(value, decimals) + 0.0  # + 0.0 folds -0.0 into 0.0
+    if hasattr(value, "tolist"):
+        return round_floats(value.tolist(), decimals)
+    if isinstance(value, Mapping):
+        return {str(k): round_floats(v, decimals) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [round_floats(v, decimals) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(round_floats(v, decimals) for v in value)
+    raise TypeError(f"metadata holds a {type(value).__name__}, which is not JSON serialisable: {value!r}")
+
+
+def verify_item(host: Host, task: Task, item: Item, images: Sequence[Any]) -> list[str]:
+    """Every failure the ``bench_verify`` hooks report for ``item`` and its decoded ``images``."""
+    results = host.pm.hook.bench_verify(task=task, item=item, images=list(images))
+    return [str(failure) for result in results if result for failure in result]
 
 
 def _build_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:

@@ -2,7 +2,8 @@
 
 Imports nothing at run time beyond pluggy, so loading it is free. Every hook is prefixed ``bench_``.
 A task is owned by the plugin that returns its description from ``bench_register_tasks``; the other
-hooks receive that description and return None when they have nothing to say about it.  The core's
+hooks receive that description and return None when they have nothing to say about it.  ``bench_verify``
+sees only the artefact (the item record and its decoded PNGs), never the generator's in-memory problem.  The core's
 default implementations (``bench_core.defaults``, registered like any plugin) run last and delegate to
 the task's implementation object, so a third-party plugin can override a hook for one task (return a
 value), add checks to ``bench_verify`` for any task, or wrap ``bench_score`` / ``bench_distractors``
@@ -61,12 +62,16 @@ def bench_render(task: Task, problem: Problem) -> Sequence[Image] | None:
 
 
 @hookspec
-def bench_verify(task: Task, problem: Problem, images: Sequence[Image]) -> Sequence[str] | None:
-    """Check a problem independently of its generator; every plugin may contribute checks.
+def bench_verify(task: Task, item: Item, images: Sequence[Image]) -> Sequence[str] | None:
+    """Prove an item correct from what was written: its JSON record and its decoded PNGs.
 
-    :param task: the problem's task.
-    :param problem: the problem to check.
-    :param images: its rendered images.
+    Implementations must not read the generator's memory: only ``item`` (question, options, answer and
+    ``item.metadata["scene"]``, the task's serialised scene record) and the pixels of ``images``.  Every
+    plugin may contribute checks, also to tasks it does not own.
+
+    :param task: the item's task.
+    :param item: the item as written to ``items.jsonl`` (or about to be).
+    :param images: its images, decoded from the PNG bytes that are (or will be) on disk.
     :return: human-readable failures (empty when every check passes), or None to abstain.
     """
 

@@ -25,3 +25,14 @@ def encode_png(image: Image) -> bytes:
 def sha256(data: bytes) -> str:
     """Hex SHA-256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
+
+
+def decode_png(data: bytes) -> Image:
+    """The image stored in PNG ``data``, fully loaded, in RGB (or RGBA if it has alpha)."""
+    from PIL import Image as PILImage
+
+    image = PILImage.open(io.BytesIO(data))
+    image.load()
+    if image.mode not in ("RGB", "RGBA"):
+        image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+    return image

@@ -30,22 +30,17 @@ class ItemRandom:
     """The random source of one item.
 
     ``rng`` is the item's own generator; ``stream(*key)`` gives an independent generator for a named
-    purpose that does not depend on the index (so two items can share it); ``attempt`` counts
-    regeneration attempts after a failed verify and is folded into ``rng``.
+    purpose that does not depend on the index (so two items can share it).
     """
 
     task_id: str
     version: str
     seed: int
     index: int
-    attempt: int = 0
     rng: np.random.Generator = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        parts: tuple[Any, ...] = (self.task_id, self.version, self.seed, self.index)
-        if self.attempt:
-            parts += ("attempt", self.attempt)
-        object.__setattr__(self, "rng", generator(*parts))
+        object.__setattr__(self, "rng", generator(self.task_id, self.version, self.seed, self.index))
 
     def stream(self, *key: Any) -> np.random.Generator:
         """An independent generator for ``key`` under this (task, version, seed); the index is not used."""

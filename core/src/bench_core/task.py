@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from bench_core.errors import PluginError
 from bench_core.host import load_object
 
@@ -13,6 +15,17 @@ if TYPE_CHECKING:
 
     from bench_core.seeding import ItemRandom
     from bench_core.types import Item, Problem, Score, Task
+
+
+@attrs.frozen
+class PixelTolerance:
+    """Largest per-channel difference (0-255) and largest fraction of pixels that may differ at all."""
+
+    max_difference: int
+    max_fraction: float
+
+    def describe(self) -> str:
+        return f"at most {self.max_fraction:.3%} of pixels differing, by at most {self.max_difference}/255"
 
 #: Items per task when neither ``--count`` nor a preset says how many.
 DEFAULT_SAMPLE = 4
@@ -39,9 +52,15 @@ def implementation(task: Task) -> TaskImplementation:
 
 
 class TaskImplementation:
-    """What a task does.  Subclasses implement ``generate`` and ``render``, and should implement ``verify``
-    (an independent solver) and ``distractors``; ``score`` defaults to the core scorer of the answer type.
+    """What a task does.  Subclasses implement ``generate`` (which stores a JSON scene record in
+    ``metadata["scene"]``), ``render``, ``verify`` (an independent solver over the written artefact) and
+    ``distractors``; ``score`` defaults to the core scorer of the answer type.
     """
+
+    #: How ``bench verify --reproduce`` compares re-rendered images with the stored PNGs: None promises
+    #: identical bytes on any machine; a ``PixelTolerance`` states the largest difference allowed where a
+    #: third-party renderer (e.g. matplotlib's anti-aliasing) may move a pixel by float noise.
+    pixel_tolerance: PixelTolerance | None = None
 
     def check_params(self, params: Mapping[str, Any]) -> None:
         """Raise ParameterError if a combination of individually valid values is not allowed."""
@@ -62,9 +81,16 @@ class TaskImplementation:
         """Draw the problem's images at ``problem.image_size``."""
         raise NotImplementedError
 
-    def verify(self, problem: Problem, images: Sequence[Image]) -> list[str]:
-        """Re-derive the answer by another route than the generator; return failures (empty if sound)."""
-        return []
+    def verify(self, item: Item, images: Sequence[Image]) -> list[str]:
+        """Prove ``item`` correct from the artefact alone; return failures (empty if sound).
+
+        ``item`` is the record as written (``item.metadata["scene"]`` is the serialised scene this task's
+        ``generate`` stored) and ``images`` are decoded from its PNG bytes.  Re-derive the answer from the
+        scene by a route that shares no code with the generator's construction or acceptance checks,
+        prove exactly one option correct where there are options, and confirm on the pixels the facts the
+        answer rests on.  Never read generator state: this runs on items read back from disk.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not verify its items")
 
     def score(self, item: Item, response: Any) -> Score:
         """Score a response with the core scorer of the item's answer type."""

@@ -108,9 +108,7 @@ class MindsEyeTask(TaskImplementation):
     def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
         source = params["source"] if params["source"] is not None else random.index
         difficulty = params["difficulty"] or DIFFICULTIES[random.balanced(3, "difficulty", position=source)]
-        # a retry after a failed verify (random.attempt > 0) must draw a different stimulus
-        retry = (random.attempt,) if random.attempt else ()
-        rng = random.stream("stimulus", source, difficulty, *retry)
+        rng = random.stream("stimulus", source, difficulty)
         stimulus = self.build(rng, difficulty, params)
         if len(stimulus.options) != self.option_count:
             raise ValueError(f"{self.code} built {len(stimulus.options)} options, needs {self.option_count}")
