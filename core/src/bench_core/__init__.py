@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bench_core.hookspecs import hookimpl, hookspec
 from bench_core.types import ANSWER_TYPES, Item, Parameter, Problem, Score, Task
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ANSWER_TYPES",

@@ -196,6 +196,29 @@ def verify(directory: str, reproduce: bool, workers: int) -> None:
 
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON array, one object per task.")
+def audit(directory: str, as_json: bool) -> None:
+    """Try to predict each multiple-choice item's answer from its options alone (no question stem).
+
+    A cross-validated classifier over rule-blind option features (ink, extent, colourfulness, orientation,
+    perceptual-hash twins, text length and answer-rate priors) is compared with chance; a task whose blind
+    accuracy exceeds chance + 3 sd leaks its answer, and the command exits 1.  Run it on 1,000 items per task.
+    """
+    from bench_core.audit import audit_dataset, format_audit
+    from bench_core.errors import BenchError
+
+    try:
+        results = audit_dataset(directory)
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    click.echo(json.dumps([r.as_dict() for r in results], indent=1) if as_json else format_audit(results))
+    leaking = [r.task for r in results if not r.ok]
+    if leaking:
+        raise click.ClickException(f"answers predictable from the options alone: {', '.join(leaking)}")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.argument("predictions", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (field 'overall' is the accuracy).")
 @click.option("--by", "by", default="", metavar="FIELD,...",

@@ -10,7 +10,7 @@ import importlib
 
 from bench_core import Task, hookimpl
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 FAMILY = "mindseye"
 
 #: Description modules of the finished tasks, in the paper's order.

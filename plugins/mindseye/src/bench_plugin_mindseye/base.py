@@ -1,6 +1,13 @@
 """The base class of every Mind's Eye task: balanced answer positions, layout, prompt styles, option
-roles in metadata, and the generic verify checks (exactly one option satisfies the rule by the task's
-independent solver; options differ visibly; no nuisance feature singles out the answer)."""
+roles in metadata, the scene record, and the generic verify checks on the written item.
+
+Verify reads only the item: ``metadata.scene`` holds a JSON description of every panel as drawn (query
+panels and options in letter order, with their boxes on the canvas).  The task's ``solve_scene`` re-derives
+from those descriptions which options satisfy the rule (exactly one must, and it must be the answer); its
+``sketch`` draws each description crudely by code of its own, and every panel cut from the PNG at its box
+must look like its own sketch and not like the sketch of any other panel (so an option drawn in the wrong
+slot, or a panel that shows something else than its record, fails).  Options must differ visibly and no
+nuisance feature (ink, extent, saturation) may single out the answer."""
 
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ from PIL import Image
 from bench_core import Problem
 from bench_core.seeding import ItemRandom
 from bench_core.task import TaskImplementation
-from bench_core.types import option_letters
+from bench_core.types import Item, option_letters
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES
 from bench_plugin_mindseye.layout import SIZES, Layout
 from bench_plugin_mindseye.options import Option, Stimulus, arrange
@@ -68,6 +75,9 @@ class MindsEyeTask(TaskImplementation):
     nuisance_floor: ClassVar[dict[str, float]] = {"ink": 0.01, "extent": 0.05, "saturation": 0.03}
     #: Mean absolute pixel difference (0-255) below which two options count as looking the same.
     min_option_difference: ClassVar[float] = 1.0
+    #: Least fraction of a panel's drawn pixels (ink in the panel or in its sketch) that must agree with its
+    #: sketch.
+    sketch_agreement: ClassVar[float] = 0.5
 
     # -- what a task implements ------------------------------------------------------------------
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
@@ -82,9 +92,20 @@ class MindsEyeTask(TaskImplementation):
         """One option panel, ``side`` x ``side`` pixels."""
         raise NotImplementedError
 
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """Indices of the displayed options that satisfy the task's rule, found WITHOUT reading roles or
-        templates (geometry, symmetry group, 3D equivalence, unfolded holes...)."""
+    def describe(self, content: Any, side: int) -> dict[str, Any]:
+        """A JSON description of one panel's content as drawn in a ``side`` x ``side`` tile (geometry, colours;
+        floats quantised), complete enough for ``solve_scene`` and ``sketch``."""
+        raise NotImplementedError
+
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        """Indices of the options (``scene["options"]``, letter order) that satisfy the task's rule, found from
+        the descriptions alone by code that shares nothing with the generator's construction or acceptance
+        checks, and without reading roles or templates."""
+        raise NotImplementedError
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        """A crude RGB rendering (``side`` x ``side`` x 3, uint8) of one description by code independent of
+        ``draw_query``/``draw_option``, used to confirm which panel the pixels at each box show."""
         raise NotImplementedError
 
     def expand(self, params: Mapping[str, Any], count: int | None) -> list[dict[str, Any]]:
@@ -130,6 +151,7 @@ class MindsEyeTask(TaskImplementation):
             ],
             "query_bboxes": [list(b) for b in query_boxes],
             **dict(stimulus.facts),
+            "scene": self.scene(stimulus, shown, params["size"]),
         }
         pair = f"{random.seed}:{source}:{difficulty}:{params['size']}" if params["source"] is not None else None
         return Problem(
@@ -145,6 +167,20 @@ class MindsEyeTask(TaskImplementation):
             structure=(stimulus, tuple(shown)),
         )
 
+    def scene(self, stimulus: Stimulus, shown: Sequence[Option], size: str) -> dict[str, Any]:
+        """The scene record: canvas size, tile side, panel boxes and a description of every panel."""
+        layout = self.layout(size)
+        query_boxes, option_boxes = layout.boxes()
+        side = layout.tile
+        return {
+            "image_size": list(SIZES[size]),
+            "tile": side,
+            "query_boxes": [list(b) for b in query_boxes],
+            "option_boxes": [list(b) for b in option_boxes],
+            "query": [self.describe(content, side) for content in stimulus.query],
+            "options": [self.describe(o.content, side) for o in shown],
+        }
+
     def render(self, problem: Problem) -> list[Image.Image]:
         stimulus, shown = problem.structure
         layout = self.layout(problem.params["size"])
@@ -154,29 +190,38 @@ class MindsEyeTask(TaskImplementation):
         image, _ = layout.compose(query, options, stimulus.query_captions, option_letters(self.option_count))
         return [image]
 
-    def option_tiles(self, problem: Problem, image: Image.Image) -> list[Image.Image]:
-        """The option panels cut back out of the composite image."""
-        return [image.crop(tuple(o["bbox"])) for o in problem.metadata["options"]]
-
-    def verify(self, problem: Problem, images: Sequence[Image.Image]) -> list[str]:
-        stimulus, shown = problem.structure
-        letters = option_letters(self.option_count)
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        scene = item.metadata["scene"]
+        letters = option_letters(len(scene["options"]))
         failures = []
-        satisfied = self.solve(stimulus, shown)
-        answer = letters.index(problem.answer)
+        if list(item.options or ()) != list(letters):
+            failures.append(f"options {item.options} are not the letters {list(letters)} of the scene's options")
+            return failures
+        satisfied = self.solve_scene(scene)
+        answer = letters.index(item.answer)
         if satisfied != [answer]:
             found = [letters[k] for k in satisfied]
-            failures.append(f"solver finds options {found} correct, answer is {problem.answer}")
-        if images:
-            tiles = [np.asarray(t.convert("L"), dtype=np.float32) for t in self.option_tiles(problem, images[0])]
-            for i in range(len(tiles)):
-                for j in range(i + 1, len(tiles)):
-                    if float(np.abs(tiles[i] - tiles[j]).mean()) < self.min_option_difference:
-                        failures.append(f"options {letters[i]} and {letters[j]} look the same")
-            features = [option_features(t) for t in self.option_tiles(problem, images[0])]
-            for name, floor in self.nuisance_floor.items():
-                if singled_out([f[name] for f in features], answer, self.nuisance_factor, floor):
-                    failures.append(f"nuisance feature {name!r} singles out the answer")
+            failures.append(f"the scene solver finds options {found} correct, the answer is {item.answer}")
+        image = images[0].convert("RGB")
+        side = scene["tile"]
+        option_tiles = [np.asarray(image.crop(tuple(b))) for b in scene["option_boxes"]]
+        query_tiles = [np.asarray(image.crop(tuple(b))) for b in scene["query_boxes"]]
+        failures += panel_identity_failures(
+            option_tiles, [self.sketch(d, side) for d in scene["options"]], list(letters), self.sketch_agreement
+        )
+        failures += panel_identity_failures(
+            query_tiles, [self.sketch(d, side) for d in scene["query"]],
+            [f"query {k + 1}" for k in range(len(query_tiles))], self.sketch_agreement,
+        )
+        grey = [tile.astype(np.float32).mean(axis=2) for tile in option_tiles]
+        for i in range(len(grey)):
+            for j in range(i + 1, len(grey)):
+                if float(np.abs(grey[i] - grey[j]).mean()) < self.min_option_difference:
+                    failures.append(f"options {letters[i]} and {letters[j]} look the same")
+        features = [option_features(Image.fromarray(t)) for t in option_tiles]
+        for name, floor in self.nuisance_floor.items():
+            if singled_out([f[name] for f in features], answer, self.nuisance_factor, floor):
+                failures.append(f"nuisance feature {name!r} singles out the answer")
         return failures
 
     def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
@@ -184,3 +229,47 @@ class MindsEyeTask(TaskImplementation):
         confound = problem.metadata["confound"]
         others = [o["label"] for o in problem.metadata["options"] if o["role"] == "filler"]
         return [confound, *others][:count]
+
+
+#: Two colours closer than this (largest channel difference) count as the same colour.
+COLOUR_MATCH = 80
+#: Pixels where two sketches differ that a panel must have before they can tell panels apart.
+MIN_DISCRIMINATING_PIXELS = 12
+
+
+def _ink(pixels: np.ndarray) -> np.ndarray:
+    return pixels.min(axis=2) < 255 - INK_THRESHOLD
+
+
+def panel_identity_failures(
+    tiles: Sequence[np.ndarray], sketches: Sequence[np.ndarray], names: Sequence[str], agreement: float
+) -> list[str]:
+    """Panels whose pixels do not show their own description.
+
+    Panel k must agree with its own sketch on at least ``agreement`` of the pixels drawn in either (the frame
+    excluded), and on the pixels where sketch k and sketch j differ, its colours must be nearer to sketch k
+    than to sketch j for most of them (so a panel drawn in another panel's slot is caught).
+    """
+    failures = []
+    inner = [t[3:-3, 3:-3].astype(np.int16) for t in tiles]
+    drawn = [s[3:-3, 3:-3].astype(np.int16) for s in sketches]
+    for k, (tile, own) in enumerate(zip(inner, drawn, strict=True)):
+        if tile.shape != own.shape:
+            failures.append(f"panel {names[k]}: sketch is {own.shape}, panel is {tile.shape}")
+            continue
+        support = _ink(tile) | _ink(own)
+        if support.any():
+            match = float((np.abs(tile - own).max(axis=2)[support] < COLOUR_MATCH).mean())
+            if match < agreement:
+                failures.append(f"panel {names[k]} does not show what the scene records ({match:.0%} agreement)")
+        for j, other in enumerate(drawn):
+            if j == k or other.shape != own.shape:
+                continue
+            differ = np.abs(own - other).max(axis=2) >= COLOUR_MATCH
+            if int(differ.sum()) < MIN_DISCRIMINATING_PIXELS:
+                continue
+            near_own = np.abs(tile - own).max(axis=2)[differ]
+            near_other = np.abs(tile - other).max(axis=2)[differ]
+            if float((near_own < near_other).mean()) <= 0.5:
+                failures.append(f"panel {names[k]} looks more like the record of panel {names[j]}")
+    return failures
