@@ -1,0 +1,52 @@
+"""The blind-option audit over every installed multiple-choice task: the answer cannot be predicted from
+the options alone (no question stem) better than chance + 3 sd.
+
+Marked slow: it generates ``AUDIT_ITEMS`` items per task (400 by default, the closing notes report 1,000;
+set ``BENCH_AUDIT_ITEMS`` to change it).  ``tox -e audit`` runs it; CI runs every tox environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bench_core.audit import audit_items
+from bench_core.dataset import DatasetWriter, read_items
+from bench_core.generation import plan, run_jobs
+from bench_core.host import default_host
+
+AUDIT_ITEMS = int(os.environ.get("BENCH_AUDIT_ITEMS", "400"))
+#: Settings that make a task multiple choice, where it also has an open format.
+CHOICE_SETTINGS = {"format": "choice"}
+
+
+def _choice_tasks():
+    tasks = []
+    for task in default_host().select([]):
+        names = {p.name: p for p in task.parameters}
+        settings = {}
+        if "format" in names and names["format"].choices and "choice" in names["format"].choices:
+            settings = dict(CHOICE_SETTINGS)
+        if task.answer_type == "option" or settings or task.id == "marvl/transformation":
+            tasks.append((task, settings))
+    return tasks
+
+
+TASKS = _choice_tasks()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("task", "settings"), TASKS, ids=[t.id for t, _ in TASKS])
+def test_answers_are_not_predictable_from_the_options_alone(task, settings, tmp_path: Path):
+    jobs = plan(task, settings, 2026, AUDIT_ITEMS)
+    with DatasetWriter(tmp_path) as writer:
+        for item_json, paths, pngs in run_jobs(jobs, workers=min(2, os.cpu_count() or 1)):
+            writer.write(item_json, paths, pngs)
+    result = audit_items(task.id, read_items(tmp_path), tmp_path)
+    assert result is not None, f"{task.id}: no multiple-choice items to audit"
+    assert result.ok, (
+        f"{task.id}: blind accuracy {result.accuracy:.3f} over {result.items} items exceeds chance {result.chance:.3f}"
+        f" + 3 sd ({result.chance + 3 * result.sd:.3f}); leaking: {list(result.leaks)[:5]}"
+    )
