@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageDraw
 
 from bench_core.cli import main
+from bench_core.dataset import read_manifest, write_manifest
 from bench_core.errors import VerifyDisagreement
 from bench_core.generation import build_item, round_floats
 from bench_core.images import encode_png, sha256
@@ -28,6 +29,12 @@ def _generate(out, count=4):
     return [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
 
 
+def _forge(out, lines):
+    """Replace items.jsonl and re-seal the manifest, as a forger covering their tracks would."""
+    (out / "items.jsonl").write_text("\n".join(lines) + "\n")
+    write_manifest(out, read_manifest(out)["runs"])
+
+
 def _rewrite_image(out, record, draw_extra):
     """Replace an item's PNG by a doctored one and update its recorded checksum, as a forger would."""
     path = out / record["images"][0]
@@ -40,7 +47,7 @@ def _rewrite_image(out, record, draw_extra):
         if json.loads(line)["id"] == record["id"]:
             record = {**record, "image_sha256": [sha256(png)]}
             lines[k] = json.dumps(record)
-    (out / "items.jsonl").write_text("\n".join(lines) + "\n")
+    _forge(out, lines)
 
 
 def test_verify_proves_from_disk_and_catches_a_doctored_image(toy_host, tmp_path):
@@ -59,7 +66,7 @@ def test_verify_catches_an_answer_edited_in_the_record(toy_host, tmp_path):
     records = _generate(out)
     lines = (out / "items.jsonl").read_text().splitlines()
     lines[0] = json.dumps({**records[0], "answer": str(int(records[0]["answer"]) + 1)})
-    (out / "items.jsonl").write_text("\n".join(lines) + "\n")
+    _forge(out, lines)
     result = invoke("verify", str(out))
     assert result.exit_code != 0 and "1 of 4 items failed" in result.output
 
@@ -73,7 +80,7 @@ def test_reproduce_regenerates_and_names_the_comparison(toy_host, tmp_path):
     # a record whose metadata was edited still proves from disk (the toy ignores 'count') but does not reproduce
     lines = (out / "items.jsonl").read_text().splitlines()
     lines[2] = json.dumps({**records[2], "metadata": {**records[2]["metadata"], "count": 99}})
-    (out / "items.jsonl").write_text("\n".join(lines) + "\n")
+    _forge(out, lines)
     assert invoke("verify", str(out)).exit_code == 0
     result = invoke("verify", str(out), "--reproduce")
     assert result.exit_code != 0 and "metadata differs" in result.output

@@ -6,6 +6,7 @@ Heavy modules are imported inside the commands, so ``bench --help`` stays quick.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,17 @@ def _fail(exc: Exception) -> click.ClickException:
     return click.ClickException(str(exc))
 
 
+def _host() -> Any:
+    """The default host; a plugin that fails under BENCH_STRICT_PLUGINS=1 becomes one clear error line."""
+    from bench_core.errors import BenchError
+    from bench_core.host import default_host
+
+    try:
+        return default_host()
+    except BenchError as exc:
+        raise _fail(exc) from exc
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bench")
 def main() -> None:
@@ -29,9 +41,8 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON array.")
 def plugins(as_json: bool) -> None:
     """List installed plugins: name, distribution, version, status, error, task count."""
-    from bench_core.host import default_host
 
-    records = [r.as_dict() for r in default_host().records.values()]
+    records = [r.as_dict() for r in _host().records.values()]
     if as_json:
         click.echo(json.dumps(records, indent=1))
         return
@@ -45,12 +56,13 @@ def plugins(as_json: bool) -> None:
 @click.argument("family", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON array.")
 def tasks(family: str | None, as_json: bool) -> None:
-    """List installed tasks (optionally of one FAMILY) with version, answer type, category and parameters."""
+    """List installed tasks (optionally of one FAMILY or one FAMILY/TASK) with version, answer type, category
+    and every parameter: its default ("drawn per item" when each item draws its own value), the values
+    allowed and what it means."""
     from bench_core.errors import BenchError
-    from bench_core.host import default_host
 
     try:
-        selected = default_host().select([family] if family else [])
+        selected = _host().select([family] if family else [])
     except BenchError as exc:
         raise _fail(exc) from exc
     rows = [
@@ -75,7 +87,10 @@ def tasks(family: str | None, as_json: bool) -> None:
         click.echo(f"{row['id']}  v{row['version']}  answer={row['answer_type']}  category={row['category']}")
         click.echo(f"    {row['description']}")
         for p in row["parameters"]:
-            click.echo(f"    --set {p['name']}=...  default {p['default']!r}; allowed: {p['allowed']}")
+            default = "drawn per item" if p["default"] is None else repr(p["default"])
+            click.echo(f"    --set {p['name']}=...  default: {default}; allowed: {p['allowed']}")
+            if p["help"]:
+                click.echo(f"        {p['help']}")
 
 
 class _Silent:
@@ -118,53 +133,77 @@ def _settings_for(task: Any, settings: dict[str, str], selected: Sequence[Any]) 
     return {k: v for k, v in settings.items() if k in names}
 
 
+def _canonical_run(selectors: Sequence[str], count: int | None, seed: int, settings: dict[str, str],
+                   selected: Sequence[Any]) -> dict[str, Any]:
+    """The run's arguments with each setting converted by the first selected task that has it, defaults
+    dropped, so that equivalent command lines name the same run."""
+    canonical: dict[str, Any] = {}
+    for key, raw in settings.items():
+        owner = next(t for t in selected if key in {p.name for p in t.parameters})
+        canonical.update(owner.canonical_settings({key: raw}))
+    return {"selectors": list(selectors), "count": count, "seed": seed, "settings": dict(sorted(canonical.items()))}
+
+
 @main.command()
 @click.argument("selectors", nargs=-1)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--count", type=click.IntRange(min=1), default=None,
-              help="Items per task (default: the task's preset size, else a small sample).")
+              help="Items per task (default: the task's preset size if a preset is set, else 4).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Task parameter (repeatable).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Task parameter (repeatable); 'bench tasks FAMILY/TASK' lists each task's parameters.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (capped at the number of items and of CPU cores).")
+@click.option("--append", is_flag=True,
+              help="Add this run to a folder that already holds a dataset made with other arguments.")
 def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: int, sets: tuple[str, ...],
-             workers: int) -> None:
+             workers: int, append: bool) -> None:
     """Generate items of the tasks named by SELECTORS (FAMILY or FAMILY/TASK; none = every installed task).
 
     Writes OUT/items.jsonl, OUT/manifest.json and PNGs under OUT/images.  Running the same command again
-    resumes an interrupted run without duplicates.
+    resumes an interrupted run without duplicates; a different command into the same folder is refused
+    unless --append is given.
     """
-    from bench_core.dataset import DatasetWriter, write_manifest
+    from bench_core.dataset import DatasetWriter, check_run, existing_ids, is_complete, write_manifest
     from bench_core.errors import BenchError
-    from bench_core.generation import plan, run_jobs
-    from bench_core.host import default_host
+    from bench_core.generation import effective_workers, plan, run_jobs
 
+    if not out_dir.strip():
+        raise click.BadParameter("must name a folder ('' would write into the current folder)", param_hint="--out")
     settings = _parse_settings(sets)
     try:
-        host = default_host()
+        host = _host()
         selected = host.select(selectors)
         jobs = []
         for task in selected:
             jobs.extend(plan(task, _settings_for(task, settings, selected), seed, count))
-    except BenchError as exc:
-        raise _fail(exc) from exc
-    try:
+        run = _canonical_run(selectors, count, seed, settings, selected)
+        runs = check_run(out_dir, run, append)
+        present = existing_ids(out_dir)
+        todo = [job for job in jobs if job.item_id not in present]
+        if not todo and is_complete(out_dir):
+            click.echo(f"nothing to write: all {len(jobs)} items are already in {out_dir}")
+            return
+        used = effective_workers(workers, len(todo))
+        if used < workers:
+            click.echo(f"bench: using {used} worker(s): {len(todo)} items to make on {os.cpu_count()} cores",
+                       err=True)
         writer = DatasetWriter(out_dir)
     except BenchError as exc:
         raise _fail(exc) from exc
-    todo = [job for job in jobs if job.item_id not in writer]
-    run = {"selectors": list(selectors), "count": count, "seed": seed, "settings": settings}
     written = 0
     try:
         with writer, _progress(len(todo), "generating") as bar:
-            for item_json, paths, pngs in run_jobs(todo, workers):
+            write_manifest(out_dir, runs, complete=False)
+            for item_json, paths, pngs in run_jobs(todo, used):
                 writer.write(item_json, paths, pngs)
                 written += 1
                 bar.update(1)
+            write_manifest(out_dir, runs, complete=True)
     except BenchError as exc:
-        raise _fail(exc) from exc
-    finally:
-        if written or writer.ids:
-            write_manifest(out_dir, run)
+        raise _fail(
+            BenchError(f"{exc}\n{written} new items were written and are intact; the run is marked unfinished")
+        ) from exc
     click.echo(f"wrote {written} items ({len(jobs) - len(todo)} already present) to {out_dir}")
 
 

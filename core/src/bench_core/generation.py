@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -49,7 +50,7 @@ class Built:
 
 
 def settings_suffix(settings: Mapping[str, Any]) -> str:
-    """An id suffix that keeps runs with different ``--set`` values apart ('' when nothing was set)."""
+    """An id suffix that keeps runs with different (canonical) ``--set`` values apart ('' when none)."""
     if not settings:
         return ""
     text = json.dumps(dict(sorted(settings.items())), sort_keys=True, default=str)
@@ -64,7 +65,7 @@ def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) 
     designs = impl.expand(params, count)
     if count is not None:
         designs = designs[:count]
-    suffix = settings_suffix(settings)
+    suffix = settings_suffix(task.canonical_settings(settings))
     return [Job(task.id, seed, i, design, suffix) for i, design in enumerate(designs)]
 
 
@@ -145,11 +146,19 @@ def _build_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:
     return built.item.to_json(), built.item.images, built.pngs
 
 
+def effective_workers(requested: int, jobs: int) -> int:
+    """``requested`` capped at the number of jobs and of CPU cores (at least 1)."""
+    return max(1, min(requested, jobs, os.cpu_count() or 1))
+
+
 def run_jobs(
     jobs: Sequence[Job], workers: int = 1, job_fn: Callable[[Job], Any] = _build_job
 ) -> Iterator[Any]:
-    """Apply ``job_fn`` to every job, in job order whatever the worker count (results stream as they finish)."""
-    if workers <= 1 or len(jobs) <= 1:
+    """Apply ``job_fn`` to every job, in job order whatever the worker count (results stream as they finish).
+
+    The worker count is capped by ``effective_workers``."""
+    workers = effective_workers(workers, len(jobs))
+    if workers <= 1:
         for job in jobs:
             yield job_fn(job)
         return

@@ -71,7 +71,9 @@ class Host:
             version = dist.version if dist is not None else None
             try:
                 plugin = ep.load()
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # SystemExit from a plugin's import must not end the command
                 self._fail(ep.name, dist_name, version, f"import failed: {type(exc).__name__}: {exc}", exc)
                 continue
             self.add(plugin, name=ep.name, distribution=dist_name, version=version)
@@ -85,7 +87,9 @@ class Host:
             self.pm.register(plugin, name=name)
             self._check_hook_names(plugin, name)
             tasks = self._collect_tasks(plugin, name)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # also SystemExit raised by a plugin's hook
             if self.pm.is_registered(plugin):
                 self.pm.unregister(plugin)
             self._fail(name, distribution, version, f"{type(exc).__name__}: {exc}", exc)
@@ -127,7 +131,7 @@ class Host:
         return tasks
 
     def _fail(
-        self, name: str, distribution: str | None, version: str | None, error: str, exc: Exception | None = None
+        self, name: str, distribution: str | None, version: str | None, error: str, exc: BaseException | None = None
     ) -> None:
         self.records[name] = PluginRecord(name, distribution, version, "failed", error)
         if strict_plugins():

@@ -72,6 +72,20 @@ def field_value(item: Item, field: str, category: str) -> str:
     return "null" if value is None else str(value)
 
 
+def available_fields(items: Iterable[Item]) -> list[str]:
+    """The fields ``--by`` can group on: the standard ones, then every params and metadata key present
+    (the scene record excluded), as bare names."""
+    names: set[str] = set()
+    for item in items:
+        names.update(k for k, v in item.params.items() if v is not None)
+        names.update(k for k in item.metadata if k != "scene")
+    return [*STANDARD_GROUPS, "answer_type", *sorted(names)]
+
+
+#: Score details that are values, not metrics, and are never averaged.
+_NOT_METRICS = frozenset({"parsed", "gold", "via", "error"})
+
+
 class _Group:
     def __init__(self) -> None:
         self.n = 0
@@ -82,13 +96,17 @@ class _Group:
         self.n += 1
         self.total += value
         for key, metric in details.items():
+            if key in _NOT_METRICS:
+                continue
             if isinstance(metric, bool) or (isinstance(metric, (int, float)) and math.isfinite(metric)):
                 self.metrics[key].append(float(metric))
 
     def summary(self) -> dict[str, Any]:
+        """Accuracy and every metric averaged over ALL items of the group: an item without a response, or
+        whose response has no such metric, counts 0."""
         out: dict[str, Any] = {"n": self.n, "accuracy": self.total / self.n if self.n else 0.0}
         for key, values in sorted(self.metrics.items()):
-            out[f"mean_{key}"] = sum(values) / len(values)
+            out[f"mean_{key}"] = sum(values) / self.n if self.n else 0.0
         return out
 
 
@@ -117,6 +135,11 @@ def score_dataset(
         overall.add(value, details)
         for field in fields:
             groups[field][field_value(item, field, category)].add(value, details)
+    for field in fields[len(STANDARD_GROUPS):]:
+        if set(groups[field]) == {"null"}:
+            raise DatasetError(
+                f"no item has a field {field!r}; fields that exist: {', '.join(available_fields(items))}"
+            )
     unknown = sorted(set(responses) - known)
     summary = overall.summary()
     return {
@@ -151,8 +174,11 @@ def format_report(report: Mapping[str, Any]) -> str:
         f"malformed lines {report['malformed_lines']}, duplicate ids {report['duplicate_ids']}",
     ]
     extra = {k: v for k, v in report["metrics"].items() if k.startswith("mean_") and k != "mean_answered"}
+    answered = round(report["metrics"].get("mean_answered", 0.0) * report["n"])
+    lines.append(f"answered (a final answer could be parsed) {answered} of {report['n']}")
     if extra:
-        lines.append("  " + "  ".join(f"{k[5:]}={v:.4f}" for k, v in extra.items()))
+        lines.append("averages over all items (no answer counts 0): "
+                     + "  ".join(f"{k[5:]}={v:.4f}" for k, v in extra.items()))
     for field, table in report["by"].items():
         lines.append(f"\nby {field}:")
         width = max((len(k) for k in table), default=4)

@@ -142,6 +142,18 @@ class Task:
         known = ", ".join(p.name for p in self.parameters) or "none"
         raise ParameterError(f"task {self.id} has no parameter {name!r}; its parameters are: {known}")
 
+    def canonical_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """``settings`` converted to each parameter's kind, sorted, without values equal to the default, so
+        that equivalent settings (``09`` and ``9``, a default given explicitly) name the same run."""
+        canonical = {}
+        for name, raw in settings.items():
+            parameter = self.parameter(name)
+            value = parameter.convert(raw)
+            if parameter.default is not None and value == parameter.default:
+                continue
+            canonical[name] = value
+        return dict(sorted(canonical.items()))
+
     def resolve_params(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         """Validate ``settings`` and fill defaults: every parameter appears once, converted to its kind."""
         for name in settings:

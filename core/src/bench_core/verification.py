@@ -1,5 +1,8 @@
 """``bench verify``: prove a dataset correct from disk, and (``--reproduce``) re-derive it and compare.
 
+First the manifest must vouch for the folder: the last run finished, ids are unique, the count per task
+and the checksums of ``items.jsonl`` and of every image are the ones it recorded.
+
 The proof reads only what was written: each item's JSON record (with its scene record) and its PNGs,
 whose bytes must match the recorded SHA-256; the tasks' ``bench_verify`` hooks re-derive every answer
 from those.  Reproduction is a separate check: regenerate each item from its recorded identity and compare
@@ -15,8 +18,8 @@ from pathlib import Path
 
 import attrs
 
-from bench_core.dataset import read_items
-from bench_core.errors import BenchError
+from bench_core.dataset import check_manifest, read_items
+from bench_core.errors import BenchError, DatasetError
 from bench_core.generation import build_item, run_jobs, verify_item
 from bench_core.host import Host, default_host
 from bench_core.images import decode_png, sha256
@@ -164,7 +167,9 @@ def verify_dataset(
     global _worker_state
     root = Path(root)
     items = read_items(root)
-    failures: list[tuple[str, str]] = []
+    if not items:
+        raise DatasetError(f"{root / 'items.jsonl'} holds no items; there is nothing to verify")
+    failures: list[tuple[str, str]] = [("manifest", problem) for problem in check_manifest(root, items)]
     if host is not None:
         results = ((item.id, check_item(host, root, item, reproduce)) for item in items)
     else:
