@@ -67,12 +67,12 @@ def test_broken_plugins_are_unregistered_and_recorded(capsys):
             raise RuntimeError("boom")
 
     class Typo:
-        def bench_genrate(self, task, params, random):
+        def bench_verfy(self, task, item, images):
             return None
 
     host = create_host(entry_points=False, plugins=[("toy", toy_plugin), ("raises", Raises()), ("typo", Typo())])
     assert host.records["raises"].status == "failed" and "boom" in host.records["raises"].error
-    assert "did you mean bench_generate" in host.records["typo"].error
+    assert "did you mean bench_verify" in host.records["typo"].error
     assert host.records["toy"].status == "ok" and "toy/dots" in host.tasks
     assert not host.pm.has_plugin("raises")
     err = capsys.readouterr().err

@@ -5,6 +5,8 @@ from __future__ import annotations
 from bench_core import Parameter, Problem, Task, hookimpl
 from bench_core.task import TaskImplementation
 
+BENCH_ABI = 2
+
 TOY = Task(
     family="toy",
     name="dots",

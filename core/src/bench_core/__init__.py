@@ -1,35 +1,95 @@
 """bench-core: hook specifications, data types, discovery, datasets, parsing and scoring, and the CLI.
 
-Importing this package is cheap; numpy, Pillow and plugins load only when items are generated.
+The names in ``__all__`` are the public API: what a plugin may import, kept stable within one
+``ABI_VERSION``.  Every other module and name is private and may change.  Importing this package is cheap:
+numpy, Pillow, pytest and plugins load only when a name that needs them is first used.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import importlib
+from typing import Any
 
+from bench_core.errors import (
+    BenchError,
+    DatasetError,
+    GenerationError,
+    ParameterError,
+    PluginError,
+    SelectorError,
+    VerifyDisagreement,
+)
 from bench_core.hookspecs import hookimpl, hookspec
-from bench_core.types import ANSWER_TYPES, Item, Parameter, Problem, Score, Task
+from bench_core.types import ANSWER_TYPES, Item, Parameter, Problem, Score, Task, option_letters
 
 __version__ = "0.2.0"
 
+#: The version of the contract between the core and its plugins (hooks, types, the public API).  A plugin
+#: states the one it was written for as ``BENCH_ABI`` beside its entry point; the host refuses a plugin
+#: written for another one.  2: ``verify(item, images)`` reads the written artefact and its scene record.
+ABI_VERSION = 2
+
+#: Public names loaded on first use (module, attribute), so that importing bench_core stays light.
+_LAZY = {
+    "TaskImplementation": ("bench_core.task", "TaskImplementation"),
+    "PixelTolerance": ("bench_core.task", "PixelTolerance"),
+    "ItemRandom": ("bench_core.seeding", "ItemRandom"),
+    "score": ("bench_core.reward", "score"),
+    "score_item": ("bench_core.reward", "score_item"),
+    "extract_final_answer": ("bench_core.parsing", "extract_final_answer"),
+    "parse_integer": ("bench_core.parsing", "parse_integer"),
+    "parse_number": ("bench_core.parsing", "parse_number"),
+    "parse_option": ("bench_core.parsing", "parse_option"),
+    "parse_sequence": ("bench_core.parsing", "parse_sequence"),
+    "normalise_string": ("bench_core.parsing", "normalise_string"),
+    "sequence_metrics": ("bench_core.scoring", "sequence_metrics"),
+    "decode_png": ("bench_core.images", "decode_png"),
+    "encode_png": ("bench_core.images", "encode_png"),
+    "create_host": ("bench_core.host", "create_host"),
+    "default_host": ("bench_core.host", "default_host"),
+    "build_item": ("bench_core.generation", "build_item"),
+    "plan": ("bench_core.generation", "plan"),
+    "run_jobs": ("bench_core.generation", "run_jobs"),
+    "verify_item": ("bench_core.generation", "verify_item"),
+    "Built": ("bench_core.generation", "Built"),
+    "ConformanceSuite": ("bench_core.conformance", "ConformanceSuite"),
+    "assert_rejected": ("bench_core.conformance", "assert_rejected"),
+}
+
 __all__ = [
+    "ABI_VERSION",
     "ANSWER_TYPES",
+    "BenchError",
+    "DatasetError",
+    "GenerationError",
     "Item",
     "Parameter",
+    "ParameterError",
+    "PluginError",
     "Problem",
     "Score",
+    "SelectorError",
     "Task",
+    "VerifyDisagreement",
     "__version__",
     "hookimpl",
     "hookspec",
+    "option_letters",
     "reward",
+    *sorted(_LAZY),
 ]
 
-if TYPE_CHECKING:
-    from bench_core.types import Item as _Item
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'bench_core' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
 
 
-def reward(item: _Item | Any, response: Any) -> float:
+def reward(item: Item | Any, response: Any) -> float:
     """The reward of ``response`` for ``item`` (an Item or a decoded items.jsonl line), in [0, 1]."""
     from bench_core.reward import reward as _reward
 

@@ -1,32 +1,24 @@
 """The core's own hook implementations, registered like any plugin (entry point ``core``).
 
-They run last and delegate to the task's implementation object, so any plugin can override, extend
+They run last and delegate to the task's implementation object, so any plugin can extend
 (``bench_verify``) or wrap (``bench_score``, ``bench_distractors``) them for any task.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bench_core.hookspecs import hookimpl
 from bench_core.task import implementation
+
+BENCH_ABI = 2
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
     from bench_core.seeding import ItemRandom
     from bench_core.types import Item, Problem, Score, Task
-
-
-@hookimpl(trylast=True)
-def bench_generate(task: Task, params: Mapping[str, Any], random: ItemRandom) -> Problem:
-    return implementation(task).generate(params, random)
-
-
-@hookimpl(trylast=True)
-def bench_render(task: Task, problem: Problem) -> Sequence[Image]:
-    return implementation(task).render(problem)
 
 
 @hookimpl(trylast=True)

@@ -79,10 +79,11 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
     """
     params = task.resolve_params(params)
     random = ItemRandom(task.id, task.version, seed, index)
-    problem = host.pm.hook.bench_generate(task=task, params=params, random=random)
-    if problem is None:
-        raise GenerationError(f"no installed plugin generates {task.id}")
-    images = tuple(host.pm.hook.bench_render(task=task, problem=problem) or ())
+    impl = implementation(task)
+    problem = impl.generate(params, random)
+    if not isinstance(problem, Problem):
+        raise GenerationError(f"{task.id}: generate returned {type(problem).__name__}, not a bench_core.Problem")
+    images = tuple(impl.render(problem) or ())
     pngs = tuple(encode_png(image) for image in images)
     job = Job(task.id, seed, index, params, suffix)
     base = f"images/{task.family}/{task.name}/{job.item_id}"

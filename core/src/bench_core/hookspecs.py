@@ -1,13 +1,19 @@
 """The bench hook specifications: the whole contract between the host and its plugins.
 
 Imports nothing at run time beyond pluggy, so loading it is free. Every hook is prefixed ``bench_``.
-A task is owned by the plugin that returns its description from ``bench_register_tasks``; the other
-hooks receive that description and return None when they have nothing to say about it.  ``bench_verify``
-sees only the artefact (the item record and its decoded PNGs), never the generator's in-memory problem.  The core's
-default implementations (``bench_core.defaults``, registered like any plugin) run last and delegate to
-the task's implementation object, so a third-party plugin can override a hook for one task (return a
-value), add checks to ``bench_verify`` for any task, or wrap ``bench_score`` / ``bench_distractors``
-with ``@hookimpl(wrapper=True)``.
+
+One extension mechanism, chosen for what a third party needs:
+
+- A plugin adds tasks with ``bench_register_tasks``.  A task's work (generate, render, verify,
+  distractors, score) lives on its implementation object (``bench_core.TaskImplementation``), named by an
+  import string on the task and loaded on first use.  Generation and rendering are not hooks: only the
+  task's owner can make its items, and a second way to do it would only let two plugins disagree.
+- Any plugin may add checks to any task's ``bench_verify`` (every implementation runs; failures are
+  prefixed with the plugin that reported them).
+- Any plugin may wrap ``bench_score`` or ``bench_distractors`` of any task with
+  ``@hookimpl(wrapper=True)``.  The core's implementations (``bench_core.defaults``, registered like any
+  plugin) run last and delegate to the task's implementation object.  Which plugins' hooks are
+  registered is recorded in every manifest and score report, so a benchmark number can be traced.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
     from PIL.Image import Image
 
@@ -37,27 +43,6 @@ def bench_register_tasks() -> Sequence[Task]:
     import string on each task and loaded when first used).
 
     :return: the plugin's task descriptions.
-    """
-
-
-@hookspec(firstresult=True)
-def bench_generate(task: Task, params: Mapping[str, Any], random: ItemRandom) -> Problem | None:
-    """Generate one problem of ``task``.
-
-    :param task: the task to generate.
-    :param params: validated, concrete parameter values.
-    :param random: the item's random source, derived from (task, version, seed, index).
-    :return: the problem, or None if this plugin does not generate ``task``.
-    """
-
-
-@hookspec(firstresult=True)
-def bench_render(task: Task, problem: Problem) -> Sequence[Image] | None:
-    """Render the images of a generated problem.
-
-    :param task: the problem's task.
-    :param problem: the problem returned by ``bench_generate``.
-    :return: the images (PIL, size ``problem.image_size``), or None if not this plugin's task.
     """
 
 

@@ -60,7 +60,8 @@ class Host:
 
     # -- loading ---------------------------------------------------------------------------------
     def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
-        """Load every entry point of ``group``, each inside its own guard."""
+        """Load every entry point of ``group``, each inside its own guard; a plugin whose ``BENCH_ABI`` is not
+        this core's ``ABI_VERSION`` is refused (recorded and warned like a broken one)."""
         seen: set[str] = set()
         for ep in sorted(importlib.metadata.entry_points(group=group), key=lambda e: (e.name != "core", e.name)):
             if ep.name in seen:  # the same distribution visible twice on sys.path
@@ -75,6 +76,10 @@ class Host:
                 raise
             except BaseException as exc:  # SystemExit from a plugin's import must not end the command
                 self._fail(ep.name, dist_name, version, f"import failed: {type(exc).__name__}: {exc}", exc)
+                continue
+            problem = abi_problem(plugin, ep.name, dist_name)
+            if problem:
+                self._fail(ep.name, dist_name, version, problem)
                 continue
             self.add(plugin, name=ep.name, distribution=dist_name, version=version)
 
@@ -191,6 +196,21 @@ class Host:
 
     def _listing(self) -> str:
         return ", ".join(sorted(self.tasks)) or "none"
+
+
+def abi_problem(plugin: Any, name: str, distribution: str | None) -> str | None:
+    """Why ``plugin`` cannot be used with this core's ABI, or None if it states the same ABI version."""
+    from bench_core import ABI_VERSION, __version__
+
+    stated = getattr(plugin, "BENCH_ABI", None)
+    upgrade = f"upgrade it (pip install -U {distribution})" if distribution else "update it"
+    if stated is None:
+        return (f"it does not state the bench ABI it was written for (BENCH_ABI beside its hooks); bench-core "
+                f"{__version__} offers ABI {ABI_VERSION}: {upgrade}")
+    if stated != ABI_VERSION:
+        return (f"it was written for bench ABI {stated}, bench-core {__version__} offers ABI {ABI_VERSION}: "
+                f"{upgrade}, or install a bench-core release with ABI {stated}")
+    return None
 
 
 def _core_version() -> str:
