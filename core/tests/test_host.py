@@ -55,6 +55,7 @@ def test_c_a_plugin_wraps_score_and_distractors_of_another_task(toy_host):
     built = build_item(toy_host, task, 2, 0, {})
     result = score(built.item, built.item.answer, host=toy_host)
     assert result.value == 1.0 and result.details["wrapped"] is True
+    assert toy_host.extensions() == {"bench_score": ["wrapper"], "bench_distractors": ["wrapper"]}
     random = ItemRandom(task.id, task.version, 2, 0)
     wrong = toy_host.pm.hook.bench_distractors(task=task, problem=built.problem, count=2, random=random)
     assert wrong[-1] == "99" and built.item.answer not in wrong

@@ -70,6 +70,10 @@ class Dots(TaskImplementation):
             failures.append(f"answer {item.answer} but {len(scene['dots'])} dots are recorded")
         return failures
 
+    def distractors(self, problem, count, random):
+        gold = int(problem.answer)
+        return [str(v) for v in (gold + 1, gold - 1, gold + 2, gold + 3) if v >= 0][:count]
+
 DOTS = Dots()
 
 

@@ -194,12 +194,12 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
     written = 0
     try:
         with writer, _progress(len(todo), "generating") as bar:
-            write_manifest(out_dir, runs, complete=False)
+            write_manifest(out_dir, runs, complete=False, hooks=host.extensions())
             for item_json, paths, pngs in run_jobs(todo, used):
                 writer.write(item_json, paths, pngs)
                 written += 1
                 bar.update(1)
-            write_manifest(out_dir, runs, complete=True)
+            write_manifest(out_dir, runs, complete=True, hooks=host.extensions())
     except BenchError as exc:
         raise _fail(
             BenchError(f"{exc}\n{written} new items were written and are intact; the run is marked unfinished")

@@ -88,38 +88,48 @@ class ConformanceSuite:
 
     # -- the contract ----------------------------------------------------------------------------
     def test_deterministic(self, task: Task) -> None:
+        """The same (task, version, seed, index) gives the same record and PNG bytes, whatever was generated
+        before; another seed gives another item."""
+        hint = ("; the usual cause is global random state (random.*, np.random.*) or iteration over a set: draw "
+                "only from the ItemRandom passed to generate")
         later = self.build(task, 11, 3)
         self.build(task, 11, 2)  # generating another item in between must not matter
         again = self.build(task, 11, 3)
-        assert later.item.to_json() == again.item.to_json()
-        assert later.pngs == again.pngs
+        assert later.item.to_json() == again.item.to_json(), f"{later.item.id}: the record changed between builds{hint}"
+        assert later.pngs == again.pngs, f"{later.item.id}: the PNG bytes changed between builds{hint}"
         other = self.build(task, 12, 3)
-        assert other.item.to_json() != later.item.to_json(), "a different seed gave the same item"
+        assert other.item.to_json() != later.item.to_json(), f"{task.id}: seeds 11 and 12 gave the same item"
 
     def test_gold_scores_one_and_verify_passes(self, task: Task) -> None:
+        """Over the suite's seeds every item builds (verify never disagrees with an accepted item) and its gold
+        answer scores 1."""
         for seed in self.seeds:
             for index in (0, 1):
                 built = self.build(task, seed, index)  # raises if verify fails
                 result = score(built.item, built.item.answer, host=self.host)
                 assert result.value == 1.0, f"gold answer of {built.item.id} scored {result.value}"
-                assert result.answered
+                assert result.answered, f"the gold answer of {built.item.id} was not parsed as an answer"
 
     def test_distractors_score_zero(self, task: Task) -> None:
+        """Distractors exist where the item has options, are pairwise distinct, and each scores 0."""
         for seed in self.seeds[:4]:
             built = self.build(task, seed, 0)
             random = ItemRandom(task.id, task.version, seed, 0)
             distractors = self.host.pm.hook.bench_distractors(
                 task=task, problem=built.problem, count=self.distractor_count, random=random
             )
-            assert distractors is not None
+            assert distractors is not None, f"{task.id}: no plugin answered bench_distractors"
             distractors = list(distractors)
             assert len(set(distractors)) == len(distractors), f"repeated distractors {distractors}"
+            if built.item.options:
+                assert distractors, f"{built.item.id} has options but its task proposes no distractor"
             for wrong in distractors:
-                assert wrong != built.item.answer
+                assert wrong != built.item.answer, f"{built.item.id}: the gold answer {wrong!r} is a distractor"
                 result = score(built.item, wrong, host=self.host)
                 assert result.value == 0.0, f"distractor {wrong!r} of {built.item.id} scored {result.value}"
 
     def test_extreme_parameter_values(self, task: Task) -> None:
+        """Every choice and both bounds of every parameter build items."""
         for parameter in task.parameters:
             for value in parameter.extremes():
                 jobs = plan(task, {parameter.name: value}, 3, 2)
@@ -127,24 +137,29 @@ class ConformanceSuite:
                     build_item(self.host, task, job.seed, job.index, job.params, job.suffix)
 
     def test_image_has_declared_size_and_is_not_blank(self, task: Task) -> None:
+        """Every rendered image has the problem's image_size (width, height) and visible ink."""
         import numpy as np
 
         built = self.build(task, 5, 0)
-        assert built.images, "no image rendered"
+        assert built.images, f"{built.item.id}: no image rendered"
         for image in built.images:
-            assert tuple(image.size) == tuple(built.problem.image_size)
+            assert tuple(image.size) == tuple(built.problem.image_size), (
+                f"{built.item.id}: image is {image.size}, the problem declares {built.problem.image_size}"
+            )
             pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
             background = np.median(pixels, axis=0)
             ink = np.any(np.abs(pixels.astype(int) - background) > 40, axis=1).mean()
             assert ink > 0.002, f"image of {built.item.id} is (nearly) blank: {ink:.4%} ink"
 
     def test_garbage_responses_score_zero(self, task: Task) -> None:
+        """Empty, huge, binary, non-string and tag-only responses score 0 and never raise."""
         built = self.build(task, 2, 0)
         for response in GARBAGE_RESPONSES:
             result = score(built.item, response, host=self.host)
             assert result.value == 0.0, f"garbage {str(response)[:40]!r} scored {result.value}"
 
     def test_invalid_parameters_raise_clear_errors(self, task: Task) -> None:
+        """An unknown parameter and an out-of-range value raise ParameterError naming it and what is allowed."""
         with pytest.raises(ParameterError, match="no-such-parameter"):
             plan(task, {"no-such-parameter": "1"}, 0, 1)
         for parameter in task.parameters:
@@ -158,18 +173,28 @@ class ConformanceSuite:
                 continue
             with pytest.raises(ParameterError, match=parameter.name) as info:
                 plan(task, {parameter.name: bad}, 0, 1)
-            assert "allowed" in str(info.value)
+            assert "allowed" in str(info.value), f"the error for {parameter.name!r} does not say what is allowed"
 
     def test_implementation_loads(self, task: Task) -> None:
+        """The implementation imports and defines generate, render, verify and distractors itself (a misspelt
+        method would otherwise fall back to the base class)."""
+        from bench_core.task import TaskImplementation
+
         impl = implementation(task)
-        for method in ("generate", "render", "verify", "score", "distractors"):
-            assert callable(getattr(impl, method, None)), f"{task.id} implementation lacks {method}"
+        for method in ("generate", "render", "verify", "distractors"):
+            own = getattr(type(impl), method, None)
+            assert callable(own), f"{task.id} implementation lacks {method}"
+            assert own is not getattr(TaskImplementation, method), (
+                f"{task.id}: {type(impl).__name__} does not define {method} (is it misspelt?)"
+            )
+        assert callable(getattr(impl, "score", None)), f"{task.id} implementation lacks score"
 
     def test_scene_record_is_json(self, task: Task) -> None:
+        """The item stores a plain-JSON scene record in metadata.scene, with the image size."""
         built = self.build(task, 4, 0)
         scene = built.item.metadata.get("scene")
         assert isinstance(scene, dict) and scene, f"{built.item.id} stores no scene record in metadata.scene"
-        assert json.loads(json.dumps(scene)) == scene
+        assert json.loads(json.dumps(scene)) == scene, f"{built.item.id}: the scene record is not plain JSON"
         assert list(scene.get("image_size", [])) == list(built.problem.image_size), "scene.image_size is missing"
 
     def test_verify_reads_only_the_artefact(self, task: Task, tmp_path: Path) -> None:
@@ -183,9 +208,9 @@ class ConformanceSuite:
                 writer.write(built.item.to_json(), built.item.images, built.pngs)
         write_manifest(tmp_path, [{"conformance": task.id}])
         items = read_items(tmp_path)
-        assert len(items) == 3
+        assert len(items) == 3, f"wrote 3 items of {task.id}, read back {len(items)}"
         report = verify_dataset(tmp_path, host=self.host)
-        assert report.ok, report.failures
+        assert report.ok, f"{task.id}: items read back from disk fail verification: {report.failures}"
 
     def test_planted_faults_are_caught(self, task: Task) -> None:
         """Generic mutations of the written item: each must make verify fail."""

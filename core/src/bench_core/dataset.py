@@ -307,9 +307,12 @@ def existing_ids(root: str | os.PathLike[str]) -> set[str]:
     return ids
 
 
-def write_manifest(root: str | os.PathLike[str], runs: list[Any], complete: bool = True) -> dict[str, Any]:
-    """Write ``manifest.json``: the runs' arguments, whether the last run finished, the environment, item
-    counts and versions per task, and SHA-256 checksums of ``items.jsonl`` and every image."""
+def write_manifest(
+    root: str | os.PathLike[str], runs: list[Any], complete: bool = True, hooks: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Write ``manifest.json``: the runs' arguments, whether the last run finished, the environment, the
+    plugins extending verify/score/distractors hooks, item counts and versions per task, and SHA-256
+    checksums of ``items.jsonl`` and every image."""
     root = Path(root)
     counts: dict[str, int] = {}
     versions: dict[str, str] = {}
@@ -335,6 +338,7 @@ def write_manifest(root: str | os.PathLike[str], runs: list[Any], complete: bool
         "environment": environment(),
         "complete": complete,
         "plugins": dict(sorted(plugins.items())),
+        "hook_extensions": dict(hooks or {}),
         "task_versions": dict(sorted(versions.items())),
         "counts": dict(sorted(counts.items())),
         "total": sum(counts.values()),

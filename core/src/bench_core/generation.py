@@ -136,9 +136,16 @@ def round_floats(value: Any, decimals: int = METADATA_DECIMALS) -> Any:
 
 
 def verify_item(host: Host, task: Task, item: Item, images: Sequence[Any]) -> list[str]:
-    """Every failure the ``bench_verify`` hooks report for ``item`` and its decoded ``images``."""
-    results = host.pm.hook.bench_verify(task=task, item=item, images=list(images))
-    return [str(failure) for result in results if result for failure in result]
+    """Every failure the ``bench_verify`` implementations report for ``item`` and its decoded ``images``, each
+    prefixed with the plugin that reported it (the core's checks and the task's own verify carry the name of
+    the plugin that owns the task)."""
+    failures = []
+    owner = host.owner.get(task.id, "core")
+    for impl in reversed(host.pm.hook.bench_verify.get_hookimpls()):
+        result = impl.function(task=task, item=item, images=list(images))
+        name = owner if impl.plugin_name == "core" else impl.plugin_name
+        failures += [f"[{name}] {failure}" for failure in result or ()]
+    return failures
 
 
 def _build_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:

@@ -113,6 +113,9 @@ class Host:
             self.add(defaults, name="core", distribution="bench-core", version=_core_version())
 
     def _check_hook_names(self, plugin: Any, name: str) -> None:
+        for impl in self.pm.hook.bench_verify.get_hookimpls():
+            if impl.plugin_name == name and (impl.wrapper or impl.hookwrapper):
+                raise PluginError(f"plugin {name!r} wraps bench_verify; add checks with a plain @hookimpl instead")
         known = [h for h in dir(self.pm.hook) if h.startswith("bench_")]
         for attr in dir(plugin):
             if attr.startswith("bench_") and attr not in known and callable(getattr(plugin, attr, None)):
@@ -193,6 +196,16 @@ class Host:
         if record is None:
             return {"name": None, "distribution": None, "version": None}
         return {"name": record.name, "distribution": record.distribution, "version": record.version}
+
+    def extensions(self) -> dict[str, list[str]]:
+        """For each extensible hook, the plugins other than the core that implement it (they may act on any
+        task, e.g. wrap its score): recorded in manifests and score reports so a number can be traced."""
+        out = {}
+        for hook in ("bench_verify", "bench_score", "bench_distractors"):
+            names = sorted({i.plugin_name for i in getattr(self.pm.hook, hook).get_hookimpls()} - {"core"})
+            if names:
+                out[hook] = names
+        return out
 
     def _listing(self) -> str:
         return ", ".join(sorted(self.tasks)) or "none"

@@ -153,6 +153,7 @@ def score_dataset(
         "malformed_lines": counts["malformed"],
         "duplicate_ids": counts["duplicates"],
         "predictions_file": str(Path(predictions)),
+        "hook_extensions": host.extensions(),
         "by": {
             f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields
         },
@@ -173,6 +174,8 @@ def format_report(report: Mapping[str, Any]) -> str:
         f"missing predictions {report['missing']}, unknown ids {report['unknown_ids']}, "
         f"malformed lines {report['malformed_lines']}, duplicate ids {report['duplicate_ids']}",
     ]
+    for hook, names in (report.get("hook_extensions") or {}).items():
+        lines.append(f"note: {hook} is extended by plugin(s) {', '.join(names)}; they may change these numbers")
     extra = {k: v for k, v in report["metrics"].items() if k.startswith("mean_") and k != "mean_answered"}
     answered = round(report["metrics"].get("mean_answered", 0.0) * report["n"])
     lines.append(f"answered (a final answer could be parsed) {answered} of {report['n']}")

@@ -99,5 +99,7 @@ class TaskImplementation:
         return score_item(item, response)
 
     def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
-        """Plausible wrong answers; the default has none."""
-        return []
+        """Up to ``count`` plausible wrong answers, canonical and pairwise distinct (the option letters of the
+        wrong options, for a multiple-choice task).  Required: there is no empty default, so a misspelt
+        method cannot silently turn it off."""
+        raise NotImplementedError(f"{type(self).__name__} does not propose distractors")

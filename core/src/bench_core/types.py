@@ -105,6 +105,39 @@ class Parameter:
         return tuple(v for v in (self.minimum, self.maximum) if v is not None)
 
 
+def _declaration_problem(p: Parameter) -> str | None:
+    """What is inconsistent in a parameter's own declaration, or None."""
+    if p.minimum is not None and p.maximum is not None and p.minimum > p.maximum:
+        return f"minimum {p.minimum} above maximum {p.maximum} for {p.name!r}"
+    if p.choices is not None:
+        if not p.choices:
+            return f"an empty list of choices for {p.name!r}"
+        for choice in p.choices:
+            if not _is_kind(choice, p.kind):
+                return f"choice {choice!r} for {p.name!r}, which is not a {p.kind}"
+    if p.default is None:
+        return None
+    if not _is_kind(p.default, p.kind):
+        return f"default {p.default!r} for {p.name!r}, which is not a {p.kind}"
+    if p.choices is not None and p.default not in p.choices:
+        return f"default {p.default!r} for {p.name!r}, which is not among its choices ({p.allowed()})"
+    low = -math.inf if p.minimum is None else p.minimum
+    high = math.inf if p.maximum is None else p.maximum
+    if p.kind in ("int", "float") and not low <= p.default <= high:
+        return f"default {p.default!r} for {p.name!r} outside [{p.minimum}, {p.maximum}]"
+    return None
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, str) and bool(value)
+
+
 @attrs.frozen
 class Task:
     """What a task is, without loading its code.
@@ -128,6 +161,10 @@ class Task:
         names = [p.name for p in self.parameters]
         if len(set(names)) != len(names):
             raise ValueError(f"task {self.id}: duplicate parameter names in {names}")
+        for parameter in self.parameters:
+            problem = _declaration_problem(parameter)
+            if problem:
+                raise ValueError(f"{self.id} declares {problem} (a bug in the task's description)")
 
     @property
     def id(self) -> str:
