@@ -704,3 +704,22 @@ def test_huge_input_completes(unit: str) -> None:
     check_types(response)
     check_types(response + "\nAnswer: (C)")
     assert parse_option(response + "\n<answer>C</answer>", "ABCD") == "C"
+
+
+SEQUENCE_VOCABULARY = ["red square", "blue star", "green circle", "purple plus"]
+
+
+@pytest.mark.parametrize("preamble", [
+    "Following the line from the start, the markers are: ",
+    "Final sequence:\n",
+    "Answer: Following the path, I pass: ",
+    "The order, from START to the far end: ",
+    "Sequence (start to end):\n\n",
+])
+def test_a_sequence_after_a_preamble_keeps_every_token_in_place(preamble):
+    from bench_core.parsing import parse_sequence
+
+    gold = ["red square", "blue star", "green circle", "purple plus"]
+    assert parse_sequence(preamble + ", ".join(gold), SEQUENCE_VOCABULARY) == gold
+    if not preamble.startswith("Answer:"):  # an inline "Answer:" label ends its answer at the line's end
+        assert parse_sequence(preamble + "\n".join(gold), SEQUENCE_VOCABULARY) == gold

@@ -715,6 +715,15 @@ class _Matcher:
                 i += 1
         return out
 
+    def mentions(self, text: str) -> bool:
+        """True if ``text`` names any vocabulary token as a run of whole words."""
+        words = self._apply_synonyms(self._words(text))
+        return any(
+            tuple(words[i : i + len(token_words)]) == token_words
+            for i, word in enumerate(words)
+            for token_words, _ in self._vocab.get(word, ())
+        )
+
     def match(self, item: str) -> str | None:
         """The vocabulary token for ``item``; INVALID if none/several; None if the item is empty."""
         for pattern in (_BULLET_RE, _NUMBERING_RE):
@@ -737,6 +746,17 @@ class _Matcher:
         return next(iter(maximal)) if len(maximal) == 1 else INVALID
 
 
+def _strip_preambles(region: str, matcher: _Matcher) -> str:
+    """Drop leading clauses that end in a colon and name no token ("Following the line from the start, the
+    markers are: ..."), as long as what follows names one."""
+    for _ in range(4):
+        head, colon, tail = region.partition(":")
+        if not colon or matcher.mentions(head) or not matcher.mentions(tail):
+            break
+        region = tail
+    return region
+
+
 def parse_sequence(
     response: object,
     vocabulary: Sequence[str],
@@ -745,7 +765,8 @@ def parse_sequence(
 ) -> list[str]:
     """Return the ordered list of vocabulary tokens named in the final-answer region of ``response``.
 
-    The region (see :func:`extract_final_answer`; code-fence lines removed) is read as a JSON array of
+    The region (see :func:`extract_final_answer`; code-fence lines and leading preambles that end in a
+    colon and name no token removed) is read as a JSON array of
     strings if it looks like one, else split on commas -- falling back to newlines, then semicolons, then
     arrows (``->``, ``→``, ``=>``) while the split yields a single item.  Each item is casefolded, loses
     list numbering (``1.``, ``1)``, ``(1)``), bullets, quotes and punctuation (symbols that occur in the
@@ -765,7 +786,7 @@ def parse_sequence(
         matcher = _Matcher(list(vocabulary) if vocabulary is not None else [], synonyms)
     except TypeError:
         return []
-    region = _FENCE_LINE_RE.sub("", region)
+    region = _strip_preambles(_FENCE_LINE_RE.sub("", region), matcher)
     result = []
     for item in _split_items(region):
         token = matcher.match(item)

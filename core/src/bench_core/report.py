@@ -52,7 +52,7 @@ def load_predictions(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict
 
 def field_value(item: Item, field: str, category: str) -> str:
     """The value of ``field`` for grouping: ``params.X``, ``metadata.X``, an item attribute, or a bare name
-    looked up in params, then metadata."""
+    looked up in params (where it was set), then metadata (where a drawn value is recorded)."""
     if field == "task":
         value: Any = item.task_id
     elif field == "category":
@@ -61,7 +61,7 @@ def field_value(item: Item, field: str, category: str) -> str:
         value = item.params.get(field[7:])
     elif field.startswith("metadata."):
         value = item.metadata.get(field[9:])
-    elif field in item.params:
+    elif item.params.get(field) is not None:  # a drawn parameter (None in params) is found in metadata
         value = item.params[field]
     elif field in item.metadata:
         value = item.metadata[field]
