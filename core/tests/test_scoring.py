@@ -320,3 +320,15 @@ def test_tolerance() -> None:
     assert score("number", "100", "102", tolerance=0.01)[0] == 0.0
     assert score("coordinate", "(1, 2)", "(1.001, 2)", tolerance=0.01)[0] == 1.0
     assert math.isclose(score("number", "0.1", "1/10")[1]["parsed"], 0.1)
+
+
+def test_by_field_falls_back_to_metadata_for_a_drawn_parameter():
+    from bench_core.report import field_value
+    from bench_core.types import Item
+
+    item = Item(id="t.x.0.000000", family="t", task="x", version="1.0.0", plugin={}, seed=0, index=0,
+                params={"tort_bin": None, "vertices": 9}, variant=None, pair=None, question="q", options=None,
+                answer="1", answer_type="integer", images=(), image_sha256=(), metadata={"tort_bin": 3})
+    assert field_value(item, "tort_bin", "c") == "3"
+    assert field_value(item, "vertices", "c") == "9"
+    assert field_value(item, "params.tort_bin", "c") == "null"
