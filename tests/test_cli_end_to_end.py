@@ -65,7 +65,10 @@ def test_interrupted_run_resumes_without_duplicates(tmp_path):
     data = (cut / "items.jsonl").read_bytes()
     lines = data.splitlines(keepends=True)
     (cut / "items.jsonl").write_bytes(b"".join(lines[:3]) + lines[3][:40])  # a torn fourth line
-    (cut / "manifest.json").unlink()
+    manifest = json.loads((cut / "manifest.json").read_text())  # as a kill -9 leaves it: written at the start
+    (cut / "manifest.json").write_text(json.dumps({**manifest, "complete": False}))
+    result = CliRunner().invoke(main, ["verify", str(cut)])
+    assert result.exit_code != 0 and "cut short" in result.output
     assert "wrote 3 items (3 already present)" in run("generate", "traversal/path", "--out", str(cut),
                                                       "--count", "6", "--seed", "2")
     assert tree_bytes(whole) == tree_bytes(cut)

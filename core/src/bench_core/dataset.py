@@ -84,6 +84,7 @@ class DatasetLock:
         import fcntl
 
         if self._fd >= 0:
+            os.ftruncate(self._fd, 0)  # no stale pid is left behind
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = -1
