@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,6 +34,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-counting", _Plugin())])
 
 class TestConformance(ConformanceSuite):
     family = "marvl"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -128,15 +130,15 @@ def test_choice_format_has_one_correct_option() -> None:
 def test_verify_rejects_a_wrong_answer_and_a_doubled_option() -> None:
     built = build({}, seed=3)
     impl = implementation(TASK)
-    problem = built.problem
     import attrs
 
-    wrong = attrs.evolve(problem, answer=str(int(problem.answer) + 1))
-    assert any("independent count" in f for f in impl.verify(wrong, built.images))
-    choice = build({"format": "choice"}, seed=3).problem
+    item = built.item
+    assert impl.verify(item, built.images) == []
+    wrong = attrs.evolve(item, answer=str(int(item.answer) + 1))
+    assert any("recount" in f for f in impl.verify(wrong, built.images))
+    choice = build({"format": "choice"}, seed=3).item
     doubled = attrs.evolve(choice, options=tuple([choice.options["ABCD".index(choice.answer)]] * 4))
-    assert any("options equal" in f for f in impl.verify(doubled, []))
-    assert impl.verify(problem, built.images) == []
+    assert any("options hold the recount" in f for f in impl.verify(doubled, []))
 
 
 def test_distractors_are_near_and_never_the_answer() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -33,6 +34,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-transformation", _Plugin
 
 class TestConformance(ConformanceSuite):
     family = "marvl"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -198,20 +200,19 @@ def test_an_off_centre_bump_is_accepted_for_every_transformation():
 
 def test_verify_re_derives_and_catches_tampering():
     built = _build({"transform": "tx"}, seed=5)
-    problem = built.problem
+    item = built.item
     impl = tr.TASK
-    assert impl.verify(problem, built.images) == []
-    s = problem.structure
-    wrong_answer = attrs.evolve(problem, answer="4")
-    assert any("does not number" in f for f in impl.verify(wrong_answer, built.images))
-    unchanged = attrs.evolve(problem, structure=attrs.evolve(s, z_b=s.z_a.copy()))
-    failures = impl.verify(unchanged, built.images)
-    assert any("not Plot A under tx" in f for f in failures)
-    assert any("within NRMSE" in f for f in failures)
-    claimed_rotation = attrs.evolve(problem, structure=attrs.evolve(s, transform="r180"))
-    assert impl.verify(claimed_rotation, built.images)
+    assert impl.verify(item, built.images) == []
+    wrong_answer = attrs.evolve(item, answer="4")
+    assert any("is not the number" in f for f in impl.verify(wrong_answer, built.images))
+    scene = item.metadata["scene"]
+    unchanged = {**scene, "transformation": {**scene["transformation"], "kind": "none", "shift_samples": 0}}
+    failures = impl.verify(attrs.evolve(item, metadata={**item.metadata, "scene": unchanged}), built.images)
+    assert any("four movements" in f for f in failures)
+    rotated = {**scene, "transformation": {**scene["transformation"], "kind": "r180", "shift_samples": 0}}
+    assert impl.verify(attrs.evolve(item, metadata={**item.metadata, "scene": rotated}), built.images)
     other = _build({"transform": "r90"}, seed=5)
-    assert any("tick labels" in f for f in impl.verify(problem, [_swap_halves(other.images[0])]))
+    assert any("axes" in f or "Plot" in f for f in impl.verify(item, [_swap_halves(other.images[0])]))
 
 
 def _swap_halves(image):

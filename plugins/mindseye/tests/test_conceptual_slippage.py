@@ -1,17 +1,24 @@
 """VCS (Visual Conceptual Slippage): scene and word attributes on known panels, the odd-one-out construction
-over many seeds (the solver agrees, no other concept singles out a conformer, no nuisance value singles out
-any panel, the violator uses the conformers' shape vocabulary), the difficulty knobs, legibility, and the
-core's conformance suite on a private host."""
+over many seeds (the artefact verifier agrees, no other concept singles out a conformer, no nuisance value
+singles out any panel, the violator uses the conformers' shape vocabulary), the verifier's own concept
+measures and letter model, planted faults in the rendering and the record that verify must catch, the
+difficulty knobs, legibility, and the core's conformance suite (with golden digests) on a private host."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import attrs
 import numpy as np
 import pytest
+from PIL import Image
+from shapely import affinity
 from shapely.geometry import Polygon
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
-from bench_core.generation import build_item, plan
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, verify_item
+from bench_core.images import decode_png
 from bench_core.host import create_host
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
@@ -26,9 +33,13 @@ from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.conceptual_slippage import (
     CONCEPT_ATTRIBUTE,
     CONCEPTS,
+    GRID,
     MIN_WIDTH,
+    PALETTE,
     WORD_STROKE,
     Look,
+    Mark,
+    Panel,
     outline,
     random_word,
     shape_polygon,
@@ -40,6 +51,7 @@ from bench_plugin_mindseye.conceptual_slippage import (
 from bench_plugin_mindseye.descriptions.conceptual_slippage import CONCEPTS as DESCRIBED
 from bench_plugin_mindseye.descriptions.conceptual_slippage import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.verifiers import conceptual_slippage as verifier
 
 
 class _Plugin:
@@ -53,6 +65,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-conceptual-slippage", _P
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -127,6 +140,12 @@ def _build(concept, difficulty, seed, size="1024x1024"):
     return IMPL.build(np.random.default_rng(seed), difficulty, {"concept": concept, "size": size})
 
 
+def _scene(stimulus, side=300):
+    """The verifier's view of a stimulus: its panels described as drawn, in the stimulus's order."""
+    return {"options": [IMPL.describe(o.content, side) for o in stimulus.options],
+            "concept": stimulus.facts["concept"], "grid": GRID}
+
+
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("concept", CONCEPTS)
 def test_solver_agrees_and_no_rival_or_nuisance_singles_out_a_panel(concept, difficulty):
@@ -134,7 +153,9 @@ def test_solver_agrees_and_no_rival_or_nuisance_singles_out_a_panel(concept, dif
         stimulus = _build(concept, difficulty, seed)
         options = list(stimulus.options)
         v = next(k for k, o in enumerate(options) if o.role == "correct")
-        assert IMPL.solve(stimulus, options) == [v]
+        scene = _scene(stimulus)
+        assert verifier.solve_scene(scene) == [v]  # the verifier's own measures, from the record alone
+        assert verifier.isolations(scene) == {n: v for n in verifier.isolations(scene)}
         table = [o.content.attributes() for o in options]
         assert all(AMBIGUOUS not in row.values() for row in table)
         names = ("mirrored",) if concept == "word" else SCENE_ATTRIBUTES
@@ -232,3 +253,217 @@ def test_the_violator_takes_every_place_in_the_size_order():
             assert order == sorted(range(6), key=lambda k: features[k][name])
         places.append(order.index(answer))
     assert sorted(places) == sorted(list(range(6)) * 2)  # each (place, atypical end) once per 12 items
+
+
+# -- the artefact verifier: its own measures ----------------------------------------------------------------------
+def _marks_scene(*panels):
+    """A scene of panels given as lists of (polygon, colour)."""
+    return {"options": [IMPL.describe(Panel(marks=tuple(Mark(p, c) for p, c in marks)), 300) for marks in panels],
+            "grid": GRID}
+
+
+def _values(marks):
+    return verifier.mark_values(verifier.read_marks(_marks_scene(marks)["options"][0], GRID))
+
+
+def test_verifier_measures_known_panels():
+    even = _values(_row([0.2, 0.4, 0.6, 0.8]))
+    assert even["aligned"] is True and even["spacing"] == "even" and even["number"] == 4
+    assert even["symmetric"] is True and even["fill"] == "solid" and even["border"] is None
+    uneven = _values(_row([0.15, 0.25, 0.6, 0.85]))
+    assert uneven["aligned"] is True and uneven["spacing"] == "uneven"
+    bent = _values([(shape_polygon("circle", (x, y), 0.05, 0.0), INK)
+                    for x, y in [(0.2, 0.5), (0.4, 0.65), (0.6, 0.4), (0.8, 0.5)]])
+    assert bent["aligned"] is False and bent["spacing"] is None
+    ring = outline(shape_polygon("square", (0.5, 0.5), 0.3, 0.0), 0.02)
+    inside = _values([(ring, INK), (shape_polygon("circle", (0.5, 0.5), 0.05, 0.0), INK)])
+    assert inside["enclosure"] is True and inside["fill"] == "mixed" and inside["topology"] == "closed"
+    assert inside["aligned"] is None and inside["number"] == 2
+    apart = _values([(ring, INK), (shape_polygon("circle", (0.92, 0.9), 0.04, 0.0), INK)])
+    assert apart["enclosure"] is False
+    thin = _values([(outline(shape_polygon("circle", (x, 0.5), 0.1, 0.0), 0.02), INK) for x in (0.3, 0.7)])
+    thick = _values([(outline(shape_polygon("circle", (x, 0.5), 0.1, 0.0), 0.062), INK) for x in (0.3, 0.7)])
+    assert thin["border"] == "thin" and thick["border"] == "thick" and thin["fill"] == thick["fill"] == "hollow"
+    left = shape_polygon("triangle", (0.3, 0.4), 0.08, 0.3)
+    right = affinity.scale(left, -1, 1, origin=(0.5, 0.5))
+    assert _values([(left, INK), (right, INK)])["symmetric"] is True
+    assert _values([(left, INK), (right, (200, 30, 30))])["symmetric"] is False  # colours must match too
+    assert _values([(left, INK), (affinity.translate(right, 0.0, 0.15), INK)])["symmetric"] is False
+
+
+def test_verifier_solver_finds_the_single_odd_panel_and_refuses_two():
+    closed = [(outline(shape_polygon("circle", (x, 0.5), 0.1, 0.0), 0.02), INK) for x in (0.3, 0.7)]
+    solid = [(shape_polygon("circle", (x, 0.5), 0.1, 0.0), INK) for x in (0.3, 0.7)]
+    scene = {**_marks_scene(*([closed] * 5), solid), "concept": "hollowness"}
+    assert verifier.solve_scene(scene) == [5]
+    two = {**_marks_scene(*([closed] * 4), solid, solid), "concept": "hollowness"}
+    assert verifier.solve_scene(two) == []
+    wrong_concept = {**scene, "concept": "symmetry"}
+    assert verifier.solve_scene(wrong_concept) == []
+
+
+def _glyph(letter, mirrored):
+    strokes = [np.asarray(s, dtype=float) for s in GLYPHS[letter]]
+    return [np.column_stack([4.0 - s[:, 0], s[:, 1]]) for s in strokes] if mirrored else strokes
+
+
+def test_letter_model_reads_every_letter_either_way_round_and_confuses_none():
+    symmetric = {k for k, v in mirror_letter_table().items() if v}
+    for shown in GLYPHS:
+        for shown_mirrored in (False, True):
+            strokes = _glyph(shown, shown_mirrored)
+            for letter in GLYPHS:
+                for mirrored in (False, True):
+                    expected = shown == letter and (mirrored == shown_mirrored or letter in symmetric)
+                    assert verifier.reads_as(strokes, letter, mirrored, 0.0, 1.0) == expected, (
+                        shown, shown_mirrored, letter, mirrored)
+
+
+def test_verifier_reads_words_as_drawn():
+    rng = np.random.default_rng(3)
+    for length in range(3, 7):
+        for asym in (1, length):
+            word = random_word(rng, length, asym)
+            for mirrored in (False, True):
+                strokes = word_strokes(word, 0.13, (0.5, 0.45), mirrored)
+                panel = Panel(word=tuple(strokes), word_colour=INK, text=word)
+                values = verifier.word_values(IMPL.describe(panel, 300)["word"], GRID)
+                assert values == {"mirrored": mirrored, "number": length}, (word, mirrored)
+
+
+def test_verifier_sketch_matches_the_drawing():
+    for concept in ("border", "topology", "word"):
+        stimulus = _build(concept, "hard", 5)
+        for option in stimulus.options:
+            drawn = np.asarray(IMPL.draw_option(option.content, 300))
+            description = IMPL.describe(option.content, 300)
+            assert verifier.fidelity_misses(drawn, description, GRID) == 0
+            sketch = IMPL.sketch(description, 300)
+            assert sketch.shape == (300, 300, 3) and sketch.dtype == np.uint8
+            agree = (np.abs(sketch.astype(int) - drawn.astype(int)).max(axis=2) < 80).mean()
+            assert agree > 0.98
+
+
+# -- planted faults: verify must catch every one --------------------------------------------------------------------
+def _built(concept, seed=2, index=1, size="1024x1024"):
+    job = plan(TASK, {"concept": concept, "size": size}, seed, index + 1)[index]
+    built = build_item(_HOST, TASK, job.seed, job.index, job.params)
+    assert not verify_item(_HOST, TASK, built.item, [decode_png(p) for p in built.pngs])
+    return built
+
+
+def _compose(built, contents):
+    """The item's picture with these panel contents in letter order (drawn by the generator's own code)."""
+    layout = IMPL.layout(built.item.params["size"])
+    tiles = [IMPL.draw_option(c, layout.tile) for c in contents]
+    image, _ = layout.compose([], tiles, (), "ABCDEF")
+    return image
+
+
+def _answer(built):
+    return "ABCDEF".index(built.item.answer)
+
+
+def _moved(panel, dx, dy):
+    if panel.word:
+        return Panel(word=tuple(s + [dx, dy] for s in panel.word), word_colour=panel.word_colour, text=panel.text)
+    return Panel(marks=tuple(Mark(affinity.translate(m.polygon, dx, dy), m.colour, m.kind) for m in panel.marks))
+
+
+@pytest.mark.parametrize("concept", CONCEPTS)
+def test_options_drawn_one_slot_off_are_caught(concept):
+    built = _built(concept)
+    contents = [o.content for o in built.problem.structure[1]]
+    for shift in (1, -1):
+        rolled = contents[-shift:] + contents[:-shift]
+        assert_rejected(_HOST, TASK, built.item, [_compose(built, rolled)], f"{concept}: options {shift:+d} slot")
+    swapped = list(contents)  # the answer swapped with its neighbour only
+    a = _answer(built)
+    swapped[a], swapped[(a + 1) % 6] = swapped[(a + 1) % 6], swapped[a]
+    assert_rejected(_HOST, TASK, built.item, [_compose(built, swapped)], f"{concept}: answer swapped")
+
+
+def _with_scene(item, options):
+    scene = {**item.metadata["scene"], "options": options}
+    return attrs.evolve(item, metadata={**item.metadata, "scene": scene})
+
+
+@pytest.mark.parametrize("concept", CONCEPTS)
+def test_a_distractor_made_to_break_the_concept_is_caught(concept):
+    built = _built(concept)
+    contents = [o.content for o in built.problem.structure[1]]
+    a = _answer(built)
+    side = IMPL.layout(built.item.params["size"]).tile
+    k = (a + 2) % 6
+    broken = list(contents)
+    broken[k] = _moved(contents[a], 0.012, 0.0)  # a second violator, slightly moved so it is not a twin
+    item = _with_scene(built.item, [IMPL.describe(c, side) for c in broken])
+    # record and picture agree: only the solver can object
+    failures = assert_rejected(_HOST, TASK, item, [_compose(built, broken)], f"{concept}: two violators")
+    assert any("scene solver" in f for f in failures), failures
+    # the record changed but not the picture: the pixels object too
+    failures = assert_rejected(_HOST, TASK, item, [decode_png(built.pngs[0])], f"{concept}: record only")
+    assert any("pixels" in f or "looks more like" in f or "does not show" in f for f in failures), failures
+
+
+def _changed_drawings(panel):
+    """Panels drawn with one object changed relative to ``panel`` (its record), by name."""
+    if panel.word:
+        word = list(panel.word)
+        flips = []
+        for stroke in word:
+            flipped = stroke.copy()
+            flipped[:, 0] = stroke[:, 0].min() + stroke[:, 0].max() - stroke[:, 0]
+            flips.append(flipped)
+        moved = [np.linalg.norm(f[:, None] - s[None], axis=2).min(axis=1).max() for f, s in zip(flips, word, strict=True)]
+        k = int(np.argmax(moved))  # a stroke that is not its own mirror image
+        return {
+            "a stroke left out": attrs.evolve(panel, word=tuple(word[1:]), tiles={}),
+            "a stroke mirrored": attrs.evolve(panel, word=(*word[:k], flips[k], *word[k + 1:]), tiles={}),
+            "a stroke moved": attrs.evolve(panel, word=(word[0] + [0.0, 0.02], *word[1:]), tiles={}),
+            "recoloured": attrs.evolve(panel, word_colour=(200, 40, 40), tiles={}),
+        }
+    marks = list(panel.marks)
+    first = marks[0]
+    other = next(c for c in PALETTE if max(abs(a - b) for a, b in zip(c, first.colour, strict=True)) > 90)
+    out = {
+        "an object moved": [attrs.evolve(first, polygon=affinity.translate(first.polygon, 0.02, 0.0)), *marks[1:]],
+        "an object left out": marks[:-1],
+        "an object recoloured": [attrs.evolve(first, colour=other), *marks[1:]],
+        "an object scaled": [attrs.evolve(first, polygon=affinity.scale(first.polygon, 1.15, 1.15)), *marks[1:]],
+    }
+    corners = next((i for i, m in enumerate(marks) if len(m.polygon.exterior.coords) > 4), None)
+    if corners is not None:  # a triangle drawn with two corners swapped is the same triangle
+        ring = list(marks[corners].polygon.exterior.coords)[:-1]
+        j = 1 if len(ring) == 4 else len(ring) // 2  # (opposite corners of a quadrangle swap into itself)
+        ring[0], ring[j] = ring[j], ring[0]
+        swapped = attrs.evolve(marks[corners], polygon=Polygon(ring, marks[corners].polygon.interiors))
+        out["two vertices swapped"] = [*marks[:corners], swapped, *marks[corners + 1:]]
+    hollow = [i for i, m in enumerate(marks) if m.polygon.interiors]
+    if hollow:
+        i = hollow[0]
+        out["an outline filled"] = [*marks[:i], Mark(Polygon(marks[i].polygon.exterior), marks[i].colour), *marks[i + 1:]]
+    return {name: Panel(marks=tuple(m)) for name, m in out.items()}
+
+
+@pytest.mark.parametrize("concept", CONCEPTS)
+def test_a_panel_drawn_unlike_its_record_is_caught(concept):
+    built = _built(concept)
+    contents = [o.content for o in built.problem.structure[1]]
+    for k in (_answer(built), (_answer(built) + 3) % 6):
+        for name, changed in _changed_drawings(contents[k]).items():
+            drawn = list(contents)
+            drawn[k] = changed
+            assert_rejected(_HOST, TASK, built.item, [_compose(built, drawn)], f"{concept}: panel {k} {name}")
+
+
+def test_the_picture_is_a_function_of_the_record():
+    # the generator draws the recorded integers: float noise in the geometry (a SIMD path's last digits) moves
+    # no pixel and no recorded value
+    stimulus = _build("symmetry", "medium", 4)
+    panel = stimulus.options[0].content
+    nudged = _moved(panel, 1e-12, -1e-12)
+    assert not np.array_equal(nudged.marks[0].polygon.exterior.coords, panel.marks[0].polygon.exterior.coords)
+    assert IMPL.describe(nudged, 300) == IMPL.describe(panel, 300)
+    assert np.array_equal(np.asarray(IMPL.draw_option(nudged, 300)), np.asarray(IMPL.draw_option(panel, 300)))
+    assert isinstance(IMPL.draw_option(panel, 300), Image.Image)

@@ -1,23 +1,31 @@
-"""Dynamic Structural Correspondence (DSC): motions are inferable, the motion-fitting solver agrees with the
-construction, every foil template is really wrong (also up to polygon symmetry), the knobs act, and the core's
-conformance suite passes on a private host."""
+"""Dynamic Structural Correspondence (DSC): motions are inferable, the generator's motion-fitting solver and the
+artefact verifier's own fit agree with the construction, planted faults in the rendering and the record are
+caught, every foil template is really wrong (also up to polygon symmetry), the knobs act, and the core's
+conformance suite (with golden digests) passes on a private host."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
+from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
+from PIL import Image
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
-from bench_core.generation import build_item, plan
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, round_floats, verify_item
 from bench_core.host import create_host
+from bench_core.images import decode_png, encode_png
+from bench_core.types import Item
 from bench_plugin_mindseye import dynamic_correspondence as dsc
 from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.descriptions.dynamic_correspondence import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.verifiers import dynamic_correspondence as verifier
 
 
 class _Plugin:
@@ -31,6 +39,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-dynamic_correspondence",
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -71,22 +80,161 @@ def test_set_distance_sees_through_polygon_symmetry():
         assert motion.set_distance(motion.outline(shape, base), motion.outline(shape, half)) > 0.1
 
 
-def test_solver_agrees_with_the_construction_without_the_safety_net(monkeypatch):
-    """``build`` drops any draw the solver reads differently; here the solver is consulted before that filter
-    and must never disagree."""
-    verdicts = []
-    real = dsc.DynamicCorrespondence.solve
+@pytest.mark.parametrize("name", ALL_MOTIONS)
+def test_the_verifier_infers_every_motion_from_rounded_frames(name):
+    """The artefact verifier's own fit, from frames rounded as drawn and with no vertex order to lean on, predicts
+    the outline at t = 1 and nothing visibly different."""
+    rng = np.random.default_rng(100 + ALL_MOTIONS.index(name))
+    for shape in motion.SHAPES:
+        for speed in motion.SPEEDS.values():
+            m = motion.make_motion(name, shape, speed, rng)
+            base = np.array([0.0, 0.0, rng.uniform(0, 2 * math.pi), math.log(0.25), math.log(0.25), 0.0])
+            frames = [np.round(motion.outline(shape, base + m.delta(t)), dsc.QUANTUM_DECIMALS) for t in dsc.TIMES]
+            reference = verifier.base_outline({"vertices": frames[0], "pose": {
+                "position": list(base[:2]), "angle": base[2], "scale": [0.25, 0.25], "shear": 0.0}})
+            frames = [np.roll(f, int(rng.integers(len(f))), axis=0) for f in frames]
+            truth = motion.outline(shape, base + m.delta(1.0))
+            predicted = verifier.predict(reference, frames)
+            assert predicted, (name, shape, speed)
+            assert max(verifier.hausdorff(p, truth) for p in predicted) < verifier.MATCH, (name, shape, speed)
 
-    def spy(self, stimulus, shown):
-        verdicts.append(real(self, stimulus, shown))
+
+def test_solver_agrees_with_the_construction_without_the_safety_net(monkeypatch):
+    """``build`` drops any draw the generator's own solver reads differently; here that solver is consulted
+    before the filter and must never disagree."""
+    verdicts = []
+    real = dsc.DynamicCorrespondence._reads_back
+
+    def spy(stimulus):
+        verdicts.append(real(stimulus))
         return [0]
 
-    monkeypatch.setattr(dsc.DynamicCorrespondence, "solve", spy)
+    monkeypatch.setattr(dsc.DynamicCorrespondence, "_reads_back", staticmethod(spy))
     for seed in range(240):
         rng = np.random.default_rng(seed)
         dsc.TASK._attempt(rng, ("linear", "periodic", "compound")[seed % 3], ("fast", "medium", "slow")[seed % 3])
     assert len(verdicts) > 60
     assert all(v == [0] for v in verdicts)
+
+
+# -- planted faults: each must make verify fail -----------------------------------------------------------
+def _pixels(images) -> list[Image.Image]:
+    """The images as a model would see them: encoded to PNG and decoded again."""
+    return [decode_png(encode_png(image)) for image in images]
+
+
+def _rerender(built, query=None, shown=None) -> list[Image.Image]:
+    """The item's image drawn with other query frames and/or option contents (the record left as it was)."""
+    stimulus, original = built.problem.structure
+    if query is not None:
+        stimulus = attrs.evolve(stimulus, query=tuple(query))
+    structure = (stimulus, tuple(shown if shown is not None else original))
+    return _pixels(dsc.TASK.render(attrs.evolve(built.problem, structure=structure)))
+
+
+def _with_scene(item: Item, change) -> Item:
+    """A copy of ``item`` whose scene record ``change`` edited in place."""
+    record = json.loads(item.to_json())
+    change(record["metadata"]["scene"])
+    return Item.from_record(record)
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_options_drawn_one_slot_off_fail(size):
+    for index in range(4):
+        built = _build(40, index, size=size)
+        _, shown = built.problem.structure
+        rolled = [shown[-1], *shown[:-1]]
+        assert_rejected(_HOST, TASK, built.item, _rerender(built, shown=rolled), f"options one slot off ({index})")
+
+
+def test_a_distractor_made_correct_in_the_scene_fails():
+    """A foil given the truth's shapes in the record only, and in the record and the drawing alike: either way two
+    options show the predicted scene."""
+    for index in range(4):
+        built = _build(41, index)
+        answer = "ABCD".index(built.item.answer)
+        k = next(j for j in range(4) if j != answer)
+        images = [decode_png(p) for p in built.pngs]
+
+        def copy_truth(scene, k=k, answer=answer):
+            scene["options"][k]["shapes"] = json.loads(json.dumps(scene["options"][answer]["shapes"]))
+
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, copy_truth), images,
+                                   f"foil {k} made correct in the record")
+        assert any("scene solver" in f for f in failures), failures
+        _, shown = built.problem.structure
+        redrawn = list(shown)
+        redrawn[k] = attrs.evolve(shown[k], content=shown[answer].content)
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, copy_truth), _rerender(built, shown=redrawn),
+                                   f"foil {k} made correct in record and drawing")
+        assert any("scene solver" in f for f in failures), failures
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_query_frames_drawn_out_of_order_fail(size):
+    """Frames 2 and 3 (t = 0.25 and 0.5) drawn in each other's place, the record left as it was."""
+    for index in range(4):
+        built = _build(42, index, size=size)
+        stimulus, _ = built.problem.structure
+        swapped = [stimulus.query[0], stimulus.query[2], stimulus.query[1], stimulus.query[3]]
+        failures = assert_rejected(_HOST, TASK, built.item, _rerender(built, query=swapped),
+                                   f"frames 2 and 3 swapped in the drawing ({index}, {size})")
+        assert any("query 2" in f or "query 3" in f for f in failures), failures
+
+
+def test_query_frames_out_of_order_in_record_and_drawing_fail():
+    """Frames 2 and 3 swapped in the drawing and in the record alike (times kept in order): the motions no longer
+    fit, so no option can be proven."""
+    for index in range(4):
+        built = _build(43, index)
+        stimulus, _ = built.problem.structure
+        swapped = [stimulus.query[0], stimulus.query[2], stimulus.query[1], stimulus.query[3]]
+
+        def swap(scene):
+            scene["query"][1]["shapes"], scene["query"][2]["shapes"] = scene["query"][2]["shapes"], \
+                scene["query"][1]["shapes"]
+
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, swap), _rerender(built, query=swapped),
+                                   f"frames 2 and 3 swapped in record and drawing ({index})")
+        assert any("scene solver" in f for f in failures), failures
+
+
+def test_shapes_drawn_in_each_others_style_fail():
+    """Both shapes of every panel drawn in the other's colour and pen style (the record left as it was)."""
+    built = _build(44, 0)
+    stimulus, shown = built.problem.structure
+
+    def recoloured(scene):
+        out = dsc.Scene({"A": scene["B"], "B": scene["A"]})
+        out.__dict__.update({k: v for k, v in scene.__dict__.items() if k != "_images"})
+        return out
+
+    query = [recoloured(q) for q in stimulus.query]
+    options = [attrs.evolve(o, content=recoloured(o.content)) for o in shown]
+    assert_rejected(_HOST, TASK, built.item, _rerender(built, query=query, shown=options), "shape styles swapped")
+
+
+def test_an_unchanged_rerender_verifies():
+    """The planted-fault helpers themselves change nothing when no fault is planted."""
+    built = _build(45, 0)
+    assert not verify_item(_HOST, TASK, built.item, _rerender(built))
+    assert not verify_item(_HOST, TASK, _with_scene(built.item, lambda scene: None), _pixels(built.images))
+
+
+def test_the_record_holds_the_drawn_shapes():
+    built = _build(46, 1)
+    scene = built.item.metadata["scene"]
+    stimulus, shown = built.problem.structure
+    panels = [*stimulus.query, *(o.content for o in shown)]
+    for description, content in zip([*scene["query"], *scene["options"]], panels, strict=True):
+        assert description == round_floats(content.describe(scene["tile"]))
+        for key in ("A", "B"):
+            assert np.array_equal(np.asarray(description["shapes"][key]["vertices"]), content[key])
+            assert all(round(v, dsc.QUANTUM_DECIMALS) == v for v in content[key].ravel())  # drawn as recorded
+    assert [q["t"] for q in scene["query"]] == list(dsc.TIMES)
+    assert all("t" not in o for o in scene["options"])
+    assert not verifier.record_failures(scene)
 
 
 # -- items: foils, templates, knobs ---------------------------------------------------------------------
@@ -98,7 +246,7 @@ def _scenes(built):
 def test_foils_are_wrong_distinct_and_on_canvas():
     for index in range(30):
         built = _build(3, index)
-        stimulus, shown = _scenes(built)
+        _, shown = _scenes(built)
         truth = next(o for o in shown if o.role == "correct").content
         names = [o.template for o in shown if o.role != "correct"]
         assert len(set(names)) == 3 and set(names) <= set(dsc.TEMPLATES)
@@ -107,7 +255,7 @@ def test_foils_are_wrong_distinct_and_on_canvas():
             assert all(float(np.abs(v).max()) <= dsc.LIMIT for v in a.content.values())
             for b in shown[i + 1:]:
                 assert dsc._distance(a.content, b.content) >= dsc.VISIBLE
-        assert dsc.TASK.solve(stimulus, shown) == ["ABCD".index(built.item.answer)]
+        assert verifier.solve_scene(built.item.metadata["scene"]) == ["ABCD".index(built.item.answer)]
         for option in shown:
             if option.role != "correct":
                 assert dsc._distance(option.content, truth) >= dsc.VISIBLE

@@ -1,24 +1,33 @@
-"""Hierarchical Pattern Equivalence (HPE): the self-similarity solver against the constructions, the distractor
-templates, the difficulty knobs, legibility, and the core's conformance suite on a private host."""
+"""Hierarchical Pattern Equivalence (HPE): the generator's self-similarity solver and the artefact verifier's
+search against the constructions, planted faults in the rendering and the record, the distractor templates,
+the difficulty knobs, legibility, and the core's conformance suite (with golden digests) on a private host."""
 
 from __future__ import annotations
 
+import copy
+import json
 import math
 from collections import Counter
+from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
+from PIL import Image
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
-from bench_core.generation import build_item, plan
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, verify_item
 from bench_core.host import create_host
+from bench_core.images import decode_png, encode_png
+from bench_core.types import Item
 from bench_plugin_mindseye import recursion
 from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.hierarchical_patterns import TASK
-from bench_plugin_mindseye.hierarchical_patterns import STROKE
+from bench_plugin_mindseye.hierarchical_patterns import STROKE, Panel
 from bench_plugin_mindseye.hierarchical_patterns import TASK as IMPL
 from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
 
 
 class _Plugin:
@@ -32,6 +41,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-hierarchical_patterns", 
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -89,6 +99,176 @@ def test_a_lone_shape_or_a_shallow_drawing_is_not_a_hierarchy():
     frames, _ = recursion.expand((0.0, 0.0, math.pi / 2, 1.0), [spec])
     two_levels = recursion.fit([recursion.draw_motif(("seg", 2), f) for f in frames])
     assert not recursion.self_similar(two_levels)
+
+
+# -- the artefact verifier's search against the constructions ------------------------------------------
+def _description(groups) -> dict:
+    return Panel(groups, {}).describe(460)
+
+
+@pytest.mark.parametrize("generator", recursion.GENERATORS)
+def test_verifier_finds_valid_constructions_self_similar(generator):
+    rng = np.random.default_rng(21)
+    for k in range(18):
+        panel = recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2])
+        verdict = verifier.figure_verdict(_description(panel.groups))
+        assert verdict.status == "self-similar", panel.latent
+        assert verdict.levels == panel.latent["levels"], (verdict, panel.latent)
+
+
+@pytest.mark.parametrize("generator", recursion.GENERATORS)
+def test_verifier_proves_every_violation_broken(generator):
+    rng = np.random.default_rng(22)
+    for violation in recursion.SUPPORTS[generator]:
+        for k in range(9):
+            subtlety = ("blatant", "moderate", "subtle")[k % 3]
+            panel = recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2],
+                                        violation=violation, subtlety=subtlety)
+            assert verifier.figure_verdict(_description(panel.groups)).status == "broken", panel.latent
+
+
+def test_verifier_reads_geometry_not_order():
+    """Shuffled primitives, reversed segments and polygons, or a mirrored panel change no verdict."""
+    rng = np.random.default_rng(23)
+    for generator in recursion.GENERATORS:
+        for violation in (None, recursion.SUPPORTS[generator][-1]):
+            panel = recursion.construct(generator, rng, 4, "irregular", violation=violation)
+            expected = "self-similar" if violation is None else "broken"
+            shuffled = tuple(recursion.Group(g.kind, g.data[rng.permutation(len(g))][:, ::-1] if g.kind != "circle"
+                                             else g.data[rng.permutation(len(g))]) for g in panel.groups)
+            mirrored = tuple(recursion.Group(g.kind, _mirror(g)) for g in panel.groups)
+            assert verifier.figure_verdict(_description(shuffled)).status == expected
+            assert verifier.figure_verdict(_description(mirrored)).status == expected
+
+
+def test_verifier_rejects_a_lone_shape_a_shallow_drawing_and_a_dropped_part():
+    square = {"polygons": [[[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8]]]}
+    assert verifier.figure_verdict(square).status == "broken"
+    spec = [recursion.ChildMap(1.0, 0.0, math.radians(30), 0.7), recursion.ChildMap(1.0, 0.0, -math.radians(30), 0.7)]
+    frames, _ = recursion.expand((0.0, 0.0, math.pi / 2, 1.0), [spec])
+    two_levels = recursion.fit([recursion.draw_motif(("seg", 2), f) for f in frames])
+    assert verifier.figure_verdict(_description(two_levels)).status == "broken"
+    valid = _description(recursion.construct("binary_tree", np.random.default_rng(24), 4).groups)
+    assert verifier.figure_verdict(valid).status == "self-similar"
+    valid["segments"].pop(len(valid["segments"]) // 2)
+    assert verifier.figure_verdict(valid).status == "broken"
+
+
+# -- planted faults: each must make verify fail -----------------------------------------------------------
+def _pixels(images) -> list[Image.Image]:
+    """The images as a model would see them: encoded to PNG and decoded again."""
+    return [decode_png(encode_png(image)) for image in images]
+
+
+def _rerender(built, shown) -> list[Image.Image]:
+    """The item's image drawn with other option contents (the record is left as it was)."""
+    stimulus, _ = built.problem.structure
+    return _pixels(IMPL.render(attrs.evolve(built.problem, structure=(stimulus, tuple(shown)))))
+
+
+def _with_scene(item: Item, change) -> Item:
+    """A copy of ``item`` whose scene record ``change`` edited in place."""
+    record = json.loads(item.to_json())
+    change(record["metadata"]["scene"])
+    return Item.from_record(record)
+
+
+def _valid_index(built) -> int:
+    """A displayed option that is not the answer."""
+    return next(k for k in range(4) if "ABCD"[k] != built.item.answer)
+
+
+def _changed_part(panel: Panel, how: str) -> Panel:
+    """The panel with one mid-sized part turned by 25 degrees about its centre (a circle moved by half its
+    radius), or dropped."""
+    groups = [recursion.Group(g.kind, g.data.copy()) for g in panel.groups]
+    sizes = np.concatenate([recursion.sizes(g) for g in groups])
+    owner = np.concatenate([np.full(len(g), k) for k, g in enumerate(groups)])
+    row = np.concatenate([np.arange(len(g)) for g in groups])
+    pick = int(np.argsort(-sizes)[len(sizes) // 4])
+    group = groups[owner[pick]]
+    if how == "drop":
+        groups[owner[pick]] = recursion.Group(group.kind, np.delete(group.data, row[pick], axis=0))
+    elif group.kind == "circle":
+        group.data[row[pick], 0] += group.data[row[pick], 2] / 2
+    else:
+        part = group.data[row[pick]]
+        centre = part.mean(axis=0)
+        turn = np.radians(25)
+        rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        group.data[row[pick]] = (part - centre) @ rotation.T + centre
+    return Panel(tuple(g for g in groups if len(g)), dict(panel.recursion))
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_options_drawn_one_slot_off_fail(size):
+    for index in range(3):
+        built = _build(30, index, size=size)
+        _, shown = built.problem.structure
+        rolled = [shown[-1], *shown[:-1]]
+        assert_rejected(_HOST, TASK, built.item, _rerender(built, rolled), f"options drawn one slot off ({index})")
+
+
+def test_a_distractor_made_correct_in_the_scene_fails():
+    """One valid figure loses a part in the record only, and in the record and the drawing alike: either way the
+    item has two figures that break their rule (the second time only the scene solver can see it)."""
+    for index in range(3):
+        built = _build(31, index)
+        k = _valid_index(built)
+        images = [decode_png(p) for p in built.pngs]
+
+        def drop(scene, k=k):
+            figure = scene["options"][k]
+            kind = next(name for name in ("segments", "polygons", "circles") if figure[name])
+            figure[kind].pop(len(figure[kind]) // 2)
+
+        assert_rejected(_HOST, TASK, _with_scene(built.item, drop), images, f"distractor {k} broken in the record")
+        _, shown = built.problem.structure
+        broken = _changed_part(shown[k].content, "drop")
+        redrawn = list(shown)
+        redrawn[k] = attrs.evolve(shown[k], content=broken)
+
+        def record(scene, k=k, broken=broken):
+            scene["options"][k] = broken.describe(scene["tile"])
+
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, record), _rerender(built, redrawn),
+                                   f"distractor {k} broken in record and drawing")
+        assert any("scene solver" in f for f in failures), failures
+
+
+@pytest.mark.parametrize("how", ["turn", "drop"])
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_a_figure_drawn_with_one_part_changed_fails(how, size):
+    """A figure drawn with one sub-pattern changed relative to the record (the record left as it was)."""
+    for index in range(4):
+        built = _build(32, index, size=size)
+        _, shown = built.problem.structure
+        for k in (_valid_index(built), "ABCD".index(built.item.answer)):
+            redrawn = list(shown)
+            redrawn[k] = attrs.evolve(shown[k], content=_changed_part(shown[k].content, how))
+            failures = assert_rejected(_HOST, TASK, built.item, _rerender(built, redrawn),
+                                       f"figure {k} drawn with a part {how} ({index}, {size})")
+            assert any(f"figure {'ABCD'[k]}" in f for f in failures), failures
+
+
+def test_an_unchanged_rerender_verifies():
+    """The planted-fault helpers themselves change nothing when no fault is planted."""
+    built = _build(33, 0)
+    _, shown = built.problem.structure
+    assert not verify_item(_HOST, TASK, built.item, _rerender(built, shown))
+    assert not verify_item(_HOST, TASK, _with_scene(built.item, lambda scene: None), _pixels(built.images))
+
+
+def test_the_record_holds_the_drawn_primitives_and_recursion():
+    built = _build(34, 1)
+    scene = built.item.metadata["scene"]
+    _, shown = built.problem.structure
+    for description, option in zip(scene["options"], shown, strict=True):
+        assert description == json.loads(json.dumps(option.content.describe(scene["tile"])))
+        assert set(description["recursion"]) == {"generator", "motif", "levels", "branching"}
+        values = [v for name in ("segments", "polygons", "circles") for v in np.ravel(description[name])]
+        assert all(round(v, 5) == v for v in values)  # quantised before drawing
+    assert not verifier.record_failures(copy.deepcopy(scene))
 
 
 # -- items: answer, templates, knobs --------------------------------------------------------------------
@@ -160,7 +340,8 @@ def test_violator_is_not_an_ink_outlier_on_average():
     for index in range(count):
         built = _build(11, index)
         answer = "ABCD".index(built.item.answer)
-        ink = [option_features(t)["ink"] for t in IMPL.option_tiles(built.problem, built.images[0])]
+        tiles = [built.images[0].crop(tuple(box)) for box in built.item.metadata["scene"]["option_boxes"]]
+        ink = [option_features(t)["ink"] for t in tiles]
         extremes += answer in (int(np.argmax(ink)), int(np.argmin(ink)))
     assert 0.2 < extremes / count < 0.8
 

@@ -1,18 +1,26 @@
-"""Mental Transformation (MT): polycube geometry, every distractor template really wrong, the independent solver,
-difficulty knobs, and the core's conformance suite over the task."""
+"""Mental Transformation (MT): polycube geometry, every distractor template really wrong, the artefact verifier
+and the faults it must catch, difficulty knobs, and the core's conformance suite over the task."""
 
 from __future__ import annotations
 
+import copy
 import functools
+from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, verify_item
 from bench_core.host import create_host
+from bench_core.images import decode_png
 from bench_plugin_mindseye import mental_rotation as mt
+from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.descriptions.mental_rotation import TASK
+from bench_plugin_mindseye.layout import Layout
+from bench_plugin_mindseye.verifiers import mental_rotation as verifier
 
 
 class _Plugin:
@@ -26,12 +34,14 @@ _HOST = create_host(entry_points=False, plugins=[("test-mental-rotation", _Plugi
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
 
 
 SEEDS = range(12)
+SIDE = mt.TASK.layout("600x800").tile
 
 
 @functools.cache
@@ -45,7 +55,13 @@ def _by_template(stimulus):
 
 
 def _geometry(view: mt.PolycubeView):
-    return mt.canonical(mt.lattice_coordinates(view.centres()))
+    return mt.canonical(view.voxels)
+
+
+def _scene(stimulus, options):
+    """The scene record's panel descriptions of a stimulus with ``options`` in display order."""
+    return {"query": [mt.TASK.describe(stimulus.query[0], SIDE)],
+            "options": [mt.TASK.describe(o.content, SIDE) for o in options]}
 
 
 # -- geometry ------------------------------------------------------------------------------------------
@@ -80,16 +96,31 @@ def test_chains_are_self_avoiding_non_planar_open_and_without_self_symmetry():
             assert mt.self_symmetries(chain) == 1
 
 
-def test_lattice_recovery_sees_through_any_rotation_but_not_a_reflection():
+def test_the_verifier_generates_the_24_proper_rotations_itself():
+    assert len(verifier.LATTICE_ROTATIONS) == 24
+    assert {m.tobytes() for m in verifier.LATTICE_ROTATIONS} == {m.tobytes() for m in mt.ROTATIONS}
+
+
+def test_the_verifier_sees_through_any_pose_and_lattice_turn_but_not_a_reflection_or_a_recolouring():
     rng = np.random.default_rng(2)
     chain = mt.MentalRotation()._chain(rng, 9, 4)
-    colours = [(k, 0, 0) for k in range(9)]
-    key = mt.canonical(chain, colours)
+    colours = [[k * 20, 0, 0] for k in range(9)]
+
+    def panel(voxels, matrix, paint=colours):
+        return {"voxels": np.asarray(voxels).tolist(), "colours": paint, "rotation": np.round(matrix, 6).tolist()}
+
+    original = verifier.shown_object(panel(chain, np.eye(3)))
     for angles in ("right", "oblique"):
         for axes in (1, 2, 3):
             matrix, _ = mt.random_pose(rng, axes, angles)
-            assert mt.displayed_shape_key(mt.PolycubeView(chain, colours, matrix)) == key
-            assert mt.displayed_shape_key(mt.PolycubeView(chain @ mt.MIRROR.T, colours, matrix)) != key
+            turn = mt.ROTATIONS[int(rng.integers(24))]
+            assert verifier.same_object(original, verifier.shown_object(panel(chain @ turn.T + 3, matrix)))
+            assert not verifier.same_object(original, verifier.shown_object(panel(chain @ mt.MIRROR.T, matrix)))
+            swapped = [colours[1], colours[0], *colours[2:]]
+            assert not verifier.same_object(original, verifier.shown_object(panel(chain, matrix, swapped)))
+    # a pose that reflects shows the mirror image; one that is not a rotation shows no polycube
+    assert verifier.same_object(original, verifier.shown_object(panel(chain @ mt.MIRROR.T, mt.MIRROR)))
+    assert verifier.shown_object(panel(chain, np.diag([1.0, 1.0, 1.3]))) is None
 
 
 @pytest.mark.parametrize("angles", ["right", "oblique"])
@@ -113,8 +144,9 @@ def test_solver_picks_exactly_the_rotation_and_every_foil_is_wrong(difficulty):
     for seed in SEEDS:
         stimulus = _stimulus(seed, difficulty)
         options = list(stimulus.options)
-        assert mt.TASK.solve(stimulus, options) == [k for k, o in enumerate(options) if o.role == "correct"]
-        keys = [mt.displayed_shape_key(o.content) for o in options]
+        scene = _scene(stimulus, options)
+        assert verifier.solve_scene(scene) == [k for k, o in enumerate(options) if o.role == "correct"]
+        keys = [mt.canonical(o.content.voxels, o.content.colours) for o in options]
         assert len(set(keys)) == 4  # pairwise non-congruent, colours included
 
 
@@ -124,7 +156,7 @@ def test_each_template_is_the_error_it_names(difficulty):
         stimulus = _stimulus(seed, difficulty)
         original = stimulus.query[0]
         shape = _geometry(original)
-        mirrored = mt.canonical(mt.lattice_coordinates(original.centres()) @ mt.MIRROR.T)
+        mirrored = mt.canonical(original.voxels @ mt.MIRROR.T)
         options = _by_template(stimulus)
         assert shape != mirrored  # chiral: the mirror can never be a rotation
         assert _geometry(options["rotation"].content) == shape
@@ -145,7 +177,7 @@ def test_each_template_is_the_error_it_names(difficulty):
         if "colour_permuted" in options:
             permuted = options["colour_permuted"].content
             assert _geometry(permuted) == shape  # the right geometry ...
-            assert mt.displayed_shape_key(permuted) != mt.displayed_shape_key(original)  # ... wrongly coloured
+            assert mt.canonical(permuted.voxels, permuted.colours) != mt.canonical(original.voxels, original.colours)
             assert sorted(map(str, permuted.colours)) == sorted(map(str, original.colours))
             assert sum(a != b for a, b in zip(permuted.colours, original.colours, strict=True)) == 2
             assert "mirror" in options  # paired, so colour order alone cannot pick either
@@ -200,3 +232,99 @@ def test_items_are_the_same_at_both_sizes_when_the_audit_allows():
         for s in range(6)
     )
     assert same >= 5
+
+
+def test_the_question_says_that_cubes_keep_their_colours():
+    # the colour_permuted foil is a correct rotation of the geometry: it is wrong only by a stated rule
+    assert "every cube keeps its colour" in mt.TASK.texts.question
+
+
+# -- the artefact verifier and planted faults ------------------------------------------------------------------
+def _built(seed: int = 0, index: int = 1, **settings):
+    job = plan(TASK, {"difficulty": "hard", **settings}, seed, index + 1)[index]
+    return build_item(_HOST, TASK, seed, index, job.params, job.suffix)
+
+
+def _redrawn(built) -> list:
+    """The item's picture drawn again by the task's own render (panel caches emptied), under whatever fault a
+    test has planted."""
+    stimulus, shown = built.problem.structure
+    for content in (*stimulus.query, *(o.content for o in shown)):
+        content.cache = {}
+    return list(mt.TASK.render(built.problem))
+
+
+def _answer_index(built) -> int:
+    return "ABCD".index(built.item.answer)
+
+
+def test_the_unmutated_items_verify_from_their_pixels():
+    for seed in range(3):
+        built = _built(seed)
+        assert not verify_item(_HOST, TASK, built.item, [decode_png(p) for p in built.pngs])
+        assert not verify_item(_HOST, TASK, built.item, _redrawn(built))  # the redraw itself is faithful
+
+
+def test_options_drawn_one_slot_off_are_caught(monkeypatch):
+    built = _built(1)
+    compose = Layout.compose
+
+    def shifted(self, query, options, captions=None, labels=None):
+        return compose(self, query, [*options[1:], options[0]], captions, labels)
+
+    monkeypatch.setattr(Layout, "compose", shifted)
+    assert_rejected(_HOST, TASK, built.item, _redrawn(built), "options drawn one slot off")
+
+
+def test_a_distractor_made_correct_in_the_scene_is_caught():
+    for seed in range(3):
+        built = _built(seed)
+        scene = copy.deepcopy(dict(built.item.metadata["scene"]))
+        wrong = next(k for k in range(4) if k != _answer_index(built))
+        original = scene["query"][0]
+        turn = verifier.LATTICE_ROTATIONS[7]
+        scene["options"][wrong]["voxels"] = (np.asarray(original["voxels"]) @ turn.T).tolist()
+        scene["options"][wrong]["colours"] = original["colours"]
+        item = attrs.evolve(built.item, metadata={**built.item.metadata, "scene": scene})
+        failures = assert_rejected(_HOST, TASK, item, [decode_png(p) for p in built.pngs], "distractor made correct")
+        assert any("scene solver finds" in f for f in failures), failures
+
+
+def test_the_original_drawn_from_another_object_is_caught(monkeypatch):
+    for seed in range(3):
+        built = _built(seed)
+        stimulus, shown = built.problem.structure
+        other = next(o.content for o in shown if o.template == "mirror")
+        query = stimulus.query[0]
+        impostor = mt.PolycubeView(other.voxels, other.colours, query.matrix)
+        impostor.relative_scale = query.relative_scale
+        monkeypatch.setattr(mt.MentalRotation, "draw_query",
+                            lambda self, content, side, view=impostor: self.draw_option(view, side))
+        assert_rejected(_HOST, TASK, built.item, _redrawn(built), "the original drawn from the mirror object")
+        monkeypatch.undo()
+
+
+def test_two_cube_colours_swapped_in_the_drawing_are_caught():
+    for seed in range(3):
+        built = _built(seed)
+        _, shown = built.problem.structure
+        images = _redrawn(built)  # fills every panel's cache at the item's side
+        view = shown[_answer_index(built)].content
+        colours = list(view.colours)
+        i = 0
+        j = next(k for k in range(1, len(colours)) if np.abs(np.subtract(colours[k], colours[i])).max() > 60)
+        colours[i], colours[j] = colours[j], colours[i]
+        side = next(iter(view.cache))
+        swapped = mt.PolycubeView(view.voxels, colours, view.matrix)
+        view.cache[side] = raster3d.render(swapped.mesh(), side, view.pixel_scale(side)).image
+        images = list(mt.TASK.render(built.problem))
+        failures = assert_rejected(_HOST, TASK, built.item, images, "two cube colours swapped on the answer")
+        assert any("recorded colour" in f for f in failures), failures
+
+
+def test_every_two_cube_colours_are_told_apart_even_on_the_darkest_face():
+    from bench_plugin_mindseye.verifiers.projection import FACE_TOLERANCE
+
+    colours = [np.array(c) for c in mt.PALETTE.values()]
+    closest = min(np.abs(a - b).max() for k, a in enumerate(colours) for b in colours[k + 1:])
+    assert closest * raster3d.AMBIENT > 1.5 * FACE_TOLERANCE

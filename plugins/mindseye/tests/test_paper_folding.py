@@ -1,22 +1,29 @@
-"""Paper Folding (PF): exact folding geometry, the independent raster solver, the distractor templates,
-difficulty knobs, legibility, and the core's conformance suite on a private host."""
+"""Paper Folding (PF): exact folding geometry, the artefact verifier (scene solver, record consistency, holes
+and fills found on the pixels), planted faults it must catch, the distractor templates, difficulty knobs,
+legibility, and the core's conformance suite (with golden digests) on a private host."""
 
 from __future__ import annotations
 
+import copy
 import math
+from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 from shapely.geometry import Point
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, verify_item
 from bench_core.host import create_host
-from bench_core.seeding import ItemRandom
+from bench_core.images import decode_png
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye import paper_folding as pf
 from bench_plugin_mindseye.descriptions.paper_folding import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.options import arrange
+from bench_plugin_mindseye.verifiers import paper_folding as verifier
 
 
 class _Plugin:
@@ -30,6 +37,7 @@ _HOST = create_host(entry_points=False, plugins=[("test-paper-folding", _Plugin(
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
@@ -113,12 +121,34 @@ def test_true_holes_are_exactly_the_layers_under_each_punch(difficulty, stimulus
     assert folding.min_separation(correct.content.holes) >= 2 * pf.CLEARANCE - 1e-9
 
 
-# -- the solver and the distractors ---------------------------------------------------------------------------------
+# -- the scene solver and the distractors -----------------------------------------------------------------------
+def _scene(stimulus, shown, size="1024x1024"):
+    """The scene record of a stimulus with the options in ``shown`` order, as JSON would give it back."""
+    import json
+
+    return json.loads(json.dumps(pf.TASK.scene(stimulus, shown, size)))
+
+
 @pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
-def test_solver_singles_out_the_constructed_answer(difficulty, stimulus):
+def test_scene_solver_singles_out_the_constructed_answer(difficulty, stimulus):
     options = list(stimulus.options)
-    assert pf.TASK.solve(stimulus, options) == [0]
-    assert pf.TASK.solve(stimulus, options[::-1]) == [len(options) - 1]
+    scene = _scene(stimulus, options)
+    assert pf.TASK.solve_scene(scene) == [0]
+    assert verifier.record_failures(scene) == []
+    assert pf.TASK.solve_scene(_scene(stimulus, options[::-1])) == [len(options) - 1]
+
+
+def test_unfolding_walks_each_punch_back_through_the_folds():
+    # the moving side is where side * n . (x - anchor) > 0, n = (-sin, cos): the right half turns onto the left
+    # (vertical line, side -1), then the top onto the bottom (horizontal line, side -1)
+    sheet = [[0.13, 0.13], [0.87, 0.13], [0.87, 0.87], [0.13, 0.87]]
+    folds = [{"anchor": [0.5, 0.5], "angle": 90.0, "side": -1}, {"anchor": [0.5, 0.5], "angle": 0.0, "side": -1}]
+    holes, problems = verifier.unfold(sheet, folds, [[0.3, 0.7]])
+    assert not problems
+    assert verifier.same_holes(holes, [[0.3, 0.7], [0.7, 0.7], [0.3, 0.3], [0.7, 0.3]])
+    assert verifier.forward([0.7, 0.3], folds) == pytest.approx((0.3, 0.7))
+    # a punch where the first fold left no paper makes no hole
+    assert verifier.unfold(sheet, folds[:1], [[0.7, 0.5]])[0] == []
 
 
 @pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
@@ -200,8 +230,8 @@ def test_foil_choice_balances_the_count_shortcuts_in_expectation(monkeypatch):
     kept = []
     real_choose = pf.choose_foils
 
-    def choose(rng, foils):
-        chosen = real_choose(rng, foils)
+    def choose(rng, foils, *args):
+        chosen = real_choose(rng, foils, *args)
         if chosen is not None:
             kept.append(expected[-1])
         return chosen
@@ -255,18 +285,161 @@ def test_holes_and_strokes_stay_legible_on_the_small_canvas():
 
 
 def test_fold_panels_shade_the_flap_grey_and_options_show_every_hole():
-    impl = pf.TASK
-    params = TASK.resolve_params({"size": "600x800", "difficulty": "medium"})
-    problem = impl.generate(params, ItemRandom(TASK.id, TASK.version, 4, 0))
-    image = impl.render(problem)[0]
-    pixels = np.asarray(image)
-    for box in problem.metadata["query_bboxes"][1:3]:
+    built = _built(4, 0, size="600x800", difficulty="medium")
+    pixels = np.asarray(built.images[0])
+    scene = built.item.metadata["scene"]
+    for box in scene["query_boxes"][1:3]:
         panel = pixels[box[1]:box[3], box[0]:box[2]]
         assert (np.abs(panel.astype(int) - 211).max(axis=2) <= 2).mean() > 0.02  # the #D3D3D3 flap
-    assert impl.verify(problem, [image]) == []
-    _, shown = problem.structure
-    for option, meta in zip(shown, problem.metadata["options"], strict=True):
-        left, top = meta["bbox"][:2]
-        tile = problem.metadata["options"][0]["bbox"][2] - problem.metadata["options"][0]["bbox"][0]
-        for x, y in option.content.holes:
-            assert pixels[round(top + y * tile), round(left + x * tile)].max() < 60  # a dark dot at each hole
+    tile = scene["tile"]
+    for option, box in zip(scene["options"], scene["option_boxes"], strict=True):
+        for x, y in option["holes"]:
+            assert pixels[round(box[1] + y * tile), round(box[0] + x * tile)].max() < 60  # a dark dot at each hole
+        found = verifier.find_discs(pixels[box[1]:box[3], box[0]:box[2]], option["radius"] * tile)
+        assert len(found) == len(option["holes"])
+
+
+# -- planted faults: verify must catch each -----------------------------------------------------------------------
+def _built(seed, index, **settings):
+    job = plan(TASK, settings, seed, index + 1)[index]
+    return build_item(_HOST, TASK, seed, index, job.params, job.suffix)
+
+
+FAULT_ITEMS = [(seed, index) for seed in (1, 2, 3) for index in (0, 1)]
+
+
+def _render(problem, **patches):
+    """The problem's image drawn with some drawing methods replaced."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, function in patches.items():
+            mp.setattr(pf.PaperFolding, name, function)
+        return pf.TASK.render(problem)
+
+
+def _scene_item(item, change):
+    """A copy of ``item`` whose scene record ``change`` edits in place."""
+    metadata = copy.deepcopy(item.metadata)
+    change(metadata["scene"])
+    return attrs.evolve(item, metadata=metadata)
+
+
+def _answer_index(item):
+    return "ABCD".index(item.answer)
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_options_drawn_one_slot_off(seed, index):
+    built = _built(seed, index)
+    stimulus, shown = built.problem.structure
+    rolled = attrs.evolve(built.problem, structure=(stimulus, tuple(shown[-1:]) + tuple(shown[:-1])))
+    failures = assert_rejected(_HOST, TASK, built.item, pf.TASK.render(rolled), "options drawn one slot off")
+    assert any("holes" in f for f in failures), failures  # the holes found on the pixels disagree
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_a_distractor_made_correct(seed, index):
+    built = _built(seed, index)
+    answer = _answer_index(built.item)
+    truth = built.item.metadata["scene"]["options"][answer]["holes"]
+    stimulus, shown = built.problem.structure
+    for wrong in (k for k in range(4) if k != answer):
+        # in the record only
+        bad = _scene_item(built.item, lambda scene, w=wrong: scene["options"][w].update(holes=copy.deepcopy(truth)))
+        assert_rejected(_HOST, TASK, bad, [decode_png(p) for p in built.pngs], f"option {wrong} made correct (record)")
+        # in the record and the picture
+        fixed = list(shown)
+        fixed[wrong] = attrs.evolve(shown[wrong], content=attrs.evolve(shown[wrong].content,
+                                                                       holes=shown[answer].content.holes))
+        image = pf.TASK.render(attrs.evolve(built.problem, structure=(stimulus, tuple(fixed))))
+        assert_rejected(_HOST, TASK, bad, image, f"option {wrong} made correct (record and picture)")
+
+
+def _mirror_x(points):
+    return tuple((1.0 - x, y) for x, y in points)
+
+
+def _mirror_y(points):
+    return tuple((x, 1.0 - y) for x, y in points)
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_holes_drawn_mirrored(seed, index):
+    built = _built(seed, index)
+    real = pf.PaperFolding.draw_option
+    for flip in (_mirror_x, _mirror_y):
+        changed = [o for o in built.problem.structure[1]
+                   if not verifier.same_holes(flip(o.content.holes), o.content.holes, 0.02)]
+        if not changed:
+            continue  # every hole pattern is symmetric about this axis: mirroring draws the same picture
+        target = changed[0].content
+
+        def mirrored(self, content, side, target=target, flip=flip):
+            if content is target:
+                content = attrs.evolve(content, holes=flip(content.holes))
+            return real(self, content, side)
+
+        assert_rejected(_HOST, TASK, built.item, _render(built.problem, draw_option=mirrored),
+                        f"holes of one option drawn mirrored ({flip.__name__})")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_punch_drawn_elsewhere(seed, index):
+    built = _built(seed, index)
+    real = pf.PaperFolding.draw_query
+
+    def moved(self, content, side):
+        if content.punches:
+            (x, y), rest = content.punches[0], content.punches[1:]
+            content = attrs.evolve(content, punches=((x + 0.06, y), *rest))
+        return real(self, content, side)
+
+    assert_rejected(_HOST, TASK, built.item, _render(built.problem, draw_query=moved), "punch drawn elsewhere")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_flap_shading_swapped(seed, index):
+    built = _built(seed, index)
+    real_polygon = pf.PaperFolding._polygon
+
+    def swapped(self, tile, ring, fill):
+        return real_polygon(self, tile, ring, pf.PAPER if fill == pf.FLAP else pf.FLAP)
+
+    assert_rejected(_HOST, TASK, built.item, _render(built.problem, _polygon=swapped), "flap and paper shading swapped")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_fold_recorded_on_the_other_side(seed, index):
+    built = _built(seed, index)
+
+    def flip(scene):
+        scene["query"][1]["fold"]["side"] = -scene["query"][1]["fold"]["side"]
+
+    bad = _scene_item(built.item, flip)
+    assert_rejected(_HOST, TASK, bad, [decode_png(p) for p in built.pngs], "first fold recorded on the other side")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_second_fold_drawn_about_another_line(seed, index):
+    built = _built(seed, index)
+    stimulus, shown = built.problem.structure
+    sheet = folding.sheet_polygon(stimulus.facts["sheet"])
+    first, second = stimulus.query[1].fold, stimulus.query[2].fold
+    other = folding.Fold(second.anchor, (second.angle + 90.0) % 180.0, second.side)
+    states = folding.fold_sequence(sheet, [first, other])
+    query = list(stimulus.query)
+    query[2] = attrs.evolve(query[2], layers=tuple(states[2]), fold=other)
+    query[3] = attrs.evolve(query[3], layers=tuple(states[2]), fold=other)
+    image = pf.TASK.render(attrs.evolve(built.problem, structure=(attrs.evolve(stimulus, query=tuple(query)), shown)))
+    assert_rejected(_HOST, TASK, built.item, image, "second fold drawn about another line")
+
+
+def test_unmutated_items_verify_on_both_canvases():
+    for size in ("1024x1024", "600x800"):
+        built = _built(9, 0, size=size)
+        assert not verify_item(_HOST, TASK, built.item, [decode_png(p) for p in built.pngs])
+
+
+def test_arrange_keeps_the_answer_where_the_record_says():
+    stimulus = STIMULI[0][1]
+    shown = arrange(stimulus.options, 2, np.random.default_rng(0))
+    assert pf.TASK.solve_scene(_scene(stimulus, shown)) == [2]

@@ -1,20 +1,30 @@
-"""Symmetric Structures (SS): the drawn-symmetry solver, the construction of conformers and the odd figure,
-leak checks (stroke count, size, box shape, stroke length), difficulty knobs, legibility, and the core's
-conformance suite on a private host."""
+"""Symmetric Structures (SS): the artefact verifier (symmetry from the recorded strokes, strokes found on the
+pixels), planted faults it must catch, the construction of conformers and the odd figure, leak checks (stroke
+count, size, box shape, stroke length, orientation), the size of the decisive difference, difficulty knobs,
+legibility, and the core's conformance suite (with golden digests) on a private host."""
 
 from __future__ import annotations
 
+import copy
+import json
+import math
+from pathlib import Path
+
+import attrs
 import numpy as np
 import pytest
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan
 from bench_core.host import create_host
+from bench_core.images import decode_png
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye import symmetric_structures as ss
 from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.symmetric_structures import TASK
 from bench_plugin_mindseye.layout import SIZES, Layout, Tile
+from bench_plugin_mindseye.verifiers import symmetric_structures as verifier
 
 
 class _Plugin:
@@ -28,58 +38,100 @@ _HOST = create_host(entry_points=False, plugins=[("test-symmetric-structures", _
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
 
 
-def _stimuli(count: int, **params):
-    return [(("easy", "medium", "hard")[seed % 3], ss.TASK.build(np.random.default_rng(seed), ("easy", "medium",
-                                                                                                 "hard")[seed % 3],
-                                                                    params))
-            for seed in range(count)]
+def _stimuli(count: int, start: int = 0, **params):
+    difficulties = ("easy", "medium", "hard")
+    return [(difficulties[seed % 3], ss.TASK.build(np.random.default_rng(seed), difficulties[seed % 3], params))
+            for seed in range(start, start + count)]
 
 
 STIMULI = _stimuli(48)
-EXPECTED = {"vertical": (True, 1), "horizontal": (True, 1), "rot2": (False, 2), "rot4": (False, 4)}
+SIDE = ss.TASK.layout("1024x1024").tile
+EXPECTED = {"vertical": {"mirror"}, "horizontal": {"mirror"}, "rot2": {"turn 2"}, "rot4": {"turn 2", "turn 4"}}
 
 
-# -- the solver on hand-made figures --------------------------------------------------------------------------------
-def _figure(points, *copies):
-    return ss.normalise([np.asarray(points, dtype=float), *[np.asarray(c, dtype=float) for c in copies]])
+def _scene(stimulus, shown, size="1024x1024"):
+    """The scene record of a stimulus with the options in ``shown`` order, as JSON gives it back."""
+    return json.loads(json.dumps(ss.TASK.scene(stimulus, shown, size)))
 
 
-def test_drawn_symmetry_recognises_textbook_figures():
-    arrow = _figure([(-1, 1), (0, 0), (1, 1)], [(0, 0), (0, 2)])
-    zed = _figure([(-1, 1), (1, 1), (-1, -1), (1, -1)])
-    arms = [[(0, 0), (1, 0), (1, 0.6)]]
-    pinwheel = _figure(*[folding.apply(folding.rotation((0, 0), 90 * k), arms[0]) for k in range(4)])
-    hook = _figure([(0, 0), (2, 0), (2, 1), (1.4, 1.3)])
-    assert ss.drawn_symmetry(arrow) == (True, 1)
-    assert ss.drawn_symmetry(zed) == (False, 2)
-    assert ss.drawn_symmetry(pinwheel) == (False, 4)
-    assert ss.drawn_symmetry(hook) == (False, 1)
+def _held(description, side=SIDE):
+    return {name for name, has in verifier.properties(verifier.Figure(description, side)).items() if has}
+
+
+# -- the verifier's symmetry finder on hand-made figures -------------------------------------------------------------
+def _record(*lines, stroke=0.017):
+    """A description of polylines given in units of 0.1 about the tile centre."""
+    return {"kind": "figure", "stroke": stroke,
+            "polylines": [[[0.5 + 0.1 * x, 0.5 + 0.1 * y] for x, y in line] for line in lines]}
+
+
+def test_symmetry_finder_recognises_textbook_figures():
+    arrow = _record([(-1, 1), (0, 0), (1, 1)], [(0, 0), (0, 2)])
+    zed = _record([(-1, 1), (1, 1), (-1, -1), (1, -1)])
+    arm = np.array([(0, 0), (1, 0), (1, 0.6)])
+    pinwheel = _record(*[folding.apply(folding.rotation((0, 0), 90 * k), arm) for k in range(4)])
+    hook = _record([(0, 0), (2, 0), (2, 1), (1.4, 1.3)])
+    assert _held(arrow) == {"mirror"}
+    assert _held(zed) == {"turn 2"}
+    assert _held(pinwheel) == {"turn 2", "turn 4"}
+    assert _held(hook) == set()
     # an oblique mirror axis counts as well as a vertical one
-    tilted = tuple(folding.apply(folding.rotation((0, 0), 33.0), p) for p in arrow)
-    assert ss.drawn_symmetry(tilted) == (True, 1)
+    tilted = _record(*[folding.apply(folding.rotation((0, 0), 33.0), line) for line in
+                       ([(-1, 1), (0, 0), (1, 1)], [(0, 0), (0, 2)])])
+    assert _held(tilted) == {"mirror"}
+    for figure in (hook,):
+        shape = verifier.Figure(figure, SIDE)
+        assert shape.lacks_mirror() and shape.lacks_turn(2)
+
+
+def test_a_nearly_symmetric_figure_is_neither_symmetric_nor_clearly_not():
+    # one end moved by a pixel: not a symmetry (beyond HOLD), but not visibly broken either
+    nudge = 1.0 / SIDE / 0.1
+    almost = verifier.Figure(_record([(-1, 1), (0, 0), (1, 1 + nudge)], [(0, 0), (0, 2)]), SIDE)
+    assert not almost.mirror_axes() and not almost.lacks_mirror()
+
+
+def test_the_odd_figure_must_clearly_lack_the_shared_symmetry():
+    v = _record([(-1, 1), (0, 0), (1, 1)], [(0, 0), (0, 2)])
+    nudge = 1.0 / SIDE / 0.1
+    almost = _record([(-1, 1), (0, 0), (1, 1 + nudge)], [(0, 0), (0, 2)])
+    bent = _record([(-1, 1), (0, 0), (1.5, 0.2)], [(0, 0), (0, 2)])
+    assert verifier.solve({"tile": SIDE, "options": [v, v, bent, v]}) == [2]
+    assert verifier.solve({"tile": SIDE, "options": [v, v, almost, v]}) == []  # undecidable: no answer
+    assert verifier.solve({"tile": SIDE, "options": [v, bent, bent, v]}) == []
 
 
 # -- construction ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
-def test_solver_agrees_with_the_construction(difficulty, stimulus):
+def test_scene_solver_agrees_with_the_construction(difficulty, stimulus):
     options = list(stimulus.options)
-    assert ss.TASK.solve(stimulus, options) == [0]
-    assert ss.TASK.solve(stimulus, options[1:] + options[:1]) == [3]
+    assert ss.TASK.solve_scene(_scene(stimulus, options)) == [0]
+    assert ss.TASK.solve_scene(_scene(stimulus, options[1:] + options[:1])) == [3]
 
 
 @pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
 def test_conformers_have_exactly_the_shared_symmetry_and_the_odd_one_none(difficulty, stimulus):
     kind = stimulus.facts["symmetry"]
     for option in stimulus.options:
-        found = ss.drawn_symmetry(option.content.polylines)
-        assert found == ((False, 1) if option.role == "correct" else EXPECTED[kind]), option.template
-    assert [o.template for o in stimulus.options] == ["broken_copy", "perturbed_pair", "tilted", "plain"]
+        found = _held(ss.TASK.describe(option.content, SIDE))
+        assert found == (set() if option.role == "correct" else EXPECTED[kind]), option.template
+    assert [o.template for o in stimulus.options] == ["broken_copy", "perturbed_pair", "plain", "plain_alt"]
     assert stimulus.options[1].role == "confound"
+
+
+@pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
+def test_the_decisive_difference_is_clearly_visible(difficulty, stimulus):
+    odd = stimulus.options[0]
+    assert odd.latent["decisive_px"] >= ss.MIN_DECISIVE_PX
+    assert ss.decisive_size(odd.content.polylines) * ss.FILL * odd.content.scale * SIDE >= ss.MIN_DECISIVE_PX
+    figure = verifier.Figure(ss.TASK.describe(odd.content, SIDE), SIDE)
+    assert figure.lacks_mirror() and all(figure.lacks_turn(n) for n in verifier.ORDERS)
 
 
 @pytest.mark.parametrize(("difficulty", "stimulus"), STIMULI)
@@ -97,10 +149,46 @@ def test_no_stroke_count_or_size_leak(difficulty, stimulus):
             assert extent.min() >= 0.97  # four-fold figures have square boxes; the odd one nearly so
 
 
-def test_axis_orientation_never_isolates_one_panel():
-    for _, stimulus in STIMULI:
-        assert sum(o.latent["oblique"] for o in stimulus.options) == 2
-        assert stimulus.options[2].latent["oblique"]
+def test_every_figure_is_tilted_from_one_distribution():
+    """The construction angles are drawn alike for every role (version 0.1 drew the odd figure upright and a
+    filler always oblique)."""
+    for kind in ss.SYMMETRIES:
+        rng = np.random.default_rng(3)
+        angles = np.array([ss.orientations(rng, kind, 4) for _ in range(400)])
+        centre = {"vertical": 90.0, "horizontal": 0.0}.get(kind)
+        for column in angles.T:
+            if centre is None:
+                assert column.min() >= 0.0 and column.max() < 360.0 and abs(column.mean() - 180.0) < 25.0
+            else:
+                assert np.all(np.abs(column - centre) <= 45.0) and abs(column.mean() - centre) < 5.0
+
+
+def _ink_orientation(image) -> tuple[float, float]:
+    """(principal angle of the ink in degrees mod 180, how far it is from upright/level in degrees)."""
+    ink = np.asarray(image.convert("L")) < 128
+    ys, xs = np.nonzero(ink)
+    xs, ys = xs - xs.mean(), ys - ys.mean()
+    angle = 0.5 * math.degrees(math.atan2(2 * (xs * ys).mean(), (xs * xs).mean() - (ys * ys).mean())) % 180.0
+    return angle, abs((angle + 45.0) % 90.0 - 45.0)
+
+
+def test_orientation_does_not_point_at_the_answer():
+    """Over many items, picking the most / least tilted figure (principal direction of the drawn ink off upright),
+    or the one whose tilt is most / least typical, finds the odd figure at chance (within three binomial standard
+    deviations)."""
+    items = [s for _, s in _stimuli(120, start=300, symmetry=None)]
+    hits: dict[str, int] = {}
+    for stimulus in items:
+        tilt = [_ink_orientation(ss.TASK.draw_option(o.content, SIDE))[1] for o in stimulus.options]
+        median = sorted(tilt)[2]
+        picks = {"most tilted": int(np.argmax(tilt)), "least tilted": int(np.argmin(tilt)),
+                 "atypical": int(np.argmax([abs(t - median) for t in tilt])),
+                 "typical": int(np.argmin([abs(t - median) for t in tilt]))}
+        for name, pick in picks.items():
+            hits[name] = hits.get(name, 0) + (pick == 0)
+    bound = 0.25 + 3 * math.sqrt(0.25 * 0.75 / len(items))
+    rates = {name: count / len(items) for name, count in hits.items()}
+    assert max(rates.values()) <= bound, rates
 
 
 def test_stroke_length_does_not_point_at_the_answer():
@@ -111,6 +199,142 @@ def test_stroke_length_does_not_point_at_the_answer():
     top = ranks.count(3) / len(ranks)
     bottom = ranks.count(0) / len(ranks)
     assert top < 0.4 and bottom < 0.4, (top, bottom)
+
+
+# -- planted faults: verify must catch each -----------------------------------------------------------------------
+def _built(seed, index, **settings):
+    job = plan(TASK, settings, seed, index + 1)[index]
+    return build_item(_HOST, TASK, seed, index, job.params, job.suffix)
+
+
+FAULT_ITEMS = [(seed, index) for seed in (1, 2, 3, 4) for index in (0, 1)]
+
+
+def _images(built):
+    return [decode_png(p) for p in built.pngs]
+
+
+def _with_scene(item, change):
+    metadata = copy.deepcopy(item.metadata)
+    change(metadata["scene"])
+    return attrs.evolve(item, metadata=metadata)
+
+
+def _answer(item):
+    return "ABCD".index(item.answer)
+
+
+def _render_with(problem, content_map):
+    """The problem's image with some options' figures drawn from other contents (``{index: Figure}``)."""
+    stimulus, shown = problem.structure
+    shown = tuple(attrs.evolve(o, content=content_map.get(k, o.content)) for k, o in enumerate(shown))
+    return ss.TASK.render(attrs.evolve(problem, structure=(stimulus, shown)))
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_options_drawn_one_slot_off(seed, index):
+    built = _built(seed, index)
+    shown = built.problem.structure[1]
+    rolled = {k: shown[k - 1].content for k in range(4)}
+    failures = assert_rejected(_HOST, TASK, built.item, _render_with(built.problem, rolled),
+                               "options drawn one slot off")
+    assert any("off the recorded strokes" in f for f in failures), failures
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_a_distractor_made_odd(seed, index):
+    """A conformer replaced by an asymmetric figure (the odd figure turned), in the record only and in both the
+    record and the picture: two figures then lack the symmetry."""
+    built = _built(seed, index)
+    answer = _answer(built.item)
+    shown = built.problem.structure[1]
+    odd = shown[answer].content
+    turned = attrs.evolve(odd, polylines=tuple(folding.apply(folding.rotation((0, 0), 90.0), p) for p in odd.polylines))
+    wrong = (answer + 1) % 4
+    record = ss.TASK.describe(turned, built.item.metadata["scene"]["tile"])
+    bad = _with_scene(built.item, lambda scene: scene["options"].__setitem__(wrong, record))
+    assert_rejected(_HOST, TASK, bad, _images(built), "a conformer made asymmetric (record)")
+    assert_rejected(_HOST, TASK, bad, _render_with(built.problem, {wrong: turned}),
+                    "a conformer made asymmetric (record and picture)")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_the_odd_figure_made_symmetric(seed, index):
+    """The odd figure replaced by a symmetric one (a conformer turned), in the record only and in both."""
+    built = _built(seed, index)
+    answer = _answer(built.item)
+    shown = built.problem.structure[1]
+    conformer = shown[(answer + 1) % 4].content
+    turned = attrs.evolve(conformer, polylines=tuple(folding.apply(folding.rotation((0, 0), 37.0), p)
+                                                     for p in conformer.polylines))
+    record = ss.TASK.describe(turned, built.item.metadata["scene"]["tile"])
+    bad = _with_scene(built.item, lambda scene: scene["options"].__setitem__(answer, record))
+    failures = assert_rejected(_HOST, TASK, bad, _images(built), "the odd figure made symmetric (record)")
+    assert any("solver" in f for f in failures), failures
+    assert_rejected(_HOST, TASK, bad, _render_with(built.problem, {answer: turned}),
+                    "the odd figure made symmetric (record and picture)")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_figure_drawn_mirrored(seed, index):
+    """The odd figure drawn mirrored left for right about its own centre while the record keeps it as it was:
+    the decisive hook then sits on the other side."""
+    built = _built(seed, index)
+    answer = _answer(built.item)
+    odd = built.problem.structure[1][answer].content
+    mirrored = attrs.evolve(odd, polylines=tuple(p * np.array([-1.0, 1.0]) for p in odd.polylines))
+    failures = assert_rejected(_HOST, TASK, built.item, _render_with(built.problem, {answer: mirrored}),
+                               "odd figure drawn mirrored")
+    assert any("off the recorded strokes" in f or "not drawn" in f for f in failures), failures
+
+
+def _nearest_symmetry_image(polylines):
+    """The figure mapped by the mirror (about an axis through its vertex mean, every half degree) or turn that
+    moves it least: the picture differs from the figure only by its decisive detail."""
+    from shapely.geometry import MultiLineString
+
+    lines = MultiLineString([p.tolist() for p in polylines])
+    centre = np.concatenate(polylines).mean(axis=0)
+    candidates = [folding.reflection(centre, a) for a in np.arange(0.0, 180.0, 0.5)]
+    candidates += [folding.rotation(centre, t) for t in (90.0, 180.0, 270.0)]
+    best = min(candidates, key=lambda m: lines.hausdorff_distance(folding.transform(lines, m)))
+    return tuple(folding.apply(best, p) for p in polylines)
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_odd_figure_drawn_under_its_nearest_symmetry(seed, index):
+    """The subtle mirror: the odd figure drawn mirrored about its best axis (or turned by its best turn), so the
+    picture matches the record everywhere but at the decisive detail, which sits elsewhere."""
+    built = _built(seed, index)
+    answer = _answer(built.item)
+    odd = built.problem.structure[1][answer].content
+    image = _render_with(built.problem, {answer: attrs.evolve(odd, polylines=_nearest_symmetry_image(odd.polylines))})
+    failures = assert_rejected(_HOST, TASK, built.item, image, "odd figure drawn under its nearest symmetry")
+    assert any("off the recorded strokes" in f or "not drawn" in f for f in failures), failures
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_two_vertices_swapped_in_the_drawing(seed, index):
+    """Two neighbouring corners of the odd figure's path swapped in the drawing only."""
+    built = _built(seed, index)
+    answer = _answer(built.item)
+    odd = built.problem.structure[1][answer].content
+    line = odd.polylines[0].copy()
+    k = len(line) // 3
+    line[[k, k + 1]] = line[[k + 1, k]]
+    swapped = attrs.evolve(odd, polylines=(line, *odd.polylines[1:]))
+    assert_rejected(_HOST, TASK, built.item, _render_with(built.problem, {answer: swapped}),
+                    "two vertices swapped in the drawing")
+
+
+@pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
+def test_planted_fault_stroke_left_out(seed, index):
+    """One stroke of a conformer left out of the drawing (an asymmetric picture of a symmetric record)."""
+    built = _built(seed, index)
+    k = (_answer(built.item) + 2) % 4
+    figure = built.problem.structure[1][k].content
+    shortened = attrs.evolve(figure, polylines=(figure.polylines[0][:-1], *figure.polylines[1:]))
+    assert_rejected(_HOST, TASK, built.item, _render_with(built.problem, {k: shortened}), "a stroke left out")
 
 
 # -- difficulty knobs -------------------------------------------------------------------------------------------
@@ -143,7 +367,7 @@ def test_every_symmetry_type_occurs():
     assert {s.facts["symmetry"] for _, s in STIMULI} == set(ss.SYMMETRIES)
 
 
-# -- legibility -------------------------------------------------------------------------------------------------
+# -- legibility and drawing -------------------------------------------------------------------------------------
 def test_strokes_are_at_least_two_pixels_on_the_small_canvas():
     side = Layout(SIZES["600x800"], 0, 4, 4).tile
     tile = Tile(side)
@@ -154,11 +378,19 @@ def test_strokes_are_at_least_two_pixels_on_the_small_canvas():
     assert (np.asarray(image.convert("L")) < 100).mean() > 0.01
 
 
+def test_panels_are_drawn_from_the_quantised_record():
+    figure = STIMULI[5][1].options[2].content
+    record = ss.TASK.describe(figure, SIDE)
+    assert all(round(c, 4) == c for line in record["polylines"] for point in line for c in point)
+    nudged = attrs.evolve(figure, polylines=tuple(p + 1e-9 for p in figure.polylines))
+    assert ss.TASK.describe(nudged, SIDE) == record
+    assert ss.TASK.draw_option(nudged, SIDE).tobytes() == ss.TASK.draw_option(figure, SIDE).tobytes()
+
+
 def test_ink_and_box_follow_one_size_order_with_the_odd_figure_anywhere():
-    side = ss.TASK.layout("1024x1024").tile
     ranks = set()
     for _, stimulus in STIMULI[:24]:
-        features = [option_features(ss.TASK.draw_option(o.content, side)) for o in stimulus.options]
+        features = [option_features(ss.TASK.draw_option(o.content, SIDE)) for o in stimulus.options]
         orders = [list(np.argsort([f[name] for f in features])) for name in ("ink", "extent")]
         assert orders[0] == orders[1]
         ranks.add(orders[0].index(0))  # the odd figure is option 0

@@ -107,9 +107,10 @@ def test_exact_count_and_all_rules(backbone, count):
         for s in spurs:
             a, b = backbone[s.seg_idx], backbone[s.seg_idx + 1]
             assert s.anchor_t == 0.5
-            assert np.allclose(s.p0, 0.5 * (a + b))
-            assert s.length == pytest.approx(cf.spur_length_for(float(np.hypot(*(b - a)))))
-            assert 30.0 - 1e-6 <= _angle_to_host(backbone, s) <= 90.0 + 1e-6
+            # the spur ends are quantised to 1/100 px (geometry.quantise_points)
+            assert np.allclose(s.p0, 0.5 * (a + b), rtol=0, atol=0.005)
+            assert s.length == pytest.approx(cf.spur_length_for(float(np.hypot(*(b - a)))), abs=0.02)
+            assert 30.0 - 0.02 <= _angle_to_host(backbone, s) <= 90.0 + 0.02
             assert all(6.0 <= c <= 666.0 for c in s.p1)
 
 
@@ -119,8 +120,8 @@ def test_perpendicular_is_first_choice():
     sides = set()
     for seed in range(20):
         (sp,) = place_spurs(np.random.default_rng(seed), line, [], 1)
-        assert _angle_to_host(line, sp) == pytest.approx(90.0)
-        assert sp.length == pytest.approx(100.0)
+        assert _angle_to_host(line, sp) == pytest.approx(90.0, abs=0.02)
+        assert sp.length == pytest.approx(100.0, abs=0.02)
         sides.add(np.sign(sp.p1[1] - sp.p0[1]))
     assert sides == {-1.0, 1.0}  # either side is used
 
@@ -133,7 +134,7 @@ def test_rotates_away_from_perpendicular_when_blocked():
         spurs = place_spurs(np.random.default_rng(seed), ZIGZAG9, [], 7)
         assert check_spurs(ZIGZAG9, [], spurs) == []
         angles += [_angle_to_host(ZIGZAG9, s) for s in spurs]
-    assert min(angles) >= 30.0 - 1e-6
+    assert min(angles) >= 30.0 - 0.02
     assert any(a < 89.0 for a in angles)
     # A right-angle wedge: spurs on both legs still pass.
     wedge = np.array([[100.0, 500.0], [500.0, 500.0], [500.0, 100.0]])

@@ -1,4 +1,5 @@
-"""The glyph palette stays distinguishable and every glyph renders in its own colour."""
+"""The glyph palette stays distinguishable, and every glyph renders in its own colour and shape as the
+artefact verifier reads them back."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import itertools
 
 import numpy as np
 
+from bench_plugin_traversal.artefact import hue_name, pixel_failures, read_scene
 from bench_plugin_traversal.glyphs import COLOURS, VOCABULARY
 from bench_plugin_traversal.render import Scene, render_scene
-from bench_plugin_traversal.solver import glyph_colour_errors
 
 
 def _lab(rgb):
@@ -26,8 +27,11 @@ def test_colours_are_far_apart_in_lab():
         assert np.linalg.norm(_lab(ra) - _lab(rb)) > 25, (a, b)
 
 
-def test_every_glyph_renders_in_its_colour():
-    points = np.array([(60 + (i % 8) * 75, 80 + (i // 8) * 110) for i in range(len(VOCABULARY))], dtype=float)
-    image = render_scene(Scene(672, points, VOCABULARY))
-    glyphs = [((float(x), float(y)), t) for (x, y), t in zip(points, VOCABULARY, strict=True)]
-    assert glyph_colour_errors(image, glyphs) == []
+def test_the_verifier_names_every_palette_colour():
+    assert all(hue_name(rgb) == name for name, rgb in COLOURS.items())
+
+
+def test_every_glyph_renders_in_its_colour_and_shape():
+    points = np.array([(60 + (i % 8) * 75.25, 80 + (i // 8) * 110.5) for i in range(len(VOCABULARY))])
+    scene = Scene.on_vertices(672, points, VOCABULARY)
+    assert pixel_failures(render_scene(scene), read_scene(scene.record())) == []

@@ -52,7 +52,8 @@ def test_confound_variants_share_backbone_and_glyphs(host, path_task):
     assert {i.variant for i in items.values()} == {"base", "conf_low", "conf_high"}
     assert len({i.pair for i in items.values()}) == 1
     assert len({i.answer for i in items.values()}) == 1
-    assert len({json.dumps(i.metadata["points"]) for i in items.values()}) == 1
+    assert len({json.dumps(i.metadata["scene"]["line"]) for i in items.values()}) == 1
+    assert len({json.dumps(i.metadata["scene"]["markers"]) for i in items.values()}) == 1
     assert items["none"].metadata["spurs"] == 0
     assert 2 <= items["low"].metadata["spurs"] <= 4 and 5 <= items["high"].metadata["spurs"] <= 7
     assert "grey" in items["high"].question and "grey" not in items["none"].question

@@ -4,8 +4,10 @@ MaRVL-QA's topological counting task (paper §3.2.1, appendix A.3).  An item is 
 countable family (paper Table 5), drawn aiming at a target count, counted by the extremum engine
 (``extrema.analyse``), certified by the visibility gates (``certify.certify``) and drawn in one of the nine
 styles.  Draws that fail a gate or miss the target are discarded and counted by reason code in the
-item's metadata (``certifier.rejected``).  The verify hook recounts by an independent route
-(``extrema.count_by_gradient``) and re-runs the certifier.
+item's metadata (``certifier.rejected``).  The drawn grid is quantised (``plotting.quantise``) and the item
+stores a scene record (``metadata["scene"]``: the function, sampling, plot box, style, colour range,
+contour levels, counted kinds and extrema); ``verifiers.counting`` proves the item from that record and
+the PNG alone, with its own evaluation of the formula, its own extremum count and a reading of the pixels.
 
 Design choices, with their sources:
 
@@ -30,7 +32,7 @@ from bench_core.task import TaskImplementation
 from bench_core.types import option_letters
 from bench_plugin_marvl.certify import Verdict, certify
 from bench_plugin_marvl.descriptions.counting import STYLES
-from bench_plugin_marvl.extrema import BAND, RENDER_GRID, Analysis, analyse, count_by_gradient
+from bench_plugin_marvl.extrema import BAND, Analysis, analyse
 from bench_plugin_marvl.functions import COUNTABLE, FAMILIES, FunctionFamily, TargetUnreachable
 
 #: The paper's count bins and their base-question counts (Tables 10-12: 639/585/270/54 items over 9 styles).
@@ -185,14 +187,32 @@ class Counting(TaskImplementation):
         count_type, target, name = self._draw_design(params, random, source)
         style = params["style"] or STYLES[random.balanced(len(STYLES), "style")]
         kinds = kinds_of(count_type)
-        rng = random.stream("function", source, count_type, target, name, random.attempt)
+        rng = random.stream("function", source, count_type, target, name)
         found = search(FAMILIES[name], count_type, target, rng, fixed_family=params["family"] is not None)
         family, fparams, analysis, verdict, rejected, draws = found
         gold = verdict.count
         from bench_plugin_marvl import plotting
 
         kind, cmap = plotting.style_parts(style)
-        vmin, vmax = plotting.value_range(analysis.z)
+        z = plotting.quantise(analysis.z)  # the values drawn; the scene's parameters rebuild them exactly
+        vmin, vmax = plotting.value_range(z)
+        size, _ = plot_scale()
+        extrema = {k: [e.as_json() for e in analysis.counted(k)] for k in kinds}
+        scene = {
+            "image_size": list(size),
+            "function": {"family": family.name, "params": fparams},
+            "sampling": {"samples": plotting.PLOT_GRID, "extent": list(analysis.extent),
+                         "decimals": plotting.GRID_DECIMALS},
+            "plot_box": plotting.axes_rects_px("plot", size)[0],
+            "style": style,
+            "plot_type": kind,
+            "colormap": cmap,
+            "value_range": [vmin, vmax],
+            "contour_levels": [] if kind == "heatmap" else plotting.contour_levels(vmin, vmax).tolist(),
+            "dashed_below": 0.0 if kind == "contour" else None,
+            "count": {"kinds": list(kinds), "border_band": BAND},
+            "extrema": extrema,
+        }
         metadata: dict[str, Any] = {
             "feature": count_type,
             "count_bucket": bucket(gold),
@@ -206,9 +226,10 @@ class Counting(TaskImplementation):
             "source": source,
             "function_params": fparams,
             "extent": list(analysis.extent),
-            "extrema": {k: [e.as_json() for e in analysis.counted(k)] for k in kinds},
+            "extrema": extrema,
             "certifier": {"draws": draws, "rejected": dict(sorted(rejected.items())),
                           "margins": dict(verdict.margins)},
+            "scene": scene,
         }
         options = None
         answer = str(gold)
@@ -222,7 +243,6 @@ class Counting(TaskImplementation):
             answer_type = "option"
         paired = params["source"] is not None or params["preset"] == "mini"
         pair = f"{random.seed}:{source}:{count_type}:{target}:{family.name}:{params['format']}" if paired else None
-        size, _ = plot_scale()
         return Problem(
             question=question(count_type, options),
             answer=answer,
@@ -233,52 +253,22 @@ class Counting(TaskImplementation):
             variant=count_type,
             pair=pair,
             metadata=metadata,
-            structure=(analysis, style, (vmin, vmax), kinds, verdict),
+            structure=(z, analysis.extent, style, (vmin, vmax)),
         )
 
     def render(self, problem: Problem) -> list:
         from bench_plugin_marvl import plotting
 
-        analysis, style, (vmin, vmax), _, _ = problem.structure
-        return [plotting.render_plot(analysis.z, analysis.extent, style, vmin=vmin, vmax=vmax,
-                                     size_px=tuple(problem.image_size))]
+        z, extent, style, (vmin, vmax) = problem.structure
+        return [plotting.render_plot(z, extent, style, vmin=vmin, vmax=vmax, size_px=tuple(problem.image_size))]
 
-    def verify(self, problem: Problem, images: Sequence[Any]) -> list[str]:
-        """Recount by the Poincare index of the gradient on a finer, shifted grid (``count_by_gradient``),
-        match its extrema to the gold positions, check that exactly one option holds the recount, and check
-        that the certifier passed the rendered grid with the gold count."""
-        analysis, _, _, kinds, verdict = problem.structure
-        failures: list[str] = []
-        points = count_by_gradient(analysis.family, analysis.params, analysis.extent)
-        near = [p for p in points if p.edge > -BAND]
-        if any(p.kind == "unresolved" and p.relief >= NOISE_RELIEF for p in near):
-            failures.append("critical points closer than the fine grid resolves")
-        if any(p.kind in kinds and p.edge < BAND for p in near):
-            failures.append("an extremum lies in the border band")
-        recount = [p for p in near if p.kind in kinds and p.edge >= BAND]
-        gold = {k: problem.metadata["extrema"][k] for k in kinds}
-        total = sum(len(v) for v in gold.values())
-        if len(recount) != total:
-            failures.append(f"independent count {len(recount)} != gold {total}")
-        dx = (analysis.extent[1] - analysis.extent[0]) / RENDER_GRID
-        for p in recount:
-            if not any(np.hypot(p.x - x, p.y - y) <= 2 * dx for x, y in gold[p.kind]):
-                failures.append(f"independent {p.kind} at ({p.x:.3f}, {p.y:.3f}) has no gold extremum")
-                break
-        if problem.options is None:
-            if problem.answer != str(len(recount)):
-                failures.append(f"answer {problem.answer} != independent count {len(recount)}")
-        else:
-            matching = [k for k, option in enumerate(problem.options) if option == str(len(recount))]
-            if len(matching) != 1:
-                failures.append(f"{len(matching)} options equal the independent count {len(recount)}")
-            elif option_letters(len(problem.options))[matching[0]] != problem.answer:
-                failures.append("the answer letter does not point at the independent count")
-        if not verdict.accepted or verdict.count != total:
-            failures.append(f"certifier verdict {verdict.codes() or 'accepted'} with count {verdict.count}")
-        if images and tuple(images[0].size) != tuple(problem.image_size):
-            failures.append(f"image is {images[0].size}, expected {problem.image_size}")
-        return failures
+    def verify(self, item: Item, images: Sequence[Any]) -> list[str]:
+        """Prove the item from its record and pixels alone (``verifiers.counting``): recount the recorded
+        function's extrema with the verifier's own evaluation and detection, check the answer and options
+        against the recount, and confirm that the plot's pixels show that function."""
+        from bench_plugin_marvl.verifiers.counting import verify
+
+        return verify(item, images)
 
     # -- scoring -----------------------------------------------------------------------------------------
     def score(self, item: Item, response: Any) -> Score:

@@ -21,7 +21,8 @@ Ground truth (the generator's route, after the paper's Table 4 coarse-to-fine sc
    strict interior extrema; any extremum in the band makes the count depend on a 3% change of the domain
    (spec §2.3 "Boundary", the paper's prompt rule 2), which the certifier rejects.
 
-The independent route (``count_by_gradient``, used by the task's verify hook) shares nothing with the
+A second route (``count_by_gradient``, a cross-check of the engine in the tests; the task's verify uses
+the separate ``verifiers`` package, which imports none of this module) shares nothing with the
 above but the function: a finer grid offset from the render grid, the Poincare index (winding number of
 the gradient) of every cell to find the critical points, and the sign of the Laplacian to tell maxima
 from minima.

@@ -37,6 +37,8 @@ STYLES: tuple[str, ...] = (
 PLOT_GRID = 400
 #: Contour levels, evenly spaced strictly inside the colour range (not given by the paper).
 CONTOUR_LEVELS = 15
+#: Decimal places of the plotted values (``quantise``) and of the colour range stored with an item.
+GRID_DECIMALS = 6
 #: Default image sizes in pixels: a single plot, and an A | B pair.
 PLOT_SIZE: tuple[int, int] = (640, 640)
 PAIR_SIZE: tuple[int, int] = (1024, 512)
@@ -195,6 +197,23 @@ def axes_boxes(layout: str, size_px: tuple[int, int]) -> list[tuple[int, int, in
         boxes.append((round(left * width), round((1 - bottom - h) * height),
                       round((left + w) * width), round((1 - bottom) * height)))
     return boxes
+
+
+def axes_rects_px(layout: str, size_px: tuple[int, int]) -> list[list[float]]:
+    """Exact pixel rectangles ``[left, top, right, bottom]`` (floats, 2 decimals) of the plot areas of a
+    ``"plot"`` or ``"pair"`` image: where the data extent is drawn, so that image pixel (column c, row r)
+    has its centre at x = xmin + (c + 1/2 - left) (xmax - xmin) / (right - left), and likewise for y
+    downwards from ymax.  ``axes_boxes`` gives the same areas rounded to whole pixels."""
+    width, height = size_px
+    rects = (_PLOT_RECT,) if layout == "plot" else _PAIR_RECTS
+    return [[round(left * width, 2), round((1 - bottom - h) * height, 2), round((left + w) * width, 2),
+             round((1 - bottom) * height, 2)] for left, bottom, w, h in rects]
+
+
+def quantise(z: np.ndarray) -> np.ndarray:
+    """``z`` rounded to ``GRID_DECIMALS`` places: the values drawn.  Float noise in the last digits of an
+    evaluation (another CPU's SIMD path for exp or sin) cannot move a colour or a contour line."""
+    return np.round(np.asarray(z, dtype=float), GRID_DECIMALS) + 0.0
 
 
 def _cmap(name: str) -> Any:

@@ -12,9 +12,11 @@ similarity is the NRMSE of two grids in display space (values mapped through the
 range to [0, 1]), "similar" means NRMSE < 0.07.  A pair (f, T) is kept only if B is not similar to what
 any *other* option would show: no change, the other rotation, and the best translation along either axis
 other than T's own, within ±35 % of the window.  Translations also need a prominent feature (A.4).  The
-generator decides on a coarse grid with formulas; :meth:`Transformation.verify` re-derives every option
-from the plotted 400x400 grid by array rotation and FFT registration, a different route on a different
-grid.
+generator decides on a coarse grid with formulas, then checks its decision once more on the plotted
+400x400 grid (array rotations, FFT registration) with a margin of PLOTTED_MARGIN, so that an independent
+verifier working on the drawn samples agrees with it.  The drawn grids are quantised and the item stores a
+scene record (``metadata["scene"]``: function, sampling, panels, colour range, transformation, option
+order); ``verifiers.transformation`` proves the item from that record and the PNG alone.
 """
 
 from __future__ import annotations
@@ -63,8 +65,12 @@ EQUIVALENCE_RANGE = 0.35
 #: A translated function needs a feature whose prominence is at least this fraction of its range (A.4).
 PROMINENCE = 0.10
 #: The generator keeps a pair only if every wrong option is at least this far above the threshold on its own
-#: coarse grid, so that verify's check on the plotted grid (a different grid) agrees with it.
+#: coarse grid, so that the check on the plotted grid (a different grid) agrees with it.
 GENERATOR_MARGIN = 0.006
+#: Last acceptance rule, on the plotted grid: every wrong option at least this far above the threshold
+#: (translations at their best whole-sample shift), so that an independent verifier computing the same
+#: errors on the drawn samples cannot land on the other side of the threshold by rounding.
+PLOTTED_MARGIN = 0.002
 #: Samples per axis of the generator's analysis grid, and its extension for translation searches.
 ANALYSIS_GRID = 160
 #: Parameter draws tried per (family, transformation) before the next family (or transformation) is tried.
@@ -339,6 +345,42 @@ def _has_feature(an: _Analysis, allow_listed: bool) -> tuple[bool, float]:
     return allow_listed or depth >= PROMINENCE, depth
 
 
+def plotted_grids(family: Any, params: Mapping[str, Any], transform: str, shift_px: int
+                  ) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
+    """The drawn grids of A and B (quantised, ``plotting.quantise``) and their colour range ``(lo, hi,
+    clipped)``, rounded to ``plotting.GRID_DECIMALS`` places: what the image shows is a function of the
+    stored parameters and these rounded numbers only."""
+    extent = window(family.domain)
+    n = plotting.PLOT_GRID
+    shift = shift_px * (extent[1] - extent[0]) / n
+    z_a = plotting.quantise(transformed_grid(family, params, "none", extent, n))
+    z_b = plotting.quantise(transformed_grid(family, params, transform, extent, n, shift))
+    lo, hi, clipped = colour_range(z_a, z_b)
+    lo, hi = round(lo, plotting.GRID_DECIMALS), round(hi, plotting.GRID_DECIMALS)
+    if hi <= lo:
+        hi = lo + 10.0 ** -plotting.GRID_DECIMALS
+    return z_a, z_b, lo, hi, clipped
+
+
+def plotted_errors(family: Any, params: Mapping[str, Any], transform: str, shift_px: int) -> dict[str, Any]:
+    """Every option's NRMSE against B on the plotted grid (``option_errors_on_grid``), with the drawn
+    colour range: the generator's last acceptance check."""
+    _, z_b, lo, hi, _ = plotted_grids(family, params, transform, shift_px)
+    extent = window(family.domain)
+    n = plotting.PLOT_GRID
+    margin = math.ceil(EQUIVALENCE_RANGE * n)
+    step = (extent[1] - extent[0]) / n
+    k = np.arange(n + 2 * margin) - margin + 0.5
+    ext = evaluate_grid(family, params, extent[0] + k * step, extent[2] + k * step)
+    return option_errors_on_grid(ext, z_b, margin, lo, hi)
+
+
+def plotted_ok(errors: Mapping[str, Any], transform: str) -> bool:
+    """The answer reproduces B on the plotted grid and every other option is PLOTTED_MARGIN clear of it."""
+    return errors[transform] < SIMILARITY - PLOTTED_MARGIN and all(
+        errors[key] >= SIMILARITY + PLOTTED_MARGIN for key in OPTION_KEYS if key != transform)
+
+
 @attrs.frozen
 class Accepted:
     """A pair (f, T) that passed the filters, with what the generator measured."""
@@ -379,6 +421,9 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
         an = _Analysis(family, params, extent)
         if transform in ("r90", "r180"):
             errors, ok = _wrong_option_errors(an, transform, 0.0)
+            if ok and not plotted_ok(plotted_errors(family, params, transform, 0), transform):
+                reject(f"{transform} ambiguous on the plotted grid")
+                continue
             if ok:
                 b = an.transformed(transform)
                 lo, hi, _ = colour_range(an.a, b)
@@ -393,6 +438,9 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
         failed = "none"
         for number, shift_px in enumerate(_shift_candidates(rng)):
             errors, ok = _wrong_option_errors(an, transform, shift_px * side / plotting.PLOT_GRID)
+            if ok and not plotted_ok(plotted_errors(family, params, transform, shift_px), transform):
+                failed = "the plotted grid"
+                continue
             if ok:
                 return Accepted(key, params, transform, shift_px, errors, draw, number, depth, None)
             failed = min(errors, key=errors.__getitem__)
@@ -401,7 +449,7 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
 
 
 # ---------------------------------------------------------------------------------------------------
-# Verify's route: the plotted grid, array rotations and FFT registration
+# The last acceptance check: the plotted grid, array rotations and FFT registration
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -517,7 +565,8 @@ def _plot_type_relation(style_a: str, style_b: str) -> tuple[str, str]:
 
 @attrs.frozen
 class _Structure:
-    """What render and verify need: the function, the grids, the colour range, the window."""
+    """What render, distractors and tests need: the function, the drawn grids, the colour range, the window
+    (verify never reads it: it works from the written item)."""
 
     family_key: str
     params: Mapping[str, Any]
@@ -628,7 +677,7 @@ class Transformation(TaskImplementation):
         rejections: dict[str, int] = {}
         tried = []
         for key, kind in plan:
-            rng = random.stream("base", source, key, kind, random.attempt)
+            rng = random.stream("base", source, key, kind)
             accepted = try_family(key, dict(table)[key], kind, rng, rejections=rejections)
             if accepted is not None:
                 info = {"source": source, "family_requested": keys[start], "transform_requested": transform,
@@ -647,9 +696,7 @@ class Transformation(TaskImplementation):
         side = extent[1] - extent[0]
         shift = accepted.shift_px * side / plotting.PLOT_GRID
         n = plotting.PLOT_GRID
-        z_a = transformed_grid(family, accepted.params, "none", extent, n)
-        z_b = transformed_grid(family, accepted.params, accepted.transform, extent, n, shift)
-        lo, hi, clipped = colour_range(z_a, z_b)
+        z_a, z_b, lo, hi, clipped = plotted_grids(family, accepted.params, accepted.transform, accepted.shift_px)
         style_a, style_b = self._styles(params, random)
         if params["option_order"] == "shuffled":
             # the answer's position is balanced over the five slots; the other options are shuffled
@@ -691,6 +738,24 @@ class Transformation(TaskImplementation):
                                      else round(accepted.diagonal_shift_error, 6)),
             **info,
         }
+        panels = []
+        for name, style, box in zip(("A", "B"), (style_a, style_b), plotting.axes_rects_px("pair", plotting.PAIR_SIZE),
+                                    strict=True):
+            kind, cmap = plotting.style_parts(style)
+            panels.append({"plot": name, "box": box, "style": style, "plot_type": kind, "colormap": cmap})
+        metadata["scene"] = {
+            "image_size": list(plotting.PAIR_SIZE),
+            "function": {"family": accepted.family_key, "params": dict(accepted.params)},
+            "sampling": {"samples": n, "extent": list(extent), "decimals": plotting.GRID_DECIMALS},
+            "panels": panels,
+            "value_range": [lo, hi],
+            "range_clipped": clipped,
+            "contour_levels": plotting.contour_levels(lo, hi).tolist(),
+            "dashed_below": 0.0,
+            "transformation": {"kind": accepted.transform, "shift": shift, "shift_samples": accepted.shift_px,
+                               "centre": [(extent[0] + extent[1]) / 2, (extent[2] + extent[3]) / 2]},
+            "options": list(option_keys),
+        }
         structure = _Structure(accepted.family_key, dict(accepted.params), extent, accepted.transform,
                                accepted.shift_px, z_a, z_b, lo, hi, style_a, style_b, option_keys)
         # items that name one source share their base pair (f, T) whatever their styles (the 81 variants)
@@ -715,51 +780,13 @@ class Transformation(TaskImplementation):
         return [plotting.render_pair(s.z_a, s.z_b, s.extent, s.style_a, s.style_b, vmin=s.lo, vmax=s.hi)]
 
     # -- verification ------------------------------------------------------------------------------
-    def verify(self, problem: Problem, images: Sequence[Image]) -> list[str]:
-        """Re-derive the answer on the plotted grid without the generator's formulas or search: evaluate f on
-        the window extended by EQUIVALENCE_RANGE per side, check that the plotted A is its centre and that the
-        plotted B is the answer's array rotation or whole-pixel shift of it, then require every other option
-        to be measurably different (NRMSE >= 0.07, translations at their best shift by FFT registration).
-        Also checks the options, the answer number and that both panels carry pixel-identical tick labels."""
-        s: _Structure = problem.structure
-        failures: list[str] = []
-        family = dict(families())[s.family_key]
-        n = plotting.PLOT_GRID
-        margin = math.ceil(EQUIVALENCE_RANGE * n)
-        xmin, xmax, ymin, _ = s.extent
-        step = (xmax - xmin) / n
-        k = np.arange(n + 2 * margin) - margin + 0.5
-        ext = evaluate_grid(family, s.params, xmin + k * step, ymin + k * step)
-        a = ext[margin:margin + n, margin:margin + n]
-        scale = max(s.hi - s.lo, 1e-12)
-        if not _same_grid(a, s.z_a, scale):
-            failures.append("the plotted Plot A is not f on the window")
-        expected = {"r90": np.rot90(a, 1), "r180": a[::-1, ::-1]}
-        if s.transform in ("tx", "ty"):
-            sh = s.shift_px
-            expected[s.transform] = (ext[margin:margin + n, margin - sh:margin - sh + n] if s.transform == "tx"
-                                     else ext[margin - sh:margin - sh + n, margin:margin + n])
-        if s.transform not in expected or not _same_grid(expected[s.transform], s.z_b, scale):
-            failures.append(f"the plotted Plot B is not Plot A under {s.transform}")
-        lo, hi, _ = colour_range(a, s.z_b)
-        if not (np.isclose(lo, s.lo) and np.isclose(hi, s.hi)):
-            failures.append(f"colour range ({s.lo}, {s.hi}) differs from the re-derived ({lo}, {hi})")
-        errors = option_errors_on_grid(ext, s.z_b, margin, lo, hi)
-        close = [key for key in OPTION_KEYS if errors[key] < SIMILARITY]
-        if close != [s.transform]:
-            detail = ", ".join(f"{key}={errors[key]:.4f}" for key in OPTION_KEYS)
-            failures.append(f"options within NRMSE {SIMILARITY} of Plot B: {close or 'none'} ({detail})")
-        if problem.options != tuple(OPTION_TEXT[key] for key in s.option_keys) or sorted(s.option_keys) != sorted(
-            OPTION_KEYS
-        ):
-            failures.append("the options are not the five transformations")
-        elif problem.answer != str(s.option_keys.index(s.transform) + 1):
-            failures.append(f"answer {problem.answer} does not number {OPTION_TEXT[s.transform]!r}")
-        if abs(s.shift_px) > MAX_SHIFT * n or (s.transform in ("tx", "ty") and abs(s.shift_px) < MIN_SHIFT * n):
-            failures.append(f"shift of {s.shift_px} px is outside {MIN_SHIFT:.0%}-{MAX_SHIFT:.0%} of {n}")
-        if images:
-            failures.extend(_tick_strip_failures(images[0]))
-        return failures
+    def verify(self, item: Item, images: Sequence[Image]) -> list[str]:
+        """Prove the item from its record and pixels alone (``verifiers.transformation``): apply every
+        option's transformation to the recorded function with the verifier's own code, show that exactly
+        the answer reproduces Plot B, and confirm that the left panel's pixels show A and the right B."""
+        from bench_plugin_marvl.verifiers.transformation import verify
+
+        return verify(item, images)
 
     # -- scoring and distractors ---------------------------------------------------------------------
     def score(self, item: Item, response: Any) -> Score:
@@ -782,34 +809,6 @@ class Transformation(TaskImplementation):
         errors = problem.metadata.get("generator_errors", {})
         wrong = sorted((key for key in s.option_keys if key != s.transform), key=lambda k: errors.get(k, math.inf))
         return [str(s.option_keys.index(key) + 1) for key in wrong][:count]
-
-
-def _same_grid(a: np.ndarray, b: np.ndarray, scale: float) -> bool:
-    """Equal shapes, NaN in the same places, and values within 1e-7 of the colour range."""
-    if a.shape != b.shape:
-        return False
-    na, nb = ~np.isfinite(a), ~np.isfinite(b)
-    if not np.array_equal(na, nb):
-        return False
-    ok = ~na
-    return bool(np.all(np.abs(a[ok] - b[ok]) <= 1e-7 * scale))
-
-
-def _tick_strip_failures(image: Image) -> list[str]:
-    """The strips under and left of both plot areas (tick labels, axis labels) must be pixel-identical."""
-    pixels = np.asarray(image.convert("RGB"))
-    if (image.width, image.height) != plotting.PAIR_SIZE:
-        return [f"image is {image.width}x{image.height}, expected {plotting.PAIR_SIZE}"]
-    (la, ta, ra, ba), (lb, tb, rb, bb) = plotting.axes_boxes("pair", plotting.PAIR_SIZE)
-    failures = []
-    below_a, below_b = pixels[ba + 3:, la:ra], pixels[bb + 3:, lb:rb]
-    if not np.array_equal(below_a, below_b):
-        failures.append("x tick labels differ between Plot A and Plot B")
-    width = min(la, lb - ra)
-    left_a, left_b = pixels[ta:ba, la - width:la - 2], pixels[tb:bb, lb - width:lb - 2]
-    if left_a.shape != left_b.shape or not np.array_equal(left_a, left_b):
-        failures.append("y tick labels differ between Plot A and Plot B")
-    return failures
 
 
 TASK = Transformation()

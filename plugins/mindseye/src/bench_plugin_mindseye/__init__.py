@@ -11,6 +11,8 @@ import importlib
 from bench_core import Task, hookimpl
 
 __version__ = "0.2.0"
+#: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
+BENCH_ABI = 2
 FAMILY = "mindseye"
 
 #: Description modules of the finished tasks, in the paper's order.

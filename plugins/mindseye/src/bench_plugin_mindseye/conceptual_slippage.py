@@ -13,8 +13,13 @@ strong the violation is: easy keeps one shape kind for all panels and a strong v
 shape kind per panel, hard also mixes kinds, colours, counts and sizes inside panels and makes the violation
 weak (one object out of place, one letter that reads mirrored, a count that differs by one).
 
-The solver measures every panel from its polygons (``attributes.scene_attributes``) or its letter strokes
-(``attributes.word_attributes``) and returns the panels some concept isolates as the single odd one.
+The generator accepts a draw only if its own measurements (``attributes.scene_attributes`` on the polygons,
+``attributes.word_attributes`` on the letter strokes) isolate the violator by the concept and by nothing
+else.  The item's scene record stores every panel as drawn (``describe``: marks as rings of integer
+coordinates on a grid of 1/``GRID`` of the panel, words as quantised strokes); ``_render`` draws exactly those
+values, so the picture is reproducible bit for bit whatever float noise the geometry carried.  Verification
+(``verifiers.conceptual_slippage``) re-measures the concepts from the record by code of its own and checks the
+pixels against its own rasterisation of the record.
 
 The violation itself shows in the nuisance features (more objects, thick or filled marks carry more ink;
 objects pushed off a line, out of a container or off a mirror position widen the ink's box), so each panel's
@@ -53,11 +58,13 @@ from bench_plugin_mindseye.attributes import (
     scene_attributes,
     word_attributes,
 )
+from bench_core.types import Item
 from bench_plugin_mindseye.base import singled_out
 from bench_plugin_mindseye.layout import BACKGROUND, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.relation_abstraction import SIZE_PLAN, SizePlannedTask, balanced_sizes
+from bench_plugin_mindseye.verifiers import conceptual_slippage as verifier
 
 CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
 SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
@@ -72,6 +79,9 @@ WIDTH = {"thin": (0.17, 0.21), "medium": (0.31, 0.37), "thick": (0.58, 0.66)}
 MIN_WIDTH = 0.0115
 #: Letter strokes of the word concept, as a fraction of the panel side.
 WORD_STROKE = 0.016
+#: Geometry is drawn and recorded on a grid of 1/GRID of the panel side (0.03 px on the 1024x1024 canvas).
+GRID = 10000
+STROKE_GRID = round(WORD_STROKE * GRID)
 #: Drawn sizes (``ConceptualSlippage._sized``): each panel's content is scaled about its own box so that ink
 #: and ink extent rank the panels in one size order with the violator at a uniformly drawn place.  Content
 #: stays MARGIN inside the panel; objects, holes and outline strokes never shrink below these sizes in the
@@ -135,10 +145,12 @@ def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: floa
 
 @attrs.frozen
 class Mark:
-    """One filled object of a panel: its outline (a polygon, with a hole if drawn hollow) and colour."""
+    """One filled object of a panel: its outline (a polygon, with a hole if drawn hollow), colour and shape
+    kind (recorded in the scene; the polygon is what is drawn)."""
 
     polygon: Polygon
     colour: tuple[int, int, int]
+    kind: str = ""
 
 
 @attrs.frozen
@@ -193,7 +205,7 @@ class Panel:
         best = float(t[ok].max())
         if best < 1.0 + 1e-3:
             return self
-        moved = [Mark(affinity.translate(m.polygon, *((best - 1.0) * (c - middle))), m.colour)
+        moved = [Mark(affinity.translate(m.polygon, *((best - 1.0) * (c - middle))), m.colour, m.kind)
                  for m, c in zip(self.marks, centres, strict=True)]
         return Panel(marks=tuple(moved))
 
@@ -210,7 +222,8 @@ class Panel:
                          centre)
         offset = moved - scale * centre
         matrix = [scale, 0.0, 0.0, scale, float(offset[0]), float(offset[1])]
-        return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour) for m in self.marks))
+        return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour, m.kind)
+                                for m in self.marks))
 
     def attributes(self) -> dict[str, Any]:
         """The concept attributes, measured from the geometry (once per panel: the geometry never changes)."""
@@ -316,7 +329,7 @@ def _marks(look: Look, centres: Sequence[np.ndarray], styles: Sequence[str], wid
                     shape = open_outline(shape, c, angle, gap)
             except ValueError as exc:
                 raise Unbuildable(str(exc)) from exc
-        out.append(Mark(shape, look.colour(i)))
+        out.append(Mark(shape, look.colour(i), look.kind(i)))
     return out
 
 
@@ -444,7 +457,7 @@ def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majorit
                 break
     if len(outside) < look.count + extra:
         raise Unbuildable("no room outside")
-    holder = Mark(band, look.colour(1))
+    holder = Mark(band, look.colour(1), container_kind)
     solid = ["solid"] * (look.count + extra)
     loose = _marks(look, outside[look.count:], solid, [])
     return ([holder, *_marks(look, inside, solid, []), *loose],
@@ -478,7 +491,7 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
         shape = shape_polygon(look.kind(i), p, look.radius, look.rotation)
         image = affinity.rotate(affinity.scale(affinity.rotate(shape, -axis, origin=(0.5, 0.5)), 1, -1,
                                                origin=(0.5, 0.5)), axis, origin=(0.5, 0.5))
-        marks += [Mark(shape, look.colour(i)), Mark(image, look.colour(i))]
+        marks += [Mark(shape, look.colour(i), look.kind(i)), Mark(image, look.colour(i), look.kind(i))]
         originals += [p, mirror]
     broken = list(marks)
     movers = [int(rng.integers(len(marks)))]
@@ -492,7 +505,7 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
             if min(lo) < 0.05 or max(hi) > 0.95:
                 continue
             if all(moved.distance(m.polygon) > 0.025 for j, m in enumerate(broken) if j != k):
-                broken[k] = Mark(moved, marks[k].colour)
+                broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
                 break
         else:
             raise Unbuildable("nowhere to move")
@@ -882,31 +895,29 @@ class ConceptualSlippage(SizePlannedTask):
             facts["word"] = panels[v].text  # the word shown mirrored (paper: metadata records the sampled word)
         return Stimulus((), (), options, facts)
 
-    # -- drawing -------------------------------------------------------------------------------------
+    # -- drawing and the scene record ---------------------------------------------------------------
     def _render(self, panel: Panel, side: int) -> Image.Image:
-        """The panel of ``side`` pixels, drawn once and memoised on the panel."""
+        """The panel of ``side`` pixels, drawn once and memoised on the panel, from its geometry quantised to
+        ``GRID`` (``quantised``): the drawing is a function of the values the scene record stores, so float
+        noise in the geometry (numpy's SIMD paths for sin and cos) cannot move a pixel."""
         if side not in panel.tiles:
             tile = Tile(side, supersample=3)  # polygon fills are not antialiased: 3x keeps straight edges straight
+            unit = tile.scale / GRID
             for mark in panel.marks:
-                self._fill(tile, mark.polygon, mark.colour)
+                exterior, *holes = quantised_rings(mark.polygon)
+                tile.draw.polygon([(x * unit, y * unit) for x, y in exterior.tolist()], fill=mark.colour)
+                for hole in holes:
+                    tile.draw.polygon([(x * unit, y * unit) for x, y in hole.tolist()], fill=BACKGROUND)
             if panel.word:
-                width = tile.width(WORD_STROKE)
+                width = max(tile.supersample, round(STROKE_GRID * unit))
                 radius = width / 2.0
                 for stroke in panel.word:
-                    pts = [tile.px(x, y) for x, y in stroke]
+                    pts = [(x * unit, y * unit) for x, y in quantised(stroke).tolist()]
                     tile.draw.line(pts, fill=panel.word_colour, width=width, joint="curve")
                     for x, y in (pts[0], pts[-1]):
                         tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=panel.word_colour)
             panel.tiles[side] = tile.finish()
         return panel.tiles[side]
-
-    @staticmethod
-    def _fill(tile: Tile, polygon: Any, colour: tuple[int, int, int]) -> None:
-        """Paint a polygon (holes in background colour)."""
-        for part in shapely.get_parts(polygon):
-            tile.draw.polygon([tile.px(x, y) for x, y in part.exterior.coords], fill=colour)
-            for hole in part.interiors:
-                tile.draw.polygon([tile.px(x, y) for x, y in hole.coords], fill=BACKGROUND)
 
     def draw_query(self, content: Any, side: int) -> Image.Image:
         """VCS has no query panel."""
@@ -916,13 +927,52 @@ class ConceptualSlippage(SizePlannedTask):
         """One panel."""
         return self._render(content, side)
 
-    # -- solving -------------------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """Measure every panel from its geometry; return the panels some concept singles out."""
-        panels = [o.content for o in shown]
-        table = [p.attributes() for p in panels]
-        names = ("mirrored",) if panels[0].word else SCENE_ATTRIBUTES
-        return sorted(set(isolations(table, names).values()))
+    def describe(self, content: Panel, side: int) -> dict[str, Any]:
+        """The panel as drawn, in units of 1/``GRID`` of the panel side (x right, y down): every mark's colour,
+        shape kind and rings (exterior first, then holes; flat ``[x0, y0, x1, y1, ...]``, not closed), or the
+        word's text as generated, colour, stroke width and strokes (polylines drawn with round joins and
+        ends).  Exactly the values ``_render`` draws."""
+        if content.word:
+            return {"word": {
+                "text": content.text,
+                "colour": list(content.word_colour),
+                "stroke": STROKE_GRID,
+                "strokes": [quantised(stroke).ravel().tolist() for stroke in content.word],
+            }}
+        return {"marks": [
+            {"kind": mark.kind, "colour": list(mark.colour),
+             "rings": [ring.ravel().tolist() for ring in quantised_rings(mark.polygon)]}
+            for mark in content.marks
+        ]}
+
+    def scene(self, stimulus: Stimulus, shown: Sequence[Option], size: str) -> dict[str, Any]:
+        """The base record plus the item's concept and the coordinate grid of the descriptions."""
+        return {**super().scene(stimulus, shown, size), "concept": stimulus.facts["concept"], "grid": GRID}
+
+    # -- verifying (``verifiers.conceptual_slippage``: no code shared with the construction above) ---------
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        """The panels that some concept of the vocabulary singles out, measured from the record alone."""
+        return verifier.solve_scene(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        """The verifier's own rasterisation of one panel description."""
+        return verifier.sketch(description, side, GRID)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, then the verifier's: no count shortcut, and every panel's pixels show its record."""
+        return [*super().verify(item, images), *verifier.scene_failures(item.metadata["scene"], images[0])]
+
+
+def quantised(points: Any) -> np.ndarray:
+    """Coordinates (unit panel, any float array of shape (n, 2)) as integers on the ``GRID``."""
+    return np.rint(np.asarray(points, dtype=float) * GRID).astype(np.int64)
+
+
+def quantised_rings(polygon: Polygon) -> list[np.ndarray]:
+    """The rings of a mark (exterior first, then holes) quantised to the ``GRID``, without closing points."""
+    if polygon.geom_type != "Polygon":
+        raise ValueError(f"a mark must be one polygon, not a {polygon.geom_type}")
+    return [quantised(ring.coords)[:-1] for ring in (polygon.exterior, *polygon.interiors)]
 
 
 def _bulk(panel: Panel) -> float:

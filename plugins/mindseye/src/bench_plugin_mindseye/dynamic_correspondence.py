@@ -24,13 +24,17 @@ shapes away from it in its own direction, so in ink, ink extent and saturation t
 (closest to the median in a third of the items).  The set is therefore drawn with weights that tilt against
 the nuisance shortcuts (``TILT``, calibrated over many items), so that "the most / least ink, extent or
 saturation" and "furthest from / closest to the median" each pick the truth at chance.  One foil is the
-designated confound, preferably a one-shape near miss.  ``solve`` never reads the motions: it re-reads every
-pose from the outlines and fits the model families (``motion.predict``).
+designated confound, preferably a one-shape near miss.  Outlines are rounded to ``QUANTUM_DECIMALS`` before
+drawing, and the scene record holds every panel's two shapes as drawn (name, colour, style, pose, vertices).
+The generator keeps a draw only if its own solver (``motion.predict`` on the exact outlines) reads the truth
+and nothing else; verification (``verifiers.dynamic_correspondence``) fits the motions again from the record
+by code of its own and checks on the pixels that every panel shows its recorded outlines.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -38,11 +42,13 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from bench_core.types import Item
 from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.base import MindsEyeTask, option_features, singled_out
-from bench_plugin_mindseye.layout import Tile
+from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import dynamic_correspondence as verifier
 
 TIMES = (0.0, 0.25, 0.5, 0.75)
 CAPTIONS = tuple(f"t = {t:.2f}" for t in TIMES)
@@ -67,6 +73,9 @@ STROKE = 0.02
 DASH, GAP = 0.045, 0.03
 #: Panel margin around the [-1, 1]^2 canvas.
 PAD = 0.04
+#: Decimal places (world units) every drawn vertex is rounded to: 1/1000 px on the largest panel, so the
+#: drawing is a function of the recorded values and float noise cannot move a pixel.
+QUANTUM_DECIMALS = 5
 #: Slack of the in-build nuisance audit (a little stricter than the base class's final audit).
 _AUDIT_FACTOR = 1.6
 _AUDIT_FLOOR_SCALE = 0.8
@@ -154,19 +163,46 @@ def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) ->
 
 
 class Scene(dict):
-    """What a panel shows: the outline of shape "A" and of shape "B" (world units), and its drawing per panel
-    side.  Drawing is deterministic, so the in-build audit and the final render share one drawing."""
+    """What a panel shows: the outline of shape "A" and of shape "B" (world units, rounded: what is drawn and
+    recorded), and its drawing per panel side.  ``exact`` holds the unrounded outlines (for the generator's own
+    solver), ``poses`` and ``shapes`` what made them, ``time`` the time of a query frame (None for an option).
+    Drawing is deterministic, so the in-build audit and the final render share one drawing."""
 
     def image(self, side: int) -> Image.Image:
         """The panel at ``side`` pixels."""
         cache = self.__dict__.setdefault("_images", {})
         if side not in cache:
-            cache[side] = _draw_scene(self, side, 3)
+            cache[side] = _draw_scene(self, side, SUPERSAMPLE)
         return cache[side]
 
+    def describe(self, side: int) -> dict[str, Any]:
+        """The panel as drawn: the view (tile pixels = centre + scale * (x, -y)), the pen width in tile pixels,
+        and per shape its name, colour, style, pose and rounded vertices; a query frame also gives its time."""
+        out: dict[str, Any] = {}
+        if self.time is not None:
+            out["t"] = self.time
+        out["view"] = {"centre": [side / 2, side / 2], "scale": round(side * (1 - 2 * PAD) / 2, 4)}
+        out["pen"] = round(max(SUPERSAMPLE, round(STROKE * side * SUPERSAMPLE)) / SUPERSAMPLE, 4)
+        out["shapes"] = {}
+        for key, colour, style in (("A", BLUE, "solid"), ("B", RED, "dashed")):
+            x, y, angle, log_a, log_c, shear = (float(v) for v in self.poses[key])
+            shape = {"shape": self.shapes[key], "colour": list(colour), "style": style,
+                     "pose": {"position": [x, y], "angle": angle, "scale": [math.exp(log_a), math.exp(log_c)],
+                              "shear": shear},
+                     "vertices": self[key].tolist()}
+            if style == "dashed":
+                shape["dash"] = [round(DASH * side, 4), round(GAP * side, 4)]
+            out["shapes"][key] = shape
+        return out
 
-def _scene(shapes: Mapping[str, str], poses: Mapping[str, np.ndarray]) -> Scene:
-    return Scene({key: motion.outline(shapes[key], poses[key]) for key in ("A", "B")})
+
+def _scene(shapes: Mapping[str, str], poses: Mapping[str, np.ndarray], time: float | None = None) -> Scene:
+    exact = {key: motion.outline(shapes[key], poses[key]) for key in ("A", "B")}
+    scene = Scene({key: np.round(v, QUANTUM_DECIMALS) for key, v in exact.items()})
+    scene.exact, scene.time = exact, time
+    scene.poses = {key: np.asarray(poses[key], dtype=float) for key in ("A", "B")}
+    scene.shapes = dict(shapes)
+    return scene
 
 
 def _distance(one: Mapping[str, np.ndarray], other: Mapping[str, np.ndarray]) -> float:
@@ -245,7 +281,7 @@ class DynamicCorrespondence(MindsEyeTask):
         def at(times: Mapping[str, float]) -> dict[str, np.ndarray]:
             return {k: base[k] + motions[k].delta(times[k]) for k in ("A", "B")}
 
-        frames = [_scene(shapes, at({"A": t, "B": t})) for t in TIMES]
+        frames = [_scene(shapes, at({"A": t, "B": t}), t) for t in TIMES]
         truth = _scene(shapes, at({"A": 1.0, "B": 1.0}))
         shown = [*frames, truth]
         if not all(_inside(f) for f in shown) or not self._legible(shown):
@@ -268,8 +304,8 @@ class DynamicCorrespondence(MindsEyeTask):
             "rule": f"A ({shapes['A']}) moves by {kinds['A']}, B ({shapes['B']}) by {kinds['B']}",
         }
         stimulus = Stimulus(tuple(frames), CAPTIONS, options, facts)
-        # safety net: keep only items the independent solver reads the same way (tests show it always does)
-        if self.solve(stimulus, stimulus.options) != [0]:
+        # safety net: keep only items the generator's own solver reads the same way (tests show it always does)
+        if self._reads_back(stimulus) != [0]:
             return None
         return stimulus
 
@@ -371,17 +407,37 @@ class DynamicCorrespondence(MindsEyeTask):
     def draw_option(self, content: Scene, side: int) -> Image.Image:
         return content.image(side)
 
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """The options whose two outlines both equal the extrapolation of the shapes' fitted motions."""
+    @staticmethod
+    def _reads_back(stimulus: Stimulus) -> list[int]:
+        """The generator's own acceptance: the options (in stimulus order) whose two exact outlines both equal
+        the extrapolation of the shapes' motions fitted by ``motion.predict`` to the exact query outlines."""
         predictions = {}
         for key in ("A", "B"):
-            frames = [np.asarray(frame[key]) for frame in stimulus.query]
+            frames = [np.asarray(frame.exact[key]) for frame in stimulus.query]
             shape = motion.recognise(frames[0])
             if shape is None:
                 return []
             predictions[key] = motion.predict(shape, frames)
-        return [k for k, option in enumerate(shown)
-                if all(motion.matches(predictions[key], np.asarray(option.content[key])) for key in ("A", "B"))]
+        return [k for k, option in enumerate(stimulus.options)
+                if all(motion.matches(predictions[key], np.asarray(option.content.exact[key])) for key in ("A", "B"))]
+
+    def describe(self, content: Scene, side: int) -> dict[str, Any]:
+        return content.describe(side)
+
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        return verifier.solve_scene(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base class's checks, then the record's own consistency and, on the pixels, both outlines of every
+        panel drawn where recorded, in their colours and styles, and no ink elsewhere."""
+        failures = super().verify(item, images)
+        scene = item.metadata["scene"]
+        failures += verifier.record_failures(scene)
+        failures += verifier.pixel_failures(scene, images[0])
+        return failures
 
 
 TASK = DynamicCorrespondence()

@@ -15,8 +15,11 @@ distributions.  The wrong options (the valid panels) come from named templates:
 
 In ``paired`` items the violator and its surface match share one generator and the two fillers share another,
 so every panel has a look-alike, and each pair holds one plain and one irregular rule; in ``single`` items all
-four share one generator.  ``solve`` re-reads the rule of every panel from its drawn geometry
-(``recursion.self_similar``).
+four share one generator.  The primitives are rounded to ``QUANTUM`` before drawing, and the scene record
+holds exactly the drawn primitives and the recursion parameters of every figure; the generator accepts a draw
+only if its own solver (``recursion.self_similar``) finds the three valid figures self-similar and the
+violator not.  Verification (``verifiers.hierarchical_patterns``) re-derives the violator from the record by a
+search of its own and checks on the pixels that each panel shows its recorded primitives and nothing else.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ import attrs
 import numpy as np
 from PIL import Image, ImageDraw
 
+from bench_core.types import Item
 from bench_plugin_mindseye import recursion
 from bench_plugin_mindseye.base import MindsEyeTask, singled_out
 from bench_plugin_mindseye.layout import BACKGROUND, INK
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
 
 #: Pen width as a fraction of the panel side (>= 2 px on the 271 px panels of the 600x800 canvas).
 STROKE = 0.0085
@@ -43,6 +48,11 @@ SUBTLETY = {"easy": "blatant", "medium": "moderate", "hard": "subtle"}
 _AUDIT_FACTOR = 1.6
 _AUDIT_FLOOR_SCALE = 0.8
 _ATTEMPTS = 40
+#: Grid (unit panel coordinates) every drawn coordinate is rounded to: 1/2000 px on the largest panel, so the
+#: drawing is a function of the recorded values and float noise cannot move a pixel.
+QUANTUM_DECIMALS = 5
+#: Supersampling of the panel drawing.
+SUPERSAMPLE = 3
 
 TEXTS = PromptTexts(
     question=(
@@ -67,13 +77,14 @@ def _draw(groups: Sequence[recursion.Group], side: int, supersample: int) -> Ima
     scale = side * supersample
     image = Image.new("L", (scale, scale), BACKGROUND[0])
     draw = ImageDraw.Draw(image)
-    width = max(supersample, round(STROKE * scale))
+    width = _pen(side, supersample)
+    half = width / 2
     ink = INK[0]
     for group in groups:
         data = group.data * scale
         if group.kind == "circle":
-            for x, y, r in data:
-                draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=width)
+            for x, y, r in data:  # the ring is centred on the circle (Pillow draws an outline inside its box)
+                draw.ellipse((x - r - half, y - r - half, x + r + half, y + r + half), outline=ink, width=width)
         elif group.kind == "seg":
             for (x0, y0), (x1, y1) in data:
                 draw.line((x0, y0, x1, y1), fill=ink, width=width)
@@ -82,6 +93,16 @@ def _draw(groups: Sequence[recursion.Group], side: int, supersample: int) -> Ima
                 points = [tuple(p) for p in poly]
                 draw.line([*points, points[0], points[1]], fill=ink, width=width, joint="curve")
     return image.reduce(supersample) if supersample > 1 else image
+
+
+def _pen(side: int, supersample: int) -> int:
+    """Pen width in supersampled pixels."""
+    return max(supersample, round(STROKE * side * supersample))
+
+
+def quantise(groups: Sequence[recursion.Group]) -> tuple[recursion.Group, ...]:
+    """The primitives with every coordinate rounded to ``QUANTUM_DECIMALS`` places (what is drawn and recorded)."""
+    return tuple(recursion.Group(g.kind, np.round(g.data, QUANTUM_DECIMALS)) for g in groups)
 
 
 def _grey_features(image: Image.Image) -> dict[str, float]:
@@ -101,14 +122,31 @@ class Panel:
     """What an option shows: its primitives, and its drawing per panel side.  Drawing is deterministic, so the
     in-build audit and the final render share one drawing (the audit sees exactly the pixels the item gets)."""
 
-    groups: tuple[recursion.Group, ...]
+    groups: tuple[recursion.Group, ...] = attrs.field(converter=quantise)
+    #: The recursion parameters the figure was built with (generator, motif, levels, branching).
+    recursion: dict[str, Any] = attrs.field(factory=dict)
     images: dict[int, Image.Image] = attrs.field(factory=dict, repr=False)
 
     def image(self, side: int) -> Image.Image:
         """The panel at ``side`` pixels, grey (the pen is grey)."""
         if side not in self.images:
-            self.images[side] = _draw(self.groups, side, 3)
+            self.images[side] = _draw(self.groups, side, SUPERSAMPLE)
         return self.images[side]
+
+    def describe(self, side: int) -> dict[str, Any]:
+        """The panel as drawn: pen width (tile pixels) and colour, the primitives in unit panel coordinates (y
+        down), and the recursion parameters."""
+        out: dict[str, Any] = {"pen": round(_pen(side, SUPERSAMPLE) / SUPERSAMPLE, 4), "ink": list(INK),
+                               "segments": [], "polygons": [], "circles": []}
+        for g in self.groups:
+            if g.kind == "seg":
+                out["segments"] += g.data.reshape(-1, 4).tolist()
+            elif g.kind == "poly":
+                out["polygons"] += g.data.tolist()
+            else:
+                out["circles"] += g.data.tolist()
+        out["recursion"] = dict(self.recursion)
+        return out
 
 
 class HierarchicalPatterns(MindsEyeTask):
@@ -140,7 +178,7 @@ class HierarchicalPatterns(MindsEyeTask):
             irregular = recursion.construct(other, rng, depth, "irregular")
             plain = recursion.construct(other, rng, depth, "plain")
             constructions = [violator, twin, irregular, plain]
-            panels = [Panel(c.groups) for c in constructions]
+            panels = [Panel(c.groups, _recursion(c.latent)) for c in constructions]
             if not self._acceptable(constructions, panels, self.layout(params.get("size") or "1024x1024").tile):
                 continue
             options = [
@@ -161,6 +199,9 @@ class HierarchicalPatterns(MindsEyeTask):
         show (a preview at another size misjudges ink: thin anti-aliased pens scale unevenly)."""
         if min(recursion.legibility(c.groups) for c in constructions) < 1:
             return False
+        # the generator's own reading of the drawn (rounded) primitives: only the violator breaks its rule
+        if [recursion.self_similar(p.groups) for p in panels] != [False, True, True, True]:
+            return False
         previews = [p.image(side) for p in panels]
         features = [_grey_features(t) for t in previews]
         for name, floor in self.nuisance_floor.items():
@@ -177,9 +218,37 @@ class HierarchicalPatterns(MindsEyeTask):
     def draw_option(self, content: Panel, side: int) -> Image.Image:
         return content.image(side).convert("RGB")
 
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """The panels whose drawn geometry is not an exactly self-similar hierarchy (rule re-read per panel)."""
-        return [k for k, option in enumerate(shown) if not recursion.self_similar(option.content.groups)]
+    def describe(self, content: Panel, side: int) -> dict[str, Any]:
+        return content.describe(side)
+
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        return verifier.solve_scene(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base class's checks, then the record's claims against the figures found and, on the pixels, every
+        recorded part drawn where recorded and no ink elsewhere."""
+        failures = super().verify(item, images)
+        scene = item.metadata["scene"]
+        failures += verifier.record_failures(scene)
+        failures += verifier.pixel_failures(scene, images[0])
+        return failures
+
+
+def _recursion(latent: Mapping[str, Any]) -> dict[str, Any]:
+    """The recursion parameters of a construction as recorded: generator, motif, levels, children per part."""
+    generator = latent["generator"]
+    branching = {"binary_tree": 2, "pythagoras_tree": 2, "nested_shapes": 1}.get(generator)
+    if generator == "ternary_tree":
+        branching = len(latent["angles"])
+    elif generator == "corner_polygons":
+        branching = len(latent["corners"])
+    elif generator == "circle_ring":
+        branching = len(latent["ratios"])
+    return {"generator": generator, "motif": list(latent["motif"]), "levels": int(latent["levels"]),
+            "branching": int(branching)}
 
 
 def _motif_hint(latent: Mapping[str, Any]) -> int | None:

@@ -48,25 +48,23 @@ import numpy as np
 import shapely
 from PIL import Image
 
+from bench_core.types import Item
 from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.base import MindsEyeTask
-from bench_plugin_mindseye.layout import Tile
+from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import mental_composition as verifier
 
-#: The paper's net sets (§3.2): simple solids for easy items, regular polyhedra added for hard ones.
+#: The paper's net sets (§3.2): simple solids for easy items, regular polyhedra added for hard ones.  An item's
+#: four solids come from its set (and the proportion variants of its kinds).
 SIMPLE = ("cube", "cuboid", "triangular_prism", "square_pyramid", "cone")
 COMPLEX = ("tetrahedron", "octahedron", "dodecahedron", "icosahedron")
 SETS = {"simple": SIMPLE, "mixed": SIMPLE + COMPLEX, "complex": COMPLEX}
-#: Solids that only ever appear as wrong options.
-EXTRA = ("pentagonal_prism", "hexagonal_prism", "pentagonal_pyramid", "hexagonal_pyramid", "cylinder",
-         "triangular_pyramid", "bipyramid")
-#: Face counts (for choosing similar-face-count foils; the solver counts faces itself).
+#: Face counts (for choosing similar-face-count solids; the solver counts faces itself).
 FACES = {
-    "cone": 2, "cylinder": 3, "tetrahedron": 4, "triangular_pyramid": 4, "triangular_prism": 5,
-    "square_pyramid": 5, "cube": 6, "cuboid": 6, "pentagonal_pyramid": 6, "pentagonal_prism": 7,
-    "hexagonal_pyramid": 7, "octahedron": 8, "bipyramid": 8, "hexagonal_prism": 8, "dodecahedron": 12,
-    "icosahedron": 20,
+    "cone": 2, "tetrahedron": 4, "triangular_pyramid": 4, "triangular_prism": 5, "square_pyramid": 5, "cube": 6,
+    "cuboid": 6, "octahedron": 8, "bipyramid": 8, "dodecahedron": 12, "icosahedron": 20,
 }
 #: Kinds that are the same solid up to proportions (never each other's "similar face count" foil).
 FAMILY = {"cube": "box", "cuboid": "box", "tetrahedron": "tetra", "triangular_pyramid": "tetra",
@@ -90,6 +88,13 @@ KNOBS = {
 PALETTE = [tuple(round(255 * c) for c in colorsys.hsv_to_rgb(h / 360, 0.55, 0.93)) for h in range(0, 360, 40)]
 EDGE = (35, 35, 35)
 ROUND_SEGMENTS = 48
+#: The four solids of an item by their part in it: a kind and a proportion variant of it, a kind with a
+#: similar number of faces, and another kind.  The net is cut from one of the four, drawn uniformly: the
+#: options alone (a kind shown twice, a regular solid beside its stretched twin, colours, sizes) then say
+#: nothing about which one it is.
+WORLD = ("pair", "pair_variant", "similar", "other")
+#: Pixel coordinates of a drawn net are rounded to this many decimals before drawing (and recorded so).
+NET_DECIMALS = 2
 
 
 # -- solids ---------------------------------------------------------------------------------------------
@@ -135,18 +140,13 @@ def polyhedron(kind: str, proportion: tuple[float, ...] = ()) -> tuple[np.ndarra
     if kind in ("cube", "cuboid"):
         a, b, c = proportion or (1, 1, 1)
         points = np.array([(x * a, y * b, z * c) for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=float)
-    elif kind in ("triangular_prism", "pentagonal_prism", "hexagonal_prism"):
-        n = {"triangular_prism": 3, "pentagonal_prism": 5, "hexagonal_prism": 6}[kind]
+    elif kind == "triangular_prism":  # lying on a rectangular face, like a tent
         length = proportion[0] if proportion else 1.5
-        base = _polygon(n, 1.0)
-        lift = np.array([0.0, 0.0, length])
-        points = np.vstack([base, base + lift])
-        if n == 3:  # the triangular prism lies on a rectangular face, like a tent
-            base[:, 1] -= base[:, 1].min()
-            points = np.vstack([base, base + lift])[:, [0, 2, 1]]
-    elif kind in ("square_pyramid", "pentagonal_pyramid", "hexagonal_pyramid", "tetrahedron",
-                  "triangular_pyramid"):
-        n = {"square_pyramid": 4, "pentagonal_pyramid": 5, "hexagonal_pyramid": 6}.get(kind, 3)
+        base = _polygon(3, 1.0)
+        base[:, 1] -= base[:, 1].min()
+        points = np.vstack([base, base + np.array([0.0, 0.0, length])])[:, [0, 2, 1]]
+    elif kind in ("square_pyramid", "tetrahedron", "triangular_pyramid"):
+        n = 4 if kind == "square_pyramid" else 3
         height = proportion[0] if proportion else {"tetrahedron": TETRA_HEIGHT}.get(kind, 1.5)
         points = np.vstack([_polygon(n, 1.0), [[0, 0, height]]])
     elif kind in ("octahedron", "bipyramid"):
@@ -169,55 +169,82 @@ def polyhedron(kind: str, proportion: tuple[float, ...] = ()) -> tuple[np.ndarra
     return points, tuple(tuple(f) for f in hull_faces(points))
 
 
-def revolution_mesh(bottom: float, top: float, height: float) -> tuple[np.ndarray, list[list[int]], list[int]]:
-    """Facets of a cone (``top`` = 0) or cylinder about the z axis, and their outline groups (the side is
-    one smooth group, each cap another)."""
+def cone_mesh(base: np.ndarray, axis: np.ndarray, start: np.ndarray, radius: float, height: float
+              ) -> tuple[np.ndarray, list[list[int]], list[int]]:
+    """Facets of a cone standing on the circle of ``radius`` about ``base`` (``axis`` its unit axis, ``start``
+    the unit direction of the first ring vertex), apex ``height`` up the axis, and their outline groups (the
+    side one smooth group, the base another).  Vertices rounded to 6 decimals; the ring uses Python's
+    trigonometry, not numpy's, whose SIMD paths differ in the last bits."""
     n = ROUND_SEGMENTS
-    angles = 2 * math.pi * np.arange(n) / n
-    ring = np.stack([np.cos(angles), np.sin(angles), np.zeros(n)], axis=1)
-    if top == 0:
-        vertices = np.vstack([ring * bottom, [[0, 0, height]]])
-        faces = [[k, (k + 1) % n, n] for k in range(n)]
-        groups = [0] * n
-    else:
-        vertices = np.vstack([ring * bottom, ring * top + [0, 0, height]])
-        faces = [[k, (k + 1) % n, n + (k + 1) % n, n + k] for k in range(n)] + [list(range(n, 2 * n))]
-        groups = [0] * n + [2]
-    faces.append(list(range(n - 1, -1, -1)))  # the base, counter-clockwise seen from below
-    groups.append(1)
-    return vertices, faces, groups
+    across = np.cross(axis, start)
+    ring = [base + radius * (math.cos(2 * math.pi * k / n) * start + math.sin(2 * math.pi * k / n) * across)
+            for k in range(n)]
+    vertices = np.round(np.vstack([*ring, base + height * axis]), 6) + 0.0
+    faces = [[k, (k + 1) % n, n] for k in range(n)] + [list(range(n - 1, -1, -1))]  # the base seen from below
+    return vertices, faces, [0] * n + [1]
+
+
+def _rounded(values: Any) -> Any:
+    """``values`` rounded to the 6 decimals that items record (a float, or an array as a nested list)."""
+    if isinstance(values, float):
+        return round(values, 6) + 0.0
+    return (np.round(np.asarray(values, dtype=float), 6) + 0.0).tolist()
 
 
 class Solid:
-    """One option: a solid as displayed (vertices in world space, already normalised and turned to its
-    presentation pose), its colour, and for round solids the profile (base radius, top radius, height)."""
+    """One option: a solid as displayed, normalised to a unit bounding radius and turned to its presentation
+    pose (polyhedra: ``vertices`` and ``faces``; cones: the ``profile`` [base radius, top radius, height] and
+    the ``frame`` [base centre, axis, first ring direction]), all rounded to 6 decimals; its colour; and the
+    size it is drawn at relative to the unit radius."""
 
     def __init__(self, kind: str, proportion: tuple[float, ...], colour: tuple[int, int, int], matrix: np.ndarray):
         self.kind = kind
         self.proportion = tuple(proportion)
         self.colour = tuple(colour)
-        if kind in ("cone", "cylinder"):
-            ratio = proportion[0] if kind == "cone" else 0.0
-            height = math.sqrt(1 / ratio**2 - 1) if kind == "cone" else proportion[0]
-            vertices, faces, groups = revolution_mesh(1.0, 0.0 if kind == "cone" else 1.0, height)
-            profile = [1.0, 0.0 if kind == "cone" else 1.0, height]
+        matrix = np.asarray(matrix, dtype=float)
+        if kind == "cone":
+            height = math.sqrt(1 / proportion[0] ** 2 - 1)  # base radius 1, slant 1 / ratio
+            size = math.hypot(1.0, height / 2)  # the rim, seen from the middle of the axis
+            self.vertices, self.faces = None, None
+            self.profile = [_rounded(1 / size), 0.0, _rounded(height / size)]
+            self.frame = [_rounded(matrix @ [0.0, 0.0, -height / 2 / size]), _rounded(matrix[:, 2]),
+                          _rounded(matrix[:, 0])]
         else:
             vertices, faces = polyhedron(kind, tuple(proportion))
-            groups, profile = list(range(len(faces))), None
-        vertices = vertices - (vertices.min(axis=0) + vertices.max(axis=0)) / 2
-        size = np.linalg.norm(vertices, axis=1).max()  # same bounding radius for every solid
-        self.vertices = vertices / size @ np.asarray(matrix).T
-        self.faces = [list(f) for f in faces]
-        self.groups = groups
-        self.profile = None if profile is None else [p / size for p in profile]
+            vertices = vertices - (vertices.min(axis=0) + vertices.max(axis=0)) / 2
+            size = np.linalg.norm(vertices, axis=1).max()  # same bounding radius for every solid
+            self.vertices = np.round(vertices / size @ matrix.T, 6) + 0.0
+            self.faces = [list(f) for f in faces]
+            self.profile, self.frame = None, None
         #: the drawn size relative to the unit bounding radius, set per option by ``balanced_scales`` (the
-        #: solver's rules are scale-free, so it never needs it)
+        #: solver's rules are scale-free, so it never needs it); kept to 6 decimals
         self.size = 1.0
         self.relative_scale = 0.0
         self.cache: dict[int, Image.Image] = {}
 
+    def drawn(self) -> dict[str, Any]:
+        """The geometry as drawn at ``size`` (world units, 6 decimals): what the scene records and the mesh
+        is built from."""
+        if self.profile is None:
+            return {"solid": "polyhedron", "vertices": _rounded(np.asarray(self.vertices) * self.size),
+                    "faces": self.faces}
+        base, axis, start = self.frame
+        return {"solid": "revolution", "base": _rounded(np.asarray(base) * self.size), "axis": axis, "start": start,
+                "bottom": _rounded(self.profile[0] * self.size), "top": 0.0,
+                "height": _rounded(self.profile[2] * self.size), "segments": ROUND_SEGMENTS}
+
     def mesh(self) -> raster3d.Mesh:
-        return raster3d.Mesh(self.vertices * self.size, self.faces, [self.colour] * len(self.faces), self.groups)
+        geometry = self.drawn()
+        if geometry["solid"] == "polyhedron":
+            faces = geometry["faces"]
+            return raster3d.Mesh(np.asarray(geometry["vertices"]), faces, [self.colour] * len(faces))
+        vertices, faces, groups = cone_mesh(*(np.asarray(geometry[k]) for k in ("base", "axis", "start")),
+                                            geometry["bottom"], geometry["height"])
+        return raster3d.Mesh(vertices, faces, [self.colour] * len(faces), groups)
+
+    def pixel_scale(self, side: int) -> float:
+        """Pixels per world unit in a ``side``-pixel panel (on the renderer's scale grid)."""
+        return raster3d.quantised_scale(self.relative_scale * side)
 
 
 #: Resting poses about the vertical: (yaw centre, symmetry period, jitter), degrees.  The centre puts the
@@ -230,8 +257,6 @@ POSES: dict[str, tuple[float, float, float]] = {
     # a tetrahedron seen exactly between two faces reads as a flat rhombus: keep it 10-22 degrees off
     "tetrahedron": (90, 120, -22), "triangular_pyramid": (90, 120, -22),
     "square_pyramid": (30, 90, 12), "octahedron": (30, 90, 12), "bipyramid": (30, 90, 12),
-    "pentagonal_pyramid": (66, 72, 10), "pentagonal_prism": (66, 72, 10),
-    "hexagonal_pyramid": (30, 60, 10), "hexagonal_prism": (30, 60, 10),
 }
 
 
@@ -279,11 +304,42 @@ class ConeNet:
         self.cache: dict[int, Image.Image] = {}
 
     def outline_points(self) -> np.ndarray:
-        angles = self.direction + np.linspace(-self.sweep / 2, self.sweep / 2, 33)
-        arc = self.radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
-        ring = np.linspace(0, 2 * math.pi, 65)
-        circle = self.centre + self.circle * np.stack([np.cos(ring), np.sin(ring)], axis=1)
-        return np.vstack([self.apex, arc, circle])
+        """Points around the outline (apex, arc, base circle), by Python's trigonometry (numpy's SIMD paths
+        differ in the last bits, and these points place the drawing)."""
+        arc = [self.direction + self.sweep * (k / 32 - 0.5) for k in range(33)]
+        ring = [2 * math.pi * k / 64 for k in range(65)]
+        return np.array([
+            list(self.apex),
+            *([self.radius * math.cos(a), self.radius * math.sin(a)] for a in arc),
+            *([self.centre[0] + self.circle * math.cos(a), self.centre[1] + self.circle * math.sin(a)] for a in ring),
+        ])
+
+
+def net_layout(net: PolyNet | ConeNet, side: int) -> dict[str, Any]:
+    """The net as drawn in a ``side``-pixel panel, which is also its scene record: fitted to 86% of the panel,
+    pixel coordinates (x right, y down) and angles (degrees clockwise from +x, as Pillow draws them) rounded
+    to ``NET_DECIMALS``; polygon faces, or a sector and its base circle; the colour and outline width (pixels).
+    ``draw_query`` draws exactly these numbers."""
+    points = net.outline_points()
+    low, high = points.min(axis=0), points.max(axis=0)
+    factor = 0.86 * side / float(max(high - low))
+    middle = (low + high) / 2
+
+    def px(p: np.ndarray) -> list[list[float]]:
+        q = (np.atleast_2d(p) - middle) * factor
+        return [[round(side / 2 + x, NET_DECIMALS) + 0.0, round(side / 2 - y, NET_DECIMALS) + 0.0]
+                for x, y in q.tolist()]
+
+    width = max(2 * SUPERSAMPLE, round(0.011 * side * SUPERSAMPLE))  # whole supersampled pixels
+    record: dict[str, Any] = {"colour": list(net.colour), "edge": round(width / SUPERSAMPLE, 6)}
+    if isinstance(net, ConeNet):
+        start = round(-math.degrees(net.direction + net.sweep / 2), NET_DECIMALS)
+        record.update(net="sector", apex=px(net.apex)[0], radius=round(net.radius * factor, NET_DECIMALS),
+                      start=start, end=round(start + math.degrees(net.sweep), NET_DECIMALS),
+                      centre=px(net.centre)[0], circle=round(net.circle * factor, NET_DECIMALS))
+    else:
+        record.update(net="polygons", faces=[px(face) for face in net.faces])
+    return record
 
 
 def _face_frame(points: np.ndarray) -> np.ndarray:
@@ -608,10 +664,12 @@ class MentalComposition(MindsEyeTask):
         knobs = self.knobs(difficulty, params)
         side = self.layout(params["size"]).tile
         # where the right solid falls in the options' size order, uniform and fixed through every retry (see
-        # ``balanced_scales``): nothing about size, ink or saturation then points at it
+        # ``balanced_scales``): nothing about size, ink or saturation then points at it; and which of the four
+        # solids the net is cut from, drawn the same way
         rank = int(rng.integers(self.option_count))
+        source = WORLD[int(rng.integers(len(WORLD)))]
         for _ in range(100):
-            made = self._attempt(rng, knobs, side, rank)
+            made = self._attempt(rng, knobs, side, rank, source)
             if made is not None:
                 return made
         raise RuntimeError(f"MC: no sound item for knobs {knobs}")  # pragma: no cover
@@ -627,8 +685,6 @@ class MentalComposition(MindsEyeTask):
             return (float(rng.choice(PYRAMID_HEIGHTS)),)
         if kind == "cone":
             return (float(rng.choice(CONE_RATIOS)),)
-        if kind == "cylinder":
-            return (1.5,)
         return ()
 
     def _variant(self, rng: np.random.Generator, kind: str, proportion: tuple[float, ...]
@@ -666,57 +722,70 @@ class MentalComposition(MindsEyeTask):
         polygons, hinges = unfolded
         return PolyNet(orient_net(rng, polygons), hinges, colour)
 
-    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int, rank: int) -> Stimulus | None:
-        kinds = SETS[knobs["solids"]]
-        target = kinds[int(rng.integers(len(kinds)))]
-        proportion = self._proportion(rng, target)
-        family = FAMILY.get(target, target)
-
-        # -- wrong solids, each from its template ------------------------------------------------------
-        pool = [k for k in (*SIMPLE, *COMPLEX, *EXTRA) if FAMILY.get(k, k) != family]
-        nearest = min(abs(FACES[k] - FACES[target]) for k in pool)
-        close = [k for k in pool if abs(FACES[k] - FACES[target]) == nearest]
+    def _world(self, rng: np.random.Generator, kinds: Sequence[str]) -> dict[str, tuple[str, tuple[float, ...]]]:
+        """The item's four solids (kind, proportions) by their part in ``WORLD``, all from ``kinds`` and their
+        proportion variants: a kind and its variant, the kind of another family with the nearest number of
+        faces, and a kind of a third family."""
+        anchor = kinds[int(rng.integers(len(kinds)))]
+        proportion = self._proportion(rng, anchor)
+        family = FAMILY.get(anchor, anchor)
+        rest = [k for k in kinds if FAMILY.get(k, k) != family]
+        nearest = min(abs(FACES[k] - FACES[anchor]) for k in rest)
+        close = [k for k in rest if abs(FACES[k] - FACES[anchor]) == nearest]
         similar = close[int(rng.integers(len(close)))]
-        chosen: dict[str, tuple[str, tuple[float, ...]]] = {
-            "similar_face_count": (similar, self._proportion(rng, similar))}
-        used = {family, FAMILY.get(similar, similar)}
-        chosen["proportion"] = self._variant(rng, target, proportion)
+        free = [k for k in rest if FAMILY.get(k, k) != FAMILY.get(similar, similar)]
+        other = free[int(rng.integers(len(free)))]
+        return {"pair": (anchor, proportion), "pair_variant": self._variant(rng, anchor, proportion),
+                "similar": (similar, self._proportion(rng, similar)), "other": (other, self._proportion(rng, other))}
 
-        def another(source: Sequence[str]) -> str:
-            free = [k for k in source if FAMILY.get(k, k) not in used]
-            if not free:
-                free = [k for k in (*SIMPLE, *COMPLEX, *EXTRA) if FAMILY.get(k, k) not in used]
-            pick = free[int(rng.integers(len(free)))]
-            used.add(FAMILY.get(pick, pick))
-            return pick
+    @staticmethod
+    def templates(source: str) -> dict[str, str]:
+        """The template of each solid of the world when the net is cut from ``source``: with the net from the
+        pair, its partner is ``proportion``, the similar solid ``similar_face_count`` and the last
+        ``different_solid``; with the net from a single solid, the pair is a ``decoy_pair`` (the kind and its
+        ``decoy_pair_variant``: a kind shown twice, wrong in both proportions) and the other single is a
+        ``different_solid``."""
+        if source in ("pair", "pair_variant"):
+            partner = "pair_variant" if source == "pair" else "pair"
+            return {source: "folded_net", partner: "proportion", "similar": "similar_face_count",
+                    "other": "different_solid"}
+        single = "other" if source == "similar" else "similar"
+        return {source: "folded_net", "pair": "decoy_pair", "pair_variant": "decoy_pair_variant",
+                single: "different_solid"}
 
-        # with colour confounds the third foil is the net-coloured one; otherwise another solid of the set
-        name = "colour_match" if knobs["colour_confound"] else "different_solid"
-        pick = another(kinds if not knobs["colour_confound"] else (*kinds, *SIMPLE))
-        chosen[name] = (pick, self._proportion(rng, pick))
-        if knobs["colour_confound"]:
-            confound = "colour_match"
-        else:
-            confound = "proportion" if rng.random() < 0.5 else "similar_face_count"
+    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int, rank: int,
+                 source: str) -> Stimulus | None:
+        world = self._world(rng, SETS[knobs["solids"]])
+        templates = self.templates(source)
+        target, proportion = world[source]
 
-        # -- colours ----------------------------------------------------------------------------------
+        # -- colours: with confounds on, four different colours and the net in the colour of one solid drawn
+        # uniformly, so the net-coloured solid is the right one exactly as often as chance (1 in 4)
         palette = [PALETTE[int(k)] for k in rng.permutation(len(PALETTE))]
-        net_colour = palette[0]
-        colours = {"correct": net_colour}
         if knobs["colour_confound"]:
-            rest = iter(palette[1:])
-            colours["correct"] = net_colour if rng.random() < 1 / 3 else next(rest)
-            for name in chosen:
-                colours[name] = net_colour if name == "colour_match" else next(rest)
+            colours = dict(zip(WORLD, palette, strict=False))
+            net_colour = colours[WORLD[int(rng.integers(len(WORLD)))]]
         else:
-            colours.update({name: net_colour for name in chosen})
+            colours = dict.fromkeys(WORLD, palette[0])
+            net_colour = palette[0]
+
+        # -- the designated confound: the net-coloured wrong solid if there is one, else the closest kind
+        wrong = [part for part in WORLD if part != source]
+        coloured = [part for part in wrong if knobs["colour_confound"] and colours[part] == net_colour]
+        if coloured:
+            confound = coloured[0]
+        else:
+            closest = ("proportion", "similar_face_count") if source.startswith("pair") else ("decoy_pair",
+                                                                                              "different_solid")
+            name = closest[0] if rng.random() < 0.5 else closest[1]
+            confound = next(part for part in wrong if templates[part] == name)
 
         net = self._net(rng, target, proportion, net_colour)
         if net is None:
             return None
-        specs = {"correct": (target, proportion), **chosen}
+        order = [source, *wrong]  # the right solid first (``_panels_sound``'s answer)
         for attempt in range(6):
-            solids = {name: Solid(k, p, colours[name], presentation(rng, k)) for name, (k, p) in specs.items()}
+            solids = {part: Solid(*world[part], colours[part], presentation(rng, world[part][0])) for part in order}
             if attempt == 0 and [folds_into(net, s) for s in solids.values()] != [True, False, False, False]:
                 return None  # a foil that the net also folds into, or a net that closes into nothing
             if self._panels_sound(rng, list(solids.values()), side, rank):
@@ -725,19 +794,20 @@ class MentalComposition(MindsEyeTask):
             return None
 
         options = []
-        for name, solid in solids.items():
-            role = "correct" if name == "correct" else "confound" if name == confound else "filler"
+        for part, solid in solids.items():
+            role = "correct" if part == source else "confound" if part == confound else "filler"
             latent = {"solid": solid.kind, "proportion": list(solid.proportion), "faces": FACES[solid.kind],
-                      "colour": list(solid.colour)}
-            options.append(Option(role, "folded_net" if name == "correct" else name, latent, solid))
+                      "colour": list(solid.colour), "net_coloured": solid.colour == net_colour}
+            options.append(Option(role, templates[part], latent, solid))
         facts = {
             "knobs": dict(knobs),
+            "net_from": source,
             "net_solid": target,
             "net_proportion": list(proportion),
             "net_faces": FACES[target],
             "net_colour": list(net_colour),
             "hinges": [list(h) for h in getattr(net, "hinges", [])],
-            "correct_shares_net_colour": colours["correct"] == net_colour,
+            "correct_shares_net_colour": colours[source] == net_colour,
         }
         return Stimulus(query=(net,), query_captions=("Original Shape",), options=options, facts=facts)
 
@@ -749,9 +819,9 @@ class MentalComposition(MindsEyeTask):
 
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
             for solid, size in zip(solids, scales, strict=True):
-                solid.size = float(size)
+                solid.size = round(float(size), 6)
             meshes[:] = [s.mesh() for s in solids]
-            scale = raster3d.shared_scale(meshes, side)
+            scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
             for solid, mesh in zip(solids, meshes, strict=True):
                 solid.relative_scale = scale / side
                 solid.cache = {side: raster3d.render(mesh, side, scale).image}
@@ -766,43 +836,47 @@ class MentalComposition(MindsEyeTask):
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolyNet | ConeNet, side: int) -> Image.Image:
+        layout = net_layout(content, side)
         tile = Tile(side)
-        points = content.outline_points()
-        low, high = points.min(axis=0), points.max(axis=0)
-        scale = 0.86 * tile.scale / max(high - low)
-        middle = (low + high) / 2
-
-        def px(p: np.ndarray) -> list[tuple[float, float]]:
-            q = (np.atleast_2d(p) - middle) * scale
-            return [(tile.scale / 2 + x, tile.scale / 2 - y) for x, y in q]  # y up on paper, down in pixels
-
-        width = max(2 * tile.supersample, round(0.011 * tile.scale))
-        if isinstance(content, ConeNet):
-            r = content.radius * scale
-            (ax, ay), = px(content.apex)
-            start = -math.degrees(content.direction + content.sweep / 2)  # Pillow: degrees clockwise from +x
-            tile.draw.pieslice((ax - r, ay - r, ax + r, ay + r), start, start + math.degrees(content.sweep),
-                               fill=content.colour, outline=EDGE, width=width)
-            (cx, cy), = px(content.centre)
-            rc = content.circle * scale
-            tile.draw.ellipse((cx - rc, cy - rc, cx + rc, cy + rc), fill=content.colour, outline=EDGE, width=width)
+        ss = tile.supersample
+        colour = tuple(layout["colour"])
+        width = round(layout["edge"] * ss)
+        if layout["net"] == "sector":
+            (ax, ay), r = (v * ss for v in layout["apex"]), layout["radius"] * ss
+            tile.draw.pieslice((ax - r, ay - r, ax + r, ay + r), layout["start"], layout["end"], fill=colour,
+                               outline=EDGE, width=width)
+            (cx, cy), rc = (v * ss for v in layout["centre"]), layout["circle"] * ss
+            tile.draw.ellipse((cx - rc, cy - rc, cx + rc, cy + rc), fill=colour, outline=EDGE, width=width)
         else:
-            for face in content.faces:
-                tile.draw.polygon(px(face), fill=content.colour)
-            for face in content.faces:
-                ring = px(face)
+            rings = [[(x * ss, y * ss) for x, y in face] for face in layout["faces"]]
+            for ring in rings:
+                tile.draw.polygon(ring, fill=colour)
+            for ring in rings:
                 tile.draw.line([*ring, ring[0], ring[1]], fill=EDGE, width=width, joint="curve")
         return tile.finish()
 
     def draw_option(self, content: Solid, side: int) -> Image.Image:
         if side not in content.cache:  # normally drawn during build's audit; the scale is the item's
-            content.cache[side] = raster3d.render(content.mesh(), side, content.relative_scale * side).image
+            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).image
         return content.cache[side]
 
-    # -- the independent solver ------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        net = stimulus.query[0]
-        return [k for k, option in enumerate(shown) if folds_into(net, option.content)]
+    # -- the scene record and its verifier -----------------------------------------------------------------
+    def describe(self, content: PolyNet | ConeNet | Solid, side: int) -> dict[str, Any]:
+        """The net as laid out in pixels (``net_layout``), or a solid's drawn geometry, colour and view."""
+        if isinstance(content, Solid):
+            return {**content.drawn(), "colour": list(content.colour),
+                    **raster3d.view_record(content.pixel_scale(side), side)}
+        return net_layout(content, side)
+
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        return verifier.solve_scene(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, and every panel's silhouette and face colours on the pixels."""
+        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0])
 
 
 TASK = MentalComposition()

@@ -17,9 +17,10 @@ rotation errors; spec §7.1):
   paper's "varying colour sequence" confound).  It always comes with a ``mirror``, which keeps the colour
   sequence but not the geometry, so neither geometry alone nor colour order alone picks the answer.
 
-The solver never reads roles: it recovers integer lattice coordinates from each panel's displayed cube
-centres (a right-handed frame fitted to neighbouring cubes), and compares canonical forms, with colours,
-under the 24 proper rotations of the cube.
+The question says that every cube keeps its colour, so the ``colour_permuted`` foil is wrong by the stated
+rule, not only by the template.  Each panel's scene record holds the lattice coordinates, cube colours and
+the pose (rounded to 6 decimals before drawing), and the camera, scale (a multiple of 1/64 pixel), light and
+outline width it was drawn with; ``verifiers.mental_rotation`` solves and checks the pixels from those alone.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from bench_core.types import Item
 from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import mental_rotation as verifier
 
 #: Cube colours for the varied colouring (spec §3.3: the release's saturated palette, minus magenta, which
 #: shades into red and purple).
@@ -188,43 +191,15 @@ def random_pose(rng: np.random.Generator, axes: int, angles: str) -> tuple[np.nd
     raise RuntimeError("no pose found")  # pragma: no cover - the sets always allow one
 
 
-def lattice_coordinates(centres: np.ndarray) -> np.ndarray | None:
-    """Integer coordinates of cubes from their displayed centres (any rotation): fit a right-handed frame to
-    the vectors between neighbouring cubes and express the centres in it.  The result is a proper rotation
-    of the cubes' true lattice coordinates; None if the centres do not sit on a unit lattice."""
-    centres = np.asarray(centres, dtype=float)
-    diffs = centres[None, :, :] - centres[:, None, :]
-    dist = np.linalg.norm(diffs, axis=2)
-    i, j = np.nonzero(np.abs(dist - 1) < 1e-6)
-    if not len(i):
-        return None
-    u1 = diffs[i[0], j[0]]
-    frame = None
-    for a, b in zip(i, j, strict=True):
-        v = diffs[a, b]
-        if abs(v @ u1) < 1e-6:
-            frame = np.stack([u1, v, np.cross(u1, v)])
-            break
-    if frame is None:  # a straight rod: any orthonormal completion will do
-        helper = np.eye(3)[int(np.argmin(np.abs(u1)))]
-        u2 = np.cross(u1, helper)
-        u2 /= np.linalg.norm(u2)
-        frame = np.stack([u1, u2, np.cross(u1, u2)])
-    coords = (centres - centres[0]) @ frame.T
-    rounded = np.rint(coords)
-    if np.abs(coords - rounded).max() > 1e-6:
-        return None
-    return rounded.astype(np.int64)
-
-
 class PolycubeView:
     """What one panel shows: cubes at integer ``voxels`` (path order) with RGB ``colours``, turned by the
-    proper rotation ``matrix``.  Rendered panels are cached per side, since the audit draws them first."""
+    proper rotation ``matrix`` (rounded to 6 decimals, the precision items record, before anything is
+    drawn).  Rendered panels are cached per side, since the audit draws them first."""
 
     def __init__(self, voxels: np.ndarray, colours: Sequence[tuple[int, int, int]], matrix: np.ndarray):
         self.voxels = np.asarray(voxels, dtype=np.int64)
         self.colours = [tuple(c) for c in colours]
-        self.matrix = np.asarray(matrix, dtype=float)
+        self.matrix = np.round(np.asarray(matrix, dtype=float), 6) + 0.0  # + 0.0: no negative zeros
         #: pixels per cube edge as a fraction of the panel side, shared by every panel of the item
         self.relative_scale = 0.0
         self.cache: dict[int, Image.Image] = {}
@@ -232,9 +207,9 @@ class PolycubeView:
     def mesh(self) -> raster3d.Mesh:
         return raster3d.polycube_mesh(self.voxels, self.colours, self.matrix)
 
-    def centres(self) -> np.ndarray:
-        """Cube centres as displayed (world coordinates, after the rotation)."""
-        return (self.voxels - self.voxels.mean(axis=0)) @ self.matrix.T
+    def pixel_scale(self, side: int) -> float:
+        """Pixels per cube edge in a ``side``-pixel panel (on the renderer's scale grid)."""
+        return raster3d.quantised_scale(self.relative_scale * side)
 
 
 def readable_pose(matrix: np.ndarray) -> bool:
@@ -253,13 +228,6 @@ def every_cube_visible(view: PolycubeView, side: int = 72) -> bool:
     return bool(per_cube.min() >= MIN_VISIBLE * scale**2)
 
 
-def displayed_shape_key(view: PolycubeView) -> tuple | None:
-    """The solver's key of a panel: canonical form of the lattice recovered from the displayed centres, with
-    the displayed colours."""
-    coords = lattice_coordinates(view.centres())
-    return None if coords is None else canonical(coords, view.colours)
-
-
 class MentalRotation(MindsEyeTask):
     """MT: choose the option that is the original polycube turned by a pure rotation."""
 
@@ -269,7 +237,8 @@ class MentalRotation(MindsEyeTask):
         question=(
             "The top panel, labelled Original Shape, shows an object built from cubes. Each of the four figures "
             "labelled A, B, C and D shows an object in a new orientation. Which option is the original object "
-            "turned by a pure rotation, with nothing reflected and nothing rebuilt?"
+            "turned by a pure rotation, with nothing reflected and nothing rebuilt? Turning the object does not "
+            "change its cubes: every cube keeps its colour."
         ),
         hint=(
             "Imagine turning the original in space until it lines up with an option. Follow its arms from one end "
@@ -451,7 +420,7 @@ class MentalRotation(MindsEyeTask):
         """Render every panel at one shared scale; accept if no nuisance feature singles out the correct option
         (``views[0]``) and all options differ visibly.  Keeps the renders for ``render``."""
         meshes = [query.mesh(), *(v.mesh() for v in views)]
-        scale = raster3d.shared_scale(meshes, side)
+        scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
         tiles = []
         for view, mesh in zip([query, *views], meshes, strict=True):
             drawn = raster3d.render(mesh, side, scale)
@@ -467,13 +436,28 @@ class MentalRotation(MindsEyeTask):
 
     def draw_option(self, content: PolycubeView, side: int) -> Image.Image:
         if side not in content.cache:  # normally drawn during build's audit; the scale is the item's
-            content.cache[side] = raster3d.render(content.mesh(), side, content.relative_scale * side).image
+            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).image
         return content.cache[side]
 
-    # -- the independent solver ------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        target = displayed_shape_key(stimulus.query[0])
-        return [k for k, option in enumerate(shown) if displayed_shape_key(option.content) == target]
+    # -- the scene record and its verifier -----------------------------------------------------------------
+    def describe(self, content: PolycubeView, side: int) -> dict[str, Any]:
+        """Lattice coordinates (path order), cube colours, pose, and how the panel was drawn."""
+        return {
+            "voxels": content.voxels.tolist(),
+            "colours": [list(c) for c in content.colours],
+            "rotation": content.matrix.tolist(),
+            **raster3d.view_record(content.pixel_scale(side), side),
+        }
+
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        return verifier.solve_scene(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, and every panel's silhouette and cube colours on the pixels."""
+        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0])
 
 
 TASK = MentalRotation()

@@ -3,9 +3,11 @@ hole is punched through the folded stack, and the question asks which unfolded s
 
 The query row shows the sheet ("Unfolded"), each fold ("Fold 1", "Fold 2": the part just turned over is
 shaded light grey #D3D3D3 and lies on top, a dashed outline and an arrow show where it came from) and the
-punched stack ("Final view").  The generator tracks every layer exactly (``folding``); the solver replays
-the folds forwards on a fine grid of sheet points and reads off which points the punch hits, so the two
-derive the answer by different routes.
+punched stack ("Final view").  The generator tracks every layer exactly (``folding``).  Every panel is drawn
+from its scene description (``describe``: geometry quantised to 1e-4 tile units), and verify works from that
+record and the pixels alone (``verifiers.paper_folding``): it walks each punch back through the recorded folds
+point by point (no layers), so the two derive the answer by different routes, and it finds the holes in the
+picture by itself.
 
 Wrong options come from the distractor templates of paper App. D / spec §7.1 item 3, each tied to a
 reasoning error.  With fewer holes than the truth:
@@ -53,12 +55,14 @@ import shapely
 from PIL import Image
 from shapely.geometry import MultiLineString, Polygon
 
+from bench_core.types import Item
 from bench_plugin_mindseye import folding
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import MindsEyeTask, singled_out
 from bench_plugin_mindseye.folding import XY, Fold, Layer
 from bench_plugin_mindseye.layout import INK, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import paper_folding as verifier
 
 #: Hole radius and the clearance every punch keeps from every layer edge and crease (tile units).  The
 #: clearance (1.6 radii) keeps copies from different layers at least 3.2 radii apart once unfolded.
@@ -503,14 +507,17 @@ def _simplex(v: np.ndarray) -> np.ndarray:
     return np.maximum(v - cumulative[rho] / (rho + 1.0), 0.0)
 
 
-def choose_foils(rng: np.random.Generator, foils: _Foils) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
+def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = math.inf
+                 ) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
     """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them.
 
     Every viable set of three foils (distinct templates, at least one that may be the confound, all four
     options distinct hole sets) is scored by how often each hole-count shortcut would pick the truth; the set
     is drawn with weights that bring every shortcut to chance in expectation, so the truth's hole count is
     sometimes the highest, sometimes the lowest, sometimes in between, shared or alone, and says nothing about
-    the answer."""
+    the answer.  Sets whose hole counts let the truth's ink stand out by the base class's nuisance audit
+    (``singled_out`` with its factor and ``ink_floor``, the audit's ink floor in holes) are never drawn: the
+    options share their outline and creases, so their ink differs by their holes alone."""
     n = len(foils.truth)
     candidates: list[tuple[str, list[XY], dict[str, Any]]] = []
     for template in TEMPLATES:
@@ -531,6 +538,8 @@ def choose_foils(rng: np.random.Generator, foils: _Foils) -> list[tuple[str, str
         if (len({candidates[k][0] for k in trio}) == 3 and all(differ[i, j] for i, j in combinations(trio, 2))
                 and any(candidates[k][0] in CONFOUNDS for k in trio)):
             groups.setdefault(tuple(sorted(len(candidates[k][1]) for k in trio)), []).append(trio)
+    groups = {sig: trios for sig, trios in groups.items()
+              if not singled_out([float(n), *map(float, sig)], 0, MindsEyeTask.nuisance_factor, ink_floor)}
     if not groups:
         return None
     signatures = list(groups)
@@ -544,6 +553,12 @@ def choose_foils(rng: np.random.Generator, foils: _Foils) -> list[tuple[str, str
     eligible = [k for k in trio if _CONFOUND_RANK.get(candidates[k][0], 9) == best]
     confound = eligible[int(rng.integers(len(eligible)))]
     return [("confound" if k == confound else "filler", *candidates[k]) for k in trio]
+
+
+def hole_ink(side: int) -> float:
+    """An upper bound on the ink share one hole adds to an option tile of ``side`` pixels (its disc with half a
+    pixel of anti-aliased rim, over the tile inside the frame the audit ignores)."""
+    return math.pi * (HOLE_RADIUS * side + 0.5) ** 2 / (side - 6) ** 2
 
 
 class PaperFolding(MindsEyeTask):
@@ -561,6 +576,7 @@ class PaperFolding(MindsEyeTask):
         shape, group, punches = knobs["sheet"], knobs["fold_group"], knobs["punches"]
         sheet = folding.sheet_polygon(shape)
         outline = tuple((float(x), float(y)) for x, y in list(sheet.exterior.coords)[:-1])
+        ink_floor = self.nuisance_floor["ink"] / hole_ink(self.layout(params.get("size") or "1024x1024").tile)
         for _ in range(200):
             folds = sample_folds(rng, sheet, shape, group)
             if folds is None:
@@ -574,7 +590,7 @@ class PaperFolding(MindsEyeTask):
             foils = _Foils(rng, shape, sheet, crease_segments, folds, holes, FOLDS - 1, states[-1])
             if not foils.valid(foils.truth):
                 continue
-            wrong = choose_foils(rng, foils)
+            wrong = choose_foils(rng, foils, ink_floor)
             if wrong is None:
                 continue
             creases = tuple(crease_segments)
@@ -602,7 +618,37 @@ class PaperFolding(MindsEyeTask):
             return Stimulus(query, CAPTIONS, options, facts)
         raise RuntimeError(f"PF: no valid item for knobs {knobs} after 200 draws")
 
-    # -- drawing ----------------------------------------------------------------------------------------
+    # -- the scene record and drawing -------------------------------------------------------------------
+    def describe(self, content: Step | Sheet, side: int) -> dict[str, Any]:
+        """The panel as drawn, in tile units quantised to 1e-4 (the drawing reads only this): a query step's sheet
+        outline, layers (outline, flap or not) in drawing order, fold, dashed outline before the fold, arrow and
+        punches; an option's sheet outline, creases and holes."""
+        if isinstance(content, Sheet):
+            return {"kind": "sheet", "outline": _q(content.outline), "creases": [_q(c) for c in content.creases],
+                    "holes": _q(content.holes), "radius": _q1(content.radius)}
+        fold = content.fold
+        record: dict[str, Any] = {
+            "kind": "step",
+            "sheet": _q(content.sheet),
+            "layers": [{"ring": _q(list(layer.polygon.exterior.coords)[:-1]),
+                        "flap": content.fold_index is not None and content.fold_index in layer.moved_by[-1:]}
+                       for layer in content.layers],
+            "fold": None if fold is None else {"anchor": _q([fold.anchor])[0], "angle": _q1(fold.angle),
+                                               "side": int(fold.side)},
+            "ghost": [],
+            "arrow": None,
+            "punches": _q(content.punches),
+            "radius": _q1(content.radius),
+        }
+        if fold is not None and content.before is not None:
+            record["ghost"] = [_q(ring) for ring in _rings(content.before)]
+            moving = content.before.intersection(fold.moving_halfplane())
+            c = moving.centroid
+            target = folding.apply(fold.matrix, [(c.x, c.y)])[0]
+            start, end = _q([(c.x, c.y), target])
+            record["arrow"] = arrow_shape(start, end)
+        return record
+
     @staticmethod
     def _stroke(tile: Tile, fraction: float = 0.011) -> int:
         # at least two output pixels so outlines survive the 600x800 canvas (spec §7.2)
@@ -612,12 +658,12 @@ class PaperFolding(MindsEyeTask):
     def _ring(tile: Tile, coords: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
         return [tile.px(x, y) for x, y in coords]
 
-    def _polygon(self, tile: Tile, polygon: Polygon, fill: tuple[int, int, int]) -> None:
-        ring = self._ring(tile, list(polygon.exterior.coords)[:-1])
-        tile.draw.polygon(ring, fill=fill)
-        tile.draw.line([*ring, ring[0]], fill=INK, width=self._stroke(tile), joint="curve")
+    def _polygon(self, tile: Tile, ring: Sequence[Sequence[float]], fill: tuple[int, int, int]) -> None:
+        points = self._ring(tile, ring)
+        tile.draw.polygon(points, fill=fill)
+        tile.draw.line([*points, points[0]], fill=INK, width=self._stroke(tile), joint="curve")
 
-    def _hole(self, tile: Tile, at: XY, radius: float) -> None:
+    def _hole(self, tile: Tile, at: Sequence[float], radius: float) -> None:
         """A black dot centred on the output pixel nearest ``at`` (at most half a pixel away), drawn with
         integer coordinates: every hole then covers exactly the same pixels, so the ink of a sheet depends on
         its hole count alone and sheets with equally many holes tie exactly (no hole placement makes one of
@@ -629,95 +675,97 @@ class PaperFolding(MindsEyeTask):
         tile.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
 
     def draw_query(self, content: Step, side: int) -> Image.Image:
+        record = self.describe(content, side)
         tile = Tile(side)
         stroke = self._stroke(tile)
-        if content.before is not None:
-            # where the paper was before this fold: a dashed outline, so the vacated part shows
-            for ring in _rings(content.before):
-                folding.dashed_ring(tile.draw, self._ring(tile, ring), 0.03 * tile.scale, 0.022 * tile.scale,
-                                    GHOST, max(tile.supersample, stroke // 2))
-        for layer in content.layers:
-            flap = content.fold_index is not None and content.fold_index in layer.moved_by[-1:]
-            self._polygon(tile, layer.polygon, FLAP if flap else PAPER)
-        if content.fold is not None and content.before is not None:
-            moving = content.before.intersection(content.fold.moving_halfplane())
-            c = moving.centroid
-            target = folding.apply(content.fold.matrix, [(c.x, c.y)])[0]
-            start, end = np.array([c.x, c.y]), np.asarray(target, dtype=float)
-            # the arrow runs from the flap's old place to its new one; short flaps get a longer arrow
-            middle, span = (start + end) / 2, float(np.linalg.norm(end - start))
-            if 0 < span < 0.26:
-                start, end = middle + (start - middle) * 0.26 / span, middle + (end - middle) * 0.26 / span
-            folding.curved_arrow(tile.draw, tile.px(*start), tile.px(*end), 0.28, 0.055 * tile.scale, ARROW,
-                                 stroke)
-        for p in content.punches:
-            self._hole(tile, p, content.radius)
+        # where the paper was before this fold: a dashed outline, so the vacated part shows
+        for ring in record["ghost"]:
+            folding.dashed_ring(tile.draw, self._ring(tile, ring), 0.03 * tile.scale, 0.022 * tile.scale, GHOST,
+                                max(tile.supersample, stroke // 2))
+        for layer in record["layers"]:
+            self._polygon(tile, layer["ring"], FLAP if layer["flap"] else PAPER)
+        if record["arrow"] is not None:
+            # the arrow runs from the flap's old place to its new one
+            tile.draw.line(self._ring(tile, record["arrow"]["shaft"]), fill=ARROW, width=stroke, joint="curve")
+            tile.draw.polygon(self._ring(tile, record["arrow"]["head"]), fill=ARROW)
+        for p in record["punches"]:
+            self._hole(tile, p, record["radius"])
         return tile.finish()
 
     def draw_option(self, content: Sheet, side: int) -> Image.Image:
+        record = self.describe(content, side)
         tile = Tile(side)
-        self._polygon(tile, Polygon(content.outline), PAPER)
-        for a, b in content.creases:
+        self._polygon(tile, record["outline"], PAPER)
+        for a, b in record["creases"]:
             folding.dashed_line(tile.draw, tile.px(*a), tile.px(*b), 0.025 * tile.scale, 0.018 * tile.scale, CREASE,
                                 max(tile.supersample, self._stroke(tile) // 2))
-        for p in content.holes:
-            self._hole(tile, p, content.radius)
+        for p in record["holes"]:
+            self._hole(tile, p, record["radius"])
         return tile.finish()
 
-    # -- the independent solver --------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """Replay the folds forwards on a 0.003-unit grid of sheet points (every point on a fold's moving side
-        is mirrored across that fold's line, whatever layer it belongs to), mark the sheet points that end
-        up under a punch, and keep the options whose holes cover exactly the marked points."""
-        steps = [s for s in stimulus.query if isinstance(s, Step)]
-        final = steps[-1]
-        folds = [s.fold for s in steps[1:-1]]
-        sheet = np.asarray(final.sheet, dtype=float)
-        r = final.radius
-        h = 0.003
-        lo, hi = sheet.min(axis=0), sheet.max(axis=0)
-        xs, ys = np.arange(lo[0] + h / 2, hi[0], h), np.arange(lo[1] + h / 2, hi[1], h)
-        gx, gy = np.meshgrid(xs, ys)
-        # inside a convex polygon: on the same side of every edge as its vertex mean
-        inside = np.ones(gx.shape, dtype=bool)
-        mean = sheet.mean(axis=0)
-        for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True):
-            ex, ey = a[1] - b[1], b[0] - a[0]
-            own_side = np.sign((mean[0] - a[0]) * ex + (mean[1] - a[1]) * ey)
-            inside &= np.sign((gx - a[0]) * ex + (gy - a[1]) * ey) == own_side
-        x, y = gx.copy(), gy.copy()
-        for fold in folds:
-            t = math.radians(fold.angle)
-            nx, ny = -math.sin(t) * fold.side, math.cos(t) * fold.side
-            s = (x - fold.anchor[0]) * nx + (y - fold.anchor[1]) * ny
-            s = np.where(s > 0, s, 0.0)  # only the moving side is mirrored
-            x, y = x - 2.0 * s * nx, y - 2.0 * s * ny
-        hit = np.zeros(gx.shape, dtype=bool)
-        for p in final.punches:
-            hit |= np.hypot(x - p[0], y - p[1]) <= r
-        hit &= inside
-        marked = np.column_stack([gx[hit], gy[hit]])
-        satisfied = []
-        for k, option in enumerate(shown):
-            holes = np.asarray(option.content.holes, dtype=float).reshape(-1, 2)
-            if not len(holes) or not len(marked):
-                continue
-            near = np.hypot(marked[:, None, 0] - holes[None, :, 0], marked[:, None, 1] - holes[None, :, 1])
-            if near.min(axis=1).max() > 1.15 * r:
-                continue  # some punched paper is not under any hole of this option
-            if all(self._hole_punched(hit, inside, xs, ys, hole, 0.85 * r) for hole in holes):
-                satisfied.append(k)
-        return satisfied
+    # -- verification from the written item (``verifiers.paper_folding``, no generator code) -----------------
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        """The options whose holes are the punches unfolded through the recorded folds."""
+        return verifier.solve(scene)
 
-    @staticmethod
-    def _hole_punched(hit: np.ndarray, inside: np.ndarray, xs: np.ndarray, ys: np.ndarray, hole: np.ndarray,
-                      radius: float) -> bool:
-        """True if every sheet grid point within ``radius`` of ``hole`` was punched (and there are some)."""
-        j0, j1 = np.searchsorted(xs, hole[0] - radius), np.searchsorted(xs, hole[0] + radius)
-        i0, i1 = np.searchsorted(ys, hole[1] - radius), np.searchsorted(ys, hole[1] + radius)
-        wx, wy = np.meshgrid(xs[j0:j1], ys[i0:i1])
-        core = (np.hypot(wx - hole[0], wy - hole[1]) < radius) & inside[i0:i1, j0:j1]
-        return bool(core.any() and hit[i0:i1, j0:j1][core].all())
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, then: the record agrees with itself (stacks, flaps, dashed outlines and creases are
+        the sheet folded by the recorded folds) and the picture's holes, punches and fills are the recorded
+        ones."""
+        failures = super().verify(item, images)
+        scene = item.metadata["scene"]
+        failures += verifier.record_failures(scene)
+        failures += verifier.pixel_failures(scene, np.asarray(images[0].convert("RGB")))
+        return failures
+
+
+#: Arrow: how far the arc bulges sideways (times its length), its head length (tile units), its shortest length.
+ARROW_BEND = 0.28
+ARROW_HEAD = 0.055
+ARROW_MIN = 0.26
+
+
+def arrow_shape(start: Sequence[float], end: Sequence[float]) -> dict[str, list[list[float]]] | None:
+    """The fold arrow from the flap's old place to its new one (tile units, quantised): a quadratic arc bulging
+    sideways (its shaft as 12 points, stopping short of the tip) and a triangular head at ``end``; short arrows
+    are lengthened about their middle to ``ARROW_MIN``.  Pure Python arithmetic, so the points do not depend on
+    numpy's SIMD paths."""
+    sx, sy = float(start[0]), float(start[1])
+    ex, ey = float(end[0]), float(end[1])
+    span = math.hypot(ex - sx, ey - sy)
+    if span == 0:
+        return None
+    if span < ARROW_MIN:
+        mx, my, k = (sx + ex) / 2, (sy + ey) / 2, ARROW_MIN / span
+        sx, sy, ex, ey = mx + (sx - mx) * k, my + (sy - my) * k, mx + (ex - mx) * k, my + (ey - my) * k
+        span = ARROW_MIN
+    nx, ny = -(ey - sy) / span, (ex - sx) / span
+    cx, cy = (sx + ex) / 2 + nx * ARROW_BEND * span, (sy + ey) / 2 + ny * ARROW_BEND * span
+    shaft = []
+    for i in range(12):
+        t = i / 13
+        shaft.append(((1 - t) ** 2 * sx + 2 * (1 - t) * t * cx + t * t * ex,
+                      (1 - t) ** 2 * sy + 2 * (1 - t) * t * cy + t * t * ey))
+    tx, ty = ex - cx, ey - cy
+    norm = math.hypot(tx, ty) or 1.0
+    tx, ty = tx / norm, ty / norm
+    h = ARROW_HEAD
+    head = [(ex, ey), (ex - h * (tx + 0.55 * ty), ey - h * (ty - 0.55 * tx)),
+            (ex - h * (tx - 0.55 * ty), ey - h * (ty + 0.55 * tx))]
+    return {"shaft": _q(shaft), "head": _q(head)}
+
+
+def _q1(value: float) -> float:
+    """One coordinate quantised to 1e-4 tile units (a few hundredths of a pixel)."""
+    return round(float(value), 4) + 0.0
+
+
+def _q(points: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Points quantised to 1e-4 tile units."""
+    return [[_q1(x), _q1(y)] for x, y in points]
 
 
 def _rings(geometry: Any) -> list[list[tuple[float, float]]]:

@@ -44,6 +44,7 @@ class Camera:
     """An orthographic camera looking at the origin from ``elevation``/``azimuth`` with z up."""
 
     def __init__(self, elevation: float = ELEVATION, azimuth: float = AZIMUTH):
+        self.elevation, self.azimuth = float(elevation), float(azimuth)
         el, az = math.radians(elevation), math.radians(azimuth)
         #: unit vector from the scene towards the viewer
         self.toward = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
@@ -58,8 +59,30 @@ class Camera:
 
 CAMERA = Camera()
 #: The light, fixed relative to the camera: from above, a little to the left and in front, so the top,
-#: left and right faces of an upright box get three clearly different tones.
-LIGHT = _unit(CAMERA.matrix.T @ _unit([-0.26, 0.52, 0.81]))
+#: left and right faces of an upright box get three clearly different tones.  Rounded to the 6 decimals
+#: that items record, so the drawing uses exactly the recorded light.
+LIGHT = np.round(_unit(CAMERA.matrix.T @ _unit([-0.26, 0.52, 0.81])), 6)
+#: Panel scales (pixels per world unit) are multiples of this, so that the scale an item records is the
+#: one it was drawn at, exactly.
+SCALE_STEP = 1 / 64
+
+
+def quantised_scale(scale: float, down: bool = False) -> float:
+    """``scale`` on the grid of ``SCALE_STEP`` (rounded down with ``down``, so a fitted object still fits)."""
+    steps = scale / SCALE_STEP
+    return (math.floor(steps) if down else round(steps)) * SCALE_STEP
+
+
+def edge_width(side: int) -> float:
+    """Outline width in output pixels of a ``side``-pixel panel: about 1% of the side, never under 2."""
+    return max(2.0, side / 100)
+
+
+def view_record(scale: float, side: int, camera: Camera = CAMERA) -> dict[str, float | list[float]]:
+    """What a verifier needs to redraw a panel: camera angles, scale (pixels per unit), light, ambient
+    share and outline width, as drawn."""
+    return {"camera": [camera.elevation, camera.azimuth], "scale": scale, "light": LIGHT.tolist(),
+            "ambient": AMBIENT, "edge": edge_width(side)}
 
 
 def rotation(axis: str, degrees: float) -> np.ndarray:
@@ -238,7 +261,7 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     colours = np.clip(mesh.colours * shade[:, None], 0, 255)
 
     # colour and outline only the region the object covers (plus room for the outline)
-    width = max(2.0, side / 100) if edge_px is None else edge_px
+    width = edge_width(side) if edge_px is None else edge_px
     radius = max(1, round((width * ss - 1) / 2))
     r0 = max(int(py.min()) - radius - 2, 0)
     r1 = min(math.ceil(py.max()) + radius + 2, size)

@@ -34,16 +34,18 @@ from typing import Any
 import attrs
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageDraw
 from shapely.geometry import LineString, Polygon
 
 from bench_core import Problem
 from bench_core.seeding import ItemRandom
+from bench_core.types import Item, option_letters
 from bench_plugin_mindseye.attributes import (
+    AMBIGUOUS,
     LINE_ATTRIBUTES,
     LineFigure,
+    StrokeShape,
     isolations,
-    line_attributes,
     lookalike_pair,
     panel_features,
 )
@@ -51,6 +53,7 @@ from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import INK, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import relation_abstraction as verifier
 
 #: (rank, small_odd) of the item being generated: where the negative sits in the size order of the options and
 #: which end of it is the most atypical (``balanced_sizes``), set by ``generate`` from balanced choices.
@@ -66,6 +69,8 @@ SIZE_STEP = 0.02
 DRAWS = 50
 #: Largest chord of an arc sample, as a fraction of the panel side (keeps arcs smooth and recognisable).
 ARC_CHORD = 0.02
+#: Panels are drawn at this multiple of their size and reduced with a box filter.
+DRAW_SUPERSAMPLE = 2
 
 
 # -- figure programs --------------------------------------------------------------------------------
@@ -148,9 +153,9 @@ def figure_size(figure: Figure) -> float:
     return float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-9))
 
 
-def place(figure: Figure, rng: np.random.Generator, extent: float) -> list[np.ndarray]:
+def place(figure: Figure, rng: np.random.Generator, extent: float) -> Figure:
     """Rotate the figure at random, scale its bounding box to ``extent`` of the panel and centre it (with a
-    little jitter); return the polylines in panel units (0..1, y down)."""
+    little jitter); return its strokes in panel units (0..1, y down)."""
     angle = rng.uniform(0.0, 2 * np.pi)
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     moved = [Stroke(s.points @ rot.T, s.bulges, s.closed, s.part) for s in figure]
@@ -160,11 +165,7 @@ def place(figure: Figure, rng: np.random.Generator, extent: float) -> list[np.nd
     scale = extent / float(max(high - low))
     centre = (low + high) / 2.0
     offset = np.array([0.5, 0.5]) + rng.uniform(-0.03, 0.03, size=2)
-    polylines = []
-    for s in moved:
-        scaled = Stroke((s.points - centre) * scale + offset, s.bulges, s.closed, s.part)
-        polylines.append(flatten(scaled, ARC_CHORD))
-    return polylines
+    return [Stroke((s.points - centre) * scale + offset, s.bulges.copy(), s.closed, s.part) for s in moved]
 
 
 # -- families of figures (raw coordinates, roughly the unit disc) ----------------------------------
@@ -735,16 +736,26 @@ def edit_uncross(fig: Figure, rng: np.random.Generator, magnitude: float) -> Fig
     return None
 
 
+#: How far (relative to the figure size) ``edit_attach`` pushes a part into the other when no stroke end meets.
+ATTACH_OVERLAP = 0.08
+
+
 def edit_attach(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """Two parts -> one: slide the second part until it touches the first."""
+    """Two parts -> one: slide the second part until a stroke end of one touches the other, or else on until
+    the two overlap by ``ATTACH_OVERLAP`` of the figure size (a tangential touch, or a corner on an edge, is
+    neither clearly touching nor clearly crossing once drawn)."""
     first = [s for s in fig if s.part == 0]
     second = [s for s in fig if s.part == 1]
     if not first or not second:
         return None
     ga = shapely.union_all([LineString(flatten(s, 0.01)) for s in first])
     gb = shapely.union_all([LineString(flatten(s, 0.01)) for s in second])
-    pa, pb = shapely.shortest_line(ga, gb).boundary.geoms
-    move = np.array(pa.coords[0]) - np.array(pb.coords[0])
+    pa, pb = (np.array(p.coords[0]) for p in shapely.shortest_line(ga, gb).boundary.geoms)
+    move = pa - pb
+    ends = [e for s in fig if not s.closed for e in (s.points[0], s.points[-1])]
+    at_end = any(np.linalg.norm(e - p) < 1e-9 for e in ends for p in (pa, pb))
+    if not at_end:
+        move = move + move / np.linalg.norm(move) * ATTACH_OVERLAP * figure_size(fig)
     return [*[s.copy() for s in first], *[Stroke(s.points + move, s.bulges.copy(), s.closed, 1) for s in second]]
 
 
@@ -1102,22 +1113,185 @@ def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Seq
 
 
 # -- the task -----------------------------------------------------------------------------------------
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Drawing:
-    """What a panel shows: polylines in panel units (0..1, y down).  ``tiles`` memoises rendered panels."""
+    """What a panel of ``side`` pixels shows, exactly as drawn: pen strokes with vertices in tile pixels (rounded
+    to 1/100 px) and edge bulges (rounded to 6 decimals), the stroke width in supersampled pixels and the arc
+    sampling step in pixels.  The panel is a function of these values alone, which ``record`` stores in the
+    scene; ``tiles`` memoises the rendered panel."""
 
-    polylines: tuple[np.ndarray, ...] = attrs.field(converter=tuple)
-    tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
+    strokes: tuple[Stroke, ...] = attrs.field(converter=tuple)
+    side: int
+    width: int
+    chord: float
+    tiles: dict[int, Image.Image] = attrs.field(factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, strokes: Sequence[Stroke], scale: float, side: int) -> Drawing:
+        """Placed strokes (panel units) scaled by ``scale`` about the panel centre, in quantised tile pixels."""
+        out = [Stroke(np.round(((s.points - 0.5) * scale + 0.5) * side, 2), np.round(s.bulges, 6), s.closed, s.part)
+               for s in strokes]
+        width = max(DRAW_SUPERSAMPLE, round(STROKE * side * DRAW_SUPERSAMPLE))
+        return cls(out, side, width, round(ARC_CHORD * scale * side, 4))
+
+    @property
+    def polylines(self) -> list[np.ndarray]:
+        """The drawn polylines in tile pixels (arcs sampled every ``chord`` px at most), rounded to 1/100 px."""
+        return [np.round(flatten(s, self.chord), 2) for s in self.strokes]
+
+    def record(self) -> dict[str, Any]:
+        """The JSON description of the panel: stroke width (px), arc step (px) and the pen strokes."""
+        return {
+            "width": self.width / DRAW_SUPERSAMPLE,
+            "arc_step": self.chord,
+            "strokes": [{"closed": bool(s.closed), "points": s.points.tolist(), "bulges": s.bulges.tolist()}
+                        for s in self.strokes],
+        }
 
 
 @attrs.frozen
 class _Candidate:
-    """A figure placed in its panel: the program, the drawn polylines, the measured attributes, the family."""
+    """A figure placed in its panel: the program, the placed strokes and their polylines (panel units), the
+    measured attributes, the family."""
 
     figure: Figure
+    strokes: Figure
     polylines: list[np.ndarray]
     attributes: dict[str, Any]
     family: str
+
+
+#: The attribute vocabulary a figure must not be the odd one out by (unless it is the answer): the hint's and
+#: a loose end (issue 10: the only figure with a dangling stroke is a second odd one out).
+VOCABULARY = (*LINE_ATTRIBUTES, "loose")
+#: Relative to the figure size: stroke ends closer than this to another stroke touch it, further than
+#: LOOSE_APART are loose; in between a viewer cannot tell (the figure is rejected).
+LOOSE_TOUCH, LOOSE_APART = 0.012, 0.045
+#: A stroke turning back by more than this many degrees at a vertex draws a spike.
+MAX_TURN = 168.0
+#: Strokes must cross at least at this angle (degrees) to be seen crossing.
+MIN_CROSSING_ANGLE = 20.0
+#: Arcs sweeping this many degrees with one straight side make a half disc, which is neither clearly a sector
+#: nor clearly not one (issue 10): figures with such a region are rejected.
+HALF_DISC = (145.0, 215.0)
+
+
+def legible_corners(stroke: Stroke) -> bool:
+    """False if the stroke turns at a vertex between two straight edges by 1-25 degrees (neither one line nor a
+    corner), or turns back by more than ``MAX_TURN`` anywhere (a spike that retraces its own line)."""
+    n = len(stroke.points)
+    count = len(stroke.bulges)
+    ends = []  # (start tangent, end tangent) of every edge, arcs leaving their chord by half their angle
+    for i in range(count):
+        a, b = stroke.edge(i)
+        chord = np.arctan2(b[1] - a[1], b[0] - a[0])
+        half = 2.0 * np.arctan(stroke.bulges[i])  # theta / 2, signed towards the bulge
+        ends.append((chord + half, chord - half))
+    joins = range(count) if stroke.closed else range(count - 1)
+    for i in joins:
+        j = (i + 1) % n if stroke.closed else i + 1
+        turn = abs(np.degrees((ends[j % count][0] - ends[i][1] + np.pi) % (2 * np.pi) - np.pi))
+        straight = abs(stroke.bulges[i]) < 1e-9 and abs(stroke.bulges[j % count]) < 1e-9
+        if turn > MAX_TURN or (straight and 1.0 <= turn < 25.0):
+            return False
+    return True
+
+
+def program_lines(strokes: Sequence[Stroke]) -> int:
+    """The straight lines of the figure's program: straight edges, consecutive ones that go straight on
+    (turning less than a degree) counted once."""
+    count = 0
+    for s in strokes:
+        straight = np.abs(s.bulges) < 1e-9
+        count += int(straight.sum())
+        joins = range(len(s.bulges)) if s.closed else range(len(s.bulges) - 1)
+        for i in joins:
+            j = (i + 1) % len(s.bulges)
+            if straight[i] and straight[j]:
+                a, b = s.edge(i)
+                c, d = s.edge(j)
+                u, v = b - a, d - c
+                turn = np.degrees(abs(np.arctan2(u[0] * v[1] - u[1] * v[0], u @ v)))
+                count -= int(turn < 1.0)
+    return count
+
+
+def loose_end(polylines: Sequence[np.ndarray], size: float) -> bool | str:
+    """True if some end of an open polyline is clearly away from every other polyline, AMBIGUOUS if one is
+    neither clearly away nor clearly touching, else False."""
+    lines = [LineString(p) for p in polylines]
+    unclear = False
+    for k, p in enumerate(polylines):
+        if len(p) > 3 and np.allclose(p[0], p[-1]):
+            continue
+        for end in (p[0], p[-1]):
+            point = shapely.Point(end)
+            gap = min((lines[j].distance(point) for j in range(len(lines)) if j != k), default=np.inf) / size
+            if gap > LOOSE_APART:
+                return True
+            unclear |= gap >= LOOSE_TOUCH
+    return AMBIGUOUS if unclear else False
+
+
+#: Relative to the figure size: a drawing is clearly asymmetric when, for every mirror axis, more than 5% of
+#: its reflection lies further than this from it (``attributes.mirror_symmetry``'s 0.045 plus what an axis
+#: half a degree off moves a point).
+ASYMMETRIC_SWEPT = 0.057
+
+
+def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
+    """True if, for every axis through the ink's centre (swept every degree), more than 5% of the reflected
+    ink lies further than ``ASYMMETRIC_SWEPT`` from the ink.  ``attributes.mirror_symmetry`` tries only the axes
+    its angular harmonics suggest and can call a nearly symmetric drawing asymmetric; a figure it calls
+    asymmetric must pass this sweep too."""
+    starts = np.vstack([p[:-1] for p in polylines])
+    ends = np.vstack([p[1:] for p in polylines])
+    lengths = np.hypot(*(ends - starts).T)
+    centre = (((starts + ends) / 2) * lengths[:, None]).sum(axis=0) / lengths.sum()
+    points = []
+    for p in polylines:
+        seg = np.hypot(*np.diff(p, axis=0).T)
+        cum = np.concatenate([[0.0], np.cumsum(seg)])
+        t = np.linspace(0.0, cum[-1], max(2, math.ceil(cum[-1] / (size / 60.0)) + 1))
+        points.append(np.column_stack([np.interp(t, cum, p[:, 0]), np.interp(t, cum, p[:, 1])]))
+    q = np.vstack(points) - centre
+    cell = size / 200.0
+    span = float(np.abs(q).max()) + ASYMMETRIC_SWEPT * size + 4 * cell
+    n = math.ceil(2 * span / cell) + 1
+    zone = Image.new("L", (n, n), 0)
+    draw = ImageDraw.Draw(zone)
+    width = math.ceil(2 * ASYMMETRIC_SWEPT * size / cell) + 1  # rounded up: the zone errs on the wide side
+    for p in polylines:
+        pts = [(float(x), float(y)) for x, y in (p - centre + span) / cell]
+        draw.line(pts, fill=255, width=width, joint="curve")
+        for x, y in (pts[0], pts[-1]):
+            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=255)
+    inside = np.asarray(zone) > 0
+    theta = np.radians(np.arange(0.0, 180.0, 1.0))
+    c, s = np.cos(2 * theta), np.sin(2 * theta)
+    rx = c[:, None] * q[None, :, 0] + s[:, None] * q[None, :, 1]
+    ry = s[:, None] * q[None, :, 0] - c[:, None] * q[None, :, 1]
+    ix = np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1)
+    iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
+    return bool((1.0 - inside[iy, ix].mean(axis=1) > 0.05).all())
+
+
+def has_half_disc(polylines: Sequence[np.ndarray], size: float) -> bool:
+    """True if some enclosed region is bounded by one arc of ``HALF_DISC`` degrees and one straight side."""
+    merged = shapely.union_all([LineString(p) for p in polylines])
+    for face in shapely.get_parts(shapely.polygonize(shapely.get_parts(merged))):
+        if face.area < 0.002 * size * size:
+            continue
+        shape = StrokeShape(np.asarray(face.exterior.coords), size)
+        if len(shape.arcs) != 1 or len(shape.lines) != 1:
+            continue
+        arc = shape.arcs[0]
+        heading = np.unwrap(np.arctan2(*np.diff(arc, axis=0)[:, ::-1].T))
+        chords = len(arc) - 1
+        sweep = abs(float(np.degrees(heading[-1] - heading[0]))) * chords / max(chords - 1, 1)
+        if HALF_DISC[0] <= sweep <= HALF_DISC[1]:
+            return True
+    return False
 
 
 class SizePlannedTask(MindsEyeTask):
@@ -1220,7 +1394,7 @@ class RelationAbstraction(SizePlannedTask):
         # repair: no attribute may isolate a positive (spec §7.2: odd-one-out uniqueness)
         for _ in range(30):
             table = [p.attributes for p in positives] + [negative.attributes]
-            bad = {name: k for name, k in isolations(table, LINE_ATTRIBUTES).items() if k != 5}
+            bad = {name: k for name, k in isolations(table, VOCABULARY).items() if k != 5}
             if not bad:
                 break
             k = next(iter(bad.values()))
@@ -1241,7 +1415,7 @@ class RelationAbstraction(SizePlannedTask):
         scales = self._scales(rng, [negative, *positives], side, rank, small_odd)
         if scales is None:
             return None
-        drawings = [Drawing(_scaled(f.polylines, float(s)))
+        drawings = [Drawing.of(f.strokes, float(s), side)
                     for f, s in zip(figures, [*scales[1:], scales[0]], strict=True)]
         tiles = [self._render(d, side) for d in drawings]
         if lookalike_pair(tiles, 1.5 * self.min_option_difference) is not None:
@@ -1252,7 +1426,7 @@ class RelationAbstraction(SizePlannedTask):
         # The wrong options are the positives.  The designated confound is the positive that looks most like
         # the negative (most attribute values in common): choosing it means judging by superficial match.
         def common(p: _Candidate) -> int:
-            return sum(p.attributes[n] == negative.attributes[n] for n in LINE_ATTRIBUTES)
+            return sum(p.attributes[n] == negative.attributes[n] for n in VOCABULARY)
 
         closest = max(range(5), key=lambda k: (common(positives[k]), positives[k].family == negative.family, -k))
         options = [Option("correct", f"{'near-miss' if near else 'far'}-negative-{concept.name}",
@@ -1293,14 +1467,27 @@ class RelationAbstraction(SizePlannedTask):
         """Place the figure in a panel and measure it; None if some attribute is undecidable or differs from
         ``want`` (checked first, so that unsuitable figures cost little)."""
         extent = rng.uniform(*FIT)
-        polylines = place(figure, rng, extent)
+        strokes = place(figure, rng, extent)
+        polylines = [flatten(s, ARC_CHORD) for s in strokes]
         measured = LineFigure(polylines)
-        if want and any(measured[k] != v for k, v in want.items()):
+        if want and any(measured[k] != v for k, v in want.items() if k in LINE_ATTRIBUTES):
             return None
         values = measured.decided()
         if values is None:
             return None
-        return _Candidate(figure, polylines, values, family.removeprefix("fam_"))
+        loose = loose_end(polylines, measured.size)
+        if loose == AMBIGUOUS or ("loose" in (want or {}) and loose != want["loose"]):
+            return None
+        if has_half_disc(polylines, measured.size):
+            return None
+        if values["symmetric"] is False and not clearly_asymmetric(polylines, measured.size):
+            return None
+        crossings, unclear = measured._crossings()
+        if unclear or any(angle < MIN_CROSSING_ANGLE for _, angle in crossings):
+            return None  # a crossing next to a stroke end, or at a grazing angle, looks like a touch
+        if not all(legible_corners(s) for s in strokes) or program_lines(strokes) != values["lines"]:
+            return None  # unclear corners, or the measured lines differ from the program's straight edges
+        return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
 
     def _negative(self, rng: np.random.Generator, concept: Concept, want: Mapping[str, Any], near: bool,
                   magnitude: float, near_families: Sequence[Family]) -> _Candidate | None:
@@ -1349,7 +1536,7 @@ class RelationAbstraction(SizePlannedTask):
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
             out = []
             for f, s in zip(figures, scales, strict=True):
-                features = panel_features(self._render(Drawing(_scaled(f.polylines, float(s))), side))
+                features = panel_features(self._render(Drawing.of(f.strokes, float(s), side), side))
                 pts = np.vstack(f.polylines)
                 out.append({**features, "reach": float(s) * float(np.ptp(pts, axis=0).max())})
             return out
@@ -1360,14 +1547,15 @@ class RelationAbstraction(SizePlannedTask):
 
     # -- drawing -------------------------------------------------------------------------------------
     def _render(self, drawing: Drawing, side: int) -> Image.Image:
-        """The panel of ``side`` pixels, drawn once and memoised on the drawing."""
+        """The panel of ``side`` pixels, drawn once from the drawing's quantised values and memoised."""
+        if side != drawing.side:
+            raise ValueError(f"VRA: a drawing for {drawing.side}-pixel panels cannot be drawn at {side} pixels")
         if side not in drawing.tiles:
-            tile = Tile(side, supersample=2)
-            width = tile.width(STROKE)
-            radius = width / 2.0
+            tile = Tile(side, supersample=DRAW_SUPERSAMPLE)
+            radius = drawing.width / 2.0
             for poly in drawing.polylines:
-                pts = [tile.px(x, y) for x, y in poly]
-                tile.draw.line(pts, fill=INK, width=width, joint="curve")
+                pts = [(float(x) * DRAW_SUPERSAMPLE, float(y) * DRAW_SUPERSAMPLE) for x, y in poly]
+                tile.draw.line(pts, fill=INK, width=drawing.width, joint="curve")
                 for x, y in (pts[0], pts[-1]):  # round caps (and the seam of closed strokes)
                     tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=INK)
             drawing.tiles[side] = tile.finish()
@@ -1381,16 +1569,37 @@ class RelationAbstraction(SizePlannedTask):
         """One figure in its panel."""
         return self._render(content, side)
 
-    # -- solving -------------------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """Measure every figure from its polylines; return the figures some attribute singles out."""
-        table = [line_attributes(o.content.polylines) for o in shown]
-        return sorted(set(isolations(table, LINE_ATTRIBUTES).values()))
+    # -- the scene record and its verification -------------------------------------------------------
+    def describe(self, content: Drawing, side: int) -> dict[str, Any]:
+        """The figure as drawn: stroke width, arc step and pen strokes in tile pixels (``Drawing.record``)."""
+        if side != content.side:
+            raise ValueError(f"VRA: a drawing for {content.side}-pixel panels described at {side} pixels")
+        return content.record()
 
+    def scene(self, stimulus: Stimulus, shown: Sequence[Option], size: str) -> dict[str, Any]:
+        """The base scene record plus the concept the positives share (and its value for "lines")."""
+        return {**super().scene(stimulus, shown, size), "concept": list(stimulus.facts["concept"]),
+                "concept_value": stimulus.facts["concept_value"]}
 
-def _scaled(polylines: Sequence[np.ndarray], scale: float) -> list[np.ndarray]:
-    """The polylines scaled by ``scale`` about the panel centre."""
-    return [(np.asarray(p) - 0.5) * scale + 0.5 for p in polylines]
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        """The odd ones out of the recorded figures, measured by the independent verifier."""
+        return verifier.solve_scene(scene)[0]
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        """The verifier's own crude rendering of one recorded figure."""
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, why the scene solver disagrees (if it does), and the stroke-level pixel checks: every
+        recorded stroke is drawn in its panel and nothing else is."""
+        failures = super().verify(item, images)
+        scene = item.metadata["scene"]
+        letters = option_letters(len(scene["options"]))
+        satisfied, notes = verifier.solve_scene(scene)
+        if item.answer not in letters or satisfied != [letters.index(item.answer)]:
+            failures += notes
+        failures += verifier.drawing_failures(images[0], scene)
+        return failures
 
 
 def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:

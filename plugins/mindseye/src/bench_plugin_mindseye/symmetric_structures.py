@@ -2,39 +2,42 @@
 symmetry and one lacks it; which is the odd one?
 
 Every figure is a connected path of short strokes with random turns made symmetric the paper's way: the
-path and its mirror image about a vertical or horizontal axis through the path's start, or the path and its
-copies turned by 360/k degrees about its start (k = 2 or 4).  The odd figure (template ``broken_copy``) is
-built the same way, with the same number of strokes and normalised to the same size, but one copy takes a
-different turn at one stroke, so only its symmetry gives it away (spec §2.5: the release's bare, half-size
-asymmetric path was a visual shortcut).  Where the copy departs (in its first half, two or three strokes
-from its end, or at its last stroke) sets how close to symmetric the odd figure is.
+path and its mirror image about an axis through the path's start (within 45 degrees of vertical or of
+horizontal), or the path and its copies turned by 360/k degrees about its start (k = 2 or 4).  The odd figure
+(template ``broken_copy``) is built the same way, with the same number of strokes and normalised to the same
+size, but one copy takes a different turn at one stroke, so only its symmetry gives it away (spec §2.5: the
+release's bare, half-size asymmetric path was a visual shortcut).  Where the copy departs (in its first half,
+two or three strokes from its end, or at its last stroke) sets how close to symmetric the odd figure is; how
+far its strokes stay from any symmetry (``decisive_size``) must be at least ``MIN_DECISIVE_PX`` pixels as
+drawn, so the decisive detail is never a hook of a few pixels.
 
-The three conformers come from distinct templates, each tied to a reasoning error:
+The three conformers:
 
 * ``perturbed_pair`` (the designated confound) - a conformer whose turn at the same stroke was retaken in
   every copy, so it stays symmetric: a model reacting to an odd-looking kink instead of checking the whole
   figure picks it;
-* ``tilted``  - a conformer whose mirror axis (or first arm) is oblique: a model that only tries vertical and
-  horizontal axes picks it;
-* ``plain``   - an ordinary conformer.
+* ``plain``, ``plain_alt`` - ordinary conformers.  (Version 0.1 had a ``tilted`` conformer, always drawn
+  oblique while the odd figure mostly stood upright: orientation pointed at the answer.)
 
-Leak guards: no figure has crossing or touching strokes; exactly two panels are drawn oblique (the tilted
-conformer and one other, possibly the odd one), so axis orientation never isolates one panel; the odd
-four-fold figure keeps a square box like its conformers; stroke length and box area of the odd figure are
-kept from standing out.  Even so a bent copy tends to leave a smaller box and relatively more stroke, so the
-figures are drawn at different scales (``mental_composition.balanced_scales``): one size order, with the odd
-figure's place in it drawn uniformly per item, that both the drawn ink and the ink's box follow, so neither
-points at the answer (largest, smallest, median, most atypical) more often than at any other figure.
+Leak guards: every figure's axis (or first arm) is tilted independently from one distribution
+(``orientations``), so orientation says nothing about the role; no figure has crossing or touching strokes;
+the odd four-fold figure keeps a square box like its conformers; stroke length and box area of the odd figure
+are kept from standing out.  Even so a bent copy tends to leave a smaller box and relatively more stroke, so
+the figures are drawn at different scales (``mental_composition.balanced_scales``): one size order, with the
+odd figure's place in it drawn uniformly per item, that both the drawn ink and the ink's box follow, so
+neither points at the answer (largest, smallest, median, most atypical) more often than at any other figure.
+One cue is left by the rule itself: a figure with a turn symmetry of order four has isotropic second moments,
+so in four-fold items the odd figure is the one with a principal direction.
 
-The generator checks its figures on their vertices (conformers have no symmetry beyond the intended one, the
-odd figure has none at all, by a clear margin).  The solver works from the drawn strokes alone: it samples
-them densely and tests every mirror axis through their centroid (every half degree) and every turn by 360/k,
-k = 2..6, against a tolerance.
+Every panel is drawn from its scene description (``describe``: strokes quantised to 1e-4 tile units).  The
+generator checks its figures on their vertices (conformers have no symmetry beyond the intended one, the odd
+figure has none at all, by a clear margin).  Verify works from the record and the pixels alone
+(``verifiers.symmetric_structures``): it finds each figure's mirror axes and turns from the recorded strokes
+by its own code, and confirms that each panel's ink lies on its recorded strokes and nowhere else.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -45,12 +48,14 @@ import shapely
 from PIL import Image
 from shapely.geometry import MultiLineString
 
+from bench_core.types import Item
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask, option_features, singled_out
-from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile
 from bench_plugin_mindseye.mental_composition import balanced_scales
 from bench_plugin_mindseye.options import Option, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
+from bench_plugin_mindseye.verifiers import symmetric_structures as verifier
 
 SYMMETRIES = ("vertical", "horizontal", "rot2", "rot4")
 CLOSENESS = ("far", "mid", "near")
@@ -70,6 +75,8 @@ CLEARANCE = 0.04
 VERTEX_MARGIN = 0.08
 DRAWN_MARGIN = 0.06
 TURN = (25.0, 75.0)  # magnitude range of a turn between strokes, degrees
+#: The odd figure's decisive difference (``decisive_size``) must be at least this many pixels as drawn.
+MIN_DECISIVE_PX = 12.0
 LENGTH = (0.75, 1.25)  # stroke length range, path units
 
 TEXTS = PromptTexts(
@@ -318,6 +325,44 @@ def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
     return None
 
 
+def decisive_size(polylines: Sequence[np.ndarray]) -> float:
+    """How far (normalised units) the drawn strokes stay, at least, from mapping onto themselves under any mirror
+    about an axis through the vertex mean or any turn by 360/k (k = 2..6) about it: the smallest Hausdorff
+    distance between the strokes and their image, over axes every half degree (less what a quarter degree can
+    change) and those turns.  Corner points give a lower bound for every transform; the strokes are measured
+    for the transforms in order of that bound until the bound exceeds the best measured."""
+    lines = MultiLineString([p.tolist() for p in polylines])
+    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    centre = v.mean(axis=0)
+    segs = segments_of(polylines)
+    transforms = [folding.reflection(centre, a) for a in np.arange(0.0, 180.0, 0.5)]
+    transforms += [folding.rotation(centre, t) for t in _TURNS]
+    stacked = np.stack(transforms)
+    moved = v @ stacked[:, :2, :2].transpose(0, 2, 1) + stacked[:, None, :2, 2]  # (transforms, vertices, 2)
+    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
+    rel = moved[..., None, :] - a
+    t = np.clip((rel * d).sum(-1) / (d * d).sum(-1), 0.0, 1.0)
+    bound = np.linalg.norm(rel - t[..., None] * d, axis=-1).min(axis=-1).max(axis=-1)
+    best = math.inf
+    for k in np.argsort(bound, kind="stable"):
+        if bound[k] >= best:
+            break
+        best = min(best, float(shapely.hausdorff_distance(lines, folding.transform(lines, transforms[k]),
+                                                          densify=0.05)))
+    reach = float(np.linalg.norm(v - centre, axis=1).max())
+    return best - 2.0 * reach * math.radians(0.25)
+
+
+def orientations(rng: np.random.Generator, kind: str, count: int) -> list[float]:
+    """Each figure's construction angle, drawn independently from one distribution for every figure whatever
+    its role: the mirror axis within 45 degrees either side of vertical or horizontal (as ``kind`` says), the
+    first arm of a turned figure at any angle.  No figure is singled out by being upright or tilted."""
+    if kind in ("vertical", "horizontal"):
+        base = 90.0 if kind == "vertical" else 0.0
+        return [base + float(rng.uniform(-45.0, 45.0)) for _ in range(count)]
+    return [float(rng.uniform(0.0, 360.0)) for _ in range(count)]
+
+
 def start_heading(rng: np.random.Generator, kind: str, orientation: float) -> float:
     """The first stroke's heading: for a mirror figure 25-155 degrees off the axis (so the two halves open up at
     the junction), for a turned figure along ``orientation``."""
@@ -361,23 +406,17 @@ class SymmetricStructures(MindsEyeTask):
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         knobs = choose_knobs(rng, difficulty, params)
         kind, segments, closeness = knobs["symmetry"], int(knobs["segments"]), knobs["closeness"]
-        base = 90.0 if kind == "vertical" else 0.0
-        if kind in ("rot2", "rot4"):
-            base = 90.0 * int(rng.integers(4))
         side = self.layout(params.get("size") or "1024x1024").tile
         # the odd figure's place in the size order, uniform and kept through every redraw (``balanced_scales``)
         rank = int(rng.integers(self.option_count))
         for _ in range(20):
             site = bend_site(rng, segments, closeness)
-            # two panels are drawn oblique (the tilted conformer and one other, which may be the odd one), so
-            # axis orientation splits the panels 2-2 and never offers a competing odd-one-out rule
-            oblique = {2, int(rng.choice([0, 1, 3]))}
-            turn = [base + (rng.uniform(25.0, 65.0) * rng.choice([-1.0, 1.0]) if k in oblique else 0.0)
-                    for k in range(4)]
+            # every figure is tilted alike (``orientations``), so orientation carries nothing about the answer
+            turn = orientations(rng, kind, self.option_count)
             plan = [("correct", "broken_copy", turn[0], site, None),
                     ("confound", "perturbed_pair", turn[1], None, site),
-                    ("filler", "tilted", turn[2], None, None),
-                    ("filler", "plain", turn[3], None, None)]
+                    ("filler", "plain", turn[2], None, None),
+                    ("filler", "plain_alt", turn[3], None, None)]
             drawn = [draw_figure(rng, kind, segments, *step[2:], odd=False) for step in plan[1:]]
             if any(d is None for d in drawn):
                 continue
@@ -396,9 +435,15 @@ class SymmetricStructures(MindsEyeTask):
             scales = self._sizes(rng, figures, side, rank)
             if scales is None:
                 continue
+            # the decisive difference (how far the odd figure is from its nearest symmetry) must be clearly
+            # visible as drawn: at least MIN_DECISIVE_PX on the item's canvas
+            decisive = decisive_size(odd[0]) * FILL * float(scales[0]) * side
+            if decisive < MIN_DECISIVE_PX:
+                continue
             latents = [{"symmetry": "none" if role == "correct" else kind,
-                        "orientation": round(float(orientation) % 360.0, 1), "oblique": k in oblique, **made[1]}
-                       for k, ((role, _, orientation, *_), made) in enumerate(zip(plan, [odd, *drawn], strict=True))]
+                        "orientation": round(float(orientation) % 360.0, 1), **made[1]}
+                       for (role, _, orientation, *_), made in zip(plan, [odd, *drawn], strict=True)]
+            latents[0]["decisive_px"] = round(decisive, 1)
             options = [Option(role, template, {**latent, "strokes": len(segments_of(fig)), "length": round(length, 3),
                                                "scale": round(float(scale), 4)},
                               Figure(fig, float(scale)))
@@ -431,89 +476,48 @@ class SymmetricStructures(MindsEyeTask):
         return balanced_scales(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0}, rank,
                                0.9 * self.nuisance_factor, {k: v / 2 for k, v in self.nuisance_floor.items()})
 
-    # -- drawing ----------------------------------------------------------------------------------------
+    # -- the scene record and drawing -------------------------------------------------------------------
+    def describe(self, content: Figure, side: int) -> dict[str, Any]:
+        """The figure as drawn, in tile units quantised to 1e-4 (the drawing reads only this): its polylines placed
+        and scaled in the tile, and the stroke width."""
+        reach = FILL * content.scale
+        scale = side * SUPERSAMPLE
+        width = max(2 * SUPERSAMPLE, round(STROKE * scale))  # >= 2 px on the 600x800 canvas
+        return {"kind": "figure",
+                "polylines": [[[_q(0.5 + reach * float(x)), _q(0.5 + reach * float(y))] for x, y in line]
+                              for line in content.polylines],
+                "stroke": _q(width / scale)}
+
     def draw_query(self, content: Any, side: int) -> Image.Image:
         raise ValueError("Symmetric Structures has no query panel")
 
     def draw_option(self, content: Figure, side: int) -> Image.Image:
+        record = self.describe(content, side)
         tile = Tile(side)
-        width = max(2 * tile.supersample, round(STROKE * tile.scale))  # >= 2 px on the 600x800 canvas
-        reach = FILL * content.scale
-        for line in content.polylines:
-            tile.draw.line([tile.px(0.5 + reach * x, 0.5 + reach * y) for x, y in line], fill=INK, width=width,
-                           joint="curve")
+        width = max(1, round(record["stroke"] * tile.scale))
+        for line in record["polylines"]:
+            tile.draw.line([tile.px(x, y) for x, y in line], fill=INK, width=width, joint="curve")
         return tile.finish()
 
-    # -- the independent solver --------------------------------------------------------------------------
-    def solve(self, stimulus: Stimulus, shown: Sequence[Option]) -> list[int]:
-        """Each figure's symmetry from its drawn strokes (mirror axes through the stroke centroid, every half
-        degree; turns by 360/k, k = 2..6); the answer is the figure lacking the symmetry the other three share."""
-        signatures = [drawn_symmetry(o.content.polylines) for o in shown]
-        for sig in set(signatures):
-            holders = [k for k, s in enumerate(signatures) if s == sig]
-            if len(holders) == len(shown) - 1 and (sig[0] or sig[1] > 1):
-                return [k for k in range(len(shown)) if k not in holders]
-        return []
+    # -- verification from the written item (``verifiers.symmetric_structures``, no generator code) -----------
+    def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
+        """The figures lacking a symmetry the three others have, from the recorded strokes."""
+        return verifier.solve(scene)
+
+    def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        return verifier.sketch(description, side)
+
+    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+        """The base checks, then: every option panel shows exactly its recorded strokes (no ink off them, none of
+        them missing), so the symmetry found in the record is the symmetry of the picture."""
+        failures = super().verify(item, images)
+        failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(images[0].convert("RGB")))
+        return failures
 
 
-#: Solver settings: stroke sample spacing, occupancy cell, tolerance (a box of this half-width).
-_SPACING = 0.005
-_CELL = 0.005
-_TOLERANCE = 0.025
-
-
-def drawn_symmetry(polylines: Sequence[np.ndarray]) -> tuple[bool, int]:
-    """(has a mirror axis, rotation order) of the drawing, from dense samples of its strokes: a transform is a
-    symmetry if every transformed sample lands within the tolerance of some sample."""
-    pieces = []
-    for line in polylines:
-        for a, b in itertools.pairwise(line):
-            n = max(1, math.ceil(float(np.linalg.norm(b - a)) / _SPACING))
-            t = (np.arange(n) + 0.5) / n
-            pieces.append(a + t[:, None] * (b - a))
-    pts = np.concatenate(pieces)
-    centre = pts.mean(axis=0)
-    rel = pts - centre
-    reach = round(_TOLERANCE / _CELL)
-    origin = rel.min(axis=0) - (reach + 1) * _CELL
-    shape = tuple(np.floor((rel.max(axis=0) - origin) / _CELL).astype(int)[::-1] + reach + 2)
-    grid = np.zeros(shape, dtype=bool)
-    idx = np.floor((rel - origin) / _CELL).astype(int)
-    grid[idx[:, 1], idx[:, 0]] = True
-    for axis in (0, 1):  # dilate by a box of half-width ``reach`` cells, one axis at a time
-        g = np.moveaxis(grid, axis, 0)
-        out = g.copy()
-        for k in range(1, reach + 1):
-            out[k:] |= g[:-k]
-            out[:-k] |= g[k:]
-        grid = np.moveaxis(out, 0, axis)
-
-    def lands(moved: np.ndarray) -> np.ndarray:
-        i = np.floor((moved - origin) / _CELL).astype(int)
-        ok = (i >= 0).all(axis=-1) & (i[..., 0] < shape[1]) & (i[..., 1] < shape[0])
-        i = np.minimum(np.maximum(i, 0), [shape[1] - 1, shape[0] - 1])
-        return (grid[i[..., 1], i[..., 0]] & ok).all(axis=-1)
-
-    theta = np.radians(np.arange(0.0, 180.0, 0.5))
-
-    def mirrored(points: np.ndarray, angles: np.ndarray) -> np.ndarray:
-        c2, s2 = np.cos(2 * angles)[:, None], np.sin(2 * angles)[:, None]
-        return np.stack([c2 * points[None, :, 0] + s2 * points[None, :, 1],
-                         s2 * points[None, :, 0] - c2 * points[None, :, 1]], axis=-1)
-
-    # every 8th sample first; only the axes that pass are tried with all samples
-    survivors = theta[lands(mirrored(rel[::8], theta))]
-    mirror = bool(len(survivors) and lands(mirrored(rel, survivors)).any())
-    order = 1
-    for k in range(2, 7):
-        ok = True
-        for sign in (1, -1):
-            t = sign * 2 * math.pi / k
-            turned = rel @ np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
-            ok &= bool(lands(turned[None])[0])
-        if ok:
-            order = k
-    return mirror, order
+def _q(value: float) -> float:
+    """A coordinate quantised to 1e-4 tile units (a few hundredths of a pixel)."""
+    return round(float(value), 4) + 0.0
 
 
 def _describe(kind: str) -> str:

@@ -10,7 +10,9 @@ from bench_core import Parameter, Task, hookimpl
 from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX_COUNTS
 from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+#: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
+BENCH_ABI = 2
 FAMILY = "traversal"
 
 _TORT_HELP = ", ".join(
@@ -23,7 +25,7 @@ _CROSS_HELP = ", ".join(
 PATH = Task(
     family=FAMILY,
     name="path",
-    version="0.1.0",
+    version="0.2.0",
     answer_type="sequence",
     category="traversal",
     description=(
@@ -58,7 +60,7 @@ PATH = Task(
 READING_ORDER = Task(
     family=FAMILY,
     name="reading-order",
-    version="0.1.0",
+    version="0.2.0",
     answer_type="sequence",
     category="reading-order",
     description=(

@@ -46,6 +46,7 @@ from .geometry import (
     check_gates,
     find_crossings,
     point_segment_distance,
+    quantise_points,
     tortuosity,
 )
 
@@ -485,15 +486,17 @@ _STEP_PX = np.array([3.0, 10.0, 30.0, 80.0])
 _GROW_OFFSETS = np.array([0.03, 0.12])
 
 
-def _accept(p: np.ndarray, profile: GateProfile, t_rng, c_rng) -> tuple[float, list[Crossing]] | None:
-    """Full acceptance of one fitted candidate: every gate plus the exact cell metrics."""
+def _accept(p: np.ndarray, profile: GateProfile, t_rng, c_rng) -> tuple[np.ndarray, float, list[Crossing]] | None:
+    """Full acceptance of one fitted candidate, quantised to the drawing grid first (``quantise_points``):
+    every gate plus the exact cell metrics.  Returns (quantised points, tortuosity, crossings) or None."""
+    p = quantise_points(p)
     if check_gates(p, profile, fail_fast=True):
         return None
     crossings = find_crossings(p)
     tau = tortuosity(p)
     if not (t_rng[0] <= tau < t_rng[1]) or not _in_range(len(crossings), c_rng):
         return None
-    return tau, crossings
+    return p, tau, crossings
 
 
 def repair(
@@ -513,7 +516,7 @@ def repair(
     Keeps the ``pop`` candidates of ``pts`` (fitted, (B, N, 2)) with the lowest :func:`gate_penalty`; each
     generation moves one random vertex of ``kids`` copies of them by a Gaussian step (3-80 px), refits
     and keeps the best ``pop`` of parents and children, so the penalty never gets worse. Returns (accepted
-    points or None, candidates evaluated, (tortuosity, crossings) or None).
+    points, quantised, or None, candidates evaluated, (points, tortuosity, crossings) or None).
     """
     if pen is None:
         pen = gate_penalty(pts, profile, tort_range, cross_range)[0]
@@ -533,7 +536,7 @@ def repair(
         for k in np.flatnonzero(ch_pen <= 0.0):
             res = _accept(ch[k], profile, tort_range, cross_range)
             if res is not None:
-                return ch[k], evaluated, res
+                return res[0], evaluated, res
             ch_pen[k] = 1e-3  # passes the vectorised gates only: keep, but below the exact hits
         all_pts = np.concatenate([cur, ch])
         all_pen = np.concatenate([cur_pen, ch_pen])
@@ -683,8 +686,9 @@ def generate_backbone(
     """Generate one backbone with ``vertices`` points in cell (tort_bin, cross_bin) that passes ``profile``.
 
     Deterministic given the state of ``rng`` (the only source of randomness). The returned points are
-    fitted to the view, their tortuosity is in the tortuosity bin, their crossing count in the crossing
-    bin, and ``check_gates(points, profile) == []``. Raises :class:`CellUnreachable` when no candidate
+    fitted to the view and quantised to the drawing grid (``geometry.quantise_points``); their tortuosity
+    is in the tortuosity bin, their crossing count in the crossing bin, and ``check_gates(points, profile)
+    == []`` holds for the quantised points. Raises :class:`CellUnreachable` when no candidate
     passes within ``max_proposals`` evaluated candidates (proposals plus repair moves; default from the
     recipe table).
 
@@ -731,7 +735,7 @@ def generate_with_recipe(
             for k in range(len(pts)):
                 res = _accept(pts[k], profile, t_rng, c_rng)
                 if res is not None:
-                    return Backbone(pts[k], e["family"], attempts + int(idx[k]) + 1, res[0], res[1])
+                    return Backbone(res[0], e["family"], attempts + int(idx[k]) + 1, res[1], res[2])
             attempts += batch
             continue
         ext = raw.max(1) - raw.min(1)
@@ -744,7 +748,7 @@ def generate_with_recipe(
         for k in np.flatnonzero(pen <= 0.0):
             res = _accept(pts[k], profile, t_rng, c_rng)
             if res is not None:
-                return Backbone(pts[k], e["family"], attempts - batch + int(k) + 1, res[0], res[1])
+                return Backbone(res[0], e["family"], attempts - batch + int(k) + 1, res[1], res[2])
             pen[k] = 1e-3
         kids = int(rp["kids"])
         gens = min(int(rp["gens"]), (budget - attempts) // kids)
@@ -753,7 +757,7 @@ def generate_with_recipe(
         p, used, res = repair(rng, pts, profile, t_rng, c_rng, pop=int(rp["pop"]), kids=kids, gens=gens, pen=pen)
         attempts += used
         if p is not None:
-            return Backbone(p, f"{e['family']}+repair", attempts, res[0], res[1])
+            return Backbone(res[0], f"{e['family']}+repair", attempts, res[1], res[2])
     raise CellUnreachable(vertices, tort_bin, cross_bin, attempts)
 
 
@@ -780,7 +784,7 @@ def _generate_grown(rng, vertices, tort_bin, cross_bin, profile, recipe, budget)
             continue
         res = _accept(p, profile, t_rng, c_rng)
         if res is not None:
-            return Backbone(p, f"{base.family}+grow{base_v}", attempts, res[0], res[1])
+            return Backbone(res[0], f"{base.family}+grow{base_v}", attempts, res[1], res[2])
     raise CellUnreachable(vertices, tort_bin, cross_bin, attempts)
 
 

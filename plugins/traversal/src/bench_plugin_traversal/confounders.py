@@ -38,6 +38,8 @@ import attrs
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from bench_plugin_traversal.geometry import quantise_points
+
 __all__ = [
     "ANCHOR_REGION_PX",
     "CONFOUND_WINDOWS",
@@ -103,9 +105,13 @@ SPUR_RULES: tuple[str, ...] = (
 
 # Slack on pixel thresholds so that float rounding never flips a rule between placement and re-check.
 _TOL = 1e-6
-# The placer keeps this much extra margin on every threshold, so that the independent (shapely) re-check
-# can never disagree with it because of rounding in a different algorithm.
-_SAFETY = 1e-3
+# The placer keeps this much extra margin on every threshold, so that neither the rounding of a different
+# algorithm in the independent (shapely) re-check nor the quantisation of the spur ends to the drawing grid
+# (at most 0.0071 px per end) can flip a rule.
+_SAFETY = 0.02
+# Slack of the rules that hold exactly before quantisation (anchor on its host at anchor_t, spur length,
+# the spur meeting the backbone only at its anchor): spur ends and backbone vertices are each quantised.
+_QUANTUM_TOL = 0.05
 
 
 class SpursUnplaceable(ValueError):
@@ -326,8 +332,9 @@ def place_spurs(
 
     ``crossing_points`` are the backbone's true crossings (e.g. ``geometry.find_crossings``); the proper
     crossings are also recomputed here and the union is used, so an incomplete list cannot let an anchor
-    sit on a crossing. Returns the spurs sorted by ``seg_idx``; every placement passes
-    :func:`check_spurs`. Deterministic for a given ``rng`` state and draws only from ``rng``.
+    sit on a crossing. Returns the spurs sorted by ``seg_idx``, their ends quantised to the drawing grid
+    (``geometry.quantise_points``); every placement passes :func:`check_spurs`. Deterministic for a given
+    ``rng`` state and draws only from ``rng``.
 
     Raises :class:`SpursUnplaceable` if no valid placement is found, ``ValueError`` for bad input.
     """
@@ -363,7 +370,7 @@ def place_spurs(
             chosen.append((int(s), anchor_t, p0, pick))
             if len(chosen) == count:
                 chosen.sort(key=lambda c: c[0])
-                return tuple(Spur(s_, t_, tuple(a_), tuple(b_)) for s_, t_, a_, b_ in chosen)
+                return tuple(Spur(s_, t_, *quantise_points([a_, b_])) for s_, t_, a_, b_ in chosen)
     raise SpursUnplaceable(
         f"could not place {count} mutually clear spurs on {len(cands)} candidate segment(s) "
         f"after {MAX_PLACEMENT_PASSES} passes (spurs must be >= {MIN_SPUR_TO_SPUR_PX} px apart)"
@@ -430,9 +437,9 @@ def check_spurs(points, crossing_points: Sequence[Sequence[float]], spurs: Seque
         h0, h1 = p[sp.seg_idx], p[sp.seg_idx + 1]
         host = LineString([h0, h1])
         at = h0 + sp.anchor_t * (h1 - h0)
-        if sp.anchor_t not in ANCHOR_TS or np.hypot(*(a0 - at)) > _TOL:
+        if sp.anchor_t not in ANCHOR_TS or np.hypot(*(a0 - at)) > _QUANTUM_TOL:
             failed.add("spur_anchor_midpoint")
-        if abs(sp.length - spur_length_for(host.length)) > _TOL:
+        if abs(sp.length - spur_length_for(host.length)) > _QUANTUM_TOL:
             failed.add("spur_length")
         if line is None:
             continue
@@ -449,7 +456,7 @@ def check_spurs(points, crossing_points: Sequence[Sequence[float]], spurs: Seque
             failed.add("spur_anchor_crossing")
         # The spur may meet the backbone only at its anchor.
         touch = line.intersection(backbone)
-        if not touch.difference(anchor.buffer(1e-3)).is_empty:
+        if not touch.difference(anchor.buffer(2 * _QUANTUM_TOL)).is_empty:
             failed.add("spur_crosses_backbone")
         # Clearance: whole spur vs all other segments; the part beyond the anchor region vs the host.
         others = [LineString([p[k], p[k + 1]]) for k in range(m) if k != sp.seg_idx]

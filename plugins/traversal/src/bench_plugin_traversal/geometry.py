@@ -31,6 +31,7 @@ __all__ = [
     "fit_to_view",
     "path_length",
     "point_segment_distance",
+    "quantise_points",
     "segment_lengths",
     "segment_segment_distance",
     "tortuosity",
@@ -173,6 +174,22 @@ def batch_fit_to_view(pts: np.ndarray, view: int = 672, margin_frac: float = 0.0
     out[rows, coord.argmin(axis=1), ax] = margin
     out[rows, coord.argmax(axis=1), ax] = view - margin
     return out
+
+
+#: Decimal places of every drawn coordinate (1/100 px).  Geometry is rounded to this grid before the
+#: acceptance checks and the drawing, so float noise between CPUs or SIMD paths (far below 1e-9 px) cannot
+#: move a pixel, and the scene record holds exactly the numbers that were drawn.
+DRAW_DECIMALS = 2
+
+
+def quantise_points(points, decimals: int = DRAW_DECIMALS) -> np.ndarray:
+    """``points`` rounded to ``decimals`` places as Python floats do it (``round``), returned as float64 (N, 2).
+
+    Python's ``round`` gives the float nearest to the decimal value, which the item record's own
+    6-decimal rounding leaves unchanged, so the stored and the drawn coordinates are the same floats.
+    """
+    p = _as_points(points)
+    return np.array([[round(float(x), decimals), round(float(y), decimals)] for x, y in p], dtype=np.float64)
 
 
 def segment_lengths(points) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geometry import STRICT, check_gates, find_crossings, fit_to_view
+from .geometry import STRICT, check_gates, find_crossings, fit_to_view, quantise_points
 
 __all__ = [
     "CONNECTORS",
@@ -152,7 +152,8 @@ def _to_regime(q: np.ndarray, regime: str) -> np.ndarray:
 def layout_reading_order(
     rng: np.random.Generator, regime: str, lanes: int, vertices: int, connector: str = "raster"
 ) -> np.ndarray:
-    """Lay out one reading-order path; returns fitted view-pixel points of shape (vertices, 2).
+    """Lay out one reading-order path; returns fitted view-pixel points of shape (vertices, 2), quantised to
+    the drawing grid (``geometry.quantise_points``) before the gates run.
 
     Vertices are split over ``lanes`` as by :func:`lane_sizes` (path order = lane order, see
     :func:`lane_of_vertex`). Within a lane they advance in the regime's reading direction with irregular
@@ -170,7 +171,7 @@ def layout_reading_order(
     sizes = _validate(regime, lanes, vertices, connector)
     last: list[str] = []
     for _ in range(MAX_ATTEMPTS):
-        p = fit_to_view(_to_regime(_canonical(rng, sizes, connector), regime), VIEW, MARGIN_FRAC)
+        p = quantise_points(fit_to_view(_to_regime(_canonical(rng, sizes, connector), regime), VIEW, MARGIN_FRAC))
         last = check_gates(p, STRICT, fail_fast=True)
         if not last and not find_crossings(p):
             return p

@@ -38,8 +38,9 @@ class Traversal:
         return ", ".join(self.tokens)
 
     def scene(self) -> Scene:
-        """What the renderer draws."""
-        return Scene(VIEW, self.points, self.tokens, tuple((s.p0, s.p1) for s in self.spurs))
+        """What the renderer draws (and, as ``Scene.record()``, the item's scene record): the line through
+        ``points``, ``tokens[k]`` on vertex k, and the spurs."""
+        return Scene.on_vertices(VIEW, self.points, self.tokens, [(s.p0, s.p1) for s in self.spurs])
 
     def crossing_events(self) -> list[int]:
         """Post-crossing token index of every passage through a crossing, in walking order.
@@ -50,7 +51,8 @@ class Traversal:
         return sorted([c.seg_a + 1 for c in self.crossings] + [c.seg_b + 1 for c in self.crossings])
 
     def metadata(self) -> dict[str, Any]:
-        """Facts for analysis: tortuosity, crossings and where they are met, orientation, spurs, geometry."""
+        """Facts for analysis: tortuosity, crossings and where they are met, orientation, spurs (the geometry
+        itself is in the scene record)."""
         p = self.points
         dx, dy = p[-1] - p[0]
         events = self.crossing_events()
@@ -66,9 +68,7 @@ class Traversal:
             "vertical": "TB" if dy >= 0 else "BT",
             "spurs": len(self.spurs),
             "spur_events": sorted(s.seg_idx + 1 for s in self.spurs),
-            "spur_segments": [s.as_dict() for s in self.spurs],
             "start": self.tokens[0],
-            "points": [[round(float(x), 3), round(float(y), 3)] for x, y in p],
         }
 
 

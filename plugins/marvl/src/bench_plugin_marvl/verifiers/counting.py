@@ -1,0 +1,303 @@
+"""The artefact verifier of ``marvl/counting``: recount the extrema of the recorded function, check the
+answer and options against the recount, and confirm on the pixels that the plot shows that function.
+
+The recount is this module's own: the family formula evaluated by ``surfaces`` on a grid of the
+verifier's choosing (a spacing and offset unlike the drawn samples'), extended past the plot by the
+border band.  A sample no neighbour exceeds is a candidate; a candidate counts as a feature only if it is
+the top of its own hill, i.e. no higher sample is reachable from it within a small window without going
+down by ``DROP`` of the value range.  That removes the extra grid maxima an oblique ridge produces next to
+its true top, while every extremum the task may count (the task promises a topographic prominence of 6 %
+of the range and 12 rendered pixels between extrema) keeps its top.  Exactly tied samples (values that
+underflow to the same number far from every bump) are resolved by following the whole flat region:
+it is a feature only if nothing around it is higher, and such a flat top inside the plot is a failure.
+
+Features closer to a plot edge than the border band (3 % of the plot width, inside or outside) make the
+count ambiguous and fail; the answer is the number of features inside the plot.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bench_core.types import Item, option_letters
+from bench_plugin_marvl.verifiers import surfaces
+from bench_plugin_marvl.verifiers.pixels import Plot, check_plot
+
+#: Grid steps across the plot of the recount grid, and the fractional offsets of its first sample.
+STEPS = 300
+OFFSET = (0.29, 0.61)
+#: Window radius (grid steps) within which a candidate must not reach higher ground.
+WINDOW = 6
+#: The descent, as a fraction of the value range, that separates a hill from the one next to it.
+DROP = 0.03
+#: How far (grid steps) a recounted feature's position may stray: from the band's edge, and from the
+#: extremum the scene records.
+POSITION_SLACK = 1.5
+MATCH_STEPS = 3.0
+#: A top of at most this many exactly equal samples is a point top between samples, not a plateau.
+SMALL_TIE = 4
+#: The wording of the question for each set of counted kinds.
+_WHAT = {("maxima",): "local maxima", ("minima",): "local minima", ("maxima", "minima"): "local extrema"}
+
+
+def verify(item: Item, images: Sequence[Any], stats: dict[str, float] | None = None) -> list[str]:
+    """Every failure of a ``marvl/counting`` item: recount, answer, options, scene consistency, pixels
+    (the pixel measurements go into ``stats`` when given)."""
+    scene = item.metadata["scene"]
+    try:
+        name = scene["function"]["family"]
+        params = scene["function"]["params"]
+        extent = [float(v) for v in scene["sampling"]["extent"]]
+        kinds = tuple(sorted(scene["count"]["kinds"]))
+        band = float(scene["count"]["border_band"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"the scene record lacks {exc}"]
+    if name not in surfaces.KNOWN:
+        return [f"unknown function family {name!r} in the scene record"]
+    if kinds not in _WHAT:
+        return [f"the scene counts {list(kinds)}, not maxima, minima or both"]
+    failures: list[str] = []
+    if f"How many {_WHAT[kinds]}" not in item.question:
+        failures.append(f"the question does not ask for {_WHAT[kinds]}")
+    try:
+        found = recount(name, params, extent, kinds, band)
+        failures += found.problems
+        failures += _answer_failures(item, found.count)
+        failures += _record_failures(scene, found, extent)
+        if images:
+            failures += _pixel_failures(scene, name, params, images[0], stats)
+    except surfaces.BadParameters as exc:
+        failures.append(str(exc))
+    return failures
+
+
+class Recount:
+    """What the recount found: interior features per kind (x, y), the count, and what made it doubtful."""
+
+    def __init__(self) -> None:
+        self.features: dict[str, list[tuple[float, float]]] = {}
+        self.problems: list[str] = []
+        self.step = 0.0
+
+    @property
+    def count(self) -> int:
+        return sum(len(v) for v in self.features.values())
+
+
+def recount(name: str, params: Mapping[str, Any], extent: Sequence[float], kinds: Sequence[str],
+            band: float) -> Recount:
+    """The local extrema of ``kinds`` of the family ``name`` inside ``extent`` (see the module docstring)."""
+    xmin, xmax, ymin, ymax = extent
+    width, height = xmax - xmin, ymax - ymin
+    pad = band + (WINDOW + 2) / STEPS
+    count = math.ceil((1 + 2 * pad) * STEPS)
+    xs = xmin - pad * width + (np.arange(count) + OFFSET[0]) * (width / STEPS)
+    ys = ymin - pad * height + (np.arange(count) + OFFSET[1]) * (height / STEPS)
+    f = surfaces.grid(name, params, xs, ys)
+    result = Recount()
+    result.step = width / STEPS
+    if not np.isfinite(f).all():
+        result.problems.append("the recorded function is undefined on the recount grid")
+        return result
+    inside_x = (xs >= xmin) & (xs <= xmax)
+    inside_y = (ys >= ymin) & (ys <= ymax)
+    part = f[np.ix_(inside_y, inside_x)]
+    span = float(part.max() - part.min())
+    if span <= 0:
+        result.problems.append("the recorded function is constant on the plot")
+        return result
+    slack = POSITION_SLACK / STEPS
+    for kind in kinds:
+        g = f if kind == "maxima" else -f
+        strict, tied = _candidates(g)
+        tops, flats = _flat_tops(g, tied, xs, ys, extent)
+        tops += _hill_tops(g, strict, DROP * span)
+        kept = []
+        for x, y in ((_at(xs, c), _at(ys, r)) for r, c in tops):
+            edge = min((x - xmin) / width, (xmax - x) / width, (y - ymin) / height, (ymax - y) / height)
+            if abs(edge) < band - slack:
+                result.problems.append(f"a local {kind[:-1]}um at ({x:.3f}, {y:.3f}) lies within the border band "
+                                       f"({band:.0%} of the plot) of an edge: the count is ambiguous")
+            elif edge > 0:
+                kept.append((x, y))
+        if flats:
+            result.problems.append(f"{flats} flat {kind} plateau(s) inside the plot: no point extremum to count")
+        result.features[kind] = kept
+    return result
+
+
+def _at(axis: np.ndarray, index: float) -> float:
+    """Position of a fractional grid index on ``axis`` (evenly spaced)."""
+    return float(axis[0] + index * (axis[1] - axis[0]))
+
+
+def _candidates(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Inner samples of ``g`` that no neighbour exceeds, split into strict tops (every one of the 8
+    neighbours lower) and tied ones (an equal neighbour and a lower one): two (k, 2) arrays of (row, col)."""
+    across = np.maximum(np.maximum(g[:, :-2], g[:, 1:-1]), g[:, 2:])
+    around = np.maximum(np.maximum(across[:-2], across[1:-1]), across[2:])  # 3 x 3 maximum, centre included
+    where = np.argwhere(g[1:-1, 1:-1] >= around) + 1
+    if not len(where):
+        return where, where
+    value = g[where[:, 0], where[:, 1]]
+    ring = np.stack([g[where[:, 0] + dr, where[:, 1] + dc]
+                     for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc], axis=1)
+    strict = (ring < value[:, None]).all(axis=1)
+    tied = ~strict & (ring.min(axis=1) < value)
+    return where[strict], where[tied]
+
+
+def _hill_tops(g: np.ndarray, where: np.ndarray, drop: float) -> list[tuple[float, float]]:
+    """(row, col), refined to a fraction of a step, of the strict tops ``where`` of ``g`` that are the
+    highest point of their hill within ``WINDOW`` steps (no higher sample reachable without descending by
+    ``drop``)."""
+    if not len(where):
+        return []
+    r = WINDOW
+    padded = np.pad(g, r, constant_values=-np.inf)
+    offsets = np.arange(-r, r + 1)
+    windows = padded[(where[:, 0] + r)[:, None, None] + offsets[None, :, None],
+                     (where[:, 1] + r)[:, None, None] + offsets[None, None, :]]
+    value = g[where[:, 0], where[:, 1]]
+    allowed = windows >= (value - drop)[:, None, None]
+    reach = np.zeros(windows.shape, dtype=bool)
+    reach[:, r, r] = True
+    for _ in range(4 * (2 * r + 1)):
+        spread = _dilate(reach, axes=(1, 2)) & allowed
+        if np.array_equal(spread, reach):
+            break
+        reach = spread
+    higher = (reach & (windows > value[:, None, None])).any(axis=(1, 2))
+    tops = []
+    for (row, col), rejected in zip(where.tolist(), higher.tolist(), strict=True):
+        if rejected:
+            continue
+        tops.append((row + _vertex(g[row - 1, col], g[row, col], g[row + 1, col]),
+                     col + _vertex(g[row, col - 1], g[row, col], g[row, col + 1])))
+    return tops
+
+
+def _vertex(before: float, centre: float, after: float) -> float:
+    """Offset (in steps, within half a step) of the vertex of the parabola through three samples."""
+    curvature = before - 2 * centre + after
+    if curvature >= 0:
+        return 0.0
+    return float(np.clip(0.5 * (before - after) / curvature, -0.5, 0.5))
+
+
+def _flat_tops(g: np.ndarray, seeds: np.ndarray, xs: np.ndarray, ys: np.ndarray, extent: Sequence[float]
+               ) -> tuple[list[tuple[float, float]], int]:
+    """Tops of ``g`` made of exactly equal samples, grown from the tied candidates ``seeds``: the small ones
+    (at most ``SMALL_TIE`` samples, a point top that falls between samples) as (row, col) of their centre,
+    and the number of larger ones (flat plateaus) that reach into the plot.
+
+    Each region is followed to its full extent before deciding, because a flat region is a top only if
+    nothing around it is higher."""
+    if not len(seeds):
+        return [], 0
+    xmin, xmax, ymin, ymax = extent
+    inside = np.zeros(g.shape, dtype=bool)
+    inside[np.ix_((ys >= ymin) & (ys <= ymax), (xs >= xmin) & (xs <= xmax))] = True
+    done = np.zeros(g.shape, dtype=bool)
+    small: list[tuple[float, float]] = []
+    plateaus = 0
+    for row, col in seeds.tolist():
+        if done[row, col]:
+            continue
+        level = g[row, col]
+        same = g == level
+        region = np.zeros(g.shape, dtype=bool)
+        region[row, col] = True
+        while True:
+            grown = _dilate(region) & same
+            if np.array_equal(grown, region):
+                break
+            region = grown
+        done |= region
+        if (_dilate(region) & (g > level)).any():
+            continue
+        where = np.argwhere(region)
+        if len(where) <= SMALL_TIE:
+            small.append(tuple(float(v) for v in where.mean(axis=0)))
+        elif (region & inside).any():
+            plateaus += 1
+    return small, plateaus
+
+
+def _dilate(mask: np.ndarray, axes: tuple[int, int] = (0, 1)) -> np.ndarray:
+    """``mask`` grown by one sample in all 8 directions (over the two ``axes``)."""
+    first, second = axes
+    out = mask.copy()
+    lo, hi = [slice(None)] * mask.ndim, [slice(None)] * mask.ndim
+    lo[first], hi[first] = slice(1, None), slice(None, -1)
+    out[tuple(lo)] |= mask[tuple(hi)]
+    out[tuple(hi)] |= mask[tuple(lo)]
+    wide = out.copy()
+    lo, hi = [slice(None)] * mask.ndim, [slice(None)] * mask.ndim
+    lo[second], hi[second] = slice(1, None), slice(None, -1)
+    wide[tuple(lo)] |= out[tuple(hi)]
+    wide[tuple(hi)] |= out[tuple(lo)]
+    return wide
+
+
+def _answer_failures(item: Item, count: int) -> list[str]:
+    """The answer (open format) or the one option holding the count and its letter (choice format)."""
+    if item.options is None:
+        if item.answer.strip() != str(count):
+            return [f"answer {item.answer!r} differs from the recount {count}"]
+        return []
+    options = list(item.options)
+    holding = [k for k, option in enumerate(options) if option.strip() == str(count)]
+    if len(holding) != 1:
+        return [f"{len(holding)} options hold the recount {count} (options {options})"]
+    letter = option_letters(len(options))[holding[0]]
+    if item.answer.strip() != letter:
+        return [f"answer {item.answer!r} is not the letter {letter} of the option holding the recount {count}"]
+    failures = [f"option {o!r} is not a count" for o in options if not re.fullmatch(r"\d+", o.strip())]
+    return failures
+
+
+def _record_failures(scene: Mapping[str, Any], found: Recount, extent: Sequence[float]) -> list[str]:
+    """The scene's recorded extrema are the recounted features (one-to-one, within a few grid steps)."""
+    recorded = scene.get("extrema") or {}
+    failures = []
+    tolerance = MATCH_STEPS * found.step
+    for kind, mine in found.features.items():
+        theirs = [tuple(p) for p in recorded.get(kind, [])]
+        if len(theirs) != len(mine):
+            failures.append(f"the scene records {len(theirs)} {kind}, the recount finds {len(mine)}")
+            continue
+        if mine and theirs:
+            a, b = np.asarray(mine), np.asarray(theirs, dtype=float)
+            gaps = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+            if (gaps.min(axis=1) > tolerance).any() or (gaps.min(axis=0) > tolerance).any():
+                failures.append(f"the recorded {kind} positions are not where the recount finds them")
+    return failures
+
+
+def _pixel_failures(scene: Mapping[str, Any], name: str, params: Mapping[str, Any], image: Any,
+                    stats: dict[str, float] | None = None) -> list[str]:
+    """The plot shows the recorded function in the recorded style (``pixels.check_plot``)."""
+    style, kind, colormap = scene.get("style"), scene.get("plot_type"), scene.get("colormap")
+    expected = kind if colormap is None else f"{kind}-{colormap}"
+    if style != expected:
+        return [f"style {style!r} disagrees with plot type {kind!r} and colour map {colormap!r}"]
+    plot = Plot.from_record({"box": scene["plot_box"], "plot_type": kind, "colormap": colormap}, scene)
+    xs, ys = plot.sample_axes()
+    z = surfaces.grid(name, params, xs, ys)
+    failures = []
+    decimals = int(scene["sampling"].get("decimals", 6))
+    slack = 10.0 ** -decimals + 1e-9 * float(np.max(np.abs(z)))
+    lo, hi = float(z.min()), float(z.max())
+    if abs(lo - plot.vmin) > slack or abs(hi - plot.vmax) > slack:
+        failures.append(f"colour range {[plot.vmin, plot.vmax]} is not the range {[lo, hi]} of the drawn values")
+    levels = plot.levels
+    if kind != "heatmap" and (levels.size == 0 or levels[0] <= plot.vmin or levels[-1] >= plot.vmax):
+        failures.append("contour levels are missing or outside the colour range")
+    pixels = np.asarray(image.convert("RGB"))
+    return failures + check_plot(pixels, plot, z, "the plot", stats)

@@ -1,0 +1,338 @@
+"""Reading a MaRVL-QA plot back from its pixels and checking it against values the verifier computed itself.
+
+A plot panel is described by its scene record: the pixel rectangle where the data extent is drawn, the
+extent, the number of samples per axis (values are drawn at the pixel centres of the extent, nearest
+sample per pixel), the plot type, the colour map, the colour range and the contour levels.  Given the
+verifier's own evaluation ``z`` of the recorded function on those samples, :func:`check_plot` confirms:
+
+* heatmap pixels: every pixel's colour is an entry of the colour map's lookup table, and its index is the
+  one ``z`` gives at that pixel (within one step, and within the values of the neighbouring samples, since
+  a pixel on a sample boundary may show either sample); the colour indices and ``z`` also correlate;
+* contour lines (black lines alone, or pale lines over a heatmap): almost every line pixel lies within two
+  pixels of a level set of ``z`` (interpolated between samples), and the level sets of ``z`` are drawn:
+  pixels where a level passes through the pixel centre have line ink next to them (dashed levels less
+  often: the gaps of the dashes).
+
+The thresholds leave room for anti-aliasing and interpolation and nothing more: a plot of another
+function, a panel of the other plot, an extra bump or a reversed colour map fails by a wide margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+#: Pixels kept clear of the panel frame (the spines are drawn over the data edge).
+FRAME = 3
+#: Lattice step (pixels) of the sampled pixels.
+STRIDE = 3
+#: Heatmap: largest fraction of colour-map pixels whose index disagrees with the computed value, and the
+#: smallest fraction of the sampled pixels that must be colour-map entries (heatmap alone / under lines).
+MAX_VALUE_MISMATCH = 0.002
+MIN_COLOUR_MAP_PIXELS = {"heatmap": 0.995, "heatmap-contour": 0.15}
+#: Smallest correlation between pixel-derived colour indices and computed values.
+MIN_CORRELATION = 0.99
+#: Contours: an ink pixel is explained if a level set passes within this many pixels of its centre.
+INK_REACH_PX = 2.0
+#: Largest fraction of ink pixels that no level set explains, overall and as a count within one tile of
+#: TILE x TILE sampled pixels (a misdrawn patch, e.g. the rings of an extra bump, is local).
+MAX_STRAY_INK = 0.01
+MAX_STRAY_INK_TILE = 3
+TILE = 16
+#: Largest count, within one tile, of sampled pixels on a solid level set with no line next to them.
+MAX_MISSING_TILE = 3
+#: A level set passing within this many pixels of a pixel centre is "on" the pixel; such pixels must have
+#: ink in their 3 x 3 neighbourhood at least this often (solid lines, dashed lines).
+ON_LINE_PX = 0.3
+MIN_LINE_COVERAGE = {"solid": 0.9, "dashed": 0.45}
+#: Pixels with a local value slope below this fraction of the level spacing per sample are skipped by the
+#: contour checks (near extrema and saddles a first-order distance to a level means little).
+MIN_SLOPE = 0.05
+#: Contour-only style: ink is a pixel whose brightest channel is at most this; white is at least WHITE; at
+#: most MAX_COLOURED of the pixels may be coloured (neither grey nor white).
+INK_LEVEL = 160
+WHITE = 250
+MAX_COLOURED = 0.01
+
+_TABLES: dict[str, tuple[np.ndarray, np.ndarray, dict[int, list[tuple[int, int]]]]] = {}
+
+
+def colour_table(name: str) -> tuple[np.ndarray, np.ndarray, dict[int, list[tuple[int, int]]]]:
+    """The lookup table of matplotlib colour map ``name`` as RGB bytes (the bytes matplotlib draws), and
+    an index by red-green pair: ``first[r << 8 | g]`` is the entry with that pair (-1 none, -2 several,
+    listed in ``several`` as (blue, entry) pairs)."""
+    if name not in _TABLES:
+        import matplotlib
+
+        cmap = matplotlib.colormaps[name]
+        lut = np.asarray(cmap(np.arange(cmap.N), bytes=True))[:, :3].astype(np.int32)
+        first = np.full(1 << 16, -1, dtype=np.int32)
+        several: dict[int, list[tuple[int, int]]] = {}
+        for index, (r, g, b) in enumerate(lut.tolist()):
+            key = r << 8 | g
+            if first[key] == -1:
+                first[key] = index
+            elif first[key] >= 0 and lut[first[key], 2] != b:
+                several[key] = [(int(lut[first[key], 2]), int(first[key])), (b, index)]
+                first[key] = -2
+            elif first[key] == -2:
+                several[key].append((b, index))
+        _TABLES[name] = (lut, first, several)
+    return _TABLES[name]
+
+
+def colour_indices(rgb: np.ndarray, name: str) -> np.ndarray:
+    """The colour-map entry of every pixel of ``rgb`` (..., 3), or -1 where the colour is not an entry."""
+    lut, first, several = colour_table(name)
+    rgb = rgb.astype(np.int32)
+    key = rgb[..., 0] << 8 | rgb[..., 1]
+    index = first[key]
+    found = index >= 0
+    index = np.where(found & (lut[np.maximum(index, 0), 2] == rgb[..., 2]), index, -1)
+    for pair, entries in several.items():
+        at = key == pair
+        if at.any():
+            for blue, entry in entries:
+                index[at & (rgb[..., 2] == blue)] = entry
+    return index
+
+
+class Plot:
+    """One plot panel as its scene record describes it (see the module docstring)."""
+
+    def __init__(self, box: Sequence[float], extent: Sequence[float], samples: int, kind: str,
+                 colormap: str | None, value_range: Sequence[float], levels: Sequence[float],
+                 dashed_below: float | None) -> None:
+        self.left, self.top, self.right, self.bottom = (float(v) for v in box)
+        self.extent = tuple(float(v) for v in extent)
+        self.samples = int(samples)
+        self.kind = kind
+        self.colormap = colormap
+        self.vmin, self.vmax = (float(v) for v in value_range)
+        self.levels = np.sort(np.asarray(levels, dtype=float))
+        self.dashed_below = dashed_below
+
+    @classmethod
+    def from_record(cls, panel: Mapping[str, Any], scene: Mapping[str, Any]) -> Plot:
+        """A panel from a scene record (``panel`` holds box, plot_type and colormap; ``scene`` the rest)."""
+        sampling = scene["sampling"]
+        dashed = scene.get("dashed_below") if panel["plot_type"] == "contour" else None
+        return cls(panel["box"], sampling["extent"], sampling["samples"], panel["plot_type"], panel.get("colormap"),
+                   scene["value_range"], scene.get("contour_levels") or [], dashed)
+
+    def sample_axes(self) -> tuple[np.ndarray, np.ndarray]:
+        """x and y of the drawn samples: the pixel centres of the extent, ``lo + (k + 1/2) (hi - lo) / n``."""
+        xmin, xmax, ymin, ymax = self.extent
+        k = np.arange(self.samples) + 0.5
+        return xmin + k * (xmax - xmin) / self.samples, ymin + k * (ymax - ymin) / self.samples
+
+    def pixel_rows_cols(self, stride: int = STRIDE) -> tuple[np.ndarray, np.ndarray]:
+        """Image rows and columns of the sampled pixels, clear of the frame."""
+        cols = np.arange(int(np.ceil(self.left)) + FRAME, int(np.floor(self.right)) - FRAME, stride)
+        rows = np.arange(int(np.ceil(self.top)) + FRAME, int(np.floor(self.bottom)) - FRAME, stride)
+        return rows, cols
+
+    def to_samples(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Continuous sample coordinates (row = along y upwards, col = along x) of pixel centres, in units
+        of samples from the extent's low edge (sample k is centred at k + 1/2)."""
+        n = self.samples
+        u = (cols + 0.5 - self.left) / (self.right - self.left) * n
+        v = (self.bottom - (rows + 0.5)) / (self.bottom - self.top) * n
+        return v, u
+
+    @property
+    def px_per_sample(self) -> float:
+        return (self.right - self.left) / self.samples
+
+
+def check_plot(image: np.ndarray, plot: Plot, z: np.ndarray, label: str,
+               stats: dict[str, float] | None = None) -> list[str]:
+    """Failures of the panel ``plot`` of ``image`` (H x W x 3 bytes) against the computed grid ``z``
+    (samples x samples, rows = y ascending); ``label`` names the panel in messages.  The measured
+    fractions are put in ``stats`` when given (for tests and for tuning the thresholds)."""
+    stats = {} if stats is None else stats
+    if z.shape != (plot.samples, plot.samples):
+        return [f"{label}: computed grid is {z.shape}, the scene says {plot.samples} samples"]
+    if not np.isfinite(z).all():
+        return [f"{label}: the recorded function is undefined at some drawn samples"]
+    height, width = image.shape[:2]
+    if plot.left < 0 or plot.top < 0 or plot.right > width or plot.bottom > height or not (
+            plot.left < plot.right and plot.top < plot.bottom):
+        return [f"{label}: plot box {[plot.left, plot.top, plot.right, plot.bottom]} is not inside the image"]
+    if not plot.vmax > plot.vmin:
+        return [f"{label}: empty colour range {[plot.vmin, plot.vmax]}"]
+    if plot.kind not in ("heatmap", "heatmap-contour", "contour"):
+        return [f"{label}: unknown plot type {plot.kind!r}"]
+    if (plot.colormap is None) != (plot.kind == "contour"):
+        return [f"{label}: a {plot.kind} panel {'with' if plot.colormap else 'without'} a colour map"]
+    rows, cols = plot.pixel_rows_cols()
+    sampled = image[np.ix_(rows, cols)][..., :3]
+    failures: list[str] = []
+    indices = colour_indices(sampled, plot.colormap) if plot.colormap else None
+    if indices is not None:
+        failures += _heatmap_failures(plot, z, indices, rows, cols, label, stats)
+    if plot.kind == "heatmap":
+        return failures
+    if plot.kind == "contour":
+        coloured = float(np.mean((sampled.min(axis=2) < WHITE)
+                                 & (sampled.max(axis=2).astype(np.int16) - sampled.min(axis=2) > 8)))
+        stats["coloured"] = coloured
+        if coloured > MAX_COLOURED:
+            failures.append(f"{label}: {coloured:.1%} of the panel is coloured; a contour plot is black on white")
+    # ink at the sampled pixels and at their four neighbours (for "a line passes next to this pixel")
+    ink = _ink(plot, sampled, indices)
+    near = ink.copy()
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        shifted = image[np.ix_(rows + dr, cols + dc)][..., :3]
+        near |= _ink(plot, shifted, colour_indices(shifted, plot.colormap) if plot.colormap else None)
+    return failures + _contour_failures(plot, z, ink, near, rows, cols, label, stats)
+
+
+def _ink(plot: Plot, pixels: np.ndarray, indices: np.ndarray | None) -> np.ndarray:
+    """Contour-line ink: dark pixels of a black-on-white plot, or pixels of a heatmap that are no colour-map
+    entry (pale lines blended over it)."""
+    if plot.kind == "contour":
+        return pixels.max(axis=2) <= INK_LEVEL
+    return indices < 0
+
+
+def _value_index(plot: Plot, z: np.ndarray, entries: int) -> np.ndarray:
+    """The colour-map entry each value maps to: floor of its position in the colour range x entries."""
+    position = (z - plot.vmin) / (plot.vmax - plot.vmin)
+    return np.clip(np.floor(position * entries), 0, entries - 1).astype(np.int32)
+
+
+def _heatmap_failures(plot: Plot, z: np.ndarray, seen: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                      label: str, stats: dict[str, float]) -> list[str]:
+    """Colour-map pixels show the colour of the computed value at their sample (see the module docstring)."""
+    lut, _, _ = colour_table(plot.colormap)
+    v, u = plot.to_samples(rows, cols)
+    n = plot.samples
+    i = np.clip(np.floor(v).astype(int), 0, n - 1)
+    j = np.clip(np.floor(u).astype(int), 0, n - 1)
+    expected = _value_index(plot, z, len(lut))
+    # the smallest and largest entry over each pixel's sample and its 8 neighbours
+    low = expected[np.ix_(i, j)].copy()
+    high = low.copy()
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                block = expected[np.ix_(np.clip(i + di, 0, n - 1), np.clip(j + dj, 0, n - 1))]
+                np.minimum(low, block, out=low)
+                np.maximum(high, block, out=high)
+    matched = seen >= 0
+    share = float(matched.mean())
+    stats["colour_map_share"] = share
+    failures = []
+    if share < MIN_COLOUR_MAP_PIXELS[plot.kind]:
+        failures.append(f"{label}: only {share:.1%} of the plot area shows {plot.colormap} colours")
+    if not matched.any():
+        return failures
+    wrong = matched & ((seen < low - 1) | (seen > high + 1))
+    mismatch = float(wrong.sum() / matched.sum())
+    stats["value_mismatch"] = mismatch
+    if mismatch > MAX_VALUE_MISMATCH:
+        failures.append(f"{label}: {mismatch:.2%} of the heatmap pixels show a colour that the recorded function "
+                        f"does not have there")
+    centre = expected[np.ix_(i, j)][matched].astype(float)
+    shown = seen[matched].astype(float)
+    centre, shown = centre - centre.mean(), shown - shown.mean()
+    spread = float(np.sqrt((centre * centre).sum() * (shown * shown).sum()))
+    if spread > 0:
+        correlation = float((centre * shown).sum() / spread)  # Pearson, without a BLAS call
+        stats["correlation"] = correlation
+        if correlation < MIN_CORRELATION:
+            failures.append(f"{label}: colours correlate with the recorded function's values at only "
+                            f"{correlation:.3f}")
+    return failures
+
+
+def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarray, rows: np.ndarray,
+                      cols: np.ndarray, label: str, stats: dict[str, float]) -> list[str]:
+    """Line pixels near level sets, and level sets drawn (see the module docstring)."""
+    levels = plot.levels
+    if levels.size < 2:
+        return [f"{label}: a {plot.kind} panel without contour levels"]
+    v, u = plot.to_samples(rows, cols)
+    n = plot.samples
+    # bilinear interpolation between sample centres (contour lines run straight between crossings on the
+    # sample grid's cell edges, which this follows to a fraction of a sample)
+    fv, fu = v - 0.5, u - 0.5
+    i0 = np.clip(np.floor(fv).astype(int), 0, n - 2)
+    j0 = np.clip(np.floor(fu).astype(int), 0, n - 2)
+    ty = np.clip(fv - i0, 0.0, 1.0)[:, None]
+    tx = np.clip(fu - j0, 0.0, 1.0)[None, :]
+    z00, z01 = z[np.ix_(i0, j0)], z[np.ix_(i0, j0 + 1)]
+    z10, z11 = z[np.ix_(i0 + 1, j0)], z[np.ix_(i0 + 1, j0 + 1)]
+    lower = z00 + (z01 - z00) * tx
+    upper = z10 + (z11 - z10) * tx
+    value = lower + (upper - lower) * ty
+    per_sample = np.hypot((z01 - z00) * (1 - ty) + (z11 - z10) * ty, upper - lower)
+    per_pixel = per_sample / plot.px_per_sample
+    spacing = float(np.min(np.diff(levels)))
+    usable = per_sample >= MIN_SLOPE * spacing
+    above = np.clip(np.searchsorted(levels, value), 1, levels.size - 1)
+    gap_low = np.abs(value - levels[above - 1])
+    gap_high = np.abs(levels[above] - value)
+    nearest = np.where(gap_low < gap_high, above - 1, above)
+    distance = np.minimum(gap_low, gap_high) / np.maximum(per_pixel, 1e-300)  # pixels to the nearest level set
+    failures = []
+    if ink.sum() < 20:
+        return [f"{label}: the panel has (almost) no contour lines"]
+    # an ink pixel is explained if some level lies between the smallest and largest value within reach
+    reach = int(np.ceil(INK_REACH_PX / plot.px_per_sample))
+    low, high = _spread(z, reach, np.minimum), _spread(z, reach, np.maximum)
+    low = np.minimum(low[np.ix_(i0, j0)], low[np.ix_(i0 + 1, j0 + 1)])
+    high = np.maximum(high[np.ix_(i0, j0)], high[np.ix_(i0 + 1, j0 + 1)])
+    first = np.searchsorted(levels, low)
+    explained = (first < levels.size) & (levels[np.minimum(first, levels.size - 1)] <= high)
+    lost = ink & ~explained
+    stray = float(lost.sum() / ink.sum())
+    stats["stray_ink"] = stray
+    stats["stray_ink_tile"] = float(_tile_sums(lost).max())
+    if stray > MAX_STRAY_INK:
+        failures.append(f"{label}: {stray:.1%} of the contour-line pixels lie on no level set of the recorded "
+                        f"function")
+    elif stats["stray_ink_tile"] > MAX_STRAY_INK_TILE:
+        failures.append(f"{label}: a patch of contour lines ({int(stats['stray_ink_tile'])} sampled pixels) lies on "
+                        f"no level set of the recorded function")
+    on_line = usable & (distance <= ON_LINE_PX)
+    dashed = np.zeros(on_line.shape, dtype=bool)
+    if plot.dashed_below is not None:
+        dashed = levels[nearest] < plot.dashed_below
+    for kind, mask in (("solid", on_line & ~dashed), ("dashed", on_line & dashed)):
+        if mask.sum() < 20:
+            continue
+        coverage = float(near[mask].mean())
+        stats[f"{kind}_coverage"] = coverage
+        stats[f"{kind}_missing_tile"] = float(_tile_sums(mask & ~near).max())
+        if kind == "solid" and stats["solid_missing_tile"] > MAX_MISSING_TILE:
+            failures.append(f"{label}: a patch of a level set of the recorded function "
+                            f"({int(stats['solid_missing_tile'])} sampled pixels) has no contour line")
+        stats[f"{kind}_coverage_centre"] = float(ink[mask].mean())
+        if coverage < MIN_LINE_COVERAGE[kind]:
+            failures.append(f"{label}: only {coverage:.0%} of the places where a {kind} level set of the recorded "
+                            f"function runs show a contour line")
+    return failures
+
+
+def _spread(z: np.ndarray, reach: int, pick: Any) -> np.ndarray:
+    """``pick`` (np.minimum or np.maximum) of ``z`` over the (2 reach + 1)-square around every sample
+    (clamped at the edges)."""
+    n0, n1 = z.shape
+    padded = np.pad(z, reach, mode="edge")
+    rows = padded[:, 0:n1].copy()
+    for k in range(1, 2 * reach + 1):
+        pick(rows, padded[:, k:k + n1], out=rows)
+    out = rows[0:n0].copy()
+    for k in range(1, 2 * reach + 1):
+        pick(out, rows[k:k + n0], out=out)
+    return out
+
+
+def _tile_sums(mask: np.ndarray, tile: int = TILE) -> np.ndarray:
+    """Counts of ``mask`` over square tiles of ``tile`` x ``tile`` sampled pixels."""
+    rows = np.add.reduceat(mask.astype(np.int32), np.arange(0, mask.shape[0], tile), axis=0)
+    return np.add.reduceat(rows, np.arange(0, mask.shape[1], tile), axis=1)

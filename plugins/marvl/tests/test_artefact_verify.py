@@ -1,0 +1,295 @@
+"""Planted faults in the rendering, the options and the scene records of MaRVL items: verify (which reads
+only the written item and its decoded PNG) must reject every one.  A fault that verify misses fails here.
+
+Counting: a heatmap or contour plot drawn with an extra bump, with the colour map reversed, or of another
+function; a record whose options, answer or function disagree with the picture.  Transformation: Plot A
+and Plot B swapped, Plot B drawn under another option, a plot of another function, the recorded
+transformation replaced so that a distractor would be right, the option list altered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+from bench_core import hookimpl
+from bench_core.conformance import assert_rejected
+from bench_core.generation import Built, build_item, plan, verify_item
+from bench_core.host import create_host
+from bench_core.images import decode_png, encode_png
+from bench_core.types import Item
+from bench_plugin_marvl import plotting
+from bench_plugin_marvl import transformation as tr
+from bench_plugin_marvl.descriptions.counting import TASK as COUNTING
+from bench_plugin_marvl.descriptions.transformation import TASK as TRANSFORMATION
+from bench_plugin_marvl.functions import FAMILIES
+
+
+class _Plugin:
+    @hookimpl
+    def bench_register_tasks(self) -> list:
+        return [COUNTING, TRANSFORMATION]
+
+
+_HOST = create_host(entry_points=False, plugins=[("test-marvl-artefacts", _Plugin())])
+
+
+def _build(task: Any, settings: dict[str, Any], seed: int = 0, index: int = 0) -> Built:
+    job = plan(task, settings, seed, index + 1)[index]
+    built = build_item(_HOST, task, seed, index, job.params, job.suffix)
+    assert not verify_item(_HOST, task, built.item, _decoded(built.images)), "the unmutated item must verify"
+    return built
+
+
+def _decoded(images: Any) -> list[Any]:
+    """Images as ``bench verify`` reads them: encoded to PNG and decoded again."""
+    return [decode_png(encode_png(image)) for image in images]
+
+
+def _with_scene(item: Item, **changes: Any) -> Item:
+    return attrs.evolve(item, metadata={**item.metadata, "scene": {**item.metadata["scene"], **changes}})
+
+
+# -- marvl/counting ------------------------------------------------------------------------------------------
+
+
+def _draw_counting(item: Item, z: np.ndarray, reverse_colours: bool = False,
+                   monkeypatch: pytest.MonkeyPatch | None = None) -> list[Any]:
+    """The item's plot redrawn from the grid ``z`` with the renderer (optionally with its colour map reversed)."""
+    scene = item.metadata["scene"]
+    if reverse_colours:
+        assert monkeypatch is not None
+        original = plotting._cmap
+        monkeypatch.setattr(plotting, "_cmap", lambda name: original(name).reversed())
+    vmin, vmax = scene["value_range"]
+    image = plotting.render_plot(z, scene["sampling"]["extent"], scene["style"], vmin=vmin, vmax=vmax,
+                                 size_px=tuple(scene["image_size"]))
+    return _decoded([image])
+
+
+def _bump_site(item: Item) -> tuple[float, float]:
+    """A point well inside the plot and as far as possible from every recorded extremum."""
+    recorded = [p for points in item.metadata["scene"]["extrema"].values() for p in points]
+    grid = np.linspace(-3.5, 3.5, 15)
+    sites = np.array([(x, y) for x in grid for y in grid])
+    if not recorded:
+        return 0.0, 0.0
+    gaps = np.min(np.hypot(*(sites[:, None, :] - np.asarray(recorded)[None, :, :]).transpose(2, 0, 1)), axis=1)
+    return tuple(float(v) for v in sites[int(np.argmax(gaps))])
+
+
+def _counting(style: str, seed: int = 1, **settings: Any) -> Built:
+    return _build(COUNTING, {"style": style, **settings}, seed=seed)
+
+
+@pytest.mark.parametrize("style", ["heatmap-viridis", "heatmap-contour-magma", "contour", "heatmap-inferno"])
+def test_counting_redraw_harness_reproduces_the_item(style: str) -> None:
+    built = _counting(style)
+    z = built.problem.structure[0]
+    assert [encode_png(i) for i in _draw_counting(built.item, z)] == list(built.pngs)
+
+
+@pytest.mark.parametrize("style", ["heatmap-viridis", "heatmap-contour-magma", "contour", "heatmap-contour-plasma",
+                                   "heatmap-magma"])
+@pytest.mark.parametrize("count_type", ["maxima", "minima"])
+def test_counting_plot_with_an_extra_bump_is_rejected(style: str, count_type: str) -> None:
+    built = _counting(style, count_type=count_type)
+    item, z = built.item, built.problem.structure[0]
+    scene = item.metadata["scene"]
+    span = scene["value_range"][1] - scene["value_range"][0]
+    x0, y0 = _bump_site(item)
+    xs = plotting.sample_axis(*scene["sampling"]["extent"][:2])
+    ys = plotting.sample_axis(*scene["sampling"]["extent"][2:])
+    sign = 1.0 if count_type == "maxima" else -1.0
+    bump = sign * 0.35 * span * np.exp(-((xs[None, :] - x0) ** 2 + (ys[:, None] - y0) ** 2) / (2 * 0.4**2))
+    assert_rejected(_HOST, COUNTING, item, _draw_counting(item, z + bump), f"extra {count_type[:-1]}um in {style}")
+
+
+@pytest.mark.parametrize("style", ["heatmap-viridis", "heatmap-plasma", "heatmap-contour-inferno",
+                                   "heatmap-contour-magma"])
+def test_counting_reversed_colour_map_is_rejected(style: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = _counting(style, seed=2)
+    images = _draw_counting(built.item, built.problem.structure[0], reverse_colours=True, monkeypatch=monkeypatch)
+    failures = assert_rejected(_HOST, COUNTING, built.item, images, f"reversed colour map in {style}")
+    assert any("colour" in f for f in failures)
+
+
+def _moved_mixture(params: dict[str, Any]) -> dict[str, Any]:
+    centres = [list(c) for c in params["centres"]]
+    centres[0] = [centres[0][0] + 1.1, centres[0][1] - 0.8]
+    return {**params, "centres": centres}
+
+
+@pytest.mark.parametrize("style", ["heatmap-magma", "heatmap-contour-viridis", "contour"])
+def test_counting_plot_of_another_function_is_rejected(style: str) -> None:
+    built = _counting(style, seed=3, family="gaussian-mixture")
+    item = built.item
+    scene = item.metadata["scene"]
+    other = _moved_mixture(scene["function"]["params"])
+    xs = plotting.sample_axis(*scene["sampling"]["extent"][:2])
+    z = plotting.quantise(FAMILIES["gaussian-mixture"].evaluate_grid(other, xs, xs))
+    assert_rejected(_HOST, COUNTING, item, _draw_counting(item, z), f"plot of another mixture in {style}")
+    # the record naming another function under the true picture
+    recorded = _with_scene(item, function={"family": "gaussian-mixture", "params": other})
+    assert_rejected(_HOST, COUNTING, recorded, _decoded(built.images), "scene records another mixture")
+    renamed = _with_scene(item, function={"family": "wave-surface", "params": scene["function"]["params"]})
+    assert_rejected(_HOST, COUNTING, renamed, _decoded(built.images), "scene records another family")
+
+
+def test_counting_distractor_made_correct_is_rejected() -> None:
+    built = _build(COUNTING, {"format": "choice"}, seed=4, index=1)
+    item, images = built.item, _decoded(built.images)
+    slot = "ABCD".index(item.answer)
+    for other in range(4):
+        if other == slot:
+            continue
+        options = list(item.options)
+        options[slot], options[other] = options[other], options[slot]
+        assert_rejected(_HOST, COUNTING, attrs.evolve(item, options=tuple(options)), images,
+                        f"options {slot} and {other} swapped under the answer letter")
+        assert_rejected(_HOST, COUNTING, attrs.evolve(item, answer="ABCD"[other]), images,
+                        f"the answer letter moved to distractor {item.options[other]}")
+    # the count replaced by a number that is no option, under the answer letter
+    absent = str(max(int(o) for o in item.options) + 2)
+    made = list(item.options)
+    made[slot] = absent
+    assert_rejected(_HOST, COUNTING, attrs.evolve(item, options=tuple(made)), images, f"the count replaced by {absent}")
+    # a record that agrees with a wrong count: one recorded extremum dropped, the answer adjusted
+    kind = item.metadata["scene"]["count"]["kinds"][0]
+    extrema = dict(item.metadata["scene"]["extrema"])
+    extrema[kind] = extrema[kind][1:]
+    open_item = _build(COUNTING, {}, seed=4, index=1).item
+    dropped = _with_scene(open_item, extrema=extrema)
+    dropped = attrs.evolve(dropped, answer=str(int(open_item.answer) - 1))
+    assert_rejected(_HOST, COUNTING, dropped, _decoded(built.images), "an extremum dropped from the record")
+
+
+def test_counting_question_about_the_other_kind_is_rejected() -> None:
+    built = _counting("heatmap-viridis", count_type="maxima")
+    item = attrs.evolve(built.item, question=built.item.question.replace("local maxima", "local minima"))
+    assert_rejected(_HOST, COUNTING, item, _decoded(built.images), "question asks for minima")
+
+
+# -- marvl/transformation ------------------------------------------------------------------------------------
+
+
+def _draw_pair(item: Item, z_a: np.ndarray, z_b: np.ndarray, styles: tuple[str, str] | None = None) -> list[Any]:
+    scene = item.metadata["scene"]
+    style_a, style_b = styles or tuple(p["style"] for p in scene["panels"])
+    vmin, vmax = scene["value_range"]
+    image = plotting.render_pair(z_a, z_b, scene["sampling"]["extent"], style_a, style_b, vmin=vmin, vmax=vmax)
+    return _decoded([image])
+
+
+_PAIR_CASES = [
+    ({"transform": "r90", "style_a": "heatmap-viridis", "style_b": "heatmap-viridis"}, 1),
+    ({"transform": "r180", "style_a": "contour", "style_b": "heatmap-contour-plasma"}, 2),
+    ({"transform": "tx", "style_a": "heatmap-contour-magma", "style_b": "contour"}, 3),
+    ({"transform": "ty", "style_a": "heatmap-inferno", "style_b": "heatmap-magma"}, 4),
+]
+
+
+def _sample(item: Item) -> float:
+    """The width of one drawn sample in data units."""
+    sampling = item.metadata["scene"]["sampling"]
+    return (sampling["extent"][1] - sampling["extent"][0]) / sampling["samples"]
+
+
+def _pair(settings: dict[str, Any], seed: int) -> Built:
+    return _build(TRANSFORMATION, settings, seed=seed)
+
+
+@pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])
+def test_transformation_redraw_harness_reproduces_the_item(settings: dict[str, Any], seed: int) -> None:
+    built = _pair(settings, seed)
+    s = built.problem.structure
+    assert [encode_png(i) for i in _draw_pair(built.item, s.z_a, s.z_b)] == list(built.pngs)
+
+
+@pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])
+def test_transformation_swapped_panels_are_rejected(settings: dict[str, Any], seed: int) -> None:
+    built = _pair(settings, seed)
+    s = built.problem.structure
+    assert_rejected(_HOST, TRANSFORMATION, built.item, _draw_pair(built.item, s.z_b, s.z_a), "Plot A and B swapped")
+    styles = (s.style_b, s.style_a)
+    assert_rejected(_HOST, TRANSFORMATION, built.item, _draw_pair(built.item, s.z_b, s.z_a, styles),
+                    "Plot A and B swapped with their styles")
+
+
+@pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])
+def test_transformation_plot_b_under_another_option_is_rejected(settings: dict[str, Any], seed: int) -> None:
+    """Plot B drawn as a distractor would have it (the picture makes a wrong option right)."""
+    built = _pair(settings, seed)
+    s = built.problem.structure
+    family = FAMILIES[s.family_key]
+    shift = s.shift_px or 60
+    for other in ("r90", "r180", "tx", "ty", "none"):
+        if other == s.transform:
+            continue
+        _, z_b, *_ = tr.plotted_grids(family, s.params, other, shift if other in ("tx", "ty") else 0)
+        assert_rejected(_HOST, TRANSFORMATION, built.item, _draw_pair(built.item, s.z_a, z_b),
+                        f"Plot B drawn under {other} for a {s.transform} item")
+
+
+def _changed(family: str, params: dict[str, Any]) -> dict[str, Any]:
+    if family == "wave-surface":
+        return {**params, "w1": params["w1"] * 1.25, "p2": params["p2"] + 0.9}
+    return _moved_mixture(params)
+
+
+@pytest.mark.parametrize("family", ["wave-surface", "gaussian-mixture"])
+@pytest.mark.parametrize("transform", ["r90", "tx"])
+def test_transformation_plot_of_another_function_is_rejected(family: str, transform: str) -> None:
+    built = _pair({"family": family, "transform": transform, "style_a": "heatmap-contour-viridis",
+                   "style_b": "contour"}, seed=5)
+    s = built.problem.structure
+    other = _changed(family, dict(s.params))
+    z_a, z_b, *_ = tr.plotted_grids(FAMILIES[family], other, s.transform, s.shift_px)
+    item = built.item
+    assert_rejected(_HOST, TRANSFORMATION, item, _draw_pair(item, z_a, z_b), "both plots of another function")
+    assert_rejected(_HOST, TRANSFORMATION, item, _draw_pair(item, s.z_a, z_b), "Plot B of another function")
+    recorded = _with_scene(item, function={"family": family, "params": other})
+    assert_rejected(_HOST, TRANSFORMATION, recorded, _decoded(built.images), "scene records another function")
+
+
+@pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])
+def test_transformation_distractor_made_correct_is_rejected(settings: dict[str, Any], seed: int) -> None:
+    built = _pair({**settings, "option_order": "shuffled"}, seed)
+    item, images = built.item, _decoded(built.images)
+    scene = item.metadata["scene"]
+    keys = scene["options"]
+    move = scene["transformation"]
+    for other in ("r90", "r180", "tx", "ty"):
+        if other == move["kind"]:
+            continue
+        steps = (move["shift_samples"] or 60) if other in ("tx", "ty") else 0
+        replaced = {**move, "kind": other, "shift_samples": steps, "shift": steps * _sample(item)}
+        bad = _with_scene(item, transformation=replaced)
+        assert_rejected(_HOST, TRANSFORMATION, bad, images, f"scene says {other}")
+        renumbered = attrs.evolve(bad, answer=str(keys.index(other) + 1))
+        assert_rejected(_HOST, TRANSFORMATION, renumbered, images, f"scene and answer say {other}")
+    # the option list altered: the answer's text swapped with each other option's text
+    slot = int(item.answer) - 1
+    for other in range(5):
+        if other == slot:
+            continue
+        options = list(item.options)
+        options[slot], options[other] = options[other], options[slot]
+        assert_rejected(_HOST, TRANSFORMATION, attrs.evolve(item, options=tuple(options)), images,
+                        f"option texts {slot + 1} and {other + 1} swapped")
+    reordered = _with_scene(item, options=[*keys[1:], keys[0]])
+    assert_rejected(_HOST, TRANSFORMATION, reordered, images, "the scene's option order rolled")
+    made_up = tuple("Reflection in X" if text == "No Change" else text for text in item.options)
+    assert_rejected(_HOST, TRANSFORMATION, attrs.evolve(item, options=made_up), images, "a made-up option")
+
+
+def test_transformation_shift_of_the_record_is_checked() -> None:
+    built = _pair({"transform": "tx", "style_a": "heatmap-plasma", "style_b": "heatmap-plasma"}, seed=6)
+    item, images = built.item, _decoded(built.images)
+    move = item.metadata["scene"]["transformation"]
+    for steps in (move["shift_samples"] + 3, -move["shift_samples"]):
+        bad = _with_scene(item, transformation={**move, "shift_samples": steps, "shift": steps * _sample(item)})
+        assert_rejected(_HOST, TRANSFORMATION, bad, images, f"shift recorded as {steps} samples")

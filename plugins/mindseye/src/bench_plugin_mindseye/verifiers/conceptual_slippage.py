@@ -1,0 +1,604 @@
+"""The artefact verifier of Visual Conceptual Slippage (VCS): re-derives the odd panel from the scene record
+and checks the pixels, with no code of the generator (``conceptual_slippage``, ``attributes``).
+
+The record (``describe``) gives every option panel as drawn, in integers on a grid of 1/``grid`` of the panel
+side (x right, y down): either marks (colour, shape kind, rings: exterior first, then holes) or a word (the
+text as generated, its colour, the stroke width and the strokes, polylines drawn with round joins and ends).
+The scene also names the item's concept.
+
+The solver measures the task's vocabulary on each panel by its own geometry (shapely for areas, distances and
+intersections): how many separate objects there are, whether their centres lie on one line and are evenly
+spaced along it, whether one object lies inside another's outline, whether the panel is mirror symmetric about
+a vertical, horizontal or diagonal axis through its ink, whether the marks are filled or outlines, how thick
+the outlines are relative to the shape, and whether they are closed.  A word is read with the verifier's own
+letter model (``PROBES``: points where each letter has ink and points where it has none, on a 4 x 6 design
+grid): it is written the right way round if its letters, left to right, are the recorded text, and mirrored if
+its letters, mirrored and read right to left, are.  The panel that the concept singles out must be the only
+panel that any attribute of the vocabulary singles out.
+
+The pixel check rasterises each description by its own scanline fill (``raster``) and requires, away from the
+edges of the marks, that every pixel inside a mark has the mark's recorded colour and every pixel outside all
+marks is blank: a mark moved, recoloured, filled, thickened, closed or left out shows.  ``sketch`` serves the
+base class's panel identity check from the same rasterisation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from PIL import Image
+from shapely.geometry import Polygon
+
+#: A measurement between the clear answers: it makes its panel stand out, so the item fails.
+UNDECIDED = "undecided"
+#: The vocabulary of panels of marks (what the question's hint names) and of word panels.
+MARK_VOCABULARY = ("number", "aligned", "spacing", "enclosure", "symmetric", "fill", "border", "topology")
+WORD_VOCABULARY = ("mirrored", "number")
+#: The attribute that carries each concept.
+CONCEPT_KEY = {"spacing": "spacing", "alignment": "aligned", "number": "number", "enclosure": "enclosure",
+               "symmetry": "symmetric", "topology": "topology", "border": "border", "hollowness": "fill",
+               "word": "mirrored"}
+
+# -- thresholds (panel units, the panel side is 1) ----------------------------------------------------------
+#: Marks closer than this touch and make one object.
+TOUCH = 0.004
+#: Objects of one row differ in size (convex hull area) by less than SAME_SIZE; a container and its contents by
+#: more than MIXED_SIZE.
+SAME_SIZE, MIXED_SIZE = 2.7, 3.5
+#: Largest distance of an object's centre from the best line: on the line below ON_LINE, off it above OFF_LINE.
+ON_LINE, OFF_LINE = 0.025, 0.045
+#: Coefficient of variation of the gaps between neighbours along a line: even below EVEN, uneven above UNEVEN.
+EVEN, UNEVEN = 0.1, 0.15
+#: Mirror symmetry: every mark's mirror image overlaps a mark of its colour by at least MIRRORED (intersection
+#: over union) for one axis; below UNMIRRORED for every axis it is not symmetric.  A mirror image whose centre
+#: lands further than CENTRE_SLACK times the square root of the mark's area from every mark of its colour
+#: cannot reach UNMIRRORED, so its overlap is not computed.
+MIRRORED, UNMIRRORED, CENTRE_SLACK = 0.8, 0.7, 0.3
+AXES_DEG = (0.0, 45.0, 90.0, 135.0)
+#: A mark with holes of at least HOLE_SHARE of its outline's area is a closed outline.
+HOLE_SHARE = 0.05
+#: Stroke width (twice the area over the boundary length) relative to the shape's size (twice the area over
+#: the perimeter of its convex hull, the inradius of a regular shape): filled shapes reach 0.55 (the star) or
+#: more, outlines without a hole at most 0.37; outline borders are thin, medium or thick by these bands.
+SOLID = 0.46
+BORDERS = (("thin", 0.0, 0.265), ("medium", 0.27, 0.47), ("thick", 0.48, math.inf))
+#: Letter model: a probe has ink when a stroke passes closer than INK_REACH (design-grid units, a letter is 4
+#: wide and 6 tall).
+INK_REACH = 0.4
+#: Pixel check: colours of pixels inside a mark within COLOUR_SLACK of its colour (largest channel difference),
+#: pixels outside all marks no darker than 255 - COLOUR_SLACK in any channel; FIDELITY_SLACK pixels per panel
+#: may miss (rounding at needle-sharp corners); the 3-pixel frame is not looked at.
+COLOUR_SLACK = 60
+FIDELITY_SLACK = 3
+FRAME = 3
+#: A mark's ink in the picture minus its recorded area, per pixel of its boundary: the 3x supersampled fill
+#: lands between -0.05 and +0.2; a boundary moved by half a pixel on average falls outside.
+INK_BIAS = (-0.3, 0.5)
+
+#: Where each capital letter written the right way round has ink ("+") and none ("-"), on its 4 x 6 design
+#: grid (x right from the left edge, y down from the top; letters centred on x = 2).  Symmetric letters have
+#: symmetric probes; an asymmetric letter's mirror image fails at least one of its probes.
+PROBES: dict[str, tuple[tuple[str, float, float], ...]] = {
+    "A": (("+", 2, 0), ("+", 0, 6), ("+", 4, 6), ("+", 2, 3.6), ("-", 2, 5.2), ("-", 0, 0), ("-", 4, 0)),
+    "B": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 1.5, 0), ("+", 1.5, 3), ("+", 1.5, 6), ("+", 3.6, 1.5),
+          ("+", 4, 4.5), ("-", 2, 1.5), ("-", 2, 4.5), ("-", 4, 3)),
+    "C": (("+", 4, 1), ("+", 2, 0), ("+", 0, 3), ("+", 2, 6), ("+", 4, 5), ("-", 4, 3), ("-", 2, 3)),
+    "D": (("+", 0, 0.5), ("+", 0, 2), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 2), ("+", 4, 3), ("+", 1.2, 0), ("+", 1.2, 6),
+          ("-", 2, 3), ("-", 3, 3.4), ("-", 4, 0.3), ("-", 4, 5.7)),
+    "E": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 3.5, 0), ("+", 2.5, 3), ("+", 3.5, 6), ("-", 4, 1.5),
+          ("-", 4, 4.5), ("-", 2, 1.5), ("-", 2, 4.5)),
+    "F": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 3.5, 0), ("+", 2.5, 3), ("-", 3, 6), ("-", 4, 1.5),
+          ("-", 2, 4.5)),
+    "G": (("+", 4, 1), ("+", 2, 0), ("+", 0, 3), ("+", 2, 6), ("+", 4, 4), ("+", 3, 3.4), ("-", 4, 2.2),
+          ("-", 2, 2)),
+    "H": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 0.5), ("+", 4, 3), ("+", 4, 5.5), ("+", 2, 3),
+          ("-", 2, 0), ("-", 2, 6), ("-", 1, 1.5), ("-", 3, 1.5)),
+    "I": (("+", 2, 1.5), ("+", 2, 4.5), ("+", 1, 0), ("+", 3, 0), ("+", 1, 6), ("+", 3, 6), ("-", 0.2, 3),
+          ("-", 3.8, 3)),
+    "J": (("+", 4, 0.5), ("+", 4, 3), ("+", 2, 6), ("+", 0, 4.8), ("-", 0, 1.5), ("-", 2, 3), ("-", 2, 0)),
+    "K": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 0), ("+", 4, 6), ("+", 2, 1.8), ("-", 4, 3),
+          ("-", 2, 0)),
+    "L": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 2, 6), ("+", 4, 6), ("-", 2, 0), ("-", 4, 0),
+          ("-", 2, 3)),
+    "M": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 0.5), ("+", 4, 3), ("+", 4, 5.5), ("+", 2, 3.5),
+          ("+", 1, 1.75), ("+", 3, 1.75), ("-", 2, 0.5), ("-", 2, 5.5)),
+    "N": (("+", 0, 0.5), ("+", 0, 5.5), ("+", 4, 0.5), ("+", 4, 5.5), ("+", 1, 1.5), ("-", 3, 1.5), ("-", 1, 4.5)),
+    "O": (("+", 2, 0), ("+", 2, 6), ("+", 0, 2), ("+", 0, 3), ("+", 4, 2), ("+", 4, 3), ("-", 2, 3), ("-", 0, 0),
+          ("-", 4, 0), ("-", 2.5, 4.5), ("-", 1.5, 4.5)),
+    "P": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 1.5, 0), ("+", 4, 1.6), ("+", 1.5, 3.2), ("-", 2, 1.6),
+          ("-", 3, 4.75), ("-", 4, 4.5)),
+    "Q": (("+", 2, 0), ("+", 2, 6), ("+", 0, 3), ("+", 4, 3), ("+", 2.5, 4.5), ("-", 2, 3), ("-", 1.5, 4.5)),
+    "R": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 1.5, 0), ("+", 4, 1.6), ("+", 1.5, 3.2),
+          ("+", 2.9, 4.6), ("-", 2, 1.6), ("-", 4, 4)),
+    "S": (("+", 4, 1), ("+", 2, 0), ("+", 0, 1.5), ("+", 2, 3), ("+", 4, 4.5), ("+", 2, 6), ("+", 0, 5),
+          ("-", 4, 2), ("-", 0, 4)),
+    "T": (("+", 0, 0), ("+", 4, 0), ("+", 2, 0), ("+", 2, 3), ("+", 2, 6), ("-", 0, 3), ("-", 4, 3), ("-", 0.5, 6),
+          ("-", 3.5, 6)),
+    "U": (("+", 0, 0.5), ("+", 0, 3), ("+", 4, 0.5), ("+", 4, 3), ("+", 2, 6), ("-", 2, 0), ("-", 2, 3)),
+    "V": (("+", 0, 0), ("+", 4, 0), ("+", 2, 6), ("+", 1, 3), ("+", 3, 3), ("-", 2, 0), ("-", 2, 3), ("-", 0, 6),
+          ("-", 4, 6)),
+    "W": (("+", 0, 0), ("+", 4, 0), ("+", 1, 6), ("+", 3, 6), ("+", 2, 2.5), ("-", 2, 0.5), ("-", 2, 6)),
+    "X": (("+", 0, 0), ("+", 4, 0), ("+", 0, 6), ("+", 4, 6), ("+", 2, 3), ("-", 2, 0), ("-", 2, 6), ("-", 0, 3),
+          ("-", 4, 3)),
+    "Y": (("+", 0, 0), ("+", 4, 0), ("+", 2, 3), ("+", 2, 6), ("+", 1, 1.5), ("+", 3, 1.5), ("-", 2, 0),
+          ("-", 0, 6), ("-", 4, 6)),
+    "Z": (("+", 0, 0), ("+", 4, 0), ("+", 0, 6), ("+", 4, 6), ("+", 2, 3), ("+", 3, 1.5), ("-", 1, 1.5),
+          ("-", 0, 3), ("-", 4, 3)),
+}
+LETTER_WIDTH, LETTER_HEIGHT = 4.0, 6.0
+
+
+# -- reading the record ---------------------------------------------------------------------------------------
+def _points(flat: Sequence[int], grid: int) -> np.ndarray:
+    """A flat ``[x0, y0, x1, y1, ...]`` list of grid integers as an (n, 2) array in panel units."""
+    return np.asarray(flat, dtype=float).reshape(-1, 2) / grid
+
+
+def read_marks(description: Mapping[str, Any], grid: int) -> list[tuple[Polygon, tuple[int, ...]]]:
+    """The marks of a description as (polygon in panel units, colour)."""
+    out = []
+    for mark in description["marks"]:
+        shell, *holes = (_points(ring, grid) for ring in mark["rings"])
+        out.append((Polygon(shell, holes), tuple(int(c) for c in mark["colour"])))
+    return out
+
+
+# -- concepts of a panel of marks -------------------------------------------------------------------------------
+def _objects(polygons: Sequence[Polygon]) -> list[list[int]]:
+    """Groups of marks that touch (closer than TOUCH), each group one object, by union-find."""
+    parent = list(range(len(polygons)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    bounds = shapely.bounds(np.array(polygons, dtype=object)) if polygons else np.zeros((0, 4))
+    for i in range(len(polygons)):
+        for j in range(i + 1, len(polygons)):
+            apart = max(bounds[j, 0] - bounds[i, 2], bounds[i, 0] - bounds[j, 2],
+                        bounds[j, 1] - bounds[i, 3], bounds[i, 1] - bounds[j, 3])
+            if apart < TOUCH and polygons[i].distance(polygons[j]) < TOUCH:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(polygons)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _line_fit(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """The direction of the line that best fits ``points`` (least squares, perpendicular distances) and the
+    largest distance of a point from it."""
+    centred = points - points.mean(axis=0)
+    sxx, syy = float((centred[:, 0] ** 2).sum()), float((centred[:, 1] ** 2).sum())
+    sxy = float((centred[:, 0] * centred[:, 1]).sum())
+    angle = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    normal = np.array([-direction[1], direction[0]])
+    return direction, float(np.abs(centred @ normal).max())
+
+
+def _reflect(points: np.ndarray, centre: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """``points`` mirrored about the line through ``centre`` along the unit vector ``axis``."""
+    q = points - centre
+    return centre + 2.0 * (q @ axis)[:, None] * axis[None, :] - q
+
+
+def symmetry_score(polygons: Sequence[Polygon], colours: Sequence[tuple[int, ...]]) -> float:
+    """The best, over a vertical, horizontal and two diagonal axes through the centroid of all ink, of the
+    worst-matched mark's overlap (intersection over union) between its mirror image and a mark of its colour."""
+    areas = np.array([p.area for p in polygons])
+    centres = np.array([[c.x, c.y] for c in (p.centroid for p in polygons)])
+    centre = (centres * areas[:, None]).sum(axis=0) / areas.sum()
+    best = 0.0
+    for degrees in AXES_DEG:
+        axis = np.array([math.cos(math.radians(degrees)), math.sin(math.radians(degrees))])
+        images = _reflect(centres, centre, axis)
+        worst = 1.0
+        for i, polygon in enumerate(polygons):
+            near = [j for j in range(len(polygons)) if colours[j] == colours[i]
+                    and float(np.hypot(*(images[i] - centres[j]))) <= CENTRE_SLACK * math.sqrt(areas[i])]
+            if not near:
+                worst = 0.0
+                break
+            image = shapely.transform(polygon, lambda xy: _reflect(xy, centre, axis))
+            overlap = 0.0
+            for j in near:
+                common = image.intersection(polygons[j]).area
+                overlap = max(overlap, common / (areas[i] + areas[j] - common))
+            worst = min(worst, overlap)
+            if worst <= best:
+                break
+        best = max(best, worst)
+    return best
+
+
+def _relative_stroke(polygon: Polygon) -> float:
+    """Stroke width of a mark (twice its area over its boundary length: the band width of an outline) over its
+    shape's size (twice the area over the perimeter of its convex hull)."""
+    hull = polygon.convex_hull
+    return (2.0 * polygon.area / polygon.length) / (2.0 * hull.area / hull.length)
+
+
+def _common(values: Sequence[Any]) -> Any:
+    """The panel's value from its marks' values: the shared one, 'mixed', None when there are none, UNDECIDED
+    if any mark is undecided."""
+    if not values:
+        return None
+    if UNDECIDED in values:
+        return UNDECIDED
+    return values[0] if all(v == values[0] for v in values) else "mixed"
+
+
+def mark_values(marks: Sequence[tuple[Polygon, tuple[int, ...]]]) -> dict[str, Any]:
+    """The vocabulary measured on one panel of marks.
+
+    ``number``: separate objects; ``aligned``: their centres on one line (None below three objects or when
+    they differ much in size, as a container and its contents do); ``spacing``: 'even' or 'uneven' gaps along
+    that line (None unless aligned); ``enclosure``: some mark lies inside another's outline without touching
+    it; ``symmetric``; ``fill``: 'solid', 'hollow' or 'mixed'; ``border``: 'thin', 'medium', 'thick' or
+    'mixed' outlines (None without outlines); ``topology``: 'closed', 'open' or 'mixed' outlines.
+    """
+    polygons = [p for p, _ in marks]
+    colours = [c for _, c in marks]
+    values: dict[str, Any] = {}
+    objects = _objects(polygons)
+    values["number"] = len(objects)
+    values["aligned"] = values["spacing"] = None
+    if len(objects) >= 3:
+        hulls = [shapely.convex_hull(shapely.union_all([polygons[i] for i in group])).area for group in objects]
+        ratio = max(hulls) / min(hulls)
+        if ratio < SAME_SIZE:
+            centres = []
+            for group in objects:
+                weights = np.array([polygons[i].area for i in group])
+                points = np.array([[polygons[i].centroid.x, polygons[i].centroid.y] for i in group])
+                centres.append((points * weights[:, None]).sum(axis=0) / weights.sum())
+            direction, residual = _line_fit(np.array(centres))
+            if residual < ON_LINE:
+                values["aligned"] = True
+                gaps = np.diff(np.sort(np.array(centres) @ direction))
+                variation = float(gaps.std() / gaps.mean())
+                values["spacing"] = "even" if variation < EVEN else "uneven" if variation > UNEVEN else UNDECIDED
+            else:
+                values["aligned"] = False if residual > OFF_LINE else UNDECIDED
+        elif ratio <= MIXED_SIZE:
+            values["aligned"] = UNDECIDED
+    values["enclosure"] = any(
+        i != j and Polygon(outer.exterior).contains(inner) and not outer.intersects(inner)
+        for i, outer in enumerate(polygons) for j, inner in enumerate(polygons)
+        if _inside_box(inner.bounds, outer.bounds)
+    )
+    score = symmetry_score(polygons, colours)
+    values["symmetric"] = True if score >= MIRRORED else False if score < UNMIRRORED else UNDECIDED
+    fills, borders, closures = [], [], []
+    for polygon in polygons:
+        holes = sum(Polygon(ring).area for ring in polygon.interiors)
+        closed = holes >= HOLE_SHARE * Polygon(polygon.exterior).area
+        stroke = _relative_stroke(polygon)
+        if closed or stroke < SOLID:
+            fills.append("hollow")
+            closures.append("closed" if closed else "open")
+            borders.append(next((name for name, low, high in BORDERS if low <= stroke <= high), UNDECIDED))
+        else:
+            fills.append("solid")
+    values["fill"] = _common(fills)
+    values["border"] = _common(borders)
+    values["topology"] = _common(closures)
+    return values
+
+
+def _inside_box(inner: Sequence[float], outer: Sequence[float]) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+# -- words -----------------------------------------------------------------------------------------------------
+def letter_groups(strokes: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
+    """The strokes grouped into letters, left to right: strokes whose horizontal extents overlap."""
+    order = sorted(strokes, key=lambda s: float(s[:, 0].min()))
+    groups: list[list[np.ndarray]] = []
+    right = -math.inf
+    for stroke in order:
+        low, high = float(stroke[:, 0].min()), float(stroke[:, 0].max())
+        if groups and low <= right:
+            groups[-1].append(stroke)
+            right = max(right, high)
+        else:
+            groups.append([stroke])
+            right = high
+    return groups
+
+
+def _distance_to_strokes(points: np.ndarray, strokes: Sequence[np.ndarray]) -> np.ndarray:
+    """For each point, the distance to the nearest stroke segment."""
+    a = np.vstack([s[:-1] for s in strokes])
+    b = np.vstack([s[1:] for s in strokes])
+    d = b - a
+    length2 = np.maximum((d * d).sum(axis=1), 1e-18)
+    rel = points[:, None, :] - a[None, :, :]
+    t = np.clip((rel * d[None, :, :]).sum(axis=2) / length2[None, :], 0.0, 1.0)
+    gap = rel - t[:, :, None] * d[None, :, :]
+    return np.sqrt((gap * gap).sum(axis=2)).min(axis=1)
+
+
+def reads_as(letter_strokes: Sequence[np.ndarray], letter: str, mirrored: bool, top: float, unit: float) -> bool:
+    """Whether one letter's strokes (panel units) show ``letter`` (mirrored left-right if ``mirrored``): every
+    probe of the letter model has ink, or none, as it says.  ``top`` and ``unit`` place the design grid."""
+    probes = PROBES.get(letter)
+    if probes is None:
+        return False
+    xs = np.concatenate([s[:, 0] for s in letter_strokes])
+    middle = (float(xs.min()) + float(xs.max())) / 2.0
+    grid = [np.column_stack([(s[:, 0] - middle) / unit + LETTER_WIDTH / 2.0, (s[:, 1] - top) / unit])
+            for s in letter_strokes]
+    if mirrored:
+        grid = [np.column_stack([LETTER_WIDTH - g[:, 0], g[:, 1]]) for g in grid]
+    points = np.array([[x, y] for _, x, y in probes], dtype=float)
+    inked = _distance_to_strokes(points, grid) < INK_REACH
+    wanted = np.array([sign == "+" for sign, _, _ in probes])
+    return bool((inked == wanted).all())
+
+
+def word_values(word: Mapping[str, Any], grid: int) -> dict[str, Any]:
+    """``mirrored``: False if the letters read left to right are the recorded text, True if read mirrored and
+    right to left they are, UNDECIDED if both or neither; ``number``: how many letters."""
+    strokes = [_points(flat, grid) for flat in word["strokes"]]
+    text = str(word["text"])
+    groups = letter_groups(strokes)
+    values: dict[str, Any] = {"number": len(groups), "mirrored": UNDECIDED}
+    if len(groups) != len(text) or not strokes:
+        return values
+    ys = np.concatenate([s[:, 1] for s in strokes])
+    top, unit = float(ys.min()), (float(ys.max()) - float(ys.min())) / LETTER_HEIGHT
+    plain = all(reads_as(g, text[k], False, top, unit) for k, g in enumerate(groups))
+    mirror = all(reads_as(g, text[len(text) - 1 - k], True, top, unit) for k, g in enumerate(groups))
+    if plain != mirror:
+        values["mirrored"] = mirror
+    return values
+
+
+# -- the scene ------------------------------------------------------------------------------------------------
+def panel_values(description: Mapping[str, Any], grid: int) -> dict[str, Any]:
+    """The vocabulary measured on one panel description."""
+    if "word" in description:
+        return word_values(description["word"], grid)
+    return mark_values(read_marks(description, grid))
+
+
+def odd_one_out(values: Sequence[Any]) -> int | None:
+    """The index of the one value that differs while all the others are equal, else None."""
+    for k, value in enumerate(values):
+        others = [v for j, v in enumerate(values) if j != k]
+        if others and all(v == others[0] for v in others) and value != others[0]:
+            return k
+    return None
+
+
+_MEASURED: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+
+def measure_scene(scene: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The vocabulary of every option panel (letter order), measured once per scene object."""
+    cached = _MEASURED.get(id(scene))
+    if cached is not None and cached[0] is scene:
+        return cached[1]
+    grid = int(scene.get("grid", 10000))
+    rows = [panel_values(d, grid) for d in scene["options"]]
+    _MEASURED.clear()
+    _MEASURED[id(scene)] = (scene, rows)
+    return rows
+
+
+def isolations(scene: Mapping[str, Any]) -> dict[str, int]:
+    """For each attribute of the vocabulary that singles out one panel, that panel."""
+    rows = measure_scene(scene)
+    words = ["word" in d for d in scene["options"]]
+    if any(words) and not all(words):
+        raise ValueError("the panels mix words and marks")
+    vocabulary = WORD_VOCABULARY if all(words) else MARK_VOCABULARY
+    found = {}
+    for name in vocabulary:
+        k = odd_one_out([row.get(name) for row in rows])
+        if k is not None:
+            found[name] = k
+    return found
+
+
+def solve_scene(scene: Mapping[str, Any]) -> list[int]:
+    """The panels that some attribute of the vocabulary singles out; none if the scene names a concept that
+    singles out no panel.  A sound item gives exactly its answer."""
+    found = isolations(scene)
+    concept = scene.get("concept")
+    if concept is not None and CONCEPT_KEY.get(concept) not in found:
+        return []
+    return sorted(set(found.values()))
+
+
+# -- pixels -----------------------------------------------------------------------------------------------------
+def _scanline(rings: Sequence[np.ndarray], side: int) -> tuple[int, int, np.ndarray]:
+    """Even-odd fill of ``rings`` (pixel units) sampled at pixel centres: (top row, left column, mask)."""
+    allpts = np.vstack(rings)
+    r0 = max(0, int(math.floor(allpts[:, 1].min() - 0.5)))
+    r1 = min(side, int(math.ceil(allpts[:, 1].max() + 0.5)))
+    c0 = max(0, int(math.floor(allpts[:, 0].min() - 0.5)))
+    c1 = min(side, int(math.ceil(allpts[:, 0].max() + 0.5)))
+    if r1 <= r0 or c1 <= c0:
+        return 0, 0, np.zeros((0, 0), dtype=bool)
+    p = np.vstack(rings)
+    q = np.vstack([np.roll(r, -1, axis=0) for r in rings])
+    sloped = p[:, 1] != q[:, 1]
+    p, q = p[sloped], q[sloped]
+    low, high = np.minimum(p[:, 1], q[:, 1]), np.maximum(p[:, 1], q[:, 1])
+    centres = np.arange(r0, r1) + 0.5
+    crossing = (centres[:, None] >= low[None, :]) & (centres[:, None] < high[None, :])
+    rows, edges = np.nonzero(crossing)
+    x = p[edges, 0] + (centres[rows] - p[edges, 1]) * (q[edges, 0] - p[edges, 0]) / (q[edges, 1] - p[edges, 1])
+    columns = np.clip(np.ceil(x - 0.5).astype(np.int64) - c0, 0, c1 - c0)
+    toggles = np.zeros((r1 - r0, c1 - c0 + 1), dtype=np.int32)
+    np.add.at(toggles, (rows, columns), 1)
+    return r0, c0, (np.cumsum(toggles, axis=1)[:, :-1] % 2).astype(bool)
+
+
+def _stroke_mask(strokes: Sequence[np.ndarray], radius: float, side: int) -> np.ndarray:
+    """Pixels whose centre lies within ``radius`` of a stroke (pixel units)."""
+    mask = np.zeros((side, side), dtype=bool)
+    for stroke in strokes:
+        for a, b in zip(stroke[:-1], stroke[1:], strict=True):
+            r0 = max(0, int(math.floor(min(a[1], b[1]) - radius - 0.5)))
+            r1 = min(side, int(math.ceil(max(a[1], b[1]) + radius + 0.5)))
+            c0 = max(0, int(math.floor(min(a[0], b[0]) - radius - 0.5)))
+            c1 = min(side, int(math.ceil(max(a[0], b[0]) + radius + 0.5)))
+            if r1 <= r0 or c1 <= c0:
+                continue
+            ys, xs = np.mgrid[r0:r1, c0:c1] + 0.5
+            d = b - a
+            t = np.clip(((xs - a[0]) * d[0] + (ys - a[1]) * d[1]) / max(float(d @ d), 1e-12), 0.0, 1.0)
+            gap2 = (xs - a[0] - t * d[0]) ** 2 + (ys - a[1] - t * d[1]) ** 2
+            mask[r0:r1, c0:c1] |= gap2 <= radius * radius
+    return mask
+
+
+_RASTERS: dict[tuple[int, int], tuple[Any, np.ndarray, np.ndarray]] = {}
+
+
+def raster(description: Mapping[str, Any], side: int, grid: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which mark covers each pixel centre of a ``side`` x ``side`` panel (-1: none) and the panel drawn in
+    the marks' colours on white (RGB), by the verifier's own scanline fill of the recorded rings (a word is
+    one mark: its strokes at their width)."""
+    key = (id(description), side)
+    cached = _RASTERS.get(key)
+    if cached is not None and cached[0] is description:
+        return cached[1], cached[2]
+    labels = np.full((side, side), -1, dtype=np.int16)
+    colours: list[tuple[int, ...]] = []
+    scale = side / grid
+    if "word" in description:
+        word = description["word"]
+        strokes = [np.asarray(flat, dtype=float).reshape(-1, 2) * scale for flat in word["strokes"]]
+        labels[_stroke_mask(strokes, float(word["stroke"]) * scale / 2.0, side)] = 0
+        colours.append(tuple(int(c) for c in word["colour"]))
+    else:
+        for k, mark in enumerate(description["marks"]):
+            rings = [np.asarray(flat, dtype=float).reshape(-1, 2) * scale for flat in mark["rings"]]
+            r0, c0, mask = _scanline(rings, side)
+            view = labels[r0:r0 + mask.shape[0], c0:c0 + mask.shape[1]]
+            view[mask] = k
+            colours.append(tuple(int(c) for c in mark["colour"]))
+    palette = np.array([*colours, (255, 255, 255)], dtype=np.uint8)
+    drawn = palette[labels]  # label -1 picks the last entry, white
+    if len(_RASTERS) > 24:
+        _RASTERS.clear()
+    _RASTERS[key] = (description, labels, drawn)
+    return labels, drawn
+
+
+def sketch(description: Mapping[str, Any], side: int, grid: int) -> np.ndarray:
+    """The description drawn crudely (``side`` x ``side`` RGB, white background) by ``raster``."""
+    return raster(description, side, grid)[1]
+
+
+def _settled(labels: np.ndarray) -> np.ndarray:
+    """Pixels whose eight neighbours carry their own label (away from every edge of a mark)."""
+    edge = np.zeros(labels.shape, dtype=bool)
+    across = labels[:, 1:] != labels[:, :-1]
+    down = labels[1:, :] != labels[:-1, :]
+    edge[:, 1:] |= across
+    edge[:, :-1] |= across
+    edge[1:, :] |= down
+    edge[:-1, :] |= down
+    near = edge.copy()  # grow by one pixel in all eight directions
+    near[1:, :] |= edge[:-1, :]
+    near[:-1, :] |= edge[1:, :]
+    grown = near.copy()
+    grown[:, 1:] |= near[:, :-1]
+    grown[:, :-1] |= near[:, 1:]
+    settled = ~grown
+    settled[0, :] = settled[-1, :] = settled[:, 0] = settled[:, -1] = False
+    return settled
+
+
+def fidelity_misses(tile: np.ndarray, description: Mapping[str, Any], grid: int) -> int:
+    """How many pixels of a panel (``tile``, RGB) away from the edges of its recorded marks disagree with the
+    record: inside a mark but not its colour, or outside all marks but not blank (white), by more than
+    COLOUR_SLACK in some channel."""
+    labels, drawn = raster(description, tile.shape[0], grid)
+    settled = _settled(labels)
+    settled[:FRAME] = settled[-FRAME:] = False
+    settled[:, :FRAME] = settled[:, -FRAME:] = False
+    far = np.zeros(labels.shape, dtype=bool)
+    for c in range(3):
+        far |= np.abs(tile[..., c].astype(np.int16) - drawn[..., c]) > COLOUR_SLACK
+    return int((far & settled).sum())
+
+
+def _nearest_labels(labels: np.ndarray, reach: int) -> np.ndarray:
+    """``labels`` with every unlabelled pixel within ``reach`` steps (4-neighbour) of a mark given that mark's
+    label (the antialiased rim of each mark is counted with the mark)."""
+    grown = labels.copy()
+    for _ in range(reach):
+        before = grown.copy()
+        for target, source in (((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
+                               ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
+                               ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
+                               ((slice(None), slice(None, -1)), (slice(None), slice(1, None)))):
+            into, come = grown[target], before[source]
+            free = (into < 0) & (come >= 0)
+            into[free] = come[free]
+    return grown
+
+
+def ink_errors(tile: np.ndarray, description: Mapping[str, Any], grid: int) -> list[tuple[int, float]]:
+    """Marks whose ink in the panel (``tile``, RGB) is not their recorded area: (mark, error in pixels per
+    pixel of boundary) for each mark whose error lies outside INK_BIAS.  A pixel's ink is how far its darkest
+    channel of the mark's colour went from white towards that colour; the pixels counted are those of the mark
+    and of its rim (within 3 pixels)."""
+    if "marks" not in description:
+        return []
+    side = tile.shape[0]
+    labels, _ = raster(description, side, grid)
+    near = _nearest_labels(labels, 3).ravel() + 1
+    out = []
+    sums: dict[int, np.ndarray] = {}
+    for k, (polygon, colour) in enumerate(read_marks(description, grid)):
+        channel = int(np.argmin(colour))
+        if channel not in sums:
+            weights = 255.0 - tile[..., channel].ravel().astype(np.float64)
+            sums[channel] = np.bincount(near, weights=weights, minlength=len(description["marks"]) + 1)
+        ink = float(sums[channel][k + 1]) / max(255.0 - colour[channel], 1.0)
+        error = (ink - polygon.area * side * side) / (polygon.length * side)
+        if not INK_BIAS[0] <= error <= INK_BIAS[1]:
+            out.append((k, error))
+    return out
+
+
+def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
+    """What the base class does not check: a count of objects that singles out a panel when the concept is
+    not the number (a shortcut, or a second odd one out), and every option panel's pixels against its record
+    (``fidelity_misses``, ``ink_errors``)."""
+    failures = []
+    letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
+    concept = scene.get("concept")
+    if concept != "number":
+        counts = odd_one_out([row.get("number") for row in measure_scene(scene)])
+        if counts is not None:
+            failures.append(f"the number of objects singles out panel {letters[counts]} ({concept} item)")
+    grid = int(scene.get("grid", 10000))
+    rgb = np.asarray(image.convert("RGB"))
+    for letter, box, description in zip(letters, scene["option_boxes"], scene["options"], strict=True):
+        left, top, right, bottom = (int(v) for v in box)
+        tile = rgb[top:bottom, left:right]
+        if tile.shape[:2] != (bottom - top, right - left) or tile.shape[0] != tile.shape[1]:
+            failures.append(f"panel {letter}: box {box} does not fit the image")
+            continue
+        misses = fidelity_misses(tile, description, grid)
+        if misses > FIDELITY_SLACK:
+            failures.append(f"panel {letter}: {misses} pixels away from the edges of its marks do not show its record")
+        for k, error in ink_errors(tile, description, grid):
+            failures.append(f"panel {letter}: mark {k + 1} carries {error:+.2f} px of ink per px of its outline "
+                            "more than its recorded area")
+    return failures

@@ -1,0 +1,314 @@
+"""Artefact verifier of Dynamic Structural Correspondence (DSC): which option shows both shapes where their
+motions, fitted to the four query frames, put them at t = 1; and whether the pixels show the recorded shapes.
+
+A panel description holds ``view`` (tile pixels = centre + scale * (x, -y) for world coordinates x, y in
+[-1, 1]), the pen width, and per shape ("A", "B") its ``shape`` name, ``colour``, ``style`` ("solid" or
+"dashed"), ``pose`` (``position``, ``angle``, ``scale`` [a, c], ``shear``: the outline is the shape's base
+outline under rotation(angle) @ [[a, a * shear], [0, c]], then moved to ``position``) and the drawn
+``vertices`` (world units, rounded).  Query descriptions also hold their time ``t``.
+
+The base outline of each shape is recovered from the first frame's pose and vertices, and every panel's
+recorded pose must carry it onto that panel's vertices.  The solver then reads the poses again from the
+vertices alone: for every frame, every cyclic labelling of the vertices that an affine map of the base
+outline explains gives a pose, and every combination of labellings over the four frames is a reading of the
+motion.  A reading holds when each pose quantity follows one of the continuous laws: a constant step, a
+period-1 swing (a sine fitted to four samples a quarter period apart), for a size also a constant step of
+the size itself, and for the position also a turn about a fixed centre by a constant angle.  Readings are
+extrapolated one step to t = 1; if they disagree, the one that moves the vertices least is kept.  An option
+is correct when both of its outlines equal the extrapolated ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bench_plugin_mindseye.verifiers import line_raster
+
+KEYS = ("A", "B")
+TIMES = (0.0, 0.25, 0.5, 0.75)
+#: Largest vertex error of an affine reading of an outline (world units; vertices are rounded to 1e-5).
+AFFINE_TOLERANCE = 1e-3
+#: Largest residual of a law fitted to a pose quantity: position (world units), angle (radians), log size
+#: and shear.
+LAW_TOLERANCE = {"position": 3e-4, "angle": 1e-3, "log_size": 1e-3, "shear": 1e-3}
+#: An option's outline equals a predicted one when no vertex is further than this from the other's (world).
+MATCH = 0.01
+#: Pixel checks: a colour within this (largest channel difference) of a recorded colour is that colour; the
+#: least fraction of a solid outline's centre line, and of a dashed one's, in the shape's colour; the least
+#: fraction of a dashed outline's centre line left blank (its gaps); stray ink allowed off both outlines.
+COLOUR_MATCH = 80
+SOLID_SHOWN = 0.8
+DASHED_SHOWN = 0.35
+DASHED_GAPS = 0.08
+CLEAR_DARKNESS = 100
+STRAY_ALLOWED = 3
+STRAY_REACH = 2.0
+BORDER = 3
+
+_STEPS = np.arange(4.0)
+# least-squares projections of the two scalar laws over four samples a quarter period apart
+_LINEAR = np.stack([np.ones(4), _STEPS], axis=1)
+_SWING = np.stack([np.ones(4), np.sin(np.pi / 2 * _STEPS), np.cos(np.pi / 2 * _STEPS)], axis=1)
+_LAWS = []
+for _basis, _at_one in ((_LINEAR, np.array([1.0, 4.0])), (_SWING, np.array([1.0, 0.0, 1.0]))):
+    _pinv = np.linalg.pinv(_basis)
+    _LAWS.append((np.eye(4) - _basis @ _pinv, _at_one @ _pinv))
+
+
+def _rotation(angle: float) -> np.ndarray:
+    return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+
+
+def pose_matrix(pose: Mapping[str, Any]) -> np.ndarray:
+    """The 2x2 linear part of a recorded pose: rotation(angle) @ [[a, a * shear], [0, c]]."""
+    a, c = pose["scale"]
+    return _rotation(pose["angle"]) @ np.array([[a, a * pose["shear"]], [0.0, c]])
+
+
+def base_outline(shape: Mapping[str, Any]) -> np.ndarray:
+    """The shape's base outline read back from one recorded pose and its vertices."""
+    v = np.asarray(shape["vertices"], dtype=float)
+    return (v - np.asarray(shape["pose"]["position"], dtype=float)) @ np.linalg.inv(pose_matrix(shape["pose"])).T
+
+
+def hausdorff(p: np.ndarray, q: np.ndarray) -> float:
+    """Largest distance from a vertex of either outline to the nearest vertex of the other."""
+    d = np.hypot(p[:, None, 0] - q[None, :, 0], p[:, None, 1] - q[None, :, 1])
+    return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
+
+
+def _readings(base: np.ndarray, vertices: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Every (labelling shift, pose) of one outline: pose = (x, y, angle, log a, log c, shear) of an affine
+    map of the centred base outline that puts base vertex i on vertex i + shift, to within
+    ``AFFINE_TOLERANCE``; (x, y) is the centroid of the vertices."""
+    centred = base - base.mean(axis=0)
+    gram = np.linalg.inv(centred.T @ centred)
+    out = []
+    for shift in range(len(vertices)):
+        target = np.roll(vertices, -shift, axis=0)
+        centre = target.mean(axis=0)
+        m = ((target - centre).T @ centred) @ gram
+        if np.abs(centred @ m.T + centre - target).max() > AFFINE_TOLERANCE or np.linalg.det(m) <= 0:
+            continue
+        angle = math.atan2(m[1, 0], m[0, 0])
+        a = math.hypot(m[0, 0], m[1, 0])
+        upper = _rotation(-angle) @ m[:, 1]
+        if upper[1] <= 0:
+            continue
+        out.append((shift, np.array([centre[0], centre[1], angle, math.log(a), math.log(upper[1]), upper[0] / a])))
+    return out
+
+
+def _scalar_law(series: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """For series (readings x 4): whether a constant step or a period-1 swing fits each, and its value at t = 1
+    (the first law that fits)."""
+    fits = np.zeros(len(series), dtype=bool)
+    value = np.zeros(len(series))
+    for residual, at_one in reversed(_LAWS):
+        ok = np.abs(series @ residual.T).max(axis=1) < tolerance
+        value = np.where(ok, series @ at_one, value)
+        fits |= ok
+    return fits, value
+
+
+def _position_laws(p: np.ndarray) -> list[np.ndarray]:
+    """Positions at t = 1 that the four positions (4 x 2) support: each axis by a scalar law, or a turn about a
+    fixed centre by a constant angle."""
+    tolerance = LAW_TOLERANCE["position"]
+    found = []
+    fits, value = _scalar_law(p.T, tolerance)
+    if fits.all():
+        found.append(value)
+    if np.ptp(p, axis=0).max() > 10 * tolerance:
+        rows = np.column_stack([p, np.ones(4)])
+        (d, e, _), *_ = np.linalg.lstsq(rows, -(p**2).sum(axis=1), rcond=None)
+        centre = np.array([-d / 2, -e / 2])
+        radius = np.hypot(*(p - centre).T)
+        phase = np.arctan2(p[:, 1] - centre[1], p[:, 0] - centre[0])
+        steps = np.remainder(np.diff(phase) + np.pi, 2 * np.pi) - np.pi
+        if (np.ptp(radius) < tolerance and np.ptp(steps) * radius.mean() < tolerance
+                and abs(steps.mean()) * radius.mean() > 10 * tolerance):
+            turn = phase[3] + steps.mean()
+            found.append(centre + radius.mean() * np.array([math.cos(turn), math.sin(turn)]))
+    return found
+
+
+def predict(base: np.ndarray, frames: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outlines (vertex sets) the shape may have at t = 1 given its outlines at t = 0 ... 0.75: one per
+    distinct extrapolation of the readings that hold (see the module docstring)."""
+    readings = [_readings(base, v) for v in frames]
+    if any(not r for r in readings):
+        return []
+    positions = _position_laws(np.array([r[0][1][:2] for r in readings]))
+    if not positions:
+        return []
+    choice = np.indices([len(r) for r in readings]).reshape(4, -1).T  # combos x 4: a reading per frame
+    series = np.stack([np.array([pose for _, pose in r])[choice[:, k]] for k, r in enumerate(readings)], axis=1)
+    steps = np.remainder(np.diff(series[:, :, 2], axis=1) + np.pi, 2 * np.pi) - np.pi
+    series[:, 1:, 2] = series[:, :1, 2] + np.cumsum(steps, axis=1)
+    ok = np.ones(len(choice), dtype=bool)
+    pose = np.zeros((len(choice), 4))
+    for q, name in ((2, "angle"), (3, "log_size"), (4, "log_size"), (5, "shear")):
+        fits, value = _scalar_law(series[:, :, q], LAW_TOLERANCE[name])
+        if name == "log_size":  # a size may also change by a constant amount per step
+            grows, size = _scalar_law(np.exp(series[:, :, q]), LAW_TOLERANCE[name])
+            value = np.where(fits, value, np.log(np.maximum(size, 1e-9)))
+            fits |= grows & (size > 0)
+        ok &= fits
+        pose[:, q - 2] = value
+    centred = base - base.mean(axis=0)
+    fitting = [int(n) for n in np.flatnonzero(ok)]
+    outlines = _distinct([o for n in fitting for o in _outlines_of(pose[n], positions, centred)])
+    if len(outlines) <= 1:
+        return outlines
+
+    def moved(n: int) -> float:
+        """How far the vertices travel from frame to frame under reading ``n``'s labelling."""
+        labelled = [np.roll(frames[k], -readings[k][i][0], axis=0) for k, i in enumerate(choice[n])]
+        return sum(float(((labelled[k + 1] - labelled[k]) ** 2).sum()) for k in range(3))
+
+    # the readings disagree: keep those that move the vertices least
+    travel = {n: moved(n) for n in fitting}
+    least = min(travel.values())
+    calm = [n for n in fitting if travel[n] <= least * (1 + 1e-6) + 1e-12]
+    return _distinct([o for n in calm for o in _outlines_of(pose[n], positions, centred)])
+
+
+def _outlines_of(pose: np.ndarray, positions: Sequence[np.ndarray], centred: np.ndarray) -> list[np.ndarray]:
+    """The outlines of one reading's (angle, log a, log c, shear) at each predicted position."""
+    angle, log_a, log_c, shear = pose
+    a, c = math.exp(log_a), math.exp(log_c)
+    m = _rotation(angle) @ np.array([[a, a * shear], [0.0, c]])
+    return [centred @ m.T + position for position in positions]
+
+
+def _distinct(outlines: Sequence[np.ndarray]) -> list[np.ndarray]:
+    kept: list[np.ndarray] = []
+    for outline in outlines:
+        if all(hausdorff(outline, other) > MATCH / 4 for other in kept):
+            kept.append(outline)
+    return kept
+
+
+def predictions(scene: Mapping[str, Any]) -> dict[str, list[np.ndarray]]:
+    """Per shape, the outlines at t = 1 predicted from the query frames."""
+    out = {}
+    for key in KEYS:
+        shapes = [frame["shapes"][key] for frame in scene["query"]]
+        frames = [np.asarray(s["vertices"], dtype=float) for s in shapes]
+        out[key] = predict(base_outline(shapes[0]), frames)
+    return out
+
+
+def solve_scene(scene: Mapping[str, Any]) -> list[int]:
+    """Indices of the options whose two outlines both equal a predicted outline of their shape.  Predictions
+    that differ visibly (by more than ``MATCH``) make the item ambiguous, and an empty prediction leaves it
+    unsolved: then no option is returned."""
+    predicted = predictions(scene)
+    for outlines in predicted.values():
+        if not outlines or any(hausdorff(p, q) > MATCH for p in outlines for q in outlines):
+            return []
+    return [k for k, option in enumerate(scene["options"])
+            if all(min(hausdorff(p, np.asarray(option["shapes"][key]["vertices"], dtype=float))
+                       for p in predicted[key]) < MATCH for key in KEYS)]
+
+
+def record_failures(scene: Mapping[str, Any]) -> list[str]:
+    """What the record contradicts itself on: query times out of order, a shape whose name, vertex count,
+    colour or style changes between panels, two shapes in one colour, and a recorded pose that does not
+    carry the shape's base outline onto the panel's vertices."""
+    failures = []
+    times = [frame.get("t") for frame in scene["query"]]
+    if times != list(TIMES):
+        failures.append(f"the query frames are recorded at times {times}, not {list(TIMES)}")
+    panels = [(f"query {k + 1}", d) for k, d in enumerate(scene["query"])]
+    panels += [(f"option {chr(ord('A') + k)}", d) for k, d in enumerate(scene["options"])]
+    for key in KEYS:
+        first = scene["query"][0]["shapes"][key]
+        base = base_outline(first)
+        for name, panel in panels:
+            shape = panel["shapes"][key]
+            for field in ("shape", "colour", "style"):
+                if shape[field] != first[field]:
+                    failures.append(f"{name}: shape {key} has {field} {shape[field]}, query 1 has {first[field]}")
+            vertices = np.asarray(shape["vertices"], dtype=float)
+            if vertices.shape != base.shape:
+                failures.append(f"{name}: shape {key} has {len(vertices)} vertices, query 1 has {len(base)}")
+                continue
+            carried = base @ pose_matrix(shape["pose"]).T + np.asarray(shape["pose"]["position"], dtype=float)
+            if np.abs(carried - vertices).max() > AFFINE_TOLERANCE:
+                failures.append(f"{name}: the recorded pose of shape {key} does not give its vertices")
+    colours = [scene["query"][0]["shapes"][key]["colour"] for key in KEYS]
+    if max(abs(int(x) - int(y)) for x, y in zip(*colours, strict=True)) < COLOUR_MATCH:
+        failures.append(f"shapes A and B are drawn in colours {colours} that cannot be told apart")
+    return failures
+
+
+def _outline_px(description: Mapping[str, Any], key: str) -> np.ndarray:
+    """The segments (m x 2 x 2, continuous tile pixels) of one shape's closed outline."""
+    view = description["view"]
+    v = np.asarray(description["shapes"][key]["vertices"], dtype=float)
+    px = np.column_stack([view["centre"][0] + view["scale"] * v[:, 0], view["centre"][1] - view["scale"] * v[:, 1]])
+    return line_raster.polyline_segments(px, closed=True)
+
+
+def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
+    """Both outlines stroked in their recorded colours with the recorded pen, shape B over shape A (the dashes
+    are not drawn: B is stroked solid)."""
+    pen = float(description["pen"])
+    layers = [(line_raster.stroke_coverage(side, _outline_px(description, key), pen),
+               description["shapes"][key]["colour"]) for key in KEYS]
+    return line_raster.paint(side, layers)
+
+
+def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name: str) -> list[str]:
+    """On one panel's pixels: a solid outline drawn along its recorded edges in its colour, a dashed one in its
+    colour with gaps, and no clear ink off both outlines (the frame excluded)."""
+    side = tile.shape[0]
+    pen = float(description["pen"])
+    failures = []
+    outlines = {key: _outline_px(description, key) for key in KEYS}
+    for key, other in (("A", "B"), ("B", "A")):
+        shape = description["shapes"][key]
+        points, _ = line_raster.samples(outlines[key])
+        clear = ~line_raster.near(side, outlines[other], pen + 2)
+        inside = np.floor(points).astype(int).clip(0, side - 1)
+        points = points[clear[inside[:, 1], inside[:, 0]]]
+        if len(points) < 8:
+            continue  # the shapes overlap almost everywhere: nothing to judge
+        colours = line_raster.pixel_at(tile, points)
+        own = np.abs(colours - np.asarray(shape["colour"])[None, :]).max(axis=1) < COLOUR_MATCH
+        blank = line_raster.darkness(colours) < CLEAR_DARKNESS - 40
+        if shape["style"] == "solid" and own.mean() < SOLID_SHOWN:
+            failures.append(f"{name}: shape {key} is not drawn as a solid outline in {shape['colour']} where recorded "
+                            f"({own.mean():.0%})")
+        elif shape["style"] == "dashed" and (own.mean() < DASHED_SHOWN or blank.mean() < DASHED_GAPS):
+            failures.append(f"{name}: shape {key} is not drawn as a dashed outline in {shape['colour']} where "
+                            f"recorded ({own.mean():.0%} in colour, {blank.mean():.0%} gaps)")
+    allowed = line_raster.near(side, np.concatenate(list(outlines.values())), pen / 2 + STRAY_REACH)
+    stray = (line_raster.darkness(tile) > CLEAR_DARKNESS) & ~allowed
+    stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
+    if int(stray.sum()) > STRAY_ALLOWED:
+        failures.append(f"{name}: {int(stray.sum())} ink pixels lie off both recorded outlines")
+    return failures
+
+
+def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
+    """``panel_pixel_failures`` of every query and option panel cut from the image at its recorded box."""
+    pixels = np.asarray(image.convert("RGB"))
+    failures = []
+    panels = [(f"query {k + 1}", b, d) for k, (b, d) in enumerate(zip(scene["query_boxes"], scene["query"],
+                                                                        strict=True))]
+    panels += [(f"option {chr(ord('A') + k)}", b, d)
+               for k, (b, d) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True))]
+    for name, (left, top, right, bottom), description in panels:
+        tile = pixels[top:bottom, left:right]
+        if tile.shape[:2] != (scene["tile"], scene["tile"]):
+            failures.append(f"{name}: box is not a {scene['tile']} px tile")
+            continue
+        failures += panel_pixel_failures(tile, description, name)
+    return failures

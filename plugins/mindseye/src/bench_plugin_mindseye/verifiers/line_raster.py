@@ -1,0 +1,129 @@
+"""A crude stroke rasteriser for the verifiers' sketches and pixel checks (numpy only).
+
+Coordinates are continuous tile pixels: pixel (i, j) covers [i, i + 1) x [j, j + 1), x to the right, y down.
+A stroke is made by marking the pixels that hold points sampled densely along its centre line and growing
+that mark by a disc of half the pen width (on a grid ``FACTOR`` times finer, averaged back down, which gives
+the stroke soft edges).  Nothing here knows how a generator draws: it only strokes line segments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+#: Sub-pixel grid of ``stroke_coverage``.
+FACTOR = 2
+
+
+def circle_polyline(cx: float, cy: float, r: float, step: float = 3.0) -> np.ndarray:
+    """A closed polyline (m + 1 points, last = first) on the circle, points ``step`` pixels apart or closer."""
+    count = max(16, int(np.ceil(2 * np.pi * r / step)))
+    angles = np.linspace(0.0, 2 * np.pi, count + 1)
+    return np.stack([cx + r * np.cos(angles), cy + r * np.sin(angles)], axis=1)
+
+
+def polyline_segments(points: np.ndarray, closed: bool) -> np.ndarray:
+    """The segments (m x 2 x 2) of a polyline, closing it back to its first point when ``closed``."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    q = np.roll(p, -1, axis=0) if closed else p[1:]
+    p = p if closed else p[:-1]
+    return np.stack([p, q], axis=1)
+
+
+def samples(segments: np.ndarray, step: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Points every ``step`` pixels or closer along each segment (m x 2 x 2), both ends included, and the
+    segment each belongs to."""
+    seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    length = np.hypot(*(seg[:, 1] - seg[:, 0]).T)
+    count = np.maximum(2, np.ceil(length / step).astype(int) + 1)
+    owner = np.repeat(np.arange(len(seg)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    t = (k / (count[owner] - 1))[:, None]
+    return seg[owner, 0] + (seg[owner, 1] - seg[owner, 0]) * t, owner
+
+
+def mark(points: np.ndarray, size: int) -> np.ndarray:
+    """A size x size boolean grid with the pixels that hold ``points`` set (points off the grid ignored)."""
+    grid = np.zeros((size, size), dtype=bool)
+    ij = np.floor(points).astype(int)
+    keep = (ij >= 0).all(axis=1) & (ij < size).all(axis=1)
+    grid[ij[keep, 1], ij[keep, 0]] = True
+    return grid
+
+
+def _shift_or(target: np.ndarray, source: np.ndarray, dy: int, dx: int) -> None:
+    """target |= source moved by (dy, dx)."""
+    h, w = source.shape
+    if abs(dy) >= h or abs(dx) >= w:
+        return
+    target[max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] |= \
+        source[max(-dy, 0):h + min(-dy, 0), max(-dx, 0):w + min(-dx, 0)]
+
+
+def dilate(grid: np.ndarray, radius: float) -> np.ndarray:
+    """``grid`` grown by a disc of ``radius`` pixels (offsets dx^2 + dy^2 <= radius^2): rows of the disc are
+    built from horizontal runs, so the cost grows with the radius, not its square."""
+    reach = int(np.floor(max(radius, 0.0)))
+    runs = [grid]
+    for w in range(1, reach + 1):
+        run = runs[-1].copy()
+        _shift_or(run, grid, 0, w)
+        _shift_or(run, grid, 0, -w)
+        runs.append(run)
+    out = grid.copy()
+    for dy in range(-reach, reach + 1):
+        w = int(np.floor(np.sqrt(max(radius * radius - dy * dy, 0.0))))
+        _shift_or(out, runs[w], dy, 0)
+    return out
+
+
+def stroke_coverage(side: int, segments: np.ndarray, width: float) -> np.ndarray:
+    """Ink coverage (side x side, float32 in [0, 1]) of strokes ``width`` pixels wide along ``segments``
+    (m x 2 x 2, continuous tile pixels)."""
+    seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    if not len(seg):
+        return np.zeros((side, side), dtype=np.float32)
+    points, _ = samples(seg * FACTOR, step=0.7)
+    fine = dilate(mark(points, side * FACTOR), width * FACTOR / 2 - 0.5)
+    counts = np.zeros((side, side), dtype=np.uint8)
+    cells = fine.view(np.uint8)
+    for dy in range(FACTOR):
+        for dx in range(FACTOR):
+            counts += cells[dy::FACTOR, dx::FACTOR]
+    return counts.astype(np.float32) / (FACTOR * FACTOR)
+
+
+def near(side: int, segments: np.ndarray, reach: float) -> np.ndarray:
+    """Pixels (side x side booleans) within about ``reach`` pixels of a segment's centre line."""
+    seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    if not len(seg):
+        return np.zeros((side, side), dtype=bool)
+    points, _ = samples(seg, step=0.7)
+    return dilate(mark(points, side), reach)
+
+
+def paint(side: int, layers: Sequence[tuple[np.ndarray, Sequence[int]]]) -> np.ndarray:
+    """An RGB tile (uint8): white paper with each (coverage, colour) layer laid on in turn (only the pixels a
+    layer covers are touched)."""
+    image = np.full((side, side, 3), 255, dtype=np.uint8)
+    for cov, colour in layers:
+        where = np.nonzero(cov > 0)
+        c = cov[where][:, None]
+        old = image[where].astype(np.float32)
+        image[where] = np.rint(old * (1 - c) + np.asarray(colour, dtype=np.float32)[None, :] * c).astype(np.uint8)
+    return image
+
+
+def darkness(tile: np.ndarray) -> np.ndarray:
+    """255 minus the darkest channel of every pixel (int16): 0 on white paper, large on ink of any colour."""
+    t = np.asarray(tile)
+    return 255 - np.minimum(np.minimum(t[..., 0], t[..., 1]), t[..., 2]).astype(np.int16)
+
+
+def pixel_at(tile: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The RGB values (k x 3, int) of the pixels containing ``points`` (continuous tile pixels), clipped."""
+    side_y, side_x = tile.shape[:2]
+    x = np.clip(np.floor(points[:, 0]).astype(int), 0, side_x - 1)
+    y = np.clip(np.floor(points[:, 1]).astype(int), 0, side_y - 1)
+    return tile[y, x].astype(int)

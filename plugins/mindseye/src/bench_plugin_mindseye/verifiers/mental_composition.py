@@ -1,0 +1,296 @@
+"""Artefact verifier of Mental Composition (MC): which solid does the net fold into?
+
+The query's description is the net as drawn, in panel pixels: ``net: "polygons"`` with its faces, or
+``net: "sector"`` (apex, radius, start and end angles in degrees clockwise from +x, base circle centre and
+radius).  Nothing says which faces are hinged: two faces are hinged where they share a whole drawn edge.
+An option's description is the solid as drawn, in world units: ``solid: "polyhedron"`` (vertices, faces as
+vertex cycles) or ``solid: "revolution"`` (base centre, axis, first ring direction, base and top radius,
+height, facet count), with its colour and the view it was drawn with.
+
+``solve_scene`` folds: it lays one net face on a solid face (every face, every corner alignment, the net
+seen from either side), then turns each hinged neighbour about the shared edge onto the solid face across
+that edge, and accepts when every net face lands corner on corner on its own solid face at the one scale
+that makes the net's total perimeter the solid's.  A sector and a circle fold into a cone when the arc is
+as long as the circle's rim and the cone's base radius over its slant height is the circle's radius over
+the sector's.  ``sketch`` draws nets flat and solids by ``projection``; ``pixel_failures`` checks every
+panel's silhouette and face colours on the decoded image.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, draw_flat, panel_failures
+
+#: Net corners closer than this (pixels) are one point of the drawing (coordinates are kept to 0.01 px).
+HINGE_TOLERANCE = 0.05
+#: A folded corner must land within this share of the solid's mean edge length of its vertex.
+FOLD_TOLERANCE = 0.02
+#: Relative tolerance of the cone rule (arc against rim, and the two radius ratios).
+CONE_TOLERANCE = 0.02
+
+
+# -- the net, as drawn -------------------------------------------------------------------------------------
+Point = tuple[float, ...]
+
+
+def _net_faces(description: Mapping[str, Any], mirrored: bool) -> list[list[Point]]:
+    """The net's faces in a y-up frame (seen from the back when ``mirrored``), each counter-clockwise."""
+    sign = -1.0 if mirrored else 1.0
+    faces = []
+    for face in description["faces"]:
+        points = [(sign * float(x), -float(y)) for x, y in face]
+        area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(points, points[1:] + points[:1], strict=True))
+        faces.append(points if area > 0 else points[::-1])
+    return faces
+
+
+def _hinges(faces: Sequence[Sequence[Point]]) -> dict[int, list[tuple[int, int, int]]]:
+    """Per face, its hinges (own edge k, from corner k to k+1; the other face; that face's edge): faces that
+    share a whole drawn edge, run in opposite directions as two counter-clockwise faces side by side."""
+    owners = [(i, k) for i, face in enumerate(faces) for k in range(len(face))]
+    starts = np.array([faces[i][k] for i, k in owners])
+    ends = np.array([faces[i][(k + 1) % len(faces[i])] for i, k in owners])
+    meets = (np.abs(starts[:, None, :] - ends[None, :, :]).max(axis=2) < HINGE_TOLERANCE)
+    meets &= (np.abs(ends[:, None, :] - starts[None, :, :]).max(axis=2) < HINGE_TOLERANCE)
+    links: dict[int, list[tuple[int, int, int]]] = {i: [] for i in range(len(faces))}
+    for a, b in zip(*np.nonzero(meets), strict=True):
+        (i, k), (j, m) = owners[int(a)], owners[int(b)]
+        if i != j:
+            links[i].append((k, j, m))
+    return links
+
+
+def _length(a: Point, b: Point) -> float:
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)))
+
+
+def _sides(points: Sequence[Point]) -> list[float]:
+    """Edge lengths of a polygon, edge k from corner k to k+1."""
+    return [_length(points[k], points[(k + 1) % len(points)]) for k in range(len(points))]
+
+
+# -- the solid, as drawn -----------------------------------------------------------------------------------
+def _cross(a: Point, b: Point) -> Point:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _minus(a: Point, b: Point) -> Point:
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+class Polyhedron:
+    """A drawn convex polyhedron: vertices, faces as cycles counter-clockwise seen from outside, their outward
+    unit normals and edge lengths, and which face owns each directed edge."""
+
+    def __init__(self, vertices: Sequence[Sequence[float]], faces: Sequence[Sequence[int]]):
+        self.vertices = [tuple(float(c) for c in v) for v in vertices]
+        centre = tuple(sum(c) / len(self.vertices) for c in zip(*self.vertices, strict=True))
+        self.cycles, self.normals = [], []
+        for face in faces:
+            p = [self.vertices[v] for v in face]
+            normal = _cross(_minus(p[1], p[0]), _minus(p[2], p[0]))
+            middle = tuple(sum(c) / len(p) for c in zip(*p, strict=True))
+            outward = sum(n * d for n, d in zip(normal, _minus(middle, centre), strict=True)) > 0
+            cycle = list(face) if outward else list(face)[::-1]
+            size = math.sqrt(sum(n * n for n in normal))
+            self.cycles.append(cycle)
+            self.normals.append(tuple((n if outward else -n) / size for n in normal))
+        self.sides = [_sides([self.vertices[v] for v in c]) for c in self.cycles]
+        self.owner = {(c[k], c[(k + 1) % len(c)]): (g, k) for g, c in enumerate(self.cycles) for k in range(len(c))}
+        self.perimeter = sum(sum(s) for s in self.sides)
+        self.mean_edge = self.perimeter / sum(len(s) for s in self.sides)
+
+
+def _lands(corners: Sequence[Point], solid: Polyhedron, face: int, shift: int, scale: float,
+           tolerance: float) -> bool:
+    """True if the net face ``corners`` (2D, counter-clockwise), laid on solid face ``face`` with corner 0 on
+    cycle vertex ``shift`` and corner 1 towards the next one, its inside on the face's inside, and shrunk by
+    ``scale`` (net units per solid unit), puts every corner k on cycle vertex k + ``shift``."""
+    cycle = solid.cycles[face]
+    n = len(cycle)
+    c0, c1 = corners[0], corners[1]
+    length = _length(c0, c1)
+    dx, dy = (c1[0] - c0[0]) / length, (c1[1] - c0[1]) / length
+    origin, toward = solid.vertices[cycle[shift % n]], solid.vertices[cycle[(shift + 1) % n]]
+    e1 = _minus(toward, origin)
+    size = math.sqrt(sum(x * x for x in e1))
+    e1 = tuple(x / size for x in e1)
+    e2 = _cross(solid.normals[face], e1)
+    for k in range(2, n):
+        rx, ry = corners[k][0] - c0[0], corners[k][1] - c0[1]
+        along, across = (rx * dx + ry * dy) / scale, (rx * -dy + ry * dx) / scale
+        target = solid.vertices[cycle[(k + shift) % n]]
+        miss = sum((o + along * a + across * b - t) ** 2 for o, a, b, t in zip(origin, e1, e2, target, strict=True))
+        if miss > tolerance**2:
+            return False
+    return abs(length / scale - size) <= tolerance
+
+
+def _fold(faces: Sequence[Sequence[Point]], links: Mapping[int, list[tuple[int, int, int]]], solid: Polyhedron,
+          root: int, shift: int, scale: float, tolerance: float) -> bool:
+    """Fold the net with face 0 laid on solid face ``root`` (net corner k on cycle vertex k + ``shift``): every
+    face, reached over hinges, must land corner on corner on a solid face of its own."""
+    placed = {0: (root, shift)}
+    taken = {root}
+    queue = [0]
+    while queue:
+        i = queue.pop()
+        g, s = placed[i]
+        cycle = solid.cycles[g]
+        n = len(cycle)
+        if len(faces[i]) != n or not _lands(faces[i], solid, g, s, scale, tolerance):
+            return False
+        for k, j, m in links[i]:
+            u, v = cycle[(k + s) % n], cycle[(k + 1 + s) % n]
+            if (v, u) not in solid.owner:
+                return False  # not a closed surface
+            h, t = solid.owner[(v, u)]  # the solid face across the edge, and where v -> u runs in it
+            image = (h, (t - m) % len(solid.cycles[h]))  # net corner m of face j goes on v
+            if j in placed:
+                if placed[j] != image:
+                    return False
+                continue
+            if h in taken:
+                return False
+            placed[j] = image
+            taken.add(h)
+            queue.append(j)
+    return len(placed) == len(faces) == len(solid.cycles)
+
+
+def polygons_fold(net: Mapping[str, Any], solid: Mapping[str, Any]) -> bool:
+    """True if the polygon net folds along its drawn hinges into the polyhedron (up to scale)."""
+    if solid.get("solid") != "polyhedron" or len(solid["faces"]) != len(net["faces"]):
+        return False
+    if sorted(len(f) for f in solid["faces"]) != sorted(len(f) for f in net["faces"]):
+        return False
+    shape = Polyhedron(solid["vertices"], solid["faces"])
+    tolerance = FOLD_TOLERANCE * shape.mean_edge
+    for mirrored in (False, True):
+        faces = _net_faces(net, mirrored)
+        links = _hinges(faces)
+        scale = sum(sum(_sides(f)) for f in faces) / shape.perimeter
+        first = [x / scale for x in _sides(faces[0])]
+        n = len(first)
+        for root, sides in enumerate(shape.sides):
+            if len(sides) != n:
+                continue
+            for shift in range(n):
+                if any(abs(first[k] - sides[(k + shift) % n]) > tolerance for k in range(n)):
+                    continue  # face 0 does not fit there: no need to fold
+                if _fold(faces, links, shape, root, shift, scale, tolerance):
+                    return True
+    return False
+
+
+def sector_folds(net: Mapping[str, Any], solid: Mapping[str, Any]) -> bool:
+    """True if the sector and circle wrap into the solid: a cone (no top) whose base radius over slant height
+    is the circle's radius over the sector's, with the arc as long as the circle's rim."""
+    if solid.get("solid") != "revolution" or float(solid["top"]) > 1e-6:
+        return False
+    radius, circle = float(net["radius"]), float(net["circle"])
+    arc = radius * math.radians(float(net["end"]) - float(net["start"]))
+    if abs(arc - 2 * math.pi * circle) > CONE_TOLERANCE * 2 * math.pi * circle:
+        return False
+    bottom, height = float(solid["bottom"]), float(solid["height"])
+    return abs(bottom / math.hypot(bottom, height) - circle / radius) < CONE_TOLERANCE
+
+
+def folds_into(net: Mapping[str, Any], solid: Mapping[str, Any]) -> bool:
+    """The rule for one option, from the two descriptions."""
+    if net.get("net") == "sector":
+        return sector_folds(net, solid)
+    if net.get("net") == "polygons":
+        return polygons_fold(net, solid)
+    return False
+
+
+def solve_scene(scene: Mapping[str, Any]) -> list[int]:
+    """Indices of the options the net folds into."""
+    net = scene["query"][0]
+    return [k for k, solid in enumerate(scene["options"]) if folds_into(net, solid)]
+
+
+# -- sketches and pixels -----------------------------------------------------------------------------------
+def _revolution(solid: Mapping[str, Any]) -> tuple[np.ndarray, list[list[int]], list[int]]:
+    """Facets of a solid of revolution (cone, or frustum with a top cap) and their outline groups."""
+    n = int(solid["segments"])
+    base, axis, start = (np.asarray(solid[k], dtype=float) for k in ("base", "axis", "start"))
+    across = np.cross(axis, start)
+    angles = np.arange(n) * (2 * math.pi / n)
+    ring = np.cos(angles)[:, None] * start + np.sin(angles)[:, None] * across
+    top = base + float(solid["height"]) * axis
+    if float(solid["top"]) > 1e-6:
+        vertices = np.vstack([base + float(solid["bottom"]) * ring, top + float(solid["top"]) * ring])
+        faces = [[k, (k + 1) % n, n + (k + 1) % n, n + k] for k in range(n)] + [list(range(n, 2 * n))]
+        groups = [0] * n + [2]
+    else:
+        vertices = np.vstack([base + float(solid["bottom"]) * ring, top])
+        faces = [[k, (k + 1) % n, n] for k in range(n)]
+        groups = [0] * n
+    return vertices, [*faces, list(range(n))], [*groups, 1]
+
+
+def _disc_part(centre: Sequence[float], radius: float, side: int, start: float | None = None,
+               end: float | None = None) -> tuple[tuple[int, int], np.ndarray]:
+    """Pixels (by their centres) of a disc, or of its sector from ``start`` to ``end`` degrees clockwise
+    from +x on screen: the top-left of the clipped box and the mask over it."""
+    x0, y0 = max(math.floor(centre[0] - radius), 0), max(math.floor(centre[1] - radius), 0)
+    x1, y1 = min(math.ceil(centre[0] + radius), side), min(math.ceil(centre[1] + radius), side)
+    dx = np.arange(x0 + 0.5, max(x1, x0)) - centre[0]
+    dy = (np.arange(y0 + 0.5, max(y1, y0)) - centre[1])[:, None]
+    mask = dx * dx + dy * dy <= radius * radius
+    if start is not None and end is not None:
+        mask &= (np.degrees(np.arctan2(dy, dx)) - start) % 360 <= end - start
+    return (x0, y0), mask
+
+
+@functools.lru_cache(maxsize=16)
+def _drawing(key: str, side: int) -> Drawing:
+    description = json.loads(key)
+    colour = np.asarray(description["colour"], dtype=float)
+    if "net" in description:
+        if description["net"] == "sector":
+            sector = _disc_part(description["apex"], float(description["radius"]), side,
+                                float(description["start"]), float(description["end"]))
+            circle = _disc_part(description["centre"], float(description["circle"]), side)
+            return draw_flat([], np.tile(colour, (2, 1)), side, description["edge"], masks=[sector, circle])
+        faces = description["faces"]
+        return draw_flat(faces, np.tile(colour, (len(faces), 1)), side, description["edge"])
+    if description["solid"] == "revolution":
+        vertices, faces, groups = _revolution(description)
+    else:
+        vertices, faces = np.asarray(description["vertices"], dtype=float), description["faces"]
+        groups = list(range(len(faces)))
+    return draw_faces(vertices, faces, np.tile(colour, (len(faces), 1)), groups, description, side)
+
+
+def drawing(description: Mapping[str, Any], side: int) -> Drawing:
+    """The sketch of one panel (memoised: verify asks twice)."""
+    return _drawing(json.dumps(description, sort_keys=True), side)
+
+
+def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
+    """A crude RGB drawing of one panel: the net's faces flat, or the solid's faces flat-shaded."""
+    return drawing(description, side).rgb
+
+
+def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
+    """Every panel cut from ``image`` at its box must show its description: the silhouette, and inside each
+    clearly visible face of the net or the solid, its recorded colour (shaded as recorded on solids)."""
+    pixels = np.asarray(image.convert("RGB"))
+    side = scene["tile"]
+    panels = [("the net", scene["query"][0], scene["query_boxes"][0])]
+    panels += [(f"option {chr(65 + k)}", d, box)
+               for k, (d, box) in enumerate(zip(scene["options"], scene["option_boxes"], strict=True))]
+    failures = []
+    for name, description, (left, top, right, bottom) in panels:
+        failures += panel_failures(pixels[top:bottom, left:right], drawing(description, side), name)
+    return failures

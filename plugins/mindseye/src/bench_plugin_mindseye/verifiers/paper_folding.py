@@ -1,0 +1,388 @@
+"""The artefact verifier of Paper Folding (PF): re-derives the answer from the scene record and checks the
+pixels, with no code of the generator (``paper_folding``, ``folding``).
+
+The record (``describe``) gives, in tile units (the panel is the unit square, y down): for each query panel
+the unfolded sheet outline, the stack as drawn (each layer's outline and whether it is the flap just turned
+over), the fold made in that step (a point on its line, the line's direction in degrees and which side moves:
+``side * n . (x - anchor) > 0`` with ``n = (-sin, cos)``), the dashed outline of where the paper was before
+the fold, the arrow, and on the final view the punches and their radius; for each option the sheet outline,
+its creases and its holes.
+
+The solver does not track layers.  Folding maps every point ``x`` of the plane: a point on a fold's moving side
+is mirrored across the fold line, any other point stays.  A punch at ``p`` makes a hole at every sheet point
+``x`` that the folds carry to ``p``.  Walking the folds backwards, a point ``y`` after a fold comes from ``y``
+itself and from its mirror image if ``y`` lies on the staying side, and from nothing if it lies on the moving
+side (that half-plane is empty once folded); the candidates that lie on the sheet are the holes.
+
+The pixel checks find the black discs in each panel by themselves (pixels whose whole neighbourhood of about
+the hole's inscribed square is black: lines and the arrow are too thin or too light) and match them one to one
+with the recorded holes and punches; they compare the fill of every fold panel away from all lines with the
+recorded layers (flap grey #D3D3D3, paper and background white); and ``sketch`` draws each description crudely
+for the base class's panel identity check.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from PIL import Image, ImageDraw
+from shapely.geometry import LineString, Polygon
+
+Point = tuple[float, float]
+
+#: Two hole positions (tile units) closer than this are the same hole (holes are 0.09 apart or more).
+MATCH = 0.01
+#: A solver candidate must stay this far (tile units) from every fold line and the sheet edge: no hole straddles
+#: a crease or the edge, so a candidate that close means the record is broken.
+AMBIGUOUS = 1e-4
+#: Area (tile units squared) by which a recorded silhouette may differ from the folded sheet (quantisation).
+AREA_SLACK = 2e-3
+#: A disc pixel: every channel darker than this (holes are drawn in ink 20; the arrow, 70, is not a disc).
+DISC_DARK = 50
+#: A detected disc must lie this close (output pixels) to a recorded hole centre.
+DISC_MATCH_PX = 1.6
+#: Fold panels: grey-level difference allowed between a pixel and its recorded fill, and the share of pixels
+#: (away from all lines) that may exceed it.
+FILL_TOLERANCE = 14
+FILL_BAD_SHARE = 0.01
+FLAP_GREY = 211
+#: Sketch colours: ink for outlines and holes, the arrow's grey, and a neutral grey for the dashed lines (ghost
+#: outline, creases) that lies within the identity check's colour match of both the dashes and the gaps.
+SKETCH_INK = (20, 20, 20)
+SKETCH_ARROW = (70, 70, 70)
+SKETCH_NEUTRAL = (205, 205, 205)
+
+
+# -- plane geometry (own code) -------------------------------------------------------------------------------
+def _normal(fold: Mapping[str, Any]) -> Point:
+    t = math.radians(float(fold["angle"]))
+    s = float(fold["side"])
+    return (-math.sin(t) * s, math.cos(t) * s)
+
+
+def side_of(point: Sequence[float], fold: Mapping[str, Any]) -> float:
+    """Signed distance of ``point`` from the fold line, positive on the moving side."""
+    nx, ny = _normal(fold)
+    ax, ay = fold["anchor"]
+    return (point[0] - ax) * nx + (point[1] - ay) * ny
+
+
+def mirror(point: Sequence[float], fold: Mapping[str, Any]) -> Point:
+    """``point`` mirrored across the fold line."""
+    nx, ny = _normal(fold)
+    s = side_of(point, fold)
+    return (point[0] - 2.0 * s * nx, point[1] - 2.0 * s * ny)
+
+
+def forward(point: Sequence[float], folds: Sequence[Mapping[str, Any]]) -> Point:
+    """Where the folds carry ``point`` (a point on a fold's moving side is mirrored, others stay)."""
+    x: Point = (float(point[0]), float(point[1]))
+    for fold in folds:
+        if side_of(x, fold) > 0:
+            x = mirror(x, fold)
+    return x
+
+
+def edge_distance(ring: Sequence[Sequence[float]], point: Sequence[float]) -> float:
+    """Signed distance from ``point`` to the boundary of the convex polygon ``ring``: positive inside."""
+    cx = sum(p[0] for p in ring) / len(ring)
+    cy = sum(p[1] for p in ring) / len(ring)
+    best = math.inf
+    for (ax, ay), (bx, by) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        length = math.hypot(bx - ax, by - ay)
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        if (cx - ax) * nx + (cy - ay) * ny < 0:
+            nx, ny = -nx, -ny
+        best = min(best, (point[0] - ax) * nx + (point[1] - ay) * ny)
+    return best
+
+
+def unfold(sheet: Sequence[Sequence[float]], folds: Sequence[Mapping[str, Any]], punches: Sequence[Sequence[float]]
+           ) -> tuple[list[Point], list[str]]:
+    """The holes on the unfolded sheet (every sheet point the folds carry onto a punch), and the problems met
+    (a candidate on a fold line or on the sheet edge)."""
+    holes: list[Point] = []
+    problems: list[str] = []
+    for p in punches:
+        candidates: list[Point] = [(float(p[0]), float(p[1]))]
+        for fold in reversed(folds):
+            earlier: list[Point] = []
+            for y in candidates:
+                s = side_of(y, fold)
+                if abs(s) < AMBIGUOUS:
+                    problems.append(f"punch {list(p)} lies on a fold line")
+                if s < 0:
+                    earlier += [y, mirror(y, fold)]
+            candidates = earlier
+        for x in candidates:
+            d = edge_distance(sheet, x)
+            if abs(d) < AMBIGUOUS:
+                problems.append(f"a hole of punch {list(p)} lies on the sheet edge")
+            if d > 0:
+                holes.append(x)
+    return holes, problems
+
+
+def same_holes(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]], tolerance: float = MATCH) -> bool:
+    """True if the two hole sets pair up one to one within ``tolerance``."""
+    if len(a) != len(b):
+        return False
+    left = [tuple(map(float, p)) for p in b]
+    for p in a:
+        near = [k for k, q in enumerate(left) if math.dist(p, q) < tolerance]
+        if len(near) != 1:
+            return False
+        left.pop(near[0])
+    return not left
+
+
+def _steps(scene: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    steps = list(scene["query"])
+    folds = [s["fold"] for s in steps[1:-1]]
+    return steps, folds
+
+
+def solve(scene: Mapping[str, Any]) -> list[int]:
+    """Indices of the options whose holes are exactly the unfolded punches (same positions, the punch's radius,
+    on the same sheet)."""
+    steps, folds = _steps(scene)
+    final = steps[-1]
+    sheet = steps[0]["sheet"]
+    truth, problems = unfold(sheet, folds, final["punches"])
+    if problems or not truth:
+        return []
+    out = []
+    for k, option in enumerate(scene["options"]):
+        if (same_holes(option["holes"], truth) and abs(float(option["radius"]) - float(final["radius"])) < 1e-9
+                and same_holes(option["outline"], sheet, 1e-6)):
+            out.append(k)
+    return out
+
+
+# -- consistency of the record --------------------------------------------------------------------------------
+def _reflect_ring(ring: Sequence[Point], fold: Mapping[str, Any]) -> list[Point]:
+    return [mirror(p, fold) for p in ring]
+
+
+def _halfplanes(fold: Mapping[str, Any], reach: float = 10.0) -> tuple[Polygon, Polygon]:
+    """(staying, moving) half-planes of a fold as large polygons."""
+    t = math.radians(float(fold["angle"]))
+    dx, dy = math.cos(t) * reach, math.sin(t) * reach
+    nx, ny = _normal(fold)
+    ax, ay = fold["anchor"]
+    a, b = (ax - dx, ay - dy), (ax + dx, ay + dy)
+    moving = Polygon([a, b, (b[0] + nx * reach, b[1] + ny * reach), (a[0] + nx * reach, a[1] + ny * reach)])
+    staying = Polygon([a, b, (b[0] - nx * reach, b[1] - ny * reach), (a[0] - nx * reach, a[1] - ny * reach)])
+    return staying, moving
+
+
+def folded_pieces(sheet: Sequence[Sequence[float]], folds: Sequence[Mapping[str, Any]]
+                  ) -> list[tuple[Polygon, int | None]]:
+    """The sheet cut along the folds: per piece its polygon after the folds and the last fold that moved it (None
+    if none did)."""
+    pieces: list[tuple[Polygon, int | None]] = [(Polygon(sheet), None)]
+    for index, fold in enumerate(folds):
+        staying, moving = _halfplanes(fold)
+        out = []
+        for polygon, last in pieces:
+            for part in shapely.get_parts(polygon.intersection(staying)):
+                if isinstance(part, Polygon) and part.area > 1e-9:
+                    out.append((part, last))
+            for part in shapely.get_parts(polygon.intersection(moving)):
+                if isinstance(part, Polygon) and part.area > 1e-9:
+                    out.append((Polygon(_reflect_ring(list(part.exterior.coords)[:-1], fold)), index))
+        pieces = out
+    return pieces
+
+
+def _fold_key(fold: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    return (float(fold["anchor"][0]), float(fold["anchor"][1]), float(fold["angle"]), float(fold["side"]))
+
+
+def _union(rings: Sequence[Sequence[Sequence[float]]]) -> Any:
+    return shapely.union_all([Polygon(r).buffer(0) for r in rings]) if rings else Polygon()
+
+
+def _differs(a: Any, b: Any) -> bool:
+    return float(a.symmetric_difference(b).area) > AREA_SLACK
+
+
+def record_failures(scene: Mapping[str, Any]) -> list[str]:
+    """Where the record contradicts itself: the stacks drawn are not the sheet folded by the recorded folds, the
+    grey flap is not the part the step's fold turned over, the dashed outline is not the paper before the fold,
+    the final view's fold is not the last fold, an option's sheet or creases are not the sheet's."""
+    failures = []
+    steps, folds = _steps(scene)
+    if len(steps) < 3:
+        return [f"paper folding needs the sheet, the folds and a final view; the record has {len(steps)} panels"]
+    sheet = steps[0]["sheet"]
+    if steps[0].get("fold") is not None:
+        failures.append("the unfolded sheet panel records a fold")
+    if any(f is None for f in folds):
+        return [*failures, "a fold panel records no fold"]
+    final = steps[-1].get("fold")
+    if final is None or _fold_key(final) != _fold_key(folds[-1]):
+        failures.append("the final view's fold is not the last fold")
+    for k, step in enumerate(steps):
+        done = folds[:k] if k < len(steps) - 1 else folds
+        pieces = folded_pieces(sheet, done)
+        name = f"query {k + 1}"
+        if not same_holes(step["sheet"], sheet, 1e-9):
+            failures.append(f"{name} records another sheet")
+        if _differs(_union([layer["ring"] for layer in step["layers"]]),
+                    shapely.union_all([p for p, _ in pieces])):
+            failures.append(f"{name}: the stack drawn is not the sheet folded by the recorded folds")
+        last = len(done) - 1 if done else None
+        flap = shapely.union_all([p for p, moved_last in pieces if last is not None and moved_last == last])
+        drawn_flap = _union([layer["ring"] for layer in step["layers"] if layer["flap"]])
+        if _differs(drawn_flap, flap):
+            failures.append(f"{name}: the grey flap is not the part the fold turned over")
+        if 0 < k < len(steps) - 1:
+            before = shapely.union_all([p for p, _ in folded_pieces(sheet, folds[: k - 1])])
+            if _differs(_union(step["ghost"]), before):
+                failures.append(f"{name}: the dashed outline is not where the paper was before the fold")
+    crease_total = 0.0
+    for index, fold in enumerate(folds):
+        t = math.radians(float(fold["angle"]))
+        (ax, ay), dx, dy = fold["anchor"], 10 * math.cos(t), 10 * math.sin(t)
+        line = LineString([(ax - dx, ay - dy), (ax + dx, ay + dy)])
+        for polygon, _ in folded_pieces(sheet, folds[:index]):
+            crease_total += float(polygon.intersection(line).length)
+    for k, option in enumerate(scene["options"]):
+        if not same_holes(option["outline"], sheet, 1e-6):
+            failures.append(f"option {k + 1} is drawn on another sheet")
+        length = 0.0
+        for a, b in option["creases"]:
+            length += math.dist(a, b)
+            middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            on = any(abs(side_of(forward(middle, folds[:i]), fold)) < 2e-3 for i, fold in enumerate(folds))
+            if not on:
+                failures.append(f"option {k + 1} has a crease where no fold line runs")
+                break
+        if abs(length - crease_total) > 5e-3:
+            failures.append(f"option {k + 1}: creases of total length {length:.3f}, the folds make {crease_total:.3f}")
+        for hole in option["holes"]:
+            if edge_distance(sheet, hole) < float(option["radius"]):
+                failures.append(f"option {k + 1} has a hole off the sheet or across its edge")
+                break
+    return failures
+
+
+# -- pixels -----------------------------------------------------------------------------------------------------
+def find_discs(tile: np.ndarray, radius_px: float) -> list[Point]:
+    """Centres (output pixels, x right, y down) of the black discs of about ``radius_px`` in an RGB tile: the
+    pixels whose whole inscribed square is black, grouped into blobs."""
+    dark = np.maximum(np.maximum(tile[..., 0], tile[..., 1]), tile[..., 2]) < DISC_DARK
+    a = max(1, int(radius_px / math.sqrt(2.0) - 0.8))
+    k = 2 * a + 1
+    if dark.shape[0] < k or dark.shape[1] < k:
+        return []
+    table = np.zeros((dark.shape[0] + 1, dark.shape[1] + 1), dtype=np.int32)
+    table[1:, 1:] = dark.cumsum(axis=0, dtype=np.int32).cumsum(axis=1, dtype=np.int32)
+    box = table[k:, k:] - table[:-k, k:] - table[k:, :-k] + table[:-k, :-k]
+    ys, xs = np.nonzero(box == k * k)
+    points = np.column_stack([xs + a + 0.5, ys + a + 0.5]).astype(float)
+    centres: list[Point] = []
+    while len(points):
+        near = np.hypot(points[:, 0] - points[0, 0], points[:, 1] - points[0, 1]) <= 1.2 * radius_px
+        group = points[near]
+        centres.append((float(group[:, 0].mean()), float(group[:, 1].mean())))
+        points = points[~near]
+    return centres
+
+
+def disc_failures(tile: np.ndarray, recorded: Sequence[Sequence[float]], radius: float, side: int, name: str
+                  ) -> list[str]:
+    """The black discs found in ``tile`` must be exactly the recorded ones (tile units), one to one."""
+    found = find_discs(tile, radius * side)
+    wanted = [(float(x) * side, float(y) * side) for x, y in recorded]
+    if same_holes(found, wanted, DISC_MATCH_PX):
+        return []
+    return [f"{name}: the picture shows {len(found)} holes at {[(round(x), round(y)) for x, y in found]}, the record "
+            f"{len(wanted)} at {[(round(x), round(y)) for x, y in wanted]} (pixels)"]
+
+
+def _px(points: Sequence[Sequence[float]], side: int) -> list[Point]:
+    return [(float(x) * side, float(y) * side) for x, y in points]
+
+
+def fill_failures(tile: np.ndarray, description: Mapping[str, Any], side: int, name: str) -> list[str]:
+    """Away from every line, each pixel of a query panel must have the fill its recorded layers give it (the
+    topmost layer's: grey for the flap, white for paper; white off the paper)."""
+    expected = Image.new("L", (side, side), 255)
+    draw = ImageDraw.Draw(expected)
+    for layer in description["layers"]:
+        draw.polygon(_px(layer["ring"], side), fill=FLAP_GREY if layer["flap"] else 255)
+    keep_out = Image.new("L", (side, side), 0)
+    mask = ImageDraw.Draw(keep_out)
+    width = 7
+    lines = [layer["ring"] for layer in description["layers"]] + list(description.get("ghost") or [])
+    for ring in lines:
+        points = _px(ring, side)
+        mask.line([*points, points[0]], fill=255, width=width)
+    arrow = description.get("arrow")
+    if arrow:
+        mask.line(_px(arrow["shaft"], side), fill=255, width=width)
+        mask.polygon(_px(arrow["head"], side), fill=255, outline=255, width=width)
+    r = float(description.get("radius", 0.0)) * side + 3
+    for x, y in _px(description.get("punches") or [], side):
+        mask.ellipse((x - r, y - r, x + r, y + r), fill=255)
+    valid = np.asarray(keep_out) == 0
+    valid[:4], valid[-4:], valid[:, :4], valid[:, -4:] = False, False, False, False
+    grey = tile[..., 0].astype(np.int16) + tile[..., 1] + tile[..., 2]
+    bad = np.abs(grey - 3 * np.asarray(expected, dtype=np.int16)) > 3 * FILL_TOLERANCE
+    share = float(bad[valid].mean()) if valid.any() else 0.0
+    if share > FILL_BAD_SHARE:
+        return [f"{name}: {share:.1%} of the paper and background away from the lines do not have the recorded fill "
+                f"(flap grey / white)"]
+    return []
+
+
+def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
+    """The picture's holes and punches are the recorded ones and the fold panels are filled as recorded."""
+    side = int(scene["tile"])
+    failures = []
+    letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
+    for k, (box, step) in enumerate(zip(scene["query_boxes"], scene["query"], strict=True)):
+        tile = image[box[1]:box[3], box[0]:box[2]]
+        failures += disc_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
+        failures += fill_failures(tile, step, side, f"query {k + 1}")
+    for letter, box, option in zip(letters, scene["option_boxes"], scene["options"], strict=True):
+        tile = image[box[1]:box[3], box[0]:box[2]]
+        failures += disc_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
+    return failures
+
+
+# -- the crude sketch -------------------------------------------------------------------------------------------
+def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
+    """A crude drawing of one panel at ``side`` pixels: filled layers with 2-pixel outlines, the arrow, black
+    holes; dashed lines (ghost outline, creases) as a solid neutral grey."""
+    image = Image.new("RGB", (side, side), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    width = max(2, round(0.011 * side))
+    radius = float(description.get("radius", 0.0)) * side
+    if description["kind"] == "sheet":
+        ring = _px(description["outline"], side)
+        draw.polygon(ring, fill=(255, 255, 255), outline=SKETCH_INK, width=width)
+        for a, b in description["creases"]:
+            draw.line(_px([a, b], side), fill=SKETCH_NEUTRAL, width=max(1, width // 2))
+        holes = description["holes"]
+    else:
+        for ring in description.get("ghost") or []:
+            points = _px(ring, side)
+            draw.line([*points, points[0]], fill=SKETCH_NEUTRAL, width=max(1, width // 2))
+        for layer in description["layers"]:
+            grey = FLAP_GREY if layer["flap"] else 255
+            draw.polygon(_px(layer["ring"], side), fill=(grey, grey, grey), outline=SKETCH_INK, width=width)
+        arrow = description.get("arrow")
+        if arrow:
+            draw.line(_px(arrow["shaft"], side), fill=SKETCH_ARROW, width=width)
+            draw.polygon(_px(arrow["head"], side), fill=SKETCH_ARROW)
+        holes = description.get("punches") or []
+    for x, y in _px(holes, side):
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=SKETCH_INK)
+    return np.asarray(image)

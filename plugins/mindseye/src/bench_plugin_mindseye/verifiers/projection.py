@@ -1,0 +1,247 @@
+"""A crude, independent drawing of flat convex faces for the verifiers of the two tasks that show solids
+(mental rotation and mental composition), and the pixel checks built on it.
+
+Nothing here comes from the generator's renderer: the camera basis is rebuilt from the recorded elevation
+and azimuth, faces are filled by edge functions at pixel centres (no supersampling) with a per-pixel depth
+test, shaded by the recorded light, and outlined where the visible outline group changes.  The result is
+close enough to the real panel that
+
+* the silhouette of the panel's pixels must overlap the sketch's (intersection over union), and
+* inside every face that shows clearly (away from outlines and antialiasing), the panel's pixels must have
+  the face's recorded colour, shaded as recorded,
+
+which ties each panel to its own description: a cube coloured otherwise, a mirrored or rebuilt object, a
+net face missing or moved all fail.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+EDGE = (35, 35, 35)
+#: A pixel whose darkest channel is below this is part of a drawn object (white cubes are 250 at most).
+OBJECT_LEVEL = 252
+#: Least intersection over union of the panel's and the sketch's silhouettes.
+MIN_SILHOUETTE_IOU = 0.88
+#: Largest channel difference between a face's recorded (shaded) colour and a pixel inside it.
+FACE_TOLERANCE = 14
+#: Least share of a face's inner pixels that must have its colour, and the inner pixels a face needs to be
+#: checked at all (small slivers are left to the silhouette).
+FACE_AGREEMENT = 0.85
+MIN_FACE_PIXELS = 8
+
+
+@attrs.frozen
+class Drawing:
+    """A sketch: ``rgb`` (side x side x 3, uint8), ``ids`` (face index per pixel, -1 for background),
+    ``colours`` (the colour each face must show, float RGB) and ``inner`` (pixels at least two pixels from
+    any outline, where a face's colour can be read exactly)."""
+
+    rgb: np.ndarray = attrs.field(eq=False, repr=False)
+    ids: np.ndarray = attrs.field(eq=False, repr=False)
+    colours: np.ndarray = attrs.field(eq=False, repr=False)
+    inner: np.ndarray = attrs.field(eq=False, repr=False)
+
+
+def camera_basis(elevation: float, azimuth: float) -> np.ndarray:
+    """Rows: screen right, screen up and the direction towards the viewer, for an orthographic camera at
+    ``elevation``/``azimuth`` degrees with world z up."""
+    el, az = math.radians(elevation), math.radians(azimuth)
+    toward = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+    right = np.array([-toward[1], toward[0], 0.0])  # z x toward
+    right /= math.hypot(right[0], right[1])
+    up = np.cross(toward, right)
+    return np.stack([right, up, toward])
+
+
+def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | None = None,
+              ids: np.ndarray | None = None, labels: Sequence[int] | None = None) -> np.ndarray:
+    """Fill convex polygons into a ``side`` x ``side`` map of polygon labels (-1 where none): polygon k has
+    corners ``xs[k]``, ``ys[k]`` (pixel units, either winding; pad short ones by repeating a corner) and
+    covers the pixels whose centres lie inside it.  Where polygons overlap, the one with the larger
+    ``depth`` (k x 3: z = a x + b y + c over pixel centres) wins, or the later one without depths.  All
+    polygons are filled at once: every (polygon, pixel of its box) pair is one array element."""
+    ids = np.full((side, side), -1, dtype=np.int32) if ids is None else ids
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    labels = np.arange(len(xs)) if labels is None else np.asarray(labels)
+    if not len(xs):
+        return ids
+    x0 = np.clip(np.floor(xs.min(axis=1)), 0, side).astype(np.int64)
+    x1 = np.clip(np.ceil(xs.max(axis=1)), 0, side).astype(np.int64)
+    y0 = np.clip(np.floor(ys.min(axis=1)), 0, side).astype(np.int64)
+    y1 = np.clip(np.ceil(ys.max(axis=1)), 0, side).astype(np.int64)
+    nx, ny = np.roll(xs, -1, axis=1), np.roll(ys, -1, axis=1)
+    sign = np.sign((xs * ny - nx * ys).sum(axis=1))
+    width, height = x1 - x0, y1 - y0
+    count = np.where((sign != 0) & (width > 0) & (height > 0), width * height, 0)
+    owner = np.repeat(np.arange(len(xs)), count)
+    if not len(owner):
+        return ids
+    local = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
+    col = x0[owner] + local % width[owner]
+    row = y0[owner] + local // width[owner]
+    cx, cy = col + 0.5, row + 0.5
+    # corner k to k+1: inside where sign * (e x (p - corner)) >= 0, i.e. a * y - b * x - c >= 0
+    a, b = sign[:, None] * (nx - xs), sign[:, None] * (ny - ys)
+    c = a * ys - b * xs
+    inside = np.ones(len(owner), dtype=bool)
+    for k in range(xs.shape[1]):
+        inside &= a[owner, k] * cy - b[owner, k] * cx - c[owner, k] >= -1e-9
+    owner, pixel = owner[inside], (row * side + col)[inside]
+    if depth is not None:  # keep, per pixel, the nearest polygon
+        z = depth[owner, 0] * cx[inside] + depth[owner, 1] * cy[inside] + depth[owner, 2]
+        nearest = np.full(side * side, -np.inf)
+        np.maximum.at(nearest, pixel, z)
+        front = z >= nearest[pixel]
+        pixel, owner = pixel[front], owner[front]
+    ids.reshape(-1)[pixel] = labels[owner]  # without depths, later polygons overwrite earlier ones
+    return ids
+
+
+def _padded(points: Sequence[Sequence[Sequence[float]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons of different corner counts as two (polygons x most corners) arrays, short ones padded by
+    repeating their last corner (a zero-length edge changes nothing)."""
+    most = max(len(p) for p in points)
+    padded = np.array([[*p, *[p[-1]] * (most - len(p))] for p in points], dtype=float)
+    return padded[..., 0], padded[..., 1]
+
+
+def _dilate(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` grown by ``radius`` pixels (square neighbourhood)."""
+    out = mask
+    for _ in range(radius):
+        grown = out.copy()
+        grown[1:] |= out[:-1]
+        grown[:-1] |= out[1:]
+        grown[:, 1:] |= out[:, :-1]
+        grown[:, :-1] |= out[:, 1:]
+        out = grown
+    return out
+
+
+def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width: float) -> Drawing:
+    """Colour a face-index map: faces in ``colours``, outlines ``edge_width`` pixels wide in the edge colour
+    where the outline group (``groups[face]``; background is its own group) changes."""
+    side = ids.shape[0]
+    rgb = np.full((side, side, 3), 255, dtype=np.uint8)
+    inner = np.zeros(ids.shape, dtype=bool)
+    shown = ids >= 0
+    rows, cols = np.flatnonzero(shown.any(axis=1)), np.flatnonzero(shown.any(axis=0))
+    if not len(rows):
+        return Drawing(rgb, ids, np.asarray(colours, dtype=float), inner)
+    radius = max(0, round((edge_width - 2) / 2))
+    margin = radius + 4
+    r0, r1 = max(rows[0] - margin, 0), min(rows[-1] + margin + 1, side)
+    c0, c1 = max(cols[0] - margin, 0), min(cols[-1] + margin + 1, side)
+    window = ids[r0:r1, c0:c1]
+    group = np.concatenate([[-1], np.asarray(groups, dtype=np.int64)])[window + 1]
+    boundary = np.zeros(window.shape, dtype=bool)
+    across = group[:, 1:] != group[:, :-1]
+    boundary[:, 1:] |= across
+    boundary[:, :-1] |= across
+    down = group[1:] != group[:-1]
+    boundary[1:] |= down
+    boundary[:-1] |= down
+    line = _dilate(boundary, radius)
+    palette = np.vstack([[255.0, 255.0, 255.0], np.clip(np.rint(colours), 0, 255), EDGE]).astype(np.uint8)
+    index = window + 1
+    index[line] = len(palette) - 1
+    rgb[r0:r1, c0:c1] = palette[index]
+    inner[r0:r1, c0:c1] = (window >= 0) & ~_dilate(line, 2)
+    return Drawing(rgb, ids, np.asarray(colours, dtype=float), inner)
+
+
+def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
+               view: Mapping[str, Any], side: int, normals: np.ndarray | None = None) -> Drawing:
+    """Draw the planar convex faces of a closed surface (``vertices`` in world units, each face a vertex cycle)
+    seen by the recorded camera (``view``: camera [elevation, azimuth], scale in pixels per unit, light,
+    ambient, edge width), centred by its projected box like the panels, hidden faces removed per pixel.
+    Outward ``normals`` (world space, one per face) are needed unless the solid is convex, when each face's
+    normal is taken pointing away from the vertices' mean."""
+    basis = camera_basis(*view["camera"])
+    vertices = np.asarray(vertices, dtype=float)
+    cam = vertices @ basis.T
+    scale = float(view["scale"])
+    middle = (cam[:, :2].min(axis=0) + cam[:, :2].max(axis=0)) / 2
+    px = ((cam[:, 0] - middle[0]) * scale + side / 2).tolist()
+    py = (side / 2 - (cam[:, 1] - middle[1]) * scale).tolist()
+    convex = normals is None
+    if convex:  # every face's plane has the whole solid on its inner side
+        first = vertices[np.array([list(f[:3]) for f in faces])]
+        normals = np.cross(first[:, 1] - first[:, 0], first[:, 2] - first[:, 0])
+        normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+        normals *= np.where(((first[:, 0] - vertices.mean(axis=0)) * normals).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    normals = np.asarray(normals, dtype=float)
+    ambient = float(view["ambient"])
+    shade = ambient + (1 - ambient) * (1 + normals @ np.asarray(view["light"], dtype=float)) / 2
+    shaded = np.clip(np.asarray(colours, dtype=float) * shade[:, None], 0, 255)
+    facing = normals @ basis.T  # camera-space normals
+    shown = np.flatnonzero(facing[:, 2] > 1e-4)  # faces turned away or seen edge-on are skipped
+    ids = np.full((side, side), -1, dtype=np.int32)
+    if len(shown):
+        xs, ys = _padded([[(px[v], py[v]) for v in faces[k]] for k in shown.tolist()])
+        plane = None
+        if not convex:  # the faces of a convex solid that face the camera never cover one another
+            # depth on each face's plane n . (q - q0) = 0 in camera coordinates, written over pixel centres
+            n = facing[shown]
+            q0 = cam[[faces[k][0] for k in shown.tolist()]]
+            gx, gy = -n[:, 0] / (n[:, 2] * scale), n[:, 1] / (n[:, 2] * scale)
+            offset = q0[:, 2] - gx * ((q0[:, 0] - middle[0]) * scale + side / 2)
+            offset -= gy * (side / 2 - (q0[:, 1] - middle[1]) * scale)
+            plane = np.stack([gx, gy, offset], axis=1)
+        rasterise(xs, ys, side, plane, ids, shown)
+    return finish(ids, np.asarray(groups), shaded, float(view["edge"]))
+
+
+def draw_flat(polygons: Sequence[Sequence[Sequence[float]]], colours: np.ndarray, side: int, edge_width: float,
+              masks: Sequence[tuple[tuple[int, int], np.ndarray]] = ()) -> Drawing:
+    """Draw flat 2D shapes (no depth; later ones cover earlier ones): convex ``polygons`` in pixel units,
+    then any ready ``masks`` (each a top-left (x, y) and a boolean array); each shape its own outline group
+    and colour."""
+    ids = np.full((side, side), -1, dtype=np.int32)
+    if len(polygons):
+        rasterise(*_padded(polygons), side, ids=ids)
+    for k, ((x0, y0), mask) in enumerate(masks, start=len(polygons)):
+        np.copyto(ids[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]], k, where=mask)
+    count = len(polygons) + len(masks)
+    return finish(ids, np.arange(count), np.asarray(colours, dtype=float).reshape(count, 3), edge_width)
+
+
+def _darkest(pixels: np.ndarray) -> np.ndarray:
+    """The darkest channel of every pixel (faster than a reduction over the colour axis)."""
+    return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2])
+
+
+def panel_failures(tile: np.ndarray, drawing: Drawing, name: str, describe_face: Any = None) -> list[str]:
+    """What the panel's pixels (``tile``, side x side x 3) contradict in its sketch: a silhouette that
+    overlaps too little, or faces whose inner pixels do not have the face's recorded colour.
+    ``describe_face(k)`` names face k in messages (default "face k")."""
+    failures: list[str] = []
+    if tile.shape != drawing.rgb.shape:
+        return [f"{name}: panel is {tile.shape}, sketch is {drawing.rgb.shape}"]
+    drawn = _darkest(tile[3:-3, 3:-3]) < OBJECT_LEVEL  # the frame is the layout's, not the panel's
+    sketched = _darkest(drawing.rgb[3:-3, 3:-3]) < OBJECT_LEVEL
+    union = int(np.count_nonzero(drawn | sketched))
+    iou = int(np.count_nonzero(drawn & sketched)) / union if union else 1.0
+    if iou < MIN_SILHOUETTE_IOU:
+        failures.append(f"{name}: the drawn silhouette overlaps the recorded object's by {iou:.0%} only")
+    inner = np.zeros(drawing.inner.shape, dtype=bool)
+    inner[3:-3, 3:-3] = drawing.inner[3:-3, 3:-3]
+    ids = drawing.ids[inner]
+    if not len(ids):
+        return failures
+    difference = np.abs(tile[inner].astype(np.int16) - drawing.colours[ids])
+    wrong = np.maximum(np.maximum(difference[:, 0], difference[:, 1]), difference[:, 2]) > FACE_TOLERANCE
+    count = np.bincount(ids, minlength=len(drawing.colours))
+    bad = np.bincount(ids, weights=wrong, minlength=len(drawing.colours))
+    for k in np.flatnonzero(count >= MIN_FACE_PIXELS).tolist():
+        if bad[k] > (1 - FACE_AGREEMENT) * count[k]:
+            what = describe_face(k) if describe_face else f"face {k}"
+            failures.append(f"{name}: {what} does not show its recorded colour "
+                            f"({bad[k] / count[k]:.0%} of its pixels differ)")
+    return failures

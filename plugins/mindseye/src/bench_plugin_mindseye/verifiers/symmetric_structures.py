@@ -1,0 +1,243 @@
+"""The artefact verifier of Symmetric Structures (SS): re-derives the odd figure from the scene record and checks
+that the pixels show the recorded strokes, with no code of the generator (``symmetric_structures``,
+``folding``).
+
+The record (``describe``) gives each option's strokes as drawn: polylines in tile units (the panel is the unit
+square, y down) and the stroke width.
+
+Symmetry from the strokes: any symmetry of a figure fixes the centroid of its strokes (length-weighted) and maps
+the points furthest from it onto each other, and those are stroke ends.  So the mirror axes worth trying are
+the bisectors between one furthest end and each end at the same distance, and the turns are by 360/n about the
+centroid.  A transform is a symmetry when every point sampled along the strokes (every two pixels) lands
+within ``HOLD`` of a stroke, both ways.  A figure clearly lacks a symmetry when no axis through its centroid
+(every degree) and no such turn brings its strokes within ``VISIBLE_PX`` pixels of themselves: the corner
+points give a lower bound for every axis, and the axes where that bound is low are measured on all samples.
+
+The odd figure is the one lacking a symmetry that the three others have; any doubt (a figure neither clearly
+with nor clearly without it) leaves no answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+#: A symmetry holds when the strokes map onto themselves within this (tile units; under half a pixel).
+HOLD = 0.002
+#: A figure clearly lacks a symmetry when its best attempt misses by at least this many pixels.
+VISIBLE_PX = 4.0
+#: Stroke sample spacing for the symmetry tests (pixels): a sampled miss is a lower bound of the true one.
+SPACING_PX = 2.0
+#: Mirror axes tried for ``lacks_mirror``: every this many degrees.
+AXIS_STEP = 1.0
+#: Turns tried: by 360/n for these n.
+ORDERS = (2, 3, 4, 5, 6)
+#: Pixel checks: ink is any channel below this; recorded strokes must be this dark at their centre line.
+INK_LEVEL = 195
+CORE_LEVEL = 128
+#: Ink may lie this many pixels beyond a recorded stroke's edge (anti-aliasing); no more than STRAY_PIXELS
+#: ink pixels may lie further out, and no more than GAP_SHARE of the centre-line samples may be light.
+SLACK_PX = 2.0
+STRAY_PIXELS = 3
+GAP_SHARE = 0.02
+
+
+# -- geometry -------------------------------------------------------------------------------------------------
+def segments(description: Mapping[str, Any]) -> np.ndarray:
+    """The figure's strokes as an (n, 2, 2) array (tile units)."""
+    out = [pair for line in description["polylines"] for pair in itertools.pairwise(line)]
+    return np.asarray(out, dtype=float).reshape(-1, 2, 2)
+
+
+def centroid(segs: np.ndarray) -> np.ndarray:
+    """The centroid of the strokes taken as uniform wire (every isometry of the figure fixes it)."""
+    lengths = np.hypot(*(segs[:, 1] - segs[:, 0]).T)
+    return (lengths[:, None] * (segs[:, 0] + segs[:, 1]) / 2).sum(axis=0) / lengths.sum()
+
+
+def samples(segs: np.ndarray, spacing: float) -> np.ndarray:
+    """Points along every stroke, ends included, at most ``spacing`` apart."""
+    d = segs[:, 1] - segs[:, 0]
+    counts = np.maximum(1, np.ceil(np.hypot(d[:, 0], d[:, 1]) / spacing).astype(int)) + 1
+    which = np.repeat(np.arange(len(segs)), counts)
+    step = np.arange(len(which)) - np.repeat(np.cumsum(counts) - counts, counts)
+    t = step / (counts[which] - 1)
+    return segs[which, 0] + t[:, None] * d[which]
+
+
+def distance_to_strokes(points: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """For points of shape (..., 2): the distance to the nearest stroke."""
+    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
+    rel = points[..., None, :] - a
+    t = np.clip((rel * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-18), 0.0, 1.0)
+    gap = rel - t[..., None] * d
+    return np.sqrt((gap * gap).sum(-1)).min(axis=-1)
+
+
+def mirror_matrix(centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """(linear part, offset) of the reflection about the line through ``centre`` at ``angle`` radians."""
+    c2, s2 = math.cos(2 * angle), math.sin(2 * angle)
+    m = np.array([[c2, s2], [s2, -c2]])
+    return m, centre - m @ centre
+
+
+def turn_matrix(centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """(linear part, offset) of the turn by ``angle`` radians about ``centre``."""
+    c, s = math.cos(angle), math.sin(angle)
+    m = np.array([[c, -s], [s, c]])
+    return m, centre - m @ centre
+
+
+def miss(points: np.ndarray, segs: np.ndarray, transform: tuple[np.ndarray, np.ndarray]) -> float:
+    """How far the transformed points land from the strokes, at worst."""
+    m, offset = transform
+    return float(distance_to_strokes(points @ m.T + offset, segs).max())
+
+
+class Figure:
+    """One recorded figure with its strokes, samples and centroid, answering symmetry questions."""
+
+    def __init__(self, description: Mapping[str, Any], side: int):
+        self.segs = segments(description)
+        self.side = side
+        self.points = samples(self.segs, SPACING_PX / side)
+        self.centre = centroid(self.segs)
+        ends = np.unique(np.round(self.segs.reshape(-1, 2), 9), axis=0)
+        self.ends = ends
+        self.radius = float(np.hypot(*(ends - self.centre).T).max())
+
+    def _two_way(self, transform: tuple[np.ndarray, np.ndarray], inverse: tuple[np.ndarray, np.ndarray]) -> float:
+        return max(miss(self.points, self.segs, transform), miss(self.points, self.segs, inverse))
+
+    def has_turn(self, order: int) -> bool:
+        """The figure maps onto itself when turned by 360/order about its centroid (the stroke ends are tried
+        first: they must land on strokes too)."""
+        angle = 2 * math.pi / order
+        there, back = turn_matrix(self.centre, angle), turn_matrix(self.centre, -angle)
+        if max(miss(self.ends, self.segs, there), miss(self.ends, self.segs, back)) > HOLD:
+            return False
+        return self._two_way(there, back) <= HOLD
+
+    def lacks_turn(self, order: int) -> bool:
+        """Turned by 360/order about its centroid, the figure misses itself by a visible distance."""
+        angle = 2 * math.pi / order
+        gap = self._two_way(turn_matrix(self.centre, angle), turn_matrix(self.centre, -angle))
+        return gap * self.side >= VISIBLE_PX
+
+    def mirror_axes(self) -> list[float]:
+        """The mirror axes (radians, mod pi) of the figure."""
+        rel = self.ends - self.centre
+        r = np.hypot(rel[:, 0], rel[:, 1])
+        far = int(np.argmax(r))
+        axes = []
+        for k in np.flatnonzero(r >= r[far] - 2 * HOLD):
+            angle = (math.atan2(rel[far, 1], rel[far, 0]) + math.atan2(rel[k, 1], rel[k, 0])) / 2
+            transform = mirror_matrix(self.centre, angle)
+            if miss(self.ends, self.segs, transform) <= HOLD and miss(self.points, self.segs, transform) <= HOLD:
+                axes.append(angle % math.pi)
+        return axes
+
+    def lacks_mirror(self) -> bool:
+        """No axis through the centroid mirrors the figure onto itself within a visible distance: every
+        ``AXIS_STEP`` degrees the corners give a lower bound, the axes where it is low are measured on all
+        samples, and what the half step in between can change is allowed for."""
+        step = math.radians(AXIS_STEP)
+        slack = 2 * self.radius * step / 2
+        angles = np.arange(0.0, math.pi, step)
+        c2, s2 = np.cos(2 * angles), np.sin(2 * angles)
+        rel = self.ends - self.centre
+        moved = np.stack([c2[:, None] * rel[None, :, 0] + s2[:, None] * rel[None, :, 1],
+                          s2[:, None] * rel[None, :, 0] - c2[:, None] * rel[None, :, 1]], axis=-1) + self.centre
+        bound = distance_to_strokes(moved, self.segs).max(axis=1)
+        visible = VISIBLE_PX / self.side
+        for k in np.flatnonzero(bound - slack < visible):
+            bound[k] = miss(self.points, self.segs, mirror_matrix(self.centre, float(angles[k])))
+        return float(bound.min()) - slack >= visible
+
+
+def properties(figure: Figure) -> dict[str, Any]:
+    """Which symmetries the figure has: ``mirror`` and ``turn n`` for n in ``ORDERS``, each True if held."""
+    out: dict[str, Any] = {"mirror": bool(figure.mirror_axes())}
+    for n in ORDERS:
+        out[f"turn {n}"] = figure.has_turn(n)
+    return out
+
+
+def clearly_lacks(figure: Figure, name: str) -> bool:
+    """The figure misses symmetry ``name`` by a visible distance."""
+    if name == "mirror":
+        return figure.lacks_mirror()
+    return figure.lacks_turn(int(name.split()[1]))
+
+
+def solve(scene: Mapping[str, Any]) -> list[int]:
+    """The options lacking a symmetry that every other option has (clearly lacking it: a figure that only just
+    misses gives no answer)."""
+    side = int(scene["tile"])
+    figures = [Figure(d, side) for d in scene["options"]]
+    held = [properties(f) for f in figures]
+    odd: set[int] = set()
+    for name in held[0]:
+        without = [k for k, h in enumerate(held) if not h[name]]
+        if len(without) == 1 and clearly_lacks(figures[without[0]], name):
+            odd.add(without[0])
+    return sorted(odd)
+
+
+# -- pixels -----------------------------------------------------------------------------------------------------
+def _px(line: Sequence[Sequence[float]], side: int) -> list[tuple[float, float]]:
+    return [(float(x) * side, float(y) * side) for x, y in line]
+
+
+def stroke_failures(tile: np.ndarray, description: Mapping[str, Any], side: int, name: str) -> list[str]:
+    """The tile's ink must lie on the recorded strokes (within their width plus ``SLACK_PX``) and the recorded
+    strokes must be inked along their centre lines."""
+    width = float(description["stroke"]) * side
+    allowed = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(allowed)
+    reach = width / 2 + SLACK_PX
+    for line in description["polylines"]:
+        points = _px(line, side)
+        draw.line(points, fill=255, width=max(1, math.ceil(2 * reach)))
+        for x, y in points:
+            draw.ellipse((x - reach, y - reach, x + reach, y + reach), fill=255)
+    low = np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2])
+    stray = (low < INK_LEVEL) & (np.asarray(allowed) == 0)
+    stray[:3], stray[-3:], stray[:, :3], stray[:, -3:] = False, False, False, False
+    failures = []
+    if int(stray.sum()) > STRAY_PIXELS:
+        ys, xs = np.nonzero(stray)
+        failures.append(f"{name}: {int(stray.sum())} ink pixels off the recorded strokes (e.g. at x={int(xs[0])}, "
+                        f"y={int(ys[0])})")
+    centre = samples(segments(description), 1.0 / side) * side
+    cols = np.clip(np.floor(centre[:, 0]).astype(int), 0, side - 1)
+    rows = np.clip(np.floor(centre[:, 1]).astype(int), 0, side - 1)
+    light = float((low[rows, cols] >= CORE_LEVEL).mean())
+    if light > GAP_SHARE:
+        failures.append(f"{name}: {light:.0%} of the recorded strokes are not drawn")
+    return failures
+
+
+def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
+    """Every option panel shows exactly its recorded strokes."""
+    side = int(scene["tile"])
+    failures = []
+    for k, (box, description) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True)):
+        tile = image[box[1]:box[3], box[0]:box[2]]
+        failures += stroke_failures(tile, description, side, f"option {chr(ord('A') + k)}")
+    return failures
+
+
+def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
+    """A crude drawing of one figure at ``side`` pixels: its polylines in black at the recorded width."""
+    image = Image.new("RGB", (side, side), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    width = max(1, round(float(description["stroke"]) * side))
+    for line in description["polylines"]:
+        draw.line(_px(line, side), fill=(20, 20, 20), width=width, joint="curve")
+    return np.asarray(image)
