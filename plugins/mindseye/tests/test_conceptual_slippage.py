@@ -18,8 +18,8 @@ from shapely.geometry import Polygon
 from bench_core import hookimpl
 from bench_core.conformance import ConformanceSuite, assert_rejected
 from bench_core.generation import build_item, plan, verify_item
-from bench_core.images import decode_png
 from bench_core.host import create_host
+from bench_core.images import decode_png
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     GLYPHS,
@@ -366,7 +366,8 @@ def _answer(built):
 
 def _moved(panel, dx, dy):
     if panel.word:
-        return Panel(word=tuple(s + [dx, dy] for s in panel.word), word_colour=panel.word_colour, text=panel.text)
+        shift = np.array([dx, dy])
+        return Panel(word=tuple(s + shift for s in panel.word), word_colour=panel.word_colour, text=panel.text)
     return Panel(marks=tuple(Mark(affinity.translate(m.polygon, dx, dy), m.colour, m.kind) for m in panel.marks))
 
 
@@ -415,7 +416,8 @@ def _changed_drawings(panel):
             flipped = stroke.copy()
             flipped[:, 0] = stroke[:, 0].min() + stroke[:, 0].max() - stroke[:, 0]
             flips.append(flipped)
-        moved = [np.linalg.norm(f[:, None] - s[None], axis=2).min(axis=1).max() for f, s in zip(flips, word, strict=True)]
+        moved = [np.linalg.norm(f[:, None] - s[None], axis=2).min(axis=1).max()
+                 for f, s in zip(flips, word, strict=True)]
         k = int(np.argmax(moved))  # a stroke that is not its own mirror image
         return {
             "a stroke left out": attrs.evolve(panel, word=tuple(word[1:]), tiles={}),
@@ -442,7 +444,8 @@ def _changed_drawings(panel):
     hollow = [i for i, m in enumerate(marks) if m.polygon.interiors]
     if hollow:
         i = hollow[0]
-        out["an outline filled"] = [*marks[:i], Mark(Polygon(marks[i].polygon.exterior), marks[i].colour), *marks[i + 1:]]
+        filled = Mark(Polygon(marks[i].polygon.exterior), marks[i].colour)
+        out["an outline filled"] = [*marks[:i], filled, *marks[i + 1:]]
     return {name: Panel(marks=tuple(m)) for name, m in out.items()}
 
 
@@ -467,3 +470,12 @@ def test_the_picture_is_a_function_of_the_record():
     assert IMPL.describe(nudged, 300) == IMPL.describe(panel, 300)
     assert np.array_equal(np.asarray(IMPL.draw_option(nudged, 300)), np.asarray(IMPL.draw_option(panel, 300)))
     assert isinstance(IMPL.draw_option(panel, 300), Image.Image)
+
+
+def test_a_broken_record_fails_verification_without_a_crash():
+    built = _built("border")
+    options = [dict(d) for d in built.item.metadata["scene"]["options"]]
+    options[0] = {"marks": [{"kind": "circle", "colour": [0, 0, 0], "rings": [[10, 20]]}]}
+    failures = assert_rejected(_HOST, TASK, _with_scene(built.item, options), [decode_png(built.pngs[0])],
+                               "a ring of one point")
+    assert any("cannot be verified" in f for f in failures), failures

@@ -42,6 +42,7 @@ from PIL import Image
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
+from bench_core.types import Item
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     GLYPH_HEIGHT,
@@ -58,7 +59,6 @@ from bench_plugin_mindseye.attributes import (
     scene_attributes,
     word_attributes,
 )
-from bench_core.types import Item
 from bench_plugin_mindseye.base import singled_out
 from bench_plugin_mindseye.layout import BACKGROUND, Tile
 from bench_plugin_mindseye.options import Option, Stimulus
@@ -959,8 +959,12 @@ class ConceptualSlippage(SizePlannedTask):
         return verifier.sketch(description, side, GRID)
 
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
-        """The base checks, then the verifier's: no count shortcut, and every panel's pixels show its record."""
-        return [*super().verify(item, images), *verifier.scene_failures(item.metadata["scene"], images[0])]
+        """The base checks, then the verifier's: no count shortcut, and every panel's pixels show its record.
+        A record that cannot be read (missing fields, broken rings) is a failure, not a crash."""
+        try:
+            return [*super().verify(item, images), *verifier.scene_failures(item.metadata["scene"], images[0])]
+        except (KeyError, IndexError, TypeError, ValueError, shapely.errors.GEOSException) as exc:
+            return [f"the scene record cannot be verified: {type(exc).__name__}: {exc}"]
 
 
 def quantised(points: Any) -> np.ndarray:

@@ -8,31 +8,40 @@ rectangles.  A cone's net is a sector whose arc is as long as the base circle's 
 follows the paper: easy items use simple solids in one colour, hard items the regular polyhedra with
 confounding colours (medium: all nine solids, colour confounds on).
 
-Wrong options come from named templates (App. D "distractor taxonomy": colours and a similar number of faces;
-spec §7.1):
+The options first, the answer second (issue 7: the right solid's kind used to be the one shown twice, so
+"pick the undistorted one of the pair" beat chance).  Every item shows a world of four solids from its set
+(``WORLD``): a kind and a proportion variant of it (a cuboid for a cube, another cuboid, a longer prism, a
+taller pyramid or cone, a tall triangular pyramid for a tetrahedron, a stretched bipyramid for an octahedron,
+a stretched dodecahedron or icosahedron), the kind of another family with the nearest number of faces, and a
+kind of a third family.  The net is then cut from one of the four drawn uniformly, and nothing that rejects a
+draw looks at which one: the options alone carry no information about the answer.  The wrong options' named
+templates (App. D "distractor taxonomy": colours and a similar number of faces; spec §7.1) follow from where
+the net came from:
 
-* ``similar_face_count`` - a solid of another family with the nearest number of faces (e.g. a pentagonal
-  pyramid for a cube, a dodecahedron for an icosahedron);
-* ``proportion`` - the same kind of solid in clearly different proportions (a cuboid for a cube, another
-  cuboid, a longer prism, a taller pyramid or cone, a tall triangular pyramid for a tetrahedron, a stretched
-  bipyramid for an octahedron, a stretched dodecahedron or icosahedron), so counting faces is not enough;
-* ``different_solid`` - with colour confounds off: another solid of the item's set;
-* ``colour_match`` - with colour confounds on, in its place: a wrong solid painted in the net's colour (the
-  designated confound).  With confounds off the confound is ``similar_face_count`` or ``proportion``.  The right solid
-  shares the net's colour one time in three, which makes colour useless as a cue either way (expected
-  share of net-coloured options equals the answer's chance of being one of them, 1/4).
+* from the pair: its partner is ``proportion`` (counting faces is not enough), the nearest-face-count solid
+  ``similar_face_count`` and the third ``different_solid``;
+* from a single solid: the pair is a ``decoy_pair`` and ``decoy_pair_variant`` (a kind shown twice, wrong in
+  both proportions) and the other single a ``different_solid``.
 
-Sizes: every solid is normalised to one bounding radius, but then a regular solid (the right one) looks
-bigger and inkier than its stretched variants, so the options are drawn at different sizes instead
-(``balanced_scales``): a size order in which the right solid's place is drawn uniformly per item, that ink,
-ink extent and saturation all follow.  Each of them then points at the answer (largest, smallest, median,
-most atypical) exactly as often as at any other option.
+Colours: with colour confounds on, the four solids wear four colours of one saturation and value, and the
+net wears the colour of one of them drawn uniformly, so the net-coloured solid is the answer exactly as
+often as chance (1 in 4) and, when wrong, is the designated confound; with confounds off everything shares
+one colour.
 
-The solver never reads roles or kinds: it refolds the net onto each option - trying every placement of one
-net face on a solid face of the same size, propagating the placement across the net's hinges through the
-solid's edge adjacency, and accepting if this maps net faces one-to-one onto congruent solid faces (up to a
-common scale).  A cone net is accepted by a round solid that comes to a point and whose base radius over
-slant height equals the net's circle radius over sector radius (after checking the arc closes the base).
+Sizes: every solid is normalised to one bounding radius, but regular solids look bigger and inkier than
+stretched ones, so the options are drawn at different sizes (``balanced_scales``): one size order, the one
+needing the narrowest range, that ink, ink extent and saturation all follow.  It is found without looking at
+which option is the answer, so the answer is the largest, smallest, median or most atypical option exactly
+as often as any other.
+
+Geometry is quantised before drawing (solid vertices and cone frames to 6 decimals, sizes to 6 decimals,
+the panel scale to 1/64 pixel, net coordinates to 1/100 pixel) and recorded as drawn in the scene;
+``verifiers.mental_composition`` folds the drawn net onto each drawn solid by code of its own and checks the
+pixels.  The generator keeps its own acceptance check (``folds_into``): it refolds the net onto each option,
+trying every placement of one net face on a solid face of the same size, propagating the placement across
+the net's hinges through the solid's edge adjacency, and accepting if this maps net faces one-to-one onto
+congruent solid faces (up to a common scale); a cone net is accepted by a round solid that comes to a point
+and whose base radius over slant height equals the net's circle radius over sector radius.
 """
 
 from __future__ import annotations
@@ -570,7 +579,7 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
 
 
 def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
-                    count: int, exponents: Mapping[str, float], rank: int, factor: float,
+                    count: int, exponents: Mapping[str, float], rank: int | None, factor: float,
                     floors: Mapping[str, float], step: float = SIZE_STEP,
                     longest: float = SIZE_RANGE, rounds: int = 3, draws: int = 200) -> np.ndarray | None:
     """Drawn scales (the largest 1) for ``count`` >= 4 options, the answer first, that leave the nuisance
@@ -591,6 +600,12 @@ def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Se
     (feature ~ scale ** exponent) and measured again to confirm (half the ``step`` then suffices).  The search
     is deterministic in ``rng``; it fails (for the caller to redraw the shapes, keeping ``rank``) only when the
     shapes differ too much for any order with the answer at ``rank``.
+
+    With ``rank=None`` the order of all options, the answer's place included, is the one needing the narrowest
+    range: the search then never looks at which option is the answer.  That is for callers whose options are
+    exchangeable (the answer drawn uniformly among them after they were made), where it is the only sound
+    choice: with the answer pinned at ``rank`` whatever its shape, while the others fit together as well as
+    they can, the answer tends to stand further from its neighbours than they do.
     """
     names = list(exponents)
     power = np.array([float(exponents[n]) for n in names])
@@ -601,16 +616,19 @@ def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Se
         scales = np.exp(sigma - sigma.max())
         measured = measure(scales)
         values = np.array([[float(f[n]) for n in names] for f in measured])
-        if order is not None and _ranked(values[order], step / 2, factor, floor):
+        if attempt and _ranked(values[order], step / 2, factor, floor):
             return scales
         if attempt == rounds or (values <= 0).any():
             return None
         base = np.log(values) - power * sigma[:, None]  # log features at scale 1
         reach = np.log([float(f["reach"]) for f in measured]) - sigma
-        if order is None:  # the wrong options' order: the one needing the narrowest range of sizes
+        if order is None:  # the wrong options' order (or every option's): the one needing the narrowest range
             best = None
-            for others in itertools.permutations(range(1, count)):
-                candidate = np.array([*others[:rank], 0, *others[rank:]])
+            if rank is None:
+                candidates = [np.array(p) for p in itertools.permutations(range(count))]
+            else:
+                candidates = [np.array([*p[:rank], 0, *p[rank:]]) for p in itertools.permutations(range(1, count))]
+            for candidate in candidates:
                 found = _spacings(rng, base[candidate], power, step, factor, floor, reach[candidate], draws)
                 if found is not None and (best is None or found[0] < best[0]):
                     best = (found[0], candidate, found[1])
@@ -663,13 +681,8 @@ class MentalComposition(MindsEyeTask):
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
         knobs = self.knobs(difficulty, params)
         side = self.layout(params["size"]).tile
-        # where the right solid falls in the options' size order, uniform and fixed through every retry (see
-        # ``balanced_scales``): nothing about size, ink or saturation then points at it; and which of the four
-        # solids the net is cut from, drawn the same way
-        rank = int(rng.integers(self.option_count))
-        source = WORLD[int(rng.integers(len(WORLD)))]
         for _ in range(100):
-            made = self._attempt(rng, knobs, side, rank, source)
+            made = self._attempt(rng, knobs, side)
             if made is not None:
                 return made
         raise RuntimeError(f"MC: no sound item for knobs {knobs}")  # pragma: no cover
@@ -753,9 +766,12 @@ class MentalComposition(MindsEyeTask):
         return {source: "folded_net", "pair": "decoy_pair", "pair_variant": "decoy_pair_variant",
                 single: "different_solid"}
 
-    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int, rank: int,
-                 source: str) -> Stimulus | None:
+    def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], side: int) -> Stimulus | None:
+        """One try at a stimulus, or None.  Everything is drawn afresh on each try, the solid the net is cut
+        from and the options' size order included, and nothing that rejects a try depends on which option is
+        the answer: the accepted options then carry no information about it (they are exchangeable)."""
         world = self._world(rng, SETS[knobs["solids"]])
+        source = WORLD[int(rng.integers(len(WORLD)))]
         templates = self.templates(source)
         target, proportion = world[source]
 
@@ -783,12 +799,12 @@ class MentalComposition(MindsEyeTask):
         net = self._net(rng, target, proportion, net_colour)
         if net is None:
             return None
-        order = [source, *wrong]  # the right solid first (``_panels_sound``'s answer)
+        parts = [source, *wrong]  # the right solid first (``_panels_sound``'s answer)
         for attempt in range(6):
-            solids = {part: Solid(*world[part], colours[part], presentation(rng, world[part][0])) for part in order}
+            solids = {part: Solid(*world[part], colours[part], presentation(rng, world[part][0])) for part in parts}
             if attempt == 0 and [folds_into(net, s) for s in solids.values()] != [True, False, False, False]:
                 return None  # a foil that the net also folds into, or a net that closes into nothing
-            if self._panels_sound(rng, list(solids.values()), side, rank):
+            if self._panels_sound(rng, list(solids.values()), side):
                 break
         else:
             return None
@@ -811,10 +827,11 @@ class MentalComposition(MindsEyeTask):
         }
         return Stimulus(query=(net,), query_captions=("Original Shape",), options=options, facts=facts)
 
-    def _panels_sound(self, rng: np.random.Generator, solids: list[Solid], side: int, rank: int) -> bool:
-        """Size the options (``balanced_scales``: a random size order that every nuisance feature follows), render
-        them at one shared scale and keep them if no nuisance feature singles out the right one (``solids[0]``)
-        and all differ visibly."""
+    def _panels_sound(self, rng: np.random.Generator, solids: list[Solid], side: int) -> bool:
+        """Size the options (``balanced_scales``: every nuisance feature follows one size order, the one that
+        needs the narrowest range, found without looking at which option is the answer), render them at one
+        shared scale and keep them if no nuisance feature singles out the right one (``solids[0]``) and all
+        differ visibly."""
         meshes: list[raster3d.Mesh] = []
 
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
@@ -828,7 +845,7 @@ class MentalComposition(MindsEyeTask):
             return [{**raster3d.panel_features(s.cache[side]), "reach": _reach(mesh) * scale / side}
                     for s, mesh in zip(solids, meshes, strict=True)]
 
-        if balanced_scales(rng, measure, len(solids), AREA_FEATURES, rank, 0.9 * self.nuisance_factor,
+        if balanced_scales(rng, measure, len(solids), AREA_FEATURES, None, 0.9 * self.nuisance_factor,
                            {k: v / 2 for k, v in self.nuisance_floor.items()}) is None:
             return False
         tiles = [s.cache[side] for s in solids]

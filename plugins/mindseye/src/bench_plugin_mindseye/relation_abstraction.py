@@ -845,8 +845,11 @@ def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, onl
     cut = rng.uniform(0.28, 0.4) * min(np.linalg.norm(u), np.linalg.norm(v))
     p1 = s.points[i] + u / np.linalg.norm(u) * cut
     p2 = s.points[i] + v / np.linalg.norm(v) * cut
-    points = np.vstack([s.points[:i], [p1, p2], s.points[i + 1:]])
-    # tails that started at the removed corner now start on the cut
+    # tails that started at the removed corner now start on the middle of the cut, a vertex of the outline
+    # (so that the tail's end lies exactly on it)
+    tails = [t for t in fig if not t.closed and np.linalg.norm(t.points[0] - s.points[i]) < 1e-9]
+    middle = [(p1 + p2) / 2] if tails else []
+    points = np.vstack([s.points[:i], [p1, *middle, p2], s.points[i + 1:]])
     out = [t.copy() for t in fig]
     out[k] = Stroke.make(points, True, part=s.part)
     for t in out:
@@ -1164,9 +1167,10 @@ class _Candidate:
 #: The attribute vocabulary a figure must not be the odd one out by (unless it is the answer): the hint's and
 #: a loose end (issue 10: the only figure with a dangling stroke is a second odd one out).
 VOCABULARY = (*LINE_ATTRIBUTES, "loose")
-#: Relative to the figure size: stroke ends closer than this to another stroke touch it, further than
-#: LOOSE_APART are loose; in between a viewer cannot tell (the figure is rejected).
-LOOSE_TOUCH, LOOSE_APART = 0.012, 0.045
+#: Relative to the figure size: a stroke end touches another stroke when it lies on it (closer than
+#: LOOSE_TOUCH: a polyline's chords cut an arc by a little), it is loose further than LOOSE_APART; in between
+#: it looks attached once drawn but closes no region in the geometry (the figure is rejected).
+LOOSE_TOUCH, LOOSE_APART = 0.002, 0.045
 #: A stroke turning back by more than this many degrees at a vertex draws a spike.
 MAX_TURN = 168.0
 #: Strokes must cross at least at this angle (degrees) to be seen crossing.
@@ -1220,17 +1224,16 @@ def loose_end(polylines: Sequence[np.ndarray], size: float) -> bool | str:
     """True if some end of an open polyline is clearly away from every other polyline, AMBIGUOUS if one is
     neither clearly away nor clearly touching, else False."""
     lines = [LineString(p) for p in polylines]
-    unclear = False
+    gaps = []
     for k, p in enumerate(polylines):
         if len(p) > 3 and np.allclose(p[0], p[-1]):
             continue
         for end in (p[0], p[-1]):
             point = shapely.Point(end)
-            gap = min((lines[j].distance(point) for j in range(len(lines)) if j != k), default=np.inf) / size
-            if gap > LOOSE_APART:
-                return True
-            unclear |= gap >= LOOSE_TOUCH
-    return AMBIGUOUS if unclear else False
+            gaps.append(min((lines[j].distance(point) for j in range(len(lines)) if j != k), default=np.inf) / size)
+    if any(LOOSE_TOUCH <= g <= LOOSE_APART for g in gaps):
+        return AMBIGUOUS
+    return any(g > LOOSE_APART for g in gaps)
 
 
 #: Relative to the figure size: a drawing is clearly asymmetric when, for every mirror axis, more than 5% of
@@ -1274,6 +1277,33 @@ def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
     ix = np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1)
     iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
     return bool((1.0 - inside[iy, ix].mean(axis=1) > 0.05).all())
+
+
+def _face_count(lines: Sequence[LineString], size: float) -> int:
+    """The regions the lines enclose, slivers (as ``LineFigure`` counts them) left out."""
+    faces = shapely.get_parts(shapely.polygonize(shapely.get_parts(shapely.union_all(lines))))
+    return sum(1 for f in faces if f.area > 0.002 * size * size)
+
+
+def unsound_touches(polylines: Sequence[np.ndarray], size: float) -> bool:
+    """True if two strokes run along each other (they share a stretch, not just points), or if a stroke end
+    that touches another stroke closes a region only once carried across it: drawn, such an end looks
+    attached whichever side of the other stroke it stops, so the figure's regions would be unclear."""
+    lines = [LineString(p) for p in polylines]
+    for i, j in itertools.combinations(range(len(lines)), 2):
+        shared = lines[i].intersection(lines[j])
+        if any(g.geom_type != "Point" for g in shapely.get_parts(shared)):
+            return True
+    carried = []
+    for k, p in enumerate(polylines):
+        if len(p) > 3 and np.allclose(p[0], p[-1]):
+            continue
+        for end, inner in ((p[0], p[1]), (p[-1], p[-2])):
+            gap = min((lines[j].distance(shapely.Point(end)) for j in range(len(lines)) if j != k), default=np.inf)
+            if gap < LOOSE_APART * size:
+                out = (end - inner) / np.linalg.norm(end - inner)
+                carried.append(LineString([end, end + out * (gap + 0.01 * size)]))
+    return bool(carried) and _face_count([*lines, *carried], size) != _face_count(lines, size)
 
 
 def has_half_disc(polylines: Sequence[np.ndarray], size: float) -> bool:
@@ -1487,6 +1517,8 @@ class RelationAbstraction(SizePlannedTask):
             return None  # a crossing next to a stroke end, or at a grazing angle, looks like a touch
         if not all(legible_corners(s) for s in strokes) or program_lines(strokes) != values["lines"]:
             return None  # unclear corners, or the measured lines differ from the program's straight edges
+        if unsound_touches(polylines, measured.size):
+            return None
         return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
 
     def _negative(self, rng: np.random.Generator, concept: Concept, want: Mapping[str, Any], near: bool,

@@ -38,6 +38,7 @@ by its own code, and confirms that each panel's ink lies on its recorded strokes
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -48,6 +49,8 @@ import shapely
 from PIL import Image
 from shapely.geometry import MultiLineString
 
+from bench_core import Problem
+from bench_core.seeding import ItemRandom
 from bench_core.types import Item
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask, option_features, singled_out
@@ -407,8 +410,11 @@ class SymmetricStructures(MindsEyeTask):
         knobs = choose_knobs(rng, difficulty, params)
         kind, segments, closeness = knobs["symmetry"], int(knobs["segments"]), knobs["closeness"]
         side = self.layout(params.get("size") or "1024x1024").tile
-        # the odd figure's place in the size order, uniform and kept through every redraw (``balanced_scales``)
-        rank = int(rng.integers(self.option_count))
+        # the odd figure's place in the size order, kept through every redraw (``balanced_scales``): balanced over
+        # the items of a run like the answer letter (``generate``), drawn uniformly when built on its own
+        rank = _SIZE_RANK.get()
+        if rank is None:
+            rank = int(rng.integers(self.option_count))
         for _ in range(20):
             site = bend_site(rng, segments, closeness)
             # every figure is tilted alike (``orientations``), so orientation carries nothing about the answer
@@ -462,6 +468,17 @@ class SymmetricStructures(MindsEyeTask):
             return Stimulus((), (), options, facts)
         raise RuntimeError(f"SS: no valid item for knobs {knobs} after 20 draws")
 
+    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
+        """The base class's item, with the odd figure's place in the size order balanced over consecutive items
+        (every place equally often in each block of four, as the answer letters are), so no size or ink
+        shortcut finds it more often than chance by luck of the draw."""
+        source = params["source"] if params["source"] is not None else random.index
+        token = _SIZE_RANK.set(random.balanced(self.option_count, "size rank", position=source))
+        try:
+            return super().generate(params, random)
+        finally:
+            _SIZE_RANK.reset(token)
+
     def _sizes(self, rng: np.random.Generator, figures: Sequence[Sequence[np.ndarray]], side: int, rank: int
                ) -> np.ndarray | None:
         """Drawn scales for the figures (the odd one first) that leave ink and ink extent no information about
@@ -513,6 +530,10 @@ class SymmetricStructures(MindsEyeTask):
         failures = super().verify(item, images)
         failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(images[0].convert("RGB")))
         return failures
+
+
+#: The odd figure's place in the size order for the item being generated (set by ``generate``).
+_SIZE_RANK: contextvars.ContextVar[int | None] = contextvars.ContextVar("ss_size_rank", default=None)
 
 
 def _q(value: float) -> float:

@@ -15,19 +15,21 @@ TASK = Task(
     description=(
         "Mind's Eye Mental Composition (MC): a valid net (cube, cuboid, triangular prism, square pyramid, cone; "
         "harder items tetrahedron, octahedron, dodecahedron, icosahedron) labelled Original Shape above four "
-        "shaded 3D solids A-D; exactly one is what the net folds into.  Wrong options: a solid with a similar "
-        "number of faces, the same kind of solid in other proportions, another solid, and (with colour "
-        "confounds) a wrong solid painted in the net's colour."
+        "shaded 3D solids A-D; exactly one is what the net folds into.  The four solids are a kind and the same "
+        "kind in other proportions, a solid with a similar number of faces, and another solid; the net comes "
+        "from any of them, so the options alone do not give the answer away.  With colour confounds the net "
+        "wears the colour of one solid, the right one only as often as chance."
     ),
     implementation="bench_plugin_mindseye.mental_composition:TASK",
     parameters=(
         *common_parameters(),
         Parameter("solids", "str", None, choices=("simple", "mixed", "complex"),
-                  help="which solids the net comes from: simple = cube, cuboid, triangular prism, square pyramid, "
-                       "cone; complex = tetrahedron, octahedron, dodecahedron, icosahedron; mixed = all nine "
-                       "(default by difficulty: easy simple, medium mixed, hard complex)"),
+                  help="which solids the net and the options come from (with their proportion variants): simple = "
+                       "cube, cuboid, triangular prism, square pyramid, cone; complex = tetrahedron, octahedron, "
+                       "dodecahedron, icosahedron; mixed = all nine (default by difficulty: easy simple, medium "
+                       "mixed, hard complex)"),
         Parameter("colour_confound", "bool", None,
-                  help="paint one wrong solid in the net's colour (and the right one only as often as chance "
+                  help="four solid colours, the net in the colour of one solid (the right one as often as chance "
                        "predicts); off = net and solids share one colour (default: off for easy, on otherwise)"),
     ),
     variants=PROMPT_STYLES,

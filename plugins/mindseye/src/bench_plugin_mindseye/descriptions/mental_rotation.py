@@ -16,7 +16,8 @@ TASK = Task(
         "Mind's Eye Mental Transformation (MT): a Shepard-Metzler-like polycube labelled Original Shape above "
         "four 3D candidates A-D; exactly one is the original turned by a pure rotation about 1-3 axes.  Wrong "
         "options: its mirror image, the same object with one arm turned by a wrong angle, a different polycube "
-        "with as many cubes, and (with varied colours) the right geometry with two cube colours swapped."
+        "with as many cubes, and (with varied colours) the right geometry with two cube colours swapped, wrong "
+        "because the question states that every cube keeps its colour."
     ),
     implementation="bench_plugin_mindseye.mental_rotation:TASK",
     parameters=(

@@ -9,21 +9,23 @@ from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_para
 TASK = Task(
     family="mindseye",
     name="symmetric-structures",
-    version="0.1.0",
+    version="0.2.0",
     answer_type="option",
     category="relation",
     description=(
         "Mind's Eye Symmetric Structures (SS): four line drawings A-D, each a connected path of short strokes made "
-        "symmetric by a mirror (vertical or horizontal axis) or by turns of order 2 or 4; three share the symmetry, "
-        "the odd one has the same strokes and size but one copy bent, so it has none.  Conformers: one bent the "
-        "same way in every copy (the confound), one with an oblique axis, one plain."
+        "symmetric by a mirror (an axis within 45 degrees of vertical or horizontal) or by turns of order 2 or 4; "
+        "three share the symmetry, the odd one has the same strokes and size but one copy bent, so it has none, and "
+        "misses every symmetry by a clearly visible distance.  Conformers: one bent the same way in every copy (the "
+        "confound), two plain.  Every figure is tilted alike, so orientation says nothing about the answer."
     ),
     implementation="bench_plugin_mindseye.symmetric_structures:TASK",
     parameters=(
         *common_parameters(),
         Parameter("symmetry", "str", None, choices=("vertical", "horizontal", "rot2", "rot4"),
-                  help="the symmetry the conformers share: mirror about a vertical or horizontal axis, or turns by "
-                       "180 or 90 degrees (default: drawn uniformly)"),
+                  help="the symmetry the conformers share: mirror about an axis within 45 degrees of vertical or of "
+                       "horizontal (each figure tilted independently), or turns by 180 or 90 degrees (default: drawn "
+                       "uniformly)"),
         Parameter("segments", "int", None, minimum=3, maximum=10,
                   help="strokes per symmetric copy, the paper's path complexity (its paths have 10); default by "
                        "difficulty: easy 4, medium 6, hard 8"),

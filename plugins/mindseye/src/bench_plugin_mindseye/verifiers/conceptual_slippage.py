@@ -18,19 +18,23 @@ panel that any attribute of the vocabulary singles out.
 
 The pixel check rasterises each description by its own scanline fill (``raster``) and requires, away from the
 edges of the marks, that every pixel inside a mark has the mark's recorded colour and every pixel outside all
-marks is blank: a mark moved, recoloured, filled, thickened, closed or left out shows.  ``sketch`` serves the
-base class's panel identity check from the same rasterisation.
+marks is blank (``fidelity_misses``: a mark moved, recoloured, filled, closed, opened or left out shows), and
+that each mark carries the ink of its recorded area to within a fraction of a pixel along its outline
+(``ink_errors``: a mark drawn larger, smaller or with a thicker or thinner border shows).  ``sketch`` serves
+the base class's panel identity check from the same rasterisation.  The solver adds one check of its own
+(``scene_failures``): unless the concept is the number, no count of objects may single out a panel.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageChops
 from shapely.geometry import Polygon
 
 #: A measurement between the clear answers: it makes its panel stand out, so the item fails.
@@ -78,6 +82,7 @@ FRAME = 3
 #: A mark's ink in the picture minus its recorded area, per pixel of its boundary: the 3x supersampled fill
 #: lands between -0.05 and +0.2; a boundary moved by half a pixel on average falls outside.
 INK_BIAS = (-0.3, 0.5)
+RIM = 3
 
 #: Where each capital letter written the right way round has ink ("+") and none ("-"), on its 4 x 6 design
 #: grid (x right from the left edge, y down from the top; letters centred on x = 2).  Symmetric letters have
@@ -87,8 +92,8 @@ PROBES: dict[str, tuple[tuple[str, float, float], ...]] = {
     "B": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 1.5, 0), ("+", 1.5, 3), ("+", 1.5, 6), ("+", 3.6, 1.5),
           ("+", 4, 4.5), ("-", 2, 1.5), ("-", 2, 4.5), ("-", 4, 3)),
     "C": (("+", 4, 1), ("+", 2, 0), ("+", 0, 3), ("+", 2, 6), ("+", 4, 5), ("-", 4, 3), ("-", 2, 3)),
-    "D": (("+", 0, 0.5), ("+", 0, 2), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 2), ("+", 4, 3), ("+", 1.2, 0), ("+", 1.2, 6),
-          ("-", 2, 3), ("-", 3, 3.4), ("-", 4, 0.3), ("-", 4, 5.7)),
+    "D": (("+", 0, 0.5), ("+", 0, 2), ("+", 0, 3), ("+", 0, 5.5), ("+", 4, 2), ("+", 4, 3), ("+", 1.2, 0),
+          ("+", 1.2, 6), ("-", 2, 3), ("-", 3, 3.4), ("-", 4, 0.3), ("-", 4, 5.7)),
     "E": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 3.5, 0), ("+", 2.5, 3), ("+", 3.5, 6), ("-", 4, 1.5),
           ("-", 4, 4.5), ("-", 2, 1.5), ("-", 2, 4.5)),
     "F": (("+", 0, 0.5), ("+", 0, 3), ("+", 0, 5.5), ("+", 3.5, 0), ("+", 2.5, 3), ("-", 3, 6), ("-", 4, 1.5),
@@ -138,12 +143,21 @@ def _points(flat: Sequence[int], grid: int) -> np.ndarray:
     return np.asarray(flat, dtype=float).reshape(-1, 2) / grid
 
 
+_PARSED: dict[tuple[int, int], tuple[Any, list[tuple[Polygon, tuple[int, ...]]]]] = {}
+
+
 def read_marks(description: Mapping[str, Any], grid: int) -> list[tuple[Polygon, tuple[int, ...]]]:
-    """The marks of a description as (polygon in panel units, colour)."""
+    """The marks of a description as (polygon in panel units, colour), parsed once per description object."""
+    cached = _PARSED.get((id(description), grid))
+    if cached is not None and cached[0] is description:
+        return cached[1]
     out = []
     for mark in description["marks"]:
         shell, *holes = (_points(ring, grid) for ring in mark["rings"])
         out.append((Polygon(shell, holes), tuple(int(c) for c in mark["colour"])))
+    if len(_PARSED) > 24:
+        _PARSED.clear()
+    _PARSED[(id(description), grid)] = (description, out)
     return out
 
 
@@ -206,7 +220,7 @@ def symmetry_score(polygons: Sequence[Polygon], colours: Sequence[tuple[int, ...
             if not near:
                 worst = 0.0
                 break
-            image = shapely.transform(polygon, lambda xy: _reflect(xy, centre, axis))
+            image = shapely.transform(polygon, lambda xy, axis=axis: _reflect(xy, centre, axis))
             overlap = 0.0
             for j in near:
                 common = image.intersection(polygons[j]).area
@@ -420,39 +434,51 @@ def solve_scene(scene: Mapping[str, Any]) -> list[int]:
 
 
 # -- pixels -----------------------------------------------------------------------------------------------------
-def _scanline(rings: Sequence[np.ndarray], side: int) -> tuple[int, int, np.ndarray]:
-    """Even-odd fill of ``rings`` (pixel units) sampled at pixel centres: (top row, left column, mask)."""
-    allpts = np.vstack(rings)
-    r0 = max(0, int(math.floor(allpts[:, 1].min() - 0.5)))
-    r1 = min(side, int(math.ceil(allpts[:, 1].max() + 0.5)))
-    c0 = max(0, int(math.floor(allpts[:, 0].min() - 0.5)))
-    c1 = min(side, int(math.ceil(allpts[:, 0].max() + 0.5)))
-    if r1 <= r0 or c1 <= c0:
-        return 0, 0, np.zeros((0, 0), dtype=bool)
-    p = np.vstack(rings)
-    q = np.vstack([np.roll(r, -1, axis=0) for r in rings])
-    sloped = p[:, 1] != q[:, 1]
-    p, q = p[sloped], q[sloped]
+def _fill_marks(marks: Sequence[Sequence[np.ndarray]], side: int) -> np.ndarray:
+    """Which mark covers each pixel centre (-1: none), for marks given as rings in pixel units (exterior first,
+    then holes), by one scanline pass over every edge: along each row of pixel centres, a crossing of mark k's
+    exterior counts +(k + 1) on entering and -(k + 1) on leaving, a crossing of one of its holes the opposite,
+    so the running sum is k + 1 inside mark k and 0 outside every mark (marks do not overlap)."""
+    starts, ends, weights = [], [], []
+    for k, rings in enumerate(marks):
+        for r, ring in enumerate(rings):
+            nxt = np.roll(ring, -1, axis=0)
+            area = float((ring[:, 0] * nxt[:, 1] - nxt[:, 0] * ring[:, 1]).sum())
+            turn = (1.0 if area > 0 else -1.0) * (1.0 if r == 0 else -1.0)
+            # with y down, a ring of positive shoelace area runs up its left side: that crossing enters
+            weights.append(-np.sign(nxt[:, 1] - ring[:, 1]) * turn * (k + 1))
+            starts.append(ring)
+            ends.append(nxt)
+    labels = np.full((side, side), -1, dtype=np.int16)
+    if not starts:
+        return labels
+    p, q, w = np.vstack(starts), np.vstack(ends), np.concatenate(weights)
+    sloped = w != 0
+    p, q, w = p[sloped], q[sloped], w[sloped]
     low, high = np.minimum(p[:, 1], q[:, 1]), np.maximum(p[:, 1], q[:, 1])
-    centres = np.arange(r0, r1) + 0.5
-    crossing = (centres[:, None] >= low[None, :]) & (centres[:, None] < high[None, :])
-    rows, edges = np.nonzero(crossing)
-    x = p[edges, 0] + (centres[rows] - p[edges, 1]) * (q[edges, 0] - p[edges, 0]) / (q[edges, 1] - p[edges, 1])
-    columns = np.clip(np.ceil(x - 0.5).astype(np.int64) - c0, 0, c1 - c0)
-    toggles = np.zeros((r1 - r0, c1 - c0 + 1), dtype=np.int32)
-    np.add.at(toggles, (rows, columns), 1)
-    return r0, c0, (np.cumsum(toggles, axis=1)[:, :-1] % 2).astype(bool)
+    first = np.clip(np.ceil(low - 0.5), 0, side).astype(np.int64)  # rows whose centre r + 0.5 is in [low, high)
+    last = np.clip(np.ceil(high - 0.5), 0, side).astype(np.int64)
+    counts = np.maximum(last - first, 0)
+    edge = np.repeat(np.arange(len(w)), counts)
+    rows = first[edge] + np.arange(len(edge)) - np.repeat(np.cumsum(counts) - counts, counts)
+    centre = rows + 0.5
+    x = p[edge, 0] + (centre - p[edge, 1]) * (q[edge, 0] - p[edge, 0]) / (q[edge, 1] - p[edge, 1])
+    columns = np.clip(np.ceil(x - 0.5), 0, side).astype(np.int64)  # first pixel whose centre is past the crossing
+    steps = np.bincount(rows * (side + 1) + columns, weights=w[edge], minlength=side * (side + 1))
+    inside = np.rint(np.cumsum(steps.reshape(side, side + 1)[:, :side], axis=1)).astype(np.int16)
+    labels[:] = inside - 1
+    return labels
 
 
 def _stroke_mask(strokes: Sequence[np.ndarray], radius: float, side: int) -> np.ndarray:
     """Pixels whose centre lies within ``radius`` of a stroke (pixel units)."""
     mask = np.zeros((side, side), dtype=bool)
     for stroke in strokes:
-        for a, b in zip(stroke[:-1], stroke[1:], strict=True):
-            r0 = max(0, int(math.floor(min(a[1], b[1]) - radius - 0.5)))
-            r1 = min(side, int(math.ceil(max(a[1], b[1]) + radius + 0.5)))
-            c0 = max(0, int(math.floor(min(a[0], b[0]) - radius - 0.5)))
-            c1 = min(side, int(math.ceil(max(a[0], b[0]) + radius + 0.5)))
+        for a, b in itertools.pairwise(stroke):
+            r0 = max(0, math.floor(min(a[1], b[1]) - radius - 0.5))
+            r1 = min(side, math.ceil(max(a[1], b[1]) + radius + 0.5))
+            c0 = max(0, math.floor(min(a[0], b[0]) - radius - 0.5))
+            c1 = min(side, math.ceil(max(a[0], b[0]) + radius + 0.5))
             if r1 <= r0 or c1 <= c0:
                 continue
             ys, xs = np.mgrid[r0:r1, c0:c1] + 0.5
@@ -483,14 +509,13 @@ def raster(description: Mapping[str, Any], side: int, grid: int) -> tuple[np.nda
         labels[_stroke_mask(strokes, float(word["stroke"]) * scale / 2.0, side)] = 0
         colours.append(tuple(int(c) for c in word["colour"]))
     else:
-        for k, mark in enumerate(description["marks"]):
-            rings = [np.asarray(flat, dtype=float).reshape(-1, 2) * scale for flat in mark["rings"]]
-            r0, c0, mask = _scanline(rings, side)
-            view = labels[r0:r0 + mask.shape[0], c0:c0 + mask.shape[1]]
-            view[mask] = k
-            colours.append(tuple(int(c) for c in mark["colour"]))
-    palette = np.array([*colours, (255, 255, 255)], dtype=np.uint8)
-    drawn = palette[labels]  # label -1 picks the last entry, white
+        marks = [[np.asarray(flat, dtype=float).reshape(-1, 2) * scale for flat in mark["rings"]]
+                 for mark in description["marks"]]
+        labels = _fill_marks(marks, side)
+        colours = [tuple(int(c) for c in mark["colour"]) for mark in description["marks"]]
+    indexed = Image.frombytes("P", (side, side), (labels + 1).astype(np.uint8).tobytes())  # label -1: white
+    indexed.putpalette([value for colour in [(255, 255, 255), *colours] for value in colour])
+    drawn = np.asarray(indexed.convert("RGB"))
     if len(_RASTERS) > 24:
         _RASTERS.clear()
     _RASTERS[key] = (description, labels, drawn)
@@ -530,46 +555,39 @@ def fidelity_misses(tile: np.ndarray, description: Mapping[str, Any], grid: int)
     settled = _settled(labels)
     settled[:FRAME] = settled[-FRAME:] = False
     settled[:, :FRAME] = settled[:, -FRAME:] = False
-    far = np.zeros(labels.shape, dtype=bool)
-    for c in range(3):
-        far |= np.abs(tile[..., c].astype(np.int16) - drawn[..., c]) > COLOUR_SLACK
-    return int((far & settled).sum())
-
-
-def _nearest_labels(labels: np.ndarray, reach: int) -> np.ndarray:
-    """``labels`` with every unlabelled pixel within ``reach`` steps (4-neighbour) of a mark given that mark's
-    label (the antialiased rim of each mark is counted with the mark)."""
-    grown = labels.copy()
-    for _ in range(reach):
-        before = grown.copy()
-        for target, source in (((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
-                               ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
-                               ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
-                               ((slice(None), slice(None, -1)), (slice(None), slice(1, None)))):
-            into, come = grown[target], before[source]
-            free = (into < 0) & (come >= 0)
-            into[free] = come[free]
-    return grown
+    gap = ImageChops.difference(Image.fromarray(np.ascontiguousarray(tile)), Image.fromarray(drawn))
+    r, g, b = gap.split()
+    far = np.asarray(ImageChops.lighter(ImageChops.lighter(r, g), b)) > COLOUR_SLACK
+    return int(np.count_nonzero(far & settled))
 
 
 def ink_errors(tile: np.ndarray, description: Mapping[str, Any], grid: int) -> list[tuple[int, float]]:
     """Marks whose ink in the panel (``tile``, RGB) is not their recorded area: (mark, error in pixels per
-    pixel of boundary) for each mark whose error lies outside INK_BIAS.  A pixel's ink is how far its darkest
-    channel of the mark's colour went from white towards that colour; the pixels counted are those of the mark
-    and of its rim (within 3 pixels)."""
+    pixel of boundary) for each mark whose error lies outside INK_BIAS.  A pixel's ink is how far the darkest
+    channel of the mark's colour went from white towards that colour.  Each pixel counts for one mark: its
+    own, else the smallest mark whose box, grown by RIM pixels, holds it (the antialiased rim of a mark, and
+    the hole of a container, belong to that mark)."""
     if "marks" not in description:
         return []
     side = tile.shape[0]
     labels, _ = raster(description, side, grid)
-    near = _nearest_labels(labels, 3).ravel() + 1
+    marks = read_marks(description, grid)
+    owner = labels.copy()
+    windows = []
+    for x0, y0, x1, y1 in shapely.bounds(np.array([p for p, _ in marks], dtype=object)).tolist():
+        windows.append((max(0, math.floor(y0 * side) - RIM), min(side, math.ceil(y1 * side) + RIM),
+                        max(0, math.floor(x0 * side) - RIM), min(side, math.ceil(x1 * side) + RIM)))
+    sizes = [(r1 - r0) * (c1 - c0) for r0, r1, c0, c1 in windows]
+    for k in sorted(range(len(marks)), key=lambda k: -sizes[k]):  # larger boxes first: smaller ones win
+        r0, r1, c0, c1 = windows[k]
+        view, free = owner[r0:r1, c0:c1], labels[r0:r1, c0:c1] < 0
+        view[free] = k
     out = []
-    sums: dict[int, np.ndarray] = {}
-    for k, (polygon, colour) in enumerate(read_marks(description, grid)):
+    for k, (polygon, colour) in enumerate(marks):
+        r0, r1, c0, c1 = windows[k]
         channel = int(np.argmin(colour))
-        if channel not in sums:
-            weights = 255.0 - tile[..., channel].ravel().astype(np.float64)
-            sums[channel] = np.bincount(near, weights=weights, minlength=len(description["marks"]) + 1)
-        ink = float(sums[channel][k + 1]) / max(255.0 - colour[channel], 1.0)
+        mine = owner[r0:r1, c0:c1] == k
+        ink = float((255.0 - tile[r0:r1, c0:c1, channel][mine]).sum()) / max(255.0 - colour[channel], 1.0)
         error = (ink - polygon.area * side * side) / (polygon.length * side)
         if not INK_BIAS[0] <= error <= INK_BIAS[1]:
             out.append((k, error))
@@ -588,13 +606,13 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
         if counts is not None:
             failures.append(f"the number of objects singles out panel {letters[counts]} ({concept} item)")
     grid = int(scene.get("grid", 10000))
-    rgb = np.asarray(image.convert("RGB"))
+    rgb = image.convert("RGB")
     for letter, box, description in zip(letters, scene["option_boxes"], scene["options"], strict=True):
         left, top, right, bottom = (int(v) for v in box)
-        tile = rgb[top:bottom, left:right]
-        if tile.shape[:2] != (bottom - top, right - left) or tile.shape[0] != tile.shape[1]:
+        if not (0 <= left < right <= rgb.width and 0 <= top < bottom <= rgb.height and right - left == bottom - top):
             failures.append(f"panel {letter}: box {box} does not fit the image")
             continue
+        tile = np.asarray(rgb.crop((left, top, right, bottom)))
         misses = fidelity_misses(tile, description, grid)
         if misses > FIDELITY_SLACK:
             failures.append(f"panel {letter}: {misses} pixels away from the edges of its marks do not show its record")

@@ -69,10 +69,14 @@ def pose_matrix(pose: Mapping[str, Any]) -> np.ndarray:
     return _rotation(pose["angle"]) @ np.array([[a, a * pose["shear"]], [0.0, c]])
 
 
-def base_outline(shape: Mapping[str, Any]) -> np.ndarray:
-    """The shape's base outline read back from one recorded pose and its vertices."""
+def base_outline(shape: Mapping[str, Any]) -> np.ndarray | None:
+    """The shape's base outline read back from one recorded pose and its vertices (None if the recorded pose
+    flattens the shape)."""
     v = np.asarray(shape["vertices"], dtype=float)
-    return (v - np.asarray(shape["pose"]["position"], dtype=float)) @ np.linalg.inv(pose_matrix(shape["pose"])).T
+    m = pose_matrix(shape["pose"])
+    if abs(np.linalg.det(m)) < 1e-9:
+        return None
+    return (v - np.asarray(shape["pose"]["position"], dtype=float)) @ np.linalg.inv(m).T
 
 
 def hausdorff(p: np.ndarray, q: np.ndarray) -> float:
@@ -187,6 +191,7 @@ def _outlines_of(pose: np.ndarray, positions: Sequence[np.ndarray], centred: np.
 
 
 def _distinct(outlines: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outlines with near-duplicates (within a quarter of ``MATCH``) left out."""
     kept: list[np.ndarray] = []
     for outline in outlines:
         if all(hausdorff(outline, other) > MATCH / 4 for other in kept):
@@ -200,7 +205,8 @@ def predictions(scene: Mapping[str, Any]) -> dict[str, list[np.ndarray]]:
     for key in KEYS:
         shapes = [frame["shapes"][key] for frame in scene["query"]]
         frames = [np.asarray(s["vertices"], dtype=float) for s in shapes]
-        out[key] = predict(base_outline(shapes[0]), frames)
+        base = base_outline(shapes[0])
+        out[key] = predict(base, frames) if base is not None and len(base) >= 3 else []
     return out
 
 
@@ -230,6 +236,9 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
     for key in KEYS:
         first = scene["query"][0]["shapes"][key]
         base = base_outline(first)
+        if base is None:
+            failures.append(f"query 1: the recorded pose of shape {key} flattens it")
+            continue
         for name, panel in panels:
             shape = panel["shapes"][key]
             for field in ("shape", "colour", "style"):

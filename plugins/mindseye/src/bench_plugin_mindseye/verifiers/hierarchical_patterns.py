@@ -15,15 +15,20 @@ not pile up.  The maps are searched exhaustively: the largest part not yet expla
 the root (every map shrinks), so it fixes the next map up to the symmetries of the root (2 for a segment, n
 for an n-gon; for circles, the direction is fixed by where the map must send a reference circle), and every
 such choice is tried.  A figure for which no choice works is proven not self-similar.
+
+Circles show no orientation of their own, so a circle is read as facing away from its parent: in a figure of
+circles, every map must turn its copy by the same angle relative to the direction in which its child sits
+from the root, and the root faces one of its children (that child's map does not turn).  Without this, a
+ring whose sub-rings are turned at will would pass as a copy of itself.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import attrs
 import numpy as np
 
 from bench_plugin_mindseye.verifiers import line_raster
@@ -47,7 +52,7 @@ STRAY_REACH = 2.0
 BORDER = 3
 
 
-@attrs.frozen
+@dataclass(frozen=True)
 class Verdict:
     """The outcome of the self-similarity search: ``status`` is "self-similar" (then ``levels`` and
     ``branching`` say what was found), "broken" (proven: no set of maps regenerates the figure) or
@@ -181,7 +186,7 @@ def figure_verdict(description: Mapping[str, Any]) -> Verdict:
         return Verdict("broken")
     order = np.argsort(-parts.size, kind="stable")
     root = int(order[0])
-    if parts.size[order[1]] * ROOT_MARGIN >= parts.size[root]:
+    if parts.size[order[1]] * ROOT_MARGIN >= parts.size[root] or parts.size[root] < TOLERANCE:
         return Verdict("broken")
     reference = None
     if parts.codes[root] == 0:

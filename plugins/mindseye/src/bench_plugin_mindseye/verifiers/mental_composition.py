@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, draw_flat, panel_failures
+from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, draw_flat, scene_failures
 
 #: Net corners closer than this (pixels) are one point of the drawing (coordinates are kept to 0.01 px).
 HINGE_TOLERANCE = 0.05
@@ -285,12 +285,4 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
 def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the silhouette, and inside each
     clearly visible face of the net or the solid, its recorded colour (shaded as recorded on solids)."""
-    pixels = np.asarray(image.convert("RGB"))
-    side = scene["tile"]
-    panels = [("the net", scene["query"][0], scene["query_boxes"][0])]
-    panels += [(f"option {chr(65 + k)}", d, box)
-               for k, (d, box) in enumerate(zip(scene["options"], scene["option_boxes"], strict=True))]
-    failures = []
-    for name, description, (left, top, right, bottom) in panels:
-        failures += panel_failures(pixels[top:bottom, left:right], drawing(description, side), name)
-    return failures
+    return scene_failures(scene, image, lambda description, side: (drawing(description, side), None), "the net")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, panel_failures
+from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, scene_failures
 
 #: A pose counts as a rotation when it is orthonormal to this precision (it is recorded to 6 decimals).
 POSE_TOLERANCE = 1e-4
@@ -135,18 +135,13 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     return drawing(description, side)[0].rgb
 
 
+def _sketcher(description: Mapping[str, Any], side: int) -> tuple[Drawing, Any]:
+    sketched, owners = drawing(description, side)
+    colours = description["colours"]
+    return sketched, lambda f: f"a face of cube {owners[f] + 1} (colour {colours[owners[f]]})"
+
+
 def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the object's silhouette, and on
     each clearly visible cube face, that cube's recorded colour under the recorded light."""
-    pixels = np.asarray(image.convert("RGB"))
-    side = scene["tile"]
-    panels = [("the original", scene["query"][0], scene["query_boxes"][0])]
-    panels += [(f"option {chr(65 + k)}", d, box)
-               for k, (d, box) in enumerate(zip(scene["options"], scene["option_boxes"], strict=True))]
-    failures = []
-    for name, description, (left, top, right, bottom) in panels:
-        sketched, owners = drawing(description, side)
-        colours = description["colours"]
-        failures += panel_failures(pixels[top:bottom, left:right], sketched, name,
-                                   lambda f, o=owners, c=colours: f"a face of cube {o[f] + 1} (colour {c[o[f]]})")
-    return failures
+    return scene_failures(scene, image, _sketcher, "the original")

@@ -17,7 +17,7 @@ net face missing or moved all fail.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -230,12 +230,12 @@ def panel_failures(tile: np.ndarray, drawing: Drawing, name: str, describe_face:
     iou = int(np.count_nonzero(drawn & sketched)) / union if union else 1.0
     if iou < MIN_SILHOUETTE_IOU:
         failures.append(f"{name}: the drawn silhouette overlaps the recorded object's by {iou:.0%} only")
-    inner = np.zeros(drawing.inner.shape, dtype=bool)
-    inner[3:-3, 3:-3] = drawing.inner[3:-3, 3:-3]
-    ids = drawing.ids[inner]
+    inner = drawing.inner[3:-3, 3:-3]
+    ids = drawing.ids[3:-3, 3:-3][inner]
     if not len(ids):
         return failures
-    difference = np.abs(tile[inner].astype(np.int16) - drawing.colours[ids])
+    expected = np.rint(drawing.colours).astype(np.int16)[ids]
+    difference = np.abs(tile[3:-3, 3:-3][inner].astype(np.int16) - expected)
     wrong = np.maximum(np.maximum(difference[:, 0], difference[:, 1]), difference[:, 2]) > FACE_TOLERANCE
     count = np.bincount(ids, minlength=len(drawing.colours))
     bad = np.bincount(ids, weights=wrong, minlength=len(drawing.colours))
@@ -244,4 +244,22 @@ def panel_failures(tile: np.ndarray, drawing: Drawing, name: str, describe_face:
             what = describe_face(k) if describe_face else f"face {k}"
             failures.append(f"{name}: {what} does not show its recorded colour "
                             f"({bad[k] / count[k]:.0%} of its pixels differ)")
+    return failures
+
+
+#: A panel's sketch and a namer of its faces for messages (None: "face k").
+Sketcher = Callable[[Mapping[str, Any], int], tuple[Drawing, Callable[[int], str] | None]]
+
+
+def scene_failures(scene: Mapping[str, Any], image: Any, sketcher: Sketcher, query_name: str) -> list[str]:
+    """``panel_failures`` of every panel of a scene record (query panels, then options A, B, ...), each cut
+    from ``image`` at its recorded box and compared with ``sketcher(description, tile side)``."""
+    queries = list(zip(scene["query"], scene["query_boxes"], strict=True))
+    names = [query_name if len(queries) == 1 else f"{query_name} {k + 1}" for k in range(len(queries))]
+    names += [f"option {chr(65 + k)}" for k in range(len(scene["options"]))]
+    panels = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
+    failures = []
+    for name, (description, box) in zip(names, panels, strict=True):
+        drawing, describe_face = sketcher(description, scene["tile"])
+        failures += panel_failures(np.asarray(image.crop(tuple(box)).convert("RGB")), drawing, name, describe_face)
     return failures
