@@ -161,7 +161,9 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
         counted = analysis.counted(kind)
         count += len(counted)
         if found:
-            margins["edge"] = min(margins.get("edge", math.inf), min(abs(e.edge) for e in found))
+            # margins for the record, from the recorded (4-decimal) positions: reproducible on any CPU
+            recorded_edges = (abs(float(edge_distance(*e.as_json(), analysis.extent))) for e in found)
+            margins["edge"] = min(margins.get("edge", math.inf), min(recorded_edges))
         # border_unstable / not_strict: what the refinement says about every candidate near the plot
         reasons["border_unstable"] += sum(1 for e in found if e.zone == "band")
         reasons["not_strict"] += sum(1 for e in found if not e.strict and e.zone != "outside")
@@ -183,7 +185,11 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
             d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) * px_per_sample
             d[np.diag_indices(len(counted))] = np.inf
             closest = d.min(axis=1)
-            margins["separation_px"] = min(margins.get("separation_px", math.inf), float(closest.min()))
+            recorded = np.array([e.as_json() for e in counted]) / np.array([hx, hy])
+            gaps = np.sqrt((recorded[:, None, 0] - recorded[None, :, 0]) ** 2
+                           + (recorded[:, None, 1] - recorded[None, :, 1]) ** 2) * px_per_sample
+            gaps[np.diag_indices(len(counted))] = np.inf
+            margins["separation_px"] = min(margins.get("separation_px", math.inf), float(gaps.min()))
             reasons["too_close"] += int(np.sum(closest < MIN_SEPARATION_PX))
         if not counted:
             continue
@@ -218,7 +224,8 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
             if ring is None or ring[1] or (len(inside) and ring[0].contains_points(inside).any()):
                 reasons["no_contour_ring"] += 1
     reasons = Counter({code: n for code, n in reasons.items() if n})
-    margins = {k: round(v, 4) for k, v in margins.items() if math.isfinite(v)}
+    # separations to 1/100 px, edge distances to 1e-4 of the plot: far coarser than float noise
+    margins = {k: round(v, 2 if k == "separation_px" else 4) for k, v in margins.items() if math.isfinite(v)}
     ordered = {code: reasons[code] for code in REASONS if code in reasons}
     return Verdict(accepted=not ordered, reasons=ordered, count=count, margins=margins)
 

@@ -196,35 +196,66 @@ def _flat_tops(g: np.ndarray, seeds: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     (at most ``SMALL_TIE`` samples, a point top that falls between samples) as (row, col) of their centre,
     and the number of larger ones (flat plateaus) that reach into the plot.
 
-    Each region is followed to its full extent before deciding, because a flat region is a top only if
-    nothing around it is higher."""
+    A flat region is a top only if none of its samples has a higher neighbour, so the regions are the
+    connected components of equal neighbours among the samples with no higher neighbour, and a component
+    that touches an equal sample outside that set is no top.  Components come from a vectorised
+    union-find (hook every edge's larger root to the smaller, then compress paths), so a long flat trough
+    floor costs a few array passes, not one pass per sample of its length."""
     if not len(seeds):
         return [], 0
+    rows, cols = g.shape
+    across = np.maximum(np.maximum(g[:, :-2], g[:, 1:-1]), g[:, 2:])
+    around = np.maximum(np.maximum(across[:-2], across[1:-1]), across[2:])
+    candidate = np.zeros(g.shape, dtype=bool)  # no higher neighbour (inner samples)
+    candidate[1:-1, 1:-1] = g[1:-1, 1:-1] >= around
+    index = np.arange(rows * cols).reshape(rows, cols)
+    firsts, seconds, leaks = [], [], []
+    for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+        one = (slice(0, rows - dr), slice(max(-dc, 0), cols - max(dc, 0)))
+        two = (slice(dr, rows), slice(max(dc, 0), cols + min(dc, 0)))
+        equal = g[one] == g[two]
+        inside_one, inside_two = candidate[one], candidate[two]
+        linked = equal & inside_one & inside_two
+        firsts.append(index[one][linked])
+        seconds.append(index[two][linked])
+        leaks += [index[one][equal & inside_one & ~inside_two], index[two][equal & inside_two & ~inside_one]]
+    first, second = np.concatenate(firsts), np.concatenate(seconds)
+    seed_index = seeds[:, 0] * cols + seeds[:, 1]
+    nodes = np.unique(np.concatenate([first, second, seed_index]))
+    a, b = np.searchsorted(nodes, first), np.searchsorted(nodes, second)
+    root = np.arange(len(nodes))
+    while True:
+        ra, rb = root[a], root[b]
+        apart = ra != rb
+        if not apart.any():
+            break
+        np.minimum.at(root, np.maximum(ra[apart], rb[apart]), np.minimum(ra[apart], rb[apart]))
+        while True:
+            jumped = root[root]
+            if np.array_equal(jumped, root):
+                break
+            root = jumped
+    count = len(nodes)
+    leaky = np.zeros(count, dtype=bool)
+    leak = np.concatenate(leaks)
+    known = np.isin(leak, nodes)
+    leaky[root[np.searchsorted(nodes, leak[known])]] = True
+    size = np.bincount(root, minlength=count)
+    node_rows, node_cols = nodes // cols, nodes % cols
     xmin, xmax, ymin, ymax = extent
-    inside = np.zeros(g.shape, dtype=bool)
-    inside[np.ix_((ys >= ymin) & (ys <= ymax), (xs >= xmin) & (xs <= xmax))] = True
-    done = np.zeros(g.shape, dtype=bool)
+    in_plot = (xs[node_cols] >= xmin) & (xs[node_cols] <= xmax) & (ys[node_rows] >= ymin) & (ys[node_rows] <= ymax)
+    reaches_in = np.zeros(count, dtype=bool)
+    reaches_in[root[in_plot]] = True
+    mean_row = np.bincount(root, weights=node_rows, minlength=count) / np.maximum(size, 1)
+    mean_col = np.bincount(root, weights=node_cols, minlength=count) / np.maximum(size, 1)
     small: list[tuple[float, float]] = []
     plateaus = 0
-    for row, col in seeds.tolist():
-        if done[row, col]:
+    for top in np.unique(root[np.searchsorted(nodes, seed_index)]).tolist():
+        if leaky[top]:
             continue
-        level = g[row, col]
-        same = g == level
-        region = np.zeros(g.shape, dtype=bool)
-        region[row, col] = True
-        while True:
-            grown = _dilate(region) & same
-            if np.array_equal(grown, region):
-                break
-            region = grown
-        done |= region
-        if (_dilate(region) & (g > level)).any():
-            continue
-        where = np.argwhere(region)
-        if len(where) <= SMALL_TIE:
-            small.append(tuple(float(v) for v in where.mean(axis=0)))
-        elif (region & inside).any():
+        if size[top] <= SMALL_TIE:
+            small.append((float(mean_row[top]), float(mean_col[top])))
+        elif reaches_in[top]:
             plateaus += 1
     return small, plateaus
 
