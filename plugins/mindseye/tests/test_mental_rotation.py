@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
+from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -150,6 +152,14 @@ def test_solver_picks_exactly_the_rotation_and_every_foil_is_wrong(difficulty):
         assert len(set(keys)) == 4  # pairwise non-congruent, colours included
 
 
+def _coloured(view: mt.PolycubeView):
+    return mt.canonical(view.voxels, view.colours)
+
+
+def _mirrored(view: mt.PolycubeView):
+    return mt.canonical(view.voxels @ mt.MIRROR.T, view.colours)
+
+
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 def test_each_template_is_the_error_it_names(difficulty):
     for seed in SEEDS:
@@ -158,29 +168,45 @@ def test_each_template_is_the_error_it_names(difficulty):
         shape = _geometry(original)
         mirrored = mt.canonical(original.voxels @ mt.MIRROR.T)
         options = _by_template(stimulus)
+        edit = stimulus.facts["edit"]
+        assert set(options) == {"rotation", "mirror", edit, f"mirrored_{edit}"}
         assert shape != mirrored  # chiral: the mirror can never be a rotation
-        assert _geometry(options["rotation"].content) == shape
-        assert _geometry(options["mirror"].content) == mirrored
-        assert options["mirror"].content.colours == original.colours  # same colour order, reflected geometry
-        if "off_by_theta" in options:
-            twisted = options["off_by_theta"].content
-            assert _geometry(twisted) not in (shape, mirrored)
-            # one end arm turned: all but the cubes of that arm stay where they were along the chain
-            moved = (twisted.voxels - twisted.voxels[0] != original.voxels - original.voxels[0]).any(axis=1)
-            moved_back = (twisted.voxels - twisted.voxels[-1] != original.voxels - original.voxels[-1]).any(axis=1)
-            assert moved.sum() < len(moved) - 1 or moved_back.sum() < len(moved) - 1
-        if "similar_shape" in options:
-            other = options["similar_shape"].content
-            assert len(other.voxels) == len(original.voxels)
-            assert _geometry(other) not in (shape, mirrored)
-            assert other.colours == original.colours
-        if "colour_permuted" in options:
-            permuted = options["colour_permuted"].content
-            assert _geometry(permuted) == shape  # the right geometry ...
-            assert mt.canonical(permuted.voxels, permuted.colours) != mt.canonical(original.voxels, original.colours)
-            assert sorted(map(str, permuted.colours)) == sorted(map(str, original.colours))
-            assert sum(a != b for a, b in zip(permuted.colours, original.colours, strict=True)) == 2
-            assert "mirror" in options  # paired, so colour order alone cannot pick either
+        assert _coloured(options["rotation"].content) == _coloured(original)
+        assert _mirrored(options["mirror"].content) == _coloured(original)  # reflected, same colour order
+        changed = options[edit].content
+        assert _mirrored(options[f"mirrored_{edit}"].content) == _coloured(changed)  # the edit, reflected
+        if edit == "off_by_theta":
+            assert _geometry(changed) not in (shape, mirrored)
+            # one end arm turned: all but the cubes of that arm keep their place along the chain (up to a turn)
+            assert any(
+                (np.abs((changed.voxels - changed.voxels[end]) @ turn.T
+                        - (original.voxels - original.voxels[end])).sum(axis=1) > 0).sum() < len(changed.voxels) - 1
+                for end in (0, -1) for turn in mt.ROTATIONS)
+        if edit == "similar_shape":
+            assert len(changed.voxels) == len(original.voxels)
+            assert _geometry(changed) not in (shape, mirrored)
+            assert changed.colours == original.colours
+        if edit == "colour_permuted":
+            assert _geometry(changed) == shape  # the right geometry ...
+            assert _coloured(changed) != _coloured(original)  # ... wrongly coloured
+            assert sorted(map(str, changed.colours)) == sorted(map(str, original.colours))
+            assert sum(a != b for a, b in zip(changed.colours, original.colours, strict=True)) == 2
+
+
+def test_every_option_stands_to_the_others_as_the_answer_does():
+    # issue 7's blind audit: with every foil one edit away from the answer, the answer was the option most
+    # like all the others.  Now each option has exactly one mirror image among the others, and the original
+    # is any of the four objects equally often.
+    count = 90
+    sources = Counter()
+    for seed in range(count):
+        stimulus = _stimulus(400 + seed, ("easy", "medium", "hard")[seed % 3])
+        views = [o.content for o in stimulus.options]
+        for view in views:
+            assert sum(_mirrored(other) == _coloured(view) for other in views) == 1
+        sources[tuple(stimulus.facts["original_is"].values())] += 1
+    assert set(sources) == set(mt.WORLD)
+    assert min(sources.values()) >= count / 4 - 3 * math.sqrt(count * 3 / 16)
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
@@ -205,16 +231,20 @@ def test_difficulty_knobs_follow_the_paper():
                 pose = option.latent["pose"]
                 assert len(pose) == stimulus.facts["knobs"]["axes"]
                 assert all(d in mt.ANGLES[angles] for _, d in pose)
-        assert "colour_permuted" not in _by_template(easy) and "colour_permuted" in _by_template(hard)
+        assert easy.facts["edit"] in ("off_by_theta", "similar_shape")
+    hard_edits = Counter(_stimulus(seed, "hard").facts["edit"] for seed in SEEDS)
+    assert hard_edits["colour_permuted"] >= 2 and set(hard_edits) <= {"colour_permuted", "off_by_theta",
+                                                                        "similar_shape"}
 
 
 def test_explicit_knobs_override_the_difficulty_defaults():
     stimulus = _stimulus(5, "easy", cubes=10, colouring="varied", axes=2, angles="oblique")
     assert stimulus.facts["cubes"] == 10 and all(len(o.content.voxels) == 10 for o in stimulus.options)
     assert all(len(o.latent["pose"]) == 2 for o in stimulus.options)
-    assert "colour_permuted" in _by_template(stimulus)
+    assert len({c for o in stimulus.options for c in o.content.colours}) >= 3
     mono = _stimulus(5, "hard", colouring="mono")
-    assert set(_by_template(mono)) == {"rotation", "mirror", "off_by_theta", "similar_shape"}
+    assert mono.facts["edit"] in ("off_by_theta", "similar_shape")
+    assert {c for o in mono.options for c in o.content.colours} == {mt.WHITE}
 
 
 def test_the_mirror_is_usually_the_designated_confound():
@@ -222,7 +252,7 @@ def test_the_mirror_is_usually_the_designated_confound():
     roles = [o.template for seed in range(30) for o in _stimulus(100 + seed, levels[seed % 3]).options
              if o.role == "confound"]
     assert 0.5 <= roles.count("mirror") / len(roles) <= 0.95
-    assert set(roles) <= {"mirror", "off_by_theta", "colour_permuted"}
+    assert set(roles) <= {"mirror", "off_by_theta", "colour_permuted", "similar_shape"}
 
 
 def test_items_are_the_same_at_both_sizes_when_the_audit_allows():

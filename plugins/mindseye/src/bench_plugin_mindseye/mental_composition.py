@@ -830,8 +830,8 @@ class MentalComposition(MindsEyeTask):
     def _panels_sound(self, rng: np.random.Generator, solids: list[Solid], side: int) -> bool:
         """Size the options (``balanced_scales``: every nuisance feature follows one size order, the one that
         needs the narrowest range, found without looking at which option is the answer), render them at one
-        shared scale and keep them if no nuisance feature singles out the right one (``solids[0]``) and all
-        differ visibly."""
+        shared scale and keep them if no nuisance feature singles out any option (the right one is
+        ``solids[0]``, but what is rejected must not depend on that) and all differ visibly."""
         meshes: list[raster3d.Mesh] = []
 
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
@@ -849,7 +849,8 @@ class MentalComposition(MindsEyeTask):
                            {k: v / 2 for k, v in self.nuisance_floor.items()}) is None:
             return False
         tiles = [s.cache[side] for s in solids]
-        return raster3d.nuisance_clean(tiles, 0, self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
+        return raster3d.nuisance_clean(tiles, None, self.nuisance_factor, self.nuisance_floor,
+                                       self.min_option_difference)
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolyNet | ConeNet, side: int) -> Image.Image:

@@ -9,13 +9,18 @@ taxonomy": mirrored objects and varying colour sequence; §3.2: reflections take
 rotation errors; spec §7.1):
 
 * ``mirror`` - the original reflected, then turned: a reflection taken for a rotation (the usual confound);
-* ``off_by_theta`` - the original with its first or last arm turned by 90/180/270 degrees about the arm it
-  joins: part of the object rotated by a wrong angle ("misplaced parts after rotation", Fig 18);
-* ``similar_shape`` - another chain with as many cubes and arms (and the same colour sequence), neither
-  congruent nor mirror-congruent to the original;
-* ``colour_permuted`` - with varied colours only: the correct geometry with two cube colours swapped (the
-  paper's "varying colour sequence" confound).  It always comes with a ``mirror``, which keeps the colour
-  sequence but not the geometry, so neither geometry alone nor colour order alone picks the answer.
+* one edit of the original (``EDITS``): ``off_by_theta`` - its first or last arm turned by 90/180/270
+  degrees about the arm it joins, part of the object rotated by a wrong angle ("misplaced parts after
+  rotation", Fig 18); ``similar_shape`` - another chain with as many cubes and arms and the same colour
+  sequence; or, with varied colours, ``colour_permuted`` - the original with two cube colours swapped (the
+  paper's "varying colour sequence" confound);
+* the edit reflected (``mirrored_off_by_theta``, ``mirrored_similar_shape``, ``mirrored_colour_permuted``).
+
+The four options are built before the original is chosen (issue 7's blind-option audit: when every foil was
+one edit away from the answer, the answer was the option most like all the others, and the probe beat
+chance by picking the most typical option): they are an object, its mirror image, an edited copy and its
+mirror image (``WORLD``), and the original is one of the four drawn uniformly.  Each option then stands to
+the other three as any other does, and neither geometry alone nor colour order alone picks the answer.
 
 The question says that every cube keeps its colour, so the ``colour_permuted`` foil is wrong by the stated
 rule, not only by the template.  Each panel's scene record holds the lattice coordinates, cube colours and
@@ -61,6 +66,16 @@ KNOBS: dict[str, dict[str, Any]] = {
 #: Angle sets per active axis.  The paper's hard items use 60/90/120 degrees (§3.2, [C] in spec §2.6); we
 #: allow both senses of turn (240/270/300 = -120/-90/-60) so that enough distinct readable poses exist.
 ANGLES = {"right": (90, 180, 270), "oblique": (60, 90, 120, 240, 270, 300)}
+#: An item's four objects as (mirrored, edited): an object, its mirror image, an edited copy and the copy's
+#: mirror image.  The original is one of the four drawn uniformly; relative to it the others are its
+#: ``mirror``, its edit and its ``mirrored_`` edit.
+WORLD = ((False, False), (True, False), (False, True), (True, True))
+#: The edits per colouring, with their weights: mono items turn an end arm or take another chain, varied ones
+#: mostly swap two cube colours (the paper's "varying colour sequence" confound).
+EDITS = {
+    "mono": (("off_by_theta", 0.5), ("similar_shape", 0.5)),
+    "varied": (("colour_permuted", 0.5), ("off_by_theta", 0.25), ("similar_shape", 0.25)),
+}
 #: Every lattice direction must face the camera at least this much (|cos| of the angle between a cube face's
 #: normal and the view): an oblique pose that looks straight down a lattice axis flattens the object into a
 #: 2D drawing whose depth steps, and so its handedness, cannot be read.
@@ -304,93 +319,93 @@ class MentalRotation(MindsEyeTask):
             if len(set(seq)) >= 3:
                 return seq
 
+    def _edit(self, rng: np.random.Generator, edit: str, chain: np.ndarray, names: list[str], arms: int
+              ) -> tuple[np.ndarray, list[str], dict[str, Any]] | None:
+        """The edited copy of ``chain`` (voxels, colour names, what was edited), itself chiral and without
+        self-symmetry like every object that may be the original, or None if this draw allows none."""
+        forms = (canonical(chain), canonical(chain @ MIRROR.T))
+        if edit == "off_by_theta":
+            for first, turns in rng.permutation([(f, t) for f in (False, True) for t in (1, 2, 3)]).tolist():
+                twisted = twist_end_arm(chain, bool(first), int(turns))
+                if (twisted is not None and canonical(twisted) not in forms and self_symmetries(twisted) == 1
+                        and canonical(twisted) != canonical(twisted @ MIRROR.T)):
+                    return twisted, names, {"twisted_arm": {"end": "first" if first else "last",
+                                                            "degrees": 90 * int(turns)}}
+            return None
+        if edit == "similar_shape":
+            for _ in range(40):
+                other = self._chain(rng, len(chain), arms)
+                if canonical(other) not in forms:
+                    return other, names, {}
+            return None
+        pairs = [(i, j) for i in range(len(names)) for j in range(i + 2, len(names)) if names[i] != names[j]]
+        for i, j in rng.permutation(pairs).tolist():
+            seq = list(names)
+            seq[i], seq[j] = seq[j], seq[i]
+            if any(seq[k] == seq[k + 1] for k in range(len(seq) - 1)):
+                continue  # keep "neighbours differ", or the foil would stand out by it
+            if canonical(chain, seq) != canonical(chain, names):
+                return chain, seq, {"swapped_cubes": [i, j]}
+        return None
+
     def _attempt(self, rng: np.random.Generator, knobs: Mapping[str, Any], arms: int, side: int) -> Stimulus | None:
+        """One try at a stimulus, or None.  The four options are built first (``WORLD``: an object, its mirror
+        image, an edited copy and the copy's mirror image), then the original is one of them drawn uniformly:
+        every option then stands to the other three as every other does (one mirror image, one edit, one
+        mirrored edit), so the options alone cannot tell the answer (it is not, say, the one most like the
+        rest), and nothing that rejects a try looks at which one it is."""
         cubes = knobs["cubes"]
         chain = self._chain(rng, cubes, arms)
-        # the original is presented in a random lattice orientation (no shape has a habitual pose) in which
-        # every cube shows
-        for turn in rng.permutation(24).tolist():
-            if every_cube_visible(PolycubeView(chain @ ROTATIONS[turn].T, [WHITE] * cubes, np.eye(3))):
-                chain = chain @ ROTATIONS[turn].T
-                break
-        else:
-            return None
         names = self._colours(rng, knobs["colouring"], cubes)
-        geometry = canonical(chain)
-        mirrored = chain @ MIRROR.T
-        mirror_geometry = canonical(mirrored)
-
-        # -- wrong shapes --------------------------------------------------------------------------
-        twisted = None
-        for first, turns in rng.permutation([(f, t) for f in (False, True) for t in (1, 2, 3)]).tolist():
-            candidate = twist_end_arm(chain, bool(first), int(turns))
-            if candidate is not None and canonical(candidate) not in (geometry, mirror_geometry):
-                twisted, twist = candidate, {"end": "first" if first else "last", "degrees": 90 * int(turns)}
-                break
-        other = None
-        for _ in range(40):
-            candidate = random_chain(rng, cubes, arms)
-            if candidate is None:
-                continue
-            key = canonical(candidate)
-            if key not in (geometry, mirror_geometry) and (twisted is None or key != canonical(twisted)):
-                other = candidate @ ROTATIONS[int(rng.integers(24))].T
-                break
-        swapped = None
-        if knobs["colouring"] == "varied":
-            pairs = [(i, j) for i in range(cubes) for j in range(i + 2, cubes) if names[i] != names[j]]
-            for i, j in rng.permutation(pairs).tolist():
-                seq = list(names)
-                seq[i], seq[j] = seq[j], seq[i]
-                if any(seq[k] == seq[k + 1] for k in range(cubes - 1)):
-                    continue  # keep "neighbours differ", or the foil would stand out by it
-                if canonical(chain, seq) != canonical(chain, names):
-                    swapped = (seq, (i, j))
-                    break
-
-        # -- which templates: mono has mirror, off_by_theta, similar_shape; varied pairs the colour foil
-        # with a mirror and adds one of the two shape foils
-        if knobs["colouring"] == "varied":
-            if swapped is None:
-                return None
-            third = "off_by_theta" if rng.random() < 0.5 else "similar_shape"
-            templates = ["mirror", "colour_permuted", third]
-            confound = "mirror" if rng.random() < 0.7 else "colour_permuted"
-        else:
-            templates = ["mirror", "off_by_theta", "similar_shape"]
-            confound = "mirror" if rng.random() < 0.75 else "off_by_theta"
-        if ("off_by_theta" in templates and twisted is None) or ("similar_shape" in templates and other is None):
+        choices = EDITS[knobs["colouring"]]
+        edit = choices[int(rng.choice(len(choices), p=[weight for _, weight in choices]))][0]
+        edited = self._edit(rng, edit, chain, names, arms)
+        if edited is None:
             return None
-
-        shapes: dict[str, tuple[np.ndarray, list[str], dict[str, Any]]] = {
-            "correct": (chain, names, {}),
-            "mirror": (mirrored, names, {"reflected_axis": "x"}),
+        members = {
+            (False, False): (chain, names, {}),
+            (True, False): (chain @ MIRROR.T, names, {}),
+            (False, True): edited,
+            (True, True): (edited[0] @ MIRROR.T, edited[1], edited[2]),
         }
-        if "off_by_theta" in templates:
-            shapes["off_by_theta"] = (twisted, names, {"twisted_arm": twist})
-        if "similar_shape" in templates:
-            shapes["similar_shape"] = (other, names, {})
-        if "colour_permuted" in templates:
-            shapes["colour_permuted"] = (chain, swapped[0], {"swapped_cubes": list(swapped[1])})
-        keys = [canonical(v, c) for v, c, _ in shapes.values()]
-        if len(set(keys)) != len(keys):
+        if len({canonical(v, c) for v, c, _ in members.values()}) != len(members):
             return None
+        # each of them could be the original, shown in a lattice orientation (no shape has a habitual pose) in
+        # which every cube shows
+        upright = {}
+        for key, (voxels, _, _) in members.items():
+            turns = rng.permutation(24).tolist()
+            upright[key] = next((t for t in turns if every_cube_visible(
+                PolycubeView(voxels @ ROTATIONS[t].T, [WHITE] * cubes, np.eye(3)))), None)
+            if upright[key] is None:
+                return None
+        source = WORLD[int(rng.integers(len(WORLD)))]
+
+        def template(key: tuple[bool, bool]) -> str:
+            mirrored, edited_ = key[0] != source[0], key[1] != source[1]
+            return ("mirrored_" + edit if mirrored else edit) if edited_ else "mirror" if mirrored else "rotation"
+
+        confound = "mirror" if rng.random() < 0.7 else edit
 
         def rgb(seq: Sequence[str]) -> list[tuple[int, int, int]]:
             return [WHITE if n == MONO else PALETTE[n] for n in seq]
 
-        query = PolycubeView(chain, rgb(names), np.eye(3))
+        original, original_names, _ = members[source]
+        original = original @ ROTATIONS[upright[source]].T
+        query = PolycubeView(original, rgb(original_names), np.eye(3))
+        order = [source, *(key for key in WORLD if key != source)]  # the right one first (``_panels_sound``)
         for _ in range(6):
-            poses: dict[str, tuple[np.ndarray, list[list[Any]]]] = {}
+            poses: dict[tuple[bool, bool], tuple[np.ndarray, list[list[Any]]]] = {}
             views = {}
-            for name, (voxels, seq, _) in shapes.items():
+            for key in order:
+                voxels, seq, _ = members[key]
                 for _ in range(40):
                     matrix, spec = random_pose(rng, knobs["axes"], knobs["angles"])
                     if not readable_pose(matrix) or any(np.abs(matrix - m).max() < 1e-6 for m, _ in poses.values()):
                         continue
                     view = PolycubeView(voxels, rgb(seq), matrix)
                     if every_cube_visible(view):
-                        poses[name], views[name] = (matrix, spec), view
+                        poses[key], views[key] = (matrix, spec), view
                         break
                 else:
                     return None
@@ -400,25 +415,31 @@ class MentalRotation(MindsEyeTask):
             return None
 
         options = []
-        for name, (_, seq, extra) in shapes.items():
-            role = "correct" if name == "correct" else "confound" if name == confound else "filler"
-            latent = {"pose": poses[name][1], "colours": list(seq), **extra}
-            options.append(Option(role, "rotation" if name == "correct" else name, latent, views[name]))
+        for key in order:
+            _, seq, extra = members[key]
+            name = template(key)
+            role = "correct" if name == "rotation" else "confound" if name == confound else "filler"
+            latent = {"pose": poses[key][1], "colours": list(seq), "world": {"mirrored": key[0], "edited": key[1]},
+                      **extra}
+            options.append(Option(role, name, latent, views[key]))
         facts = {
             "knobs": dict(knobs),
             "arms": arms,
             "cubes": cubes,
             "active_axes": knobs["axes"],
-            "rotation": poses["correct"][1],
-            "dominant_axis": max(poses["correct"][1], key=lambda p: abs(((p[1] + 180) % 360) - 180))[0],
-            "original_voxels": chain.tolist(),
-            "original_colours": list(names),
+            "edit": edit,
+            "original_is": {"mirrored": source[0], "edited": source[1]},
+            "rotation": poses[source][1],
+            "dominant_axis": max(poses[source][1], key=lambda p: abs(((p[1] + 180) % 360) - 180))[0],
+            "original_voxels": original.tolist(),
+            "original_colours": list(original_names),
         }
         return Stimulus(query=(query,), query_captions=("Original Shape",), options=options, facts=facts)
 
     def _panels_sound(self, query: PolycubeView, views: list[PolycubeView], side: int) -> bool:
-        """Render every panel at one shared scale; accept if no nuisance feature singles out the correct option
-        (``views[0]``) and all options differ visibly.  Keeps the renders for ``render``."""
+        """Render every panel at one shared scale; accept if no nuisance feature singles out any option (not
+        only the right one, ``views[0]``: what is rejected must not depend on which one is right) and all
+        options differ visibly.  Keeps the renders for ``render``."""
         meshes = [query.mesh(), *(v.mesh() for v in views)]
         scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
         tiles = []
@@ -427,7 +448,7 @@ class MentalRotation(MindsEyeTask):
             view.relative_scale = scale / side
             view.cache = {side: drawn.image}
             tiles.append(drawn.image)
-        return raster3d.nuisance_clean(tiles[1:], 0, self.nuisance_factor, self.nuisance_floor,
+        return raster3d.nuisance_clean(tiles[1:], None, self.nuisance_factor, self.nuisance_floor,
                                        self.min_option_difference)
 
     # -- drawing -------------------------------------------------------------------------------------

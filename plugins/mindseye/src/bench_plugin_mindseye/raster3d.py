@@ -308,14 +308,16 @@ def _dilate(mask: np.ndarray, radius: int) -> None:
 panel_features = option_features
 
 
-def nuisance_clean(tiles: Sequence[Image.Image], answer: int, factor: float, floors: dict[str, float],
+def nuisance_clean(tiles: Sequence[Image.Image], answer: int | None, factor: float, floors: dict[str, float],
                    min_difference: float) -> bool:
-    """True if no nuisance feature (ink, ink extent, saturation) singles out panel ``answer`` and every pair of
-    panels differs visibly: the same tests the base class's verify applies to the composite, run on the
-    option panels before the stimulus is accepted."""
+    """True if no nuisance feature (ink, ink extent, saturation) singles out panel ``answer`` (with ``None``:
+    any panel) and every pair of panels differs visibly: the same tests the base class's verify applies to the
+    composite, run on the option panels before the stimulus is accepted.  A generator whose options are
+    exchangeable passes ``None``, so that what it rejects does not depend on which option is the answer."""
     features = [panel_features(t) for t in tiles]
     for name, floor in floors.items():
-        if singled_out([f[name] for f in features], answer, factor, floor):
+        values = [f[name] for f in features]
+        if any(singled_out(values, k, factor, floor) for k in (range(len(tiles)) if answer is None else [answer])):
             return False
     grey = [np.asarray(t.convert("L"), dtype=np.float32) for t in tiles]
     for i in range(len(grey)):

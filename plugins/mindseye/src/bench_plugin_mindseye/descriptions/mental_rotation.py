@@ -14,10 +14,11 @@ TASK = Task(
     category="transformation",
     description=(
         "Mind's Eye Mental Transformation (MT): a Shepard-Metzler-like polycube labelled Original Shape above "
-        "four 3D candidates A-D; exactly one is the original turned by a pure rotation about 1-3 axes.  Wrong "
-        "options: its mirror image, the same object with one arm turned by a wrong angle, a different polycube "
-        "with as many cubes, and (with varied colours) the right geometry with two cube colours swapped, wrong "
-        "because the question states that every cube keeps its colour."
+        "four 3D candidates A-D; exactly one is the original turned by a pure rotation about 1-3 axes.  The four "
+        "are an object, its mirror image, an edited copy (one end arm turned by a wrong angle, another chain with "
+        "as many cubes, or with varied colours two cube colours swapped, wrong because the question states that "
+        "every cube keeps its colour) and the copy's mirror image; the original is any of the four, so no option "
+        "stands out as the one the others were made from."
     ),
     implementation="bench_plugin_mindseye.mental_rotation:TASK",
     parameters=(

@@ -2,9 +2,10 @@
 (mental rotation and mental composition), and the pixel checks built on it.
 
 Nothing here comes from the generator's renderer: the camera basis is rebuilt from the recorded elevation
-and azimuth, faces are filled by edge functions at pixel centres (no supersampling) with a per-pixel depth
-test, shaded by the recorded light, and outlined where the visible outline group changes.  The result is
-close enough to the real panel that
+and azimuth, all faces are filled at once by edge functions at pixel centres (no supersampling), hidden
+parts removed by a per-pixel depth test (back-face culling alone for convex solids), shaded by the recorded
+light, and outlined where the visible outline group changes.  The result is close enough to the real panel
+that
 
 * the silhouette of the panel's pixels must overlap the sketch's (intersection over union), and
 * inside every face that shows clearly (away from outlines and antialiasing), the panel's pixels must have
@@ -18,9 +19,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-import attrs
 import numpy as np
 
 EDGE = (35, 35, 35)
@@ -36,16 +36,15 @@ FACE_AGREEMENT = 0.85
 MIN_FACE_PIXELS = 8
 
 
-@attrs.frozen
-class Drawing:
+class Drawing(NamedTuple):
     """A sketch: ``rgb`` (side x side x 3, uint8), ``ids`` (face index per pixel, -1 for background),
     ``colours`` (the colour each face must show, float RGB) and ``inner`` (pixels at least two pixels from
     any outline, where a face's colour can be read exactly)."""
 
-    rgb: np.ndarray = attrs.field(eq=False, repr=False)
-    ids: np.ndarray = attrs.field(eq=False, repr=False)
-    colours: np.ndarray = attrs.field(eq=False, repr=False)
-    inner: np.ndarray = attrs.field(eq=False, repr=False)
+    rgb: np.ndarray
+    ids: np.ndarray
+    colours: np.ndarray
+    inner: np.ndarray
 
 
 def camera_basis(elevation: float, azimuth: float) -> np.ndarray:
@@ -64,8 +63,10 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
     """Fill convex polygons into a ``side`` x ``side`` map of polygon labels (-1 where none): polygon k has
     corners ``xs[k]``, ``ys[k]`` (pixel units, either winding; pad short ones by repeating a corner) and
     covers the pixels whose centres lie inside it.  Where polygons overlap, the one with the larger
-    ``depth`` (k x 3: z = a x + b y + c over pixel centres) wins, or the later one without depths.  All
-    polygons are filled at once: every (polygon, pixel of its box) pair is one array element."""
+    ``depth`` (k x 3: z = a x + b y + c over pixel centres) wins; without depths the polygons must not
+    overlap (they may share edges, whose pixels go to either).  All polygons are filled at once: every
+    (polygon, pixel of its box) pair is one array element.  ``ids``, if given, is filled in place (it must be
+    C-contiguous)."""
     ids = np.full((side, side), -1, dtype=np.int32) if ids is None else ids
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     labels = np.arange(len(xs)) if labels is None else np.asarray(labels)
@@ -99,7 +100,7 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
         np.maximum.at(nearest, pixel, z)
         front = z >= nearest[pixel]
         pixel, owner = pixel[front], owner[front]
-    ids.reshape(-1)[pixel] = labels[owner]  # without depths, later polygons overwrite earlier ones
+    ids.reshape(-1)[pixel] = labels[owner]
     return ids
 
 
@@ -200,9 +201,8 @@ def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np
 
 def draw_flat(polygons: Sequence[Sequence[Sequence[float]]], colours: np.ndarray, side: int, edge_width: float,
               masks: Sequence[tuple[tuple[int, int], np.ndarray]] = ()) -> Drawing:
-    """Draw flat 2D shapes (no depth; later ones cover earlier ones): convex ``polygons`` in pixel units,
-    then any ready ``masks`` (each a top-left (x, y) and a boolean array); each shape its own outline group
-    and colour."""
+    """Draw flat 2D shapes: convex ``polygons`` in pixel units that do not overlap, then any ready ``masks``
+    (each a top-left (x, y) and a boolean array) over them; each shape its own outline group and colour."""
     ids = np.full((side, side), -1, dtype=np.int32)
     if len(polygons):
         rasterise(*_padded(polygons), side, ids=ids)
