@@ -2,7 +2,8 @@
 only the written item and its decoded PNG) must reject every one.  A fault that verify misses fails here.
 
 Counting: a heatmap or contour plot drawn with an extra bump, with the colour map reversed, or of another
-function; a record whose options, answer or function disagree with the picture.  Transformation: Plot A
+function; a contour-only plot whose rings are dashed against the question's rule (peaks' rings solid,
+hollows' rings dashed); a record whose options, answer or function disagree with the picture.  Transformation: Plot A
 and Plot B swapped, Plot B drawn under another option, a plot of another function, the recorded
 transformation replaced so that a distractor would be right, the option list altered.
 """
@@ -66,7 +67,7 @@ def _draw_counting(item: Item, z: np.ndarray, reverse_colours: bool = False,
         monkeypatch.setattr(plotting, "_cmap", lambda name: original(name).reversed())
     vmin, vmax = scene["value_range"]
     image = plotting.render_plot(z, scene["sampling"]["extent"], scene["style"], vmin=vmin, vmax=vmax,
-                                 size_px=tuple(scene["image_size"]))
+                                 size_px=tuple(scene["image_size"]), dashes="hollows")
     return _decoded([image])
 
 
@@ -171,6 +172,45 @@ def test_counting_question_about_the_other_kind_is_rejected() -> None:
     built = _counting("heatmap-viridis", count_type="maxima")
     item = attrs.evolve(built.item, question=built.item.question.replace("local maxima", "local minima"))
     assert_rejected(_HOST, COUNTING, item, _decoded(built.images), "question asks for minima")
+
+
+@pytest.mark.parametrize("count_type", ["maxima", "minima"])
+@pytest.mark.parametrize("fault", ["all solid", "all closed rings dashed", "rises dashed, hollows solid"])
+def test_counting_contour_rings_dashed_the_wrong_way_are_rejected(count_type: str, fault: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Contour-only plots dash exactly the closed rings around hollows (the question says so): a plot with
+    every line solid, every closed ring dashed, or the rule turned round misleads a reader about which
+    rings are peaks, and verify must see it on the pixels."""
+    built = _counting("contour", seed=5, count_type=count_type)
+    original = plotting.hollow_rings
+
+    def faulty(lines: Any, level: float, z: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[bool]:
+        right = original(lines, level, z, xs, ys)
+        closed = [len(line) >= 4 and bool(np.array_equal(line[0], line[-1])) for line in lines]
+        if fault == "all solid":
+            return [False] * len(lines)
+        if fault == "all closed rings dashed":
+            return closed
+        return [c and not r for c, r in zip(closed, right, strict=True)]
+
+    monkeypatch.setattr(plotting, "hollow_rings", faulty)
+    images = _draw_counting(built.item, built.problem.structure[0])
+    failures = assert_rejected(_HOST, COUNTING, built.item, images, f"{fault} ({count_type})")
+    assert any("innermost contour ring" in f for f in failures)
+
+
+def test_counting_dash_rule_must_match_the_style() -> None:
+    """The question states the dashed-ring rule exactly for contour-only plots, whose scene says so."""
+    built = _counting("contour", count_type="minima")
+    item, images = built.item, _decoded(built.images)
+    rule = next(line for line in item.question.splitlines() if "dashed" in line)
+    silent = attrs.evolve(item, question=item.question.replace(rule + "\n", ""))
+    assert_rejected(_HOST, COUNTING, silent, images, "the dashed-ring rule left out of the question")
+    assert_rejected(_HOST, COUNTING, _with_scene(item, dashed=None), images, "the scene without the dash rule")
+    heat = _counting("heatmap-viridis", count_type="minima")
+    lines = heat.item.question.splitlines()
+    told = attrs.evolve(heat.item, question="\n".join([lines[0], rule, *lines[1:]]))
+    assert_rejected(_HOST, COUNTING, told, _decoded(heat.images), "the dashed-ring rule told for a heatmap")
 
 
 # -- marvl/transformation ------------------------------------------------------------------------------------

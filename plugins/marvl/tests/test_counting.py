@@ -18,7 +18,17 @@ from bench_core.seeding import ItemRandom
 from bench_core.task import implementation
 from bench_plugin_marvl import plotting
 from bench_plugin_marvl.certify import REASONS, rejection_counts
-from bench_plugin_marvl.counting import BINS, MINI_BASES, bucket, eligible, near_counts
+from bench_plugin_marvl.counting import (
+    BINS,
+    CHOICES,
+    MINI_BASES,
+    WINDOWS,
+    bucket,
+    choice_window,
+    eligible,
+    near_counts,
+    window_for,
+)
 from bench_plugin_marvl.descriptions.counting import COUNTABLE_FAMILIES, STYLES, TASK
 from bench_plugin_marvl.functions import COUNTABLE, FAMILIES
 
@@ -125,6 +135,41 @@ def test_choice_format_has_one_correct_option() -> None:
         assert score(item, f"<final_answer>{item.answer}</final_answer>", host=_HOST).value == 1.0
         letters[item.answer] += 1
     assert set(letters.values()) == {1}  # answer slots balanced over consecutive items
+
+
+def test_choice_options_are_consecutive_and_say_nothing_about_the_answer() -> None:
+    """The four options are a window of consecutive counts; over consecutive sources every window comes
+    up in proportion to WINDOWS and the answer is the smallest, second, third or largest option equally
+    often, so every count is the answer a quarter of the times it is shown; the answers keep the paper's
+    bin totals."""
+    for lo, hi, weight in BINS:  # each window spreads its weight evenly over its four counts
+        inside = sum(w * len(set(range(s, s + CHOICES)) & set(range(lo, hi + 1))) for s, w in enumerate(WINDOWS, 1))
+        assert inside == CHOICES * weight
+    assert len(WINDOWS) + CHOICES - 1 == 20
+    starts, ranks = Counter(), Counter()
+    for source in range(CHOICES * sum(WINDOWS)):
+        start, rank = choice_window(ItemRandom(TASK.id, TASK.version, 5, source), source)
+        starts[start] += 1
+        ranks[rank] += 1
+    assert [starts[s] for s in range(1, len(WINDOWS) + 1)] == [CHOICES * w for w in WINDOWS]
+    assert set(ranks.values()) == {sum(WINDOWS)}
+    impl = implementation(TASK)
+    params = TASK.resolve_params({"format": "choice"})
+    for index in range(8):
+        random = ItemRandom(TASK.id, TASK.version, 5, index)
+        start, rank = choice_window(random, index)
+        assert impl._draw_design(params, random, index)[1] == start + rank
+    for index in range(2):
+        item = build({"format": "choice"}, seed=5, index=index).item
+        values = sorted(int(o) for o in item.options)
+        assert values == list(range(values[0], values[0] + CHOICES))
+    fixed = build({"format": "choice", "count": 1, "family": "gaussian-mixture"}, seed=5).item
+    assert sorted(fixed.options) == ["1", "2", "3", "4"] and fixed.options["ABCD".index(fixed.answer)] == "1"
+    rng = np.random.default_rng(0)
+    for gold in range(1, 21):
+        for _ in range(5):
+            start = window_for(gold, rng)
+            assert start >= 1 and start <= gold < start + CHOICES
 
 
 def test_verify_rejects_a_wrong_answer_and_a_doubled_option() -> None:

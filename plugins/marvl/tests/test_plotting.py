@@ -114,6 +114,29 @@ def test_contour_only_is_black_and_white_and_heatmaps_are_coloured():
         assert (heat.max(axis=2) - heat.min(axis=2)).mean() > 40
 
 
+def test_hollow_rings_are_the_closed_lines_around_lower_ground():
+    """``dashes="hollows"``: a closed ring is dashed when the values just inside it are lower, whatever
+    their sign; rings around rises and lines that run off the plot are not."""
+    import contourpy
+
+    xs = plotting.sample_axis(-5, 5)
+    x, y = np.meshgrid(xs, xs)
+    # a positive pit inside a positive plateau, a peak, and a pit cut by the right edge
+    z = (1.0 - 0.6 * np.exp(-((x + 2) ** 2 + y**2)) + np.exp(-((x - 1) ** 2 + (y - 3) ** 2))
+         - 0.6 * np.exp(-((x - 5) ** 2 + (y + 3) ** 2)))
+    generator = contourpy.contour_generator(xs, xs, z, line_type="Separate")
+    for level, centre, hollow in ((0.7, (-2, 0), True), (1.5, (1, 3), False), (0.7, (4.8, -3), False)):
+        lines = generator.lines(level)
+        flags = plotting.hollow_rings(lines, level, z, xs, xs)
+        near = [k for k, line in enumerate(lines) if np.hypot(*(line.mean(axis=0) - centre)) < 1.0]
+        assert len(near) == 1 and flags[near[0]] is hollow
+    dashed = _plot_area(plotting.render_plot(z, EXTENT, "contour", dashes="hollows"), "plot")
+    plain = _plot_area(plotting.render_plot(z, EXTENT, "contour"), "plot")
+    assert not np.array_equal(dashed, plain)  # matplotlib's convention dashes nothing here: all values > 0
+    with pytest.raises(ValueError, match="dashes"):
+        plotting.render_plot(z, EXTENT, "contour", dashes="odd")
+
+
 def test_high_values_are_bright():
     x, _ = plotting.sample_grid(EXTENT)
     area = _plot_area(plotting.render_plot(x, EXTENT, "heatmap-magma"), "plot").astype(int).sum(axis=2)

@@ -12,6 +12,9 @@ the PNG alone, with its own evaluation of the formula, its own extremum count an
 Design choices, with their sources:
 
 * counts 1-20 in the paper's four bins with base-question weights 71/65/30/6 (Tables 10-12, spec §2.3);
+* the choice format (ours: the paper asks for the number) shows four consecutive counts; the count is drawn
+  with its window (``WINDOWS``) and its rank in the window balanced, so the options alone do not tell the
+  answer (the blind-option audit);
 * maxima and minima questions balanced (the paper has 81 and 91 base questions), "both" on request;
 * the question paraphrases the paper's system prompt rules (A.7) and asks for ``<final_answer>N</final_answer>``;
 * the Mini preset is the paper's counting part of MaRVL-QA-Mini (§3.3): 172 functions x 9 styles.
@@ -48,6 +51,16 @@ DRAWS = 40
 NOISE_RELIEF = 1e-3
 #: Options of the multiple-choice format.
 CHOICES = 4
+#: Option windows of the multiple-choice format: the options are the four consecutive counts
+#: ``[start, start + 3]``, and these are the weights (per 172 sources, like ``BINS``) of start = 1 .. 17.
+#: The answer's place in its window is balanced separately, so among the options it is the smallest, the
+#: second, third or largest value equally often and every option text is the answer a quarter of the times
+#: it is shown: the options alone say nothing about which is right.  The answer's distribution is then the
+#: windows' weights spread evenly over their four counts; these weights give exactly the paper's bin totals
+#: 71/65/30/6 and come close to a flat distribution inside each bin (a non-negative least-squares fit with a
+#: small pull towards even weights, which keeps the windows varied).  A flat one is impossible: the count 1
+#: is in one window only, so it is the answer at most a quarter as often as that window is shown.
+WINDOWS: tuple[int, ...] = (34, 19, 12, 10, 16, 13, 16, 13, 9, 7, 2, 8, 7, 3, 1, 1, 1)
 
 
 def bucket(count: int) -> str:
@@ -73,13 +86,21 @@ def eligible(count_type: str, target: int | None = None) -> list[str]:
     return out
 
 
-def question(count_type: str, options: Sequence[str] | None = None) -> str:
-    """The question: the paper's wording (Fig. 1) and its four counting rules (A.7), in our own words."""
+#: What the contour-only style's dashes mean (``plotting.DASHES`` "hollows"), said in its questions.
+DASH_RULE = ("The plot has black contour lines only: a closed contour line is dashed when the values just inside "
+             "it are lower than on the line (it rings a hollow) and solid when they are higher (it rings a rise); "
+             "lines that run into the edge of the plot are solid.")
+
+
+def question(count_type: str, options: Sequence[str] | None = None, lines_only: bool = False) -> str:
+    """The question: the paper's wording (Fig. 1) and its four counting rules (A.7), in our own words; for
+    the contour-only style (``lines_only``) also how its dashes tell rises from hollows (``DASH_RULE``)."""
     what = {"maxima": "local maxima", "minima": "local minima",
             "both": "local extrema (local maxima and local minima together)"}[count_type]
     lines = [
         "The image is a 2-D plot (heatmap, contour lines, or both) of a surface z = f(x, y); in a heatmap, "
         "bright colours are high values and dark colours low values.",
+        *([DASH_RULE] if lines_only else []),
         f"How many {what} are visible in this plot?",
         "Count each distinct peak (a point higher than everything around it) or valley (a point lower than "
         "everything around it) once. Do not count a feature whose highest or lowest point lies on the edge of "
@@ -103,6 +124,27 @@ def near_counts(gold: int, rng: np.random.Generator, count: int) -> list[int]:
     keys = rng.random(len(pool))
     ranked = sorted(range(len(pool)), key=lambda i: (abs(pool[i] - gold), keys[i]))
     return [pool[i] for i in ranked[:count]]
+
+
+def choice_window(random: ItemRandom, source: int) -> tuple[int, int]:
+    """``(start, rank)`` of a multiple-choice item whose count is drawn with its options: the window
+    ``[start, start + 3]`` balanced over consecutive sources in proportion to ``WINDOWS``, and the answer's
+    rank in it (0 = the smallest option) balanced over consecutive sources, independently."""
+    slot = random.balanced(sum(WINDOWS), "option-window", position=source)
+    start = 1 + int(np.searchsorted(np.cumsum(WINDOWS), slot, side="right"))
+    return start, random.balanced(CHOICES, "answer-rank", position=source)
+
+
+def window_for(gold: int, rng: np.random.Generator) -> int:
+    """Start of an option window holding a count that was fixed beforehand (a set ``count`` or ``family``,
+    the Mini preset): drawn among the windows that hold ``gold`` with the weights ``WINDOWS``, the windows'
+    conditional distribution when the count comes from ``choice_window``.  Only that draw keeps the rank
+    exactly uniform; a fixed count keeps its windows' options as even as the count 1's single window allows."""
+    starts = list(range(max(1, gold - CHOICES + 1), gold + 1))
+    weights = np.array([WINDOWS[s - 1] if s <= len(WINDOWS) else 0 for s in starts], dtype=float)
+    if weights.sum() <= 0:
+        weights = np.ones(len(starts))
+    return starts[int(rng.choice(len(starts), p=weights / weights.sum()))]
 
 
 def plot_scale() -> tuple[tuple[int, int], float]:
@@ -173,6 +215,9 @@ class Counting(TaskImplementation):
                          and (params["count"] is None or params["count"] in FAMILIES[name].reachable(t))]
             count_type = types[random.balanced(len(types), "count_type", len(types), position=source)]
         target = params["count"]
+        if target is None and windowed(params):
+            start, rank = choice_window(random, source)
+            target = start + rank  # every counted type reaches 1-20 when the family is free
         if target is None:
             reach = FAMILIES[name].reachable(count_type) if name else sorted(
                 {c for n in eligible(count_type) for c in FAMILIES[n].reachable(count_type)})
@@ -209,7 +254,7 @@ class Counting(TaskImplementation):
             "colormap": cmap,
             "value_range": [vmin, vmax],
             "contour_levels": [] if kind == "heatmap" else plotting.contour_levels(vmin, vmax).tolist(),
-            "dashed_below": 0.0 if kind == "contour" else None,
+            "dashed": "hollows" if kind == "contour" else None,
             "count": {"kinds": list(kinds), "border_band": BAND},
             "extrema": extrema,
         }
@@ -235,7 +280,10 @@ class Counting(TaskImplementation):
         answer = str(gold)
         answer_type = "integer"
         if params["format"] == "choice":
-            wrong = near_counts(gold, random.rng, CHOICES - 1)
+            start, _ = choice_window(random, source)
+            if not (windowed(params) and start <= gold < start + CHOICES):
+                start = window_for(gold, random.stream("option-window", source, gold))
+            wrong = [c for c in range(start, start + CHOICES) if c != gold]
             slot = random.balanced(CHOICES, "answer-slot")
             others = [str(c) for c in (wrong[int(k)] for k in random.rng.permutation(len(wrong)))]
             options = (*others[:slot], str(gold), *others[slot:])
@@ -244,7 +292,7 @@ class Counting(TaskImplementation):
         paired = params["source"] is not None or params["preset"] == "mini"
         pair = f"{random.seed}:{source}:{count_type}:{target}:{family.name}:{params['format']}" if paired else None
         return Problem(
-            question=question(count_type, options),
+            question=question(count_type, options, lines_only=kind == "contour"),
             answer=answer,
             image_size=size,
             params=params,
@@ -260,7 +308,8 @@ class Counting(TaskImplementation):
         from bench_plugin_marvl import plotting
 
         z, extent, style, (vmin, vmax) = problem.structure
-        return [plotting.render_plot(z, extent, style, vmin=vmin, vmax=vmax, size_px=tuple(problem.image_size))]
+        return [plotting.render_plot(z, extent, style, vmin=vmin, vmax=vmax, size_px=tuple(problem.image_size),
+                                     dashes="hollows")]
 
     def verify(self, item: Item, images: Sequence[Any]) -> list[str]:
         """Prove the item from its record and pixels alone (``verifiers.counting``): recount the recorded
@@ -293,6 +342,12 @@ class Counting(TaskImplementation):
         if problem.options is not None:
             return [letter for letter in option_letters(len(problem.options)) if letter != problem.answer][:count]
         return [str(c) for c in near_counts(int(problem.answer), random.rng, count)]
+
+
+def windowed(params: Mapping[str, Any]) -> bool:
+    """Whether the count of a multiple-choice item is drawn together with its options (``choice_window``):
+    the choice format with neither a count nor a family set (the Mini preset sets both)."""
+    return params["format"] == "choice" and params["count"] is None and params["family"] is None
 
 
 def draw_target(random: ItemRandom, source: int, reach: Sequence[int]) -> int:

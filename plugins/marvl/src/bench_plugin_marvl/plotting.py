@@ -51,6 +51,11 @@ _PAIR_RECTS = ((0.068, 0.11, 0.40, 0.78), (0.568, 0.11, 0.40, 0.78))
 _BAD_COLOUR = "#c8c8c8"  # undefined samples (NaN), e.g. inside a masked hole
 _OVERLAY = {"colors": "white", "linewidths": 0.8, "alpha": 0.65}  # contour lines over a heatmap
 _LINES = {"colors": "black", "linewidths": 0.9}  # contour-only style
+#: Which lines the contour-only style dashes: "negative" (matplotlib's convention: levels below zero) or
+#: "hollows" (closed rings with lower ground just inside them; every other line is solid), which tells a
+#: peak's rings from a valley's whatever the sign of the values.
+DASHES: tuple[str, ...] = ("negative", "hollows")
+_HOLLOW_DASH = (0.0, (3.0, 2.5))  # on, off in line widths: gaps wide enough to see on the smallest ring
 
 
 def style_parts(style: str) -> tuple[str, str | None]:
@@ -256,9 +261,50 @@ def _decorate(surface: _Surface, extent: tuple[float, float, float, float], titl
     surface.current = key
 
 
+def hollow_rings(lines: Sequence[np.ndarray], level: float, z: np.ndarray, xs: np.ndarray, ys: np.ndarray
+                 ) -> list[bool]:
+    """For each contour line of ``level`` (an (n, 2) array of x, y from contourpy), whether it is a closed
+    ring around lower ground: its ends meet, and the values just inside it (a third of a sample in from
+    the midpoint of every segment, on the side its winding puts inside) are mostly below the level."""
+    hx, hy = xs[1] - xs[0], ys[1] - ys[0]
+    out = []
+    for line in lines:
+        if len(line) < 4 or not np.array_equal(line[0], line[-1]):
+            out.append(False)
+            continue
+        x, y = line[:, 0], line[:, 1]
+        area = float(np.sum(x[:-1] * y[1:] - x[1:] * y[:-1]))  # > 0: counter-clockwise, inside on the left
+        dx, dy = np.diff(x) / hx, np.diff(y) / hy  # in samples
+        length = np.hypot(dx, dy)
+        keep = length > 0
+        if not keep.any() or area == 0:
+            out.append(False)
+            continue
+        turn = 1.0 if area > 0 else -1.0
+        u = ((x[:-1] + x[1:]) / 2 - xs[0]) / hx - turn * dy / np.maximum(length, 1e-300) / 3
+        v = ((y[:-1] + y[1:]) / 2 - ys[0]) / hy + turn * dx / np.maximum(length, 1e-300) / 3
+        inside = _bilinear(z, v[keep], u[keep])
+        out.append(bool(np.count_nonzero(inside < level) * 2 > inside.size))
+    return out
+
+
+def _bilinear(z: np.ndarray, v: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``z`` (rows = v, columns = u, in samples) interpolated bilinearly at (v, u), clamped to the grid."""
+    rows, cols = z.shape
+    v = np.clip(v, 0, rows - 1)
+    u = np.clip(u, 0, cols - 1)
+    i = np.minimum(np.floor(v).astype(int), rows - 2)
+    j = np.minimum(np.floor(u).astype(int), cols - 2)
+    ty, tx = v - i, u - j
+    low = z[i, j] + (z[i, j + 1] - z[i, j]) * tx
+    high = z[i + 1, j] + (z[i + 1, j + 1] - z[i + 1, j]) * tx
+    return low + (high - low) * ty
+
+
 def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, float], style: str,
-                  vmin: float, vmax: float) -> list[Any]:
-    """The heatmap and / or contour lines of one plot, created on ``ax`` (not yet drawn)."""
+                  vmin: float, vmax: float, dashes: str = "negative") -> list[Any]:
+    """The heatmap and / or contour lines of one plot, created on ``ax`` (not yet drawn).  ``dashes`` says
+    which lines of the black-only style are dashed (see ``DASHES``)."""
     from matplotlib.collections import LineCollection
     from matplotlib.image import AxesImage
 
@@ -284,11 +330,18 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
         solid: list[np.ndarray] = []
         dashed: list[np.ndarray] = []
         for level, lines in zip(levels, generator.multi_lines(levels), strict=True):
-            # black-only contours follow matplotlib's convention of dashing negative levels, so a reader
-            # can tell valleys from peaks without colour; over a heatmap the colour already tells
-            (dashed if kind == "contour" and level < 0 else solid).extend(lines)
+            # black-only contours dash some lines so that a reader can tell valleys from peaks without
+            # colour (over a heatmap the colour already tells): matplotlib's negative levels, or the rings
+            # around hollows
+            if kind != "contour":
+                solid.extend(lines)
+            elif dashes == "hollows":
+                for line, hollow in zip(lines, hollow_rings(lines, float(level), z, xs, ys), strict=True):
+                    (dashed if hollow else solid).append(line)
+            else:
+                (dashed if level < 0 else solid).extend(lines)
         spec = _OVERLAY if kind == "heatmap-contour" else _LINES
-        for segments, linestyle in ((solid, "solid"), (dashed, "dashed")):
+        for segments, linestyle in ((solid, "solid"), (dashed, _HOLLOW_DASH if dashes == "hollows" else "dashed")):
             if segments:
                 lines = LineCollection(segments, linestyles=linestyle, **spec)
                 lines.set_transform(ax.transData)
@@ -301,13 +354,13 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
 
 
 def _draw(surface: _Surface, panels: Sequence[tuple[np.ndarray, str]], extent: tuple[float, float, float, float],
-          vmin: float, vmax: float) -> Image.Image:
+          vmin: float, vmax: float, dashes: str = "negative") -> Image.Image:
     """Restore the current background, draw every panel's data and the frames over it, return the pixels."""
     canvas = surface.canvas
     canvas.restore_region(surface.backgrounds[surface.current])
     renderer = canvas.get_renderer()
     for ax, (z, style) in zip(surface.axes, panels, strict=True):
-        for artist in _data_artists(ax, z, extent, style, vmin, vmax):
+        for artist in _data_artists(ax, z, extent, style, vmin, vmax, dashes):
             artist.draw(renderer)
         for spine in ax.spines.values():
             spine.draw(renderer)
@@ -331,10 +384,13 @@ def _check_extent(extent: Sequence[float]) -> tuple[float, float, float, float]:
 
 def render_plot(z: np.ndarray, extent: Sequence[float], style: str, *, vmin: float | None = None,
                 vmax: float | None = None, size_px: tuple[int, int] = PLOT_SIZE, title: str | None = None,
-                ) -> Image.Image:
+                dashes: str = "negative") -> Image.Image:
     """One plot of the grid ``z`` (rows = y ascending) over ``extent`` in ``style``, as an RGB image of
-    ``size_px``.  Colours and contour levels span ``[vmin, vmax]`` (default: the finite range of ``z``).
-    The same arguments always give the same pixels."""
+    ``size_px``.  Colours and contour levels span ``[vmin, vmax]`` (default: the finite range of ``z``);
+    ``dashes`` picks the dashed lines of the contour-only style (``DASHES``).  The same arguments always give
+    the same pixels."""
+    if dashes not in DASHES:
+        raise ValueError(f"dashes must be one of {', '.join(DASHES)}, got {dashes!r}")
     z = _check_grid(z, "z")
     extent = _check_extent(extent)
     style_parts(style)
@@ -347,7 +403,7 @@ def render_plot(z: np.ndarray, extent: Sequence[float], style: str, *, vmin: flo
     with matplotlib.rc_context(_rc_params()):
         surface = _surface("plot", tuple(size_px))
         _decorate(surface, extent, (title,))
-        return _draw(surface, [(z, style)], extent, lo, hi)
+        return _draw(surface, [(z, style)], extent, lo, hi, dashes)
 
 
 def render_pair(z_a: np.ndarray, z_b: np.ndarray, extent: Sequence[float], style_a: str, style_b: str, *,

@@ -41,7 +41,7 @@ TASK = Task(
                   help="function family (default: drawn among those that can show the count)"),
         Parameter("style", "str", None, choices=STYLES, help="plot style (default: balanced over the nine)"),
         Parameter("format", "str", "open", choices=("open", "choice"),
-                  help="open: answer the number; choice: pick it among 4 numbers near it (letter answer)"),
+                  help="open: answer the number; choice: pick it among 4 consecutive numbers (letter answer)"),
         Parameter("preset", "str", "none", choices=("none", "mini"),
                   help="mini: the MaRVL-QA-Mini counting part, 172 functions x 9 styles = 1,548 items"),
         Parameter("source", "int", None, minimum=0, maximum=2**31 - 1,

@@ -13,6 +13,11 @@ it is a feature only if nothing around it is higher, and such a flat top inside 
 
 Features closer to a plot edge than the border band (3 % of the plot width, inside or outside) make the
 count ambiguous and fail; the answer is the number of features inside the plot.
+
+A contour-only plot tells peaks from valleys by its dashes, as its question says: a closed ring around
+lower ground is dashed, every other line solid.  The verifier finds the innermost ring around every
+recounted feature of both kinds on its own grid (``ring_styles``) and requires it, on the pixels, solid
+around a maximum and dashed around a minimum.
 """
 
 from __future__ import annotations
@@ -39,6 +44,18 @@ DROP = 0.03
 #: extremum the scene records.
 POSITION_SLACK = 1.5
 MATCH_STEPS = 3.0
+#: Contour-only rings (``ring_styles``): window half-width (samples) in which a feature's innermost ring
+#: must close, the distance (pixels) from the level set of a ring pixel, the smallest slope (fraction of the
+#: level spacing per sample) and pixel count of a ring worth judging, the darkest-channel bound of ink.
+RING_WINDOW = 60
+ON_RING_PX = 0.3
+MIN_RING_SLOPE = 0.05
+MIN_RING_PIXELS = 16
+RING_INK = 160
+#: A ring whose pixels are at least this often ink is solid (solid rings measure 1.0, dashed ones 0.8 at most).
+SOLID_RING = 0.9
+#: Phrases of the question's dashed-ring rule for contour-only plots.
+_DASH_RULE = ("contour line is dashed when the values just inside it are lower", "solid when they are higher")
 #: A top of at most this many exactly equal samples is a point top between samples, not a plateau.
 SMALL_TIE = 4
 #: The wording of the question for each set of counted kinds.
@@ -64,13 +81,24 @@ def verify(item: Item, images: Sequence[Any], stats: dict[str, float] | None = N
     failures: list[str] = []
     if f"How many {_WHAT[kinds]}" not in item.question:
         failures.append(f"the question does not ask for {_WHAT[kinds]}")
+    lines_only = scene.get("plot_type") == "contour"
+    if lines_only and scene.get("dashed") != "hollows":
+        failures.append("a contour-only plot whose scene does not say that the rings of hollows are dashed")
+    if lines_only != all(phrase in item.question for phrase in _DASH_RULE):
+        failures.append("the question " + ("does not state" if lines_only else "states")
+                        + " the dashed-ring rule of contour-only plots")
     try:
         found = recount(name, params, extent, kinds, band)
         failures += found.problems
         failures += _answer_failures(item, found.count)
         failures += _record_failures(scene, found, extent)
         if images:
-            failures += _pixel_failures(scene, name, params, images[0], stats)
+            features = dict(found.features)
+            if lines_only:  # every feature's ring tells a rise from a hollow, counted or not
+                others = tuple(k for k in ("maxima", "minima") if k not in kinds)
+                if others:
+                    features.update(recount(name, params, extent, others, band).features)
+            failures += _pixel_failures(scene, name, params, images[0], stats, features)
     except surfaces.BadParameters as exc:
         failures.append(str(exc))
     return failures
@@ -260,6 +288,136 @@ def _flat_tops(g: np.ndarray, seeds: np.ndarray, xs: np.ndarray, ys: np.ndarray,
     return small, plateaus
 
 
+def ring_styles(z: np.ndarray, plot: Plot, pixels: np.ndarray, features: Mapping[str, Sequence[tuple[float, float]]]
+                ) -> list[tuple[str, tuple[float, float], float, int]]:
+    """The drawn style of the innermost contour ring around every feature, as (kind, position, share of
+    the ring's pixels that are ink, number of those pixels).
+
+    ``z`` is the verifier's evaluation at the drawn samples.  A feature's innermost ring is the level just
+    below a maximum (just above a minimum); its region is the part of the superlevel (sublevel) set that
+    holds the feature, grown from it over the samples of a window around it (``_ring_region``).  Rings
+    whose region reaches the window's or the plot's edge with 4- or with 8-connected growth are left out:
+    the drawn line may run off the plot or be joined to another through a saddle cell.  The ring's pixels
+    are the pixel centres within ``ON_RING_PX`` of the level set next to the region (by the local slope),
+    with a usable slope."""
+    levels = plot.levels
+    n = plot.samples
+    xmin, xmax, ymin, ymax = plot.extent
+    hx, hy = (xmax - xmin) / n, (ymax - ymin) / n
+    out = []
+    for kind, points in features.items():
+        s = 1.0 if kind == "maxima" else -1.0
+        g = s * z
+        for x, y in points:
+            col = int(np.clip(round((x - xmin) / hx - 0.5), 0, n - 1))
+            row = int(np.clip(round((y - ymin) / hy - 0.5), 0, n - 1))
+            r0, r1, c0, c1 = max(row - 2, 0), min(row + 3, n), max(col - 2, 0), min(col + 3, n)
+            local = g[r0:r1, c0:c1]
+            dr, dc = np.unravel_index(int(np.argmax(local)), local.shape)
+            row, col = r0 + int(dr), c0 + int(dc)
+            top = float(g[row, col])
+            ring = np.sort(s * levels)
+            below = ring[ring < top]
+            if not below.size:
+                continue
+            level = float(below[-1])  # in g's units
+            found = _ring_region(g, row, col, level)
+            if found is None:
+                continue
+            region, r0, c0 = found
+            # the region's box with a margin: the ring's pixels lie inside it
+            rows_in, cols_in = np.flatnonzero(region.any(axis=1)), np.flatnonzero(region.any(axis=0))
+            r1, c1 = min(r0 + int(rows_in[-1]) + 4, n), min(c0 + int(cols_in[-1]) + 4, n)
+            r0, c0 = max(r0 + int(rows_in[0]) - 3, 0), max(c0 + int(cols_in[0]) - 3, 0)
+            region = _dilate(_dilate(_crop(found, r0, c0, r1, c1)))
+            # pixels of the box: their continuous sample coordinates and interpolated values
+            left = plot.left + c0 * plot.px_per_sample
+            right = plot.left + c1 * plot.px_per_sample
+            top_px = plot.bottom - r1 * (plot.bottom - plot.top) / n
+            bottom_px = plot.bottom - r0 * (plot.bottom - plot.top) / n
+            cols = np.arange(int(np.ceil(left)), int(np.floor(right)))
+            rows = np.arange(int(np.ceil(top_px)), int(np.floor(bottom_px)))
+            v, u = plot.to_samples(rows, cols)
+            fv, fu = v[:, None] - 0.5, u[None, :] - 0.5
+            i0 = np.clip(np.floor(fv).astype(int), 0, n - 2)
+            j0 = np.clip(np.floor(fu).astype(int), 0, n - 2)
+            ty, tx = np.clip(fv - i0, 0, 1), np.clip(fu - j0, 0, 1)
+            z00, z01, z10, z11 = g[i0, j0], g[i0, j0 + 1], g[i0 + 1, j0], g[i0 + 1, j0 + 1]
+            lower = z00 + (z01 - z00) * tx
+            upper = z10 + (z11 - z10) * tx
+            value = lower + (upper - lower) * ty
+            slope = np.hypot((z01 - z00) * (1 - ty) + (z11 - z10) * ty, upper - lower) / plot.px_per_sample
+            spacing = float(np.min(np.diff(levels)))
+            near_region = region[np.clip(i0 - r0, 0, region.shape[0] - 1), np.clip(j0 - c0, 0, region.shape[1] - 1)]
+            on_ring = (near_region & (slope * plot.px_per_sample >= MIN_RING_SLOPE * spacing)
+                       & (np.abs(value - level) <= ON_RING_PX * slope))
+            count = int(on_ring.sum())
+            if count < MIN_RING_PIXELS:
+                continue
+            patch = pixels[np.ix_(rows, cols)]
+            ink = np.maximum(np.maximum(patch[..., 0], patch[..., 1]), patch[..., 2]) <= RING_INK
+            out.append((kind, (x, y), float(ink[on_ring].mean()), count))
+    return out
+
+
+def _ring_region(g: np.ndarray, row: int, col: int, level: float) -> tuple[np.ndarray, int, int] | None:
+    """The samples of ``g > level`` 4-connected to (row, col), as (mask, first row, first column) of a
+    square window around it that neither the 4- nor the 8-connected region reaches the edge of; windows
+    grow up to ``RING_WINDOW``.  None if a region reaches the plot's or the largest window's edge."""
+    n0, n1 = g.shape
+    for half in (RING_WINDOW // 5, RING_WINDOW // 2, RING_WINDOW):
+        r0, r1 = max(row - half, 0), min(row + half + 1, n0)
+        c0, c1 = max(col - half, 0), min(col + half + 1, n1)
+        allowed = g[r0:r1, c0:c1] > level
+        seed = np.zeros(allowed.shape, dtype=bool)
+        seed[row - r0, col - c0] = True
+        regions = [_grow(seed, allowed, diagonal) for diagonal in (False, True)]
+        if not any(r[0].any() or r[-1].any() or r[:, 0].any() or r[:, -1].any() for r in regions):
+            return regions[0], r0, c0
+    return None
+
+
+def _crop(found: tuple[np.ndarray, int, int], r0: int, c0: int, r1: int, c1: int) -> np.ndarray:
+    """The rows r0:r1 and columns c0:c1 (plot samples) of a region ``(mask, first row, first column)``,
+    False outside the mask."""
+    mask, m0, n0 = found
+    out = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+    a0, a1 = max(r0, m0), min(r1, m0 + mask.shape[0])
+    b0, b1 = max(c0, n0), min(c1, n0 + mask.shape[1])
+    out[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = mask[a0 - m0:a1 - m0, b0 - n0:b1 - n0]
+    return out
+
+
+def _grow(seed: np.ndarray, allowed: np.ndarray, diagonal: bool) -> np.ndarray:
+    """The part of ``allowed`` connected to ``seed`` (4-connected, or 8-connected with ``diagonal``).
+
+    Each round spreads over whole runs of ``allowed`` along the rows, then along the columns (one step of
+    a path that turns at most once per round), then (8-connected) one diagonal step; a handful of rounds
+    fill a ring's region."""
+    reach = seed & allowed
+    while True:
+        grown = _runs(_runs(reach, allowed), allowed, axis=0)
+        if diagonal:
+            grown = _runs(_runs(_dilate(grown) & allowed, allowed), allowed, axis=0)
+        if np.array_equal(grown, reach):
+            return reach
+        reach = grown
+
+
+def _runs(reach: np.ndarray, allowed: np.ndarray, axis: int = 1) -> np.ndarray:
+    """``reach`` spread over every run of ``allowed`` (along ``axis``) that it touches."""
+    if axis == 0:
+        return _runs(reach.T, allowed.T).T
+    starts = allowed.copy()
+    starts[:, 1:] &= ~allowed[:, :-1]
+    label = np.cumsum(starts.ravel()).reshape(allowed.shape)
+    label[~allowed] = 0
+    hit = np.zeros(int(label.max()) + 1, dtype=bool)
+    hit[label[reach & allowed]] = True
+    hit[0] = False
+    return hit[label]
+
+
 def _dilate(mask: np.ndarray, axes: tuple[int, int] = (0, 1)) -> np.ndarray:
     """``mask`` grown by one sample in all 8 directions (over the two ``axes``)."""
     first, second = axes
@@ -312,8 +470,11 @@ def _record_failures(scene: Mapping[str, Any], found: Recount, extent: Sequence[
 
 
 def _pixel_failures(scene: Mapping[str, Any], name: str, params: Mapping[str, Any], image: Any,
-                    stats: dict[str, float] | None = None) -> list[str]:
-    """The plot shows the recorded function in the recorded style (``pixels.check_plot``)."""
+                    stats: dict[str, float] | None = None,
+                    features: Mapping[str, Sequence[tuple[float, float]]] | None = None) -> list[str]:
+    """The plot shows the recorded function in the recorded style (``pixels.check_plot``); in a
+    contour-only plot the innermost ring of every feature (``features``) is solid around a maximum and
+    dashed around a minimum (``ring_styles``), as the question says."""
     style, kind, colormap = scene.get("style"), scene.get("plot_type"), scene.get("colormap")
     expected = kind if colormap is None else f"{kind}-{colormap}"
     if style != expected:
@@ -331,4 +492,12 @@ def _pixel_failures(scene: Mapping[str, Any], name: str, params: Mapping[str, An
     if kind != "heatmap" and (levels.size == 0 or levels[0] <= plot.vmin or levels[-1] >= plot.vmax):
         failures.append("contour levels are missing or outside the colour range")
     pixels = np.asarray(image.convert("RGB"))
-    return failures + check_plot(pixels, plot, z, "the plot", stats)
+    failures += check_plot(pixels, plot, z, "the plot", stats)
+    if plot.hollows and features:
+        for kind, (x, y), share, _ in ring_styles(z, plot, pixels, features):
+            solid = share >= SOLID_RING
+            if solid != (kind == "maxima"):
+                failures.append(f"the innermost contour ring around the local {kind[:-1]}um at ({x:.2f}, {y:.2f}) "
+                                f"is {'solid' if solid else 'dashed'} ({share:.0%} ink), not "
+                                f"{'solid' if kind == 'maxima' else 'dashed'}")
+    return failures

@@ -11,7 +11,8 @@ verifier's own evaluation ``z`` of the recorded function on those samples, :func
 * contour lines (black lines alone, or pale lines over a heatmap): every line pixel has a level of ``z``
   within two pixels (a level between the smallest and largest value of ``z`` there), and the level sets
   of ``z`` are drawn: pixels where a level of the interpolated ``z`` passes through the pixel centre have
-  line ink on them or next to them (dashed levels less often: the gaps of the dashes).  Both are also
+  line ink on them or next to them (dashed levels less often: the gaps of the dashes; a plot that dashes
+  the rings of hollows has ink within two pixels of every such place).  Both are also
   counted per tile of the panel, because a misdrawn patch (the rings of an extra bump) is local.
 
 The thresholds leave room for anti-aliasing and interpolation and nothing more: a plot of another
@@ -44,6 +45,7 @@ MAX_STRAY_INK_TILE = 3
 TILE = 16
 #: Largest count, within one tile, of sampled pixels on a solid level set with no line next to them.
 MAX_MISSING_TILE = 3
+MAX_MISSING_TILE_HOLLOWS = 8  # with the dashed rings of hollows (scene "dashed": "hollows")
 #: A level set passing within this many pixels of a pixel centre is "on" the pixel; such pixels must have
 #: ink on them or on one of their 4 neighbours at least this often (solid lines, dashed lines).
 ON_LINE_PX = 0.3
@@ -56,6 +58,11 @@ MIN_SLOPE = 0.05
 INK_LEVEL = 160
 WHITE = 250
 MAX_COLOURED = 0.01
+
+#: Contour-only plots that dash the rings of hollows (scene "dashed": "hollows"): a line passes next to a
+#: pixel if ink is within two pixels of it (a dash's gap is under two and a half pixels), and every line is
+#: then held to the solid bounds; whether a ring is dashed is judged per feature by the counting verifier.
+_HOLLOW_REACH = tuple((dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if 0 < dr * dr + dc * dc <= 4)
 
 _TABLES: dict[str, tuple[np.ndarray, np.ndarray, dict[int, list[tuple[int, int]]]]] = {}
 
@@ -105,7 +112,7 @@ class Plot:
 
     def __init__(self, box: Sequence[float], extent: Sequence[float], samples: int, kind: str,
                  colormap: str | None, value_range: Sequence[float], levels: Sequence[float],
-                 dashed_below: float | None) -> None:
+                 dashed_below: float | None, hollows: bool = False) -> None:
         self.left, self.top, self.right, self.bottom = (float(v) for v in box)
         self.extent = tuple(float(v) for v in extent)
         self.samples = int(samples)
@@ -114,14 +121,17 @@ class Plot:
         self.vmin, self.vmax = (float(v) for v in value_range)
         self.levels = np.sort(np.asarray(levels, dtype=float))
         self.dashed_below = dashed_below
+        self.hollows = hollows
 
     @classmethod
     def from_record(cls, panel: Mapping[str, Any], scene: Mapping[str, Any]) -> Plot:
         """A panel from a scene record (``panel`` holds box, plot_type and colormap; ``scene`` the rest)."""
         sampling = scene["sampling"]
-        dashed = scene.get("dashed_below") if panel["plot_type"] == "contour" else None
+        contour = panel["plot_type"] == "contour"
+        dashed = scene.get("dashed_below") if contour else None
         return cls(panel["box"], sampling["extent"], sampling["samples"], panel["plot_type"], panel.get("colormap"),
-                   scene["value_range"], scene.get("contour_levels") or [], dashed)
+                   scene["value_range"], scene.get("contour_levels") or [], dashed,
+                   hollows=contour and scene.get("dashed") == "hollows")
 
     def sample_axes(self) -> tuple[np.ndarray, np.ndarray]:
         """x and y of the drawn samples: the pixel centres of the extent, ``lo + (k + 1/2) (hi - lo) / n``."""
@@ -185,7 +195,7 @@ def check_plot(image: np.ndarray, plot: Plot, z: np.ndarray, label: str,
     # ink at the sampled pixels and at their four neighbours (for "a line passes next to this pixel")
     ink = _ink(plot, sampled, indices)
     near = ink.copy()
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+    for dr, dc in _HOLLOW_REACH if plot.hollows else ((-1, 0), (1, 0), (0, -1), (0, 1)):
         shifted = image[np.ix_(rows + dr, cols + dc)][..., :3]
         near |= _ink(plot, shifted, colour_indices(shifted, plot.colormap) if plot.colormap else None)
     return failures + _contour_failures(plot, z, ink, near, rows, cols, label, stats)
@@ -301,7 +311,7 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
                         f"no level set of the recorded function")
     on_line = usable & (distance <= ON_LINE_PX)
     dashed = np.zeros(on_line.shape, dtype=bool)
-    if plot.dashed_below is not None:
+    if plot.dashed_below is not None and not plot.hollows:
         dashed = levels[nearest] < plot.dashed_below
     for kind, mask in (("solid", on_line & ~dashed), ("dashed", on_line & dashed)):
         if mask.sum() < 20:
@@ -309,7 +319,8 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
         coverage = float(near[mask].mean())
         stats[f"{kind}_coverage"] = coverage
         stats[f"{kind}_missing_tile"] = float(_tile_sums(mask & ~near).max())
-        if kind == "solid" and stats["solid_missing_tile"] > MAX_MISSING_TILE:
+        if kind == "solid" and stats["solid_missing_tile"] > (MAX_MISSING_TILE_HOLLOWS if plot.hollows
+                                                              else MAX_MISSING_TILE):
             failures.append(f"{label}: a patch of a level set of the recorded function "
                             f"({int(stats['solid_missing_tile'])} sampled pixels) has no contour line")
         stats[f"{kind}_coverage_centre"] = float(ink[mask].mean())
