@@ -1,27 +1,36 @@
-"""VRA (Visual Relation Abstraction): the attribute calculator on known drawings, the odd-one-out
-construction over many seeds (the solver agrees with the construction, no positive is singled out by any
-attribute, the negative lacks the concept), the difficulty knobs, legibility, and the core's conformance
-suite on a private host."""
+"""VRA (Visual Relation Abstraction): the generator's attribute calculator and the verifier's own on known
+drawings, the odd-one-out construction over many seeds (no attribute of the vocabulary singles out a
+positive, by the generator's measure and by the verifier's), planted faults in the rendering and the record,
+the difficulty knobs, legibility, and the core's conformance suite (with golden digests) on a private host."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import attrs
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw
 
 from bench_core import hookimpl
-from bench_core.conformance import ConformanceSuite
-from bench_core.generation import build_item, plan
+from bench_core.conformance import ConformanceSuite, assert_rejected
+from bench_core.generation import build_item, plan, verify_item
 from bench_core.host import create_host
+from bench_core.images import decode_png, encode_png
+from bench_core.types import Item
 from bench_plugin_mindseye.attributes import AMBIGUOUS, LINE_ATTRIBUTES, isolations, line_attributes
 from bench_plugin_mindseye.base import option_features
 from bench_plugin_mindseye.descriptions.relation_abstraction import CONCEPTS as DESCRIBED
 from bench_plugin_mindseye.descriptions.relation_abstraction import TASK
-from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.layout import INK, SIZES, Layout
 from bench_plugin_mindseye.relation_abstraction import (
     CONCEPTS,
     FIT,
     SIZE_RANGE,
     STROKE,
+    VOCABULARY,
+    Drawing,
     Stroke,
     edit_open_gap,
     edit_straighten,
@@ -32,6 +41,7 @@ from bench_plugin_mindseye.relation_abstraction import (
 from bench_plugin_mindseye.relation_abstraction import (
     TASK as IMPL,
 )
+from bench_plugin_mindseye.verifiers import relation_abstraction as verifier
 
 
 class _Plugin:
@@ -45,12 +55,18 @@ _HOST = create_host(entry_points=False, plugins=[("test-relation-abstraction", _
 
 class TestConformance(ConformanceSuite):
     family = "mindseye"
+    golden_dir = Path(__file__).parent / "golden"
 
     def bench_host(self):
         return _HOST
 
 
-# -- the attribute calculator on drawings whose attributes are known ----------------------------------
+def _build_item(seed: int, index: int, **settings):
+    job = plan(TASK, settings, seed, index + 1)[index]
+    return build_item(_HOST, TASK, seed, index, job.params, job.suffix)
+
+
+# -- the generator's attribute calculator on drawings whose attributes are known ----------------------
 def _arc(centre, radius, start, stop, step=5.0):
     t = np.radians(np.linspace(start, stop, int(abs(stop - start) / step) + 1))
     return np.column_stack([centre[0] + radius * np.cos(t), centre[1] + radius * np.sin(t)])
@@ -96,7 +112,7 @@ def _sector(sweep):
         ([_closed([[0, 0], [1, 0], [1, 1], [0.5, 0.6], [0, 1]])], {"convex": False, "lines": 5, "symmetric": True}),
     ],
 )
-def test_attributes_of_known_drawings(strokes, expected):
+def test_generator_attributes_of_known_drawings(strokes, expected):
     measured = line_attributes(strokes)
     for name, value in expected.items():
         assert measured[name] == value, (name, measured[name])
@@ -126,6 +142,107 @@ def test_edits_remove_exactly_their_attribute():
         pytest.fail("no crossing could be uncrossed")
 
 
+# -- the verifier's own attribute calculator on recorded figures --------------------------------------
+def _record(*strokes, width=4.0):
+    """A figure record (tile pixels) from (points, closed, bulges) strokes drawn about the tile centre."""
+    out = []
+    for points, closed, *bulges in strokes:
+        p = np.asarray(points, dtype=float) * 100 + 150
+        count = len(p) if closed else len(p) - 1
+        b = list(bulges[0]) if bulges else [0.0] * count
+        out.append({"closed": closed, "points": p.round(2).tolist(), "bulges": b})
+    return {"width": width, "arc_step": 6.0, "strokes": out}
+
+
+_SQ = ([[-1, -1], [1, -1], [1, 1], [-1, 1]], True)
+_PENTAGRAM = ([[np.cos(a), np.sin(a)] for a in np.radians(-90 + 144 * np.arange(5))], True)
+
+
+def _sector_record(sweep):
+    t = np.radians(sweep)
+    return _record(([[0, 0], [1, 0], [np.cos(t), np.sin(t)]], True, [0.0, -np.tan(t / 4), 0.0]))
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        (_record(_SQ), {"closed": True, "convex": True, "symmetric": True, "regular": True, "lines": 4,
+                        "quadrangle": True, "triangle": False, "curved": False, "crossing": False, "parts": 1,
+                        "acute": False, "obtuse": False, "angle": True, "loose": False, "thin": False}),
+        (_record(([[0, 0], [1, 0], [0.2, 0.9]], True)),
+         {"closed": True, "convex": True, "symmetric": False, "triangle": True, "lines": 3, "acute": True,
+          "regular": False}),
+        (_record(_PENTAGRAM), {"crossing": True, "convex": False, "symmetric": True, "triangle": True, "lines": 5}),
+        (_record(([[1, 0], [-1, 0]], True, [1.0, 1.0])),
+         {"closed": True, "convex": True, "curved": True, "lines": 0, "angle": False, "symmetric": True,
+          "sector": False}),
+        (_sector_record(70), {"sector": True, "convex": True, "lines": 2, "curved": True, "symmetric": True}),
+        (_sector_record(300), {"sector": True, "convex": False}),
+        (_record(([[0, 0], [1, 0], [1.3, 1], [0.4, 1.4]], False)),
+         {"closed": False, "lines": 3, "parts": 1, "loose": True, "obtuse": True}),
+        (_record(([[-1, -1], [1, 1]], False), ([[1, -1], [-1, 1]], False)),
+         {"crossing": True, "parts": 1, "closed": False, "loose": True, "acute": False}),
+        (_record(([[-1, 0], [1, 0]], False), ([[0, 0], [0, 1]], False)),
+         {"crossing": False, "parts": 1, "angle": True, "loose": True}),
+        (_record(_SQ, ([[1.8, -0.5], [2.0, 0.9]], False)), {"parts": 2, "convex": False, "loose": True}),
+        (_record(_SQ, ([[1, 1], [1.6, 1.6]], False)), {"parts": 1, "closed": True, "loose": True, "convex": False}),
+        (_record(([[-1.5, -0.25], [1.5, -0.25], [1.5, 0.25], [-1.5, 0.25]], True)),
+         {"thin": True, "regular": False, "quadrangle": True}),
+        (_record(([[-1, -1], [1, -1], [1, 1], [0, 0.2], [-1, 1]], True)),
+         {"convex": False, "lines": 5, "symmetric": True}),
+        (_record(([[-1, 0], [1, 0]], False, [0.8]), ([[-0.2, -1], [0.2, 1]], False)),
+         {"crossing": True, "curved": True, "closed": False}),
+    ],
+)
+def test_verifier_attributes_of_known_drawings(record, expected):
+    measured = verifier.figure_attributes(record)
+    for name, value in expected.items():
+        assert measured[name] == value, (name, measured[name])
+
+
+def test_a_half_disc_is_neither_a_sector_nor_not_one():
+    """Issue 10: a semicircle was used as "not a sector".  One arc of 155-205 degrees on one straight side is
+    undecidable for the verifier (and the generator draws no such region)."""
+    for bulge in (1.0, np.tan(np.radians(170) / 4), np.tan(np.radians(195) / 4)):
+        measured = verifier.figure_attributes(_record(([[0, -1], [0, 1]], True, [bulge, 0.0])))
+        assert measured["sector"] == verifier.UNDECIDED, bulge
+    # a D well short of half a disc is clearly not a sector, a 120-degree slice clearly is one
+    assert verifier.figure_attributes(_record(([[0, -1], [0, 1]], True, [0.6, 0.0])))["sector"] is False
+    assert verifier.figure_attributes(_sector_record(120))["sector"] is True
+    # a circle cut through its centre by a line makes two half discs
+    pierced = _record(([[1, 0], [-1, 0]], True, [1.0, 1.0]), ([[-1.4, 0.01], [1.4, 0.01]], False))
+    assert verifier.figure_attributes(pierced)["sector"] == verifier.UNDECIDED
+
+
+def _scene(records, concept, value=True):
+    return {"options": records, "concept": [concept], "concept_value": value}
+
+
+def test_a_second_odd_one_out_by_any_attribute_of_the_vocabulary_fails():
+    """Issue 10: F lacked the quadrangle, and C was the only figure with a loose stroke.  The answer must be the
+    only figure that some attribute singles out."""
+    corners = ([[-1, -0.7], [0.8, -1], [1, 0.9], [-0.4, 0.8]], [[-0.8, -1], [1, -0.9], [0.8, 0.5], [-1, 1]],
+               [[-1, -0.5], [0.9, -1], [0.6, 1], [-0.7, 0.9]], [[-1, -1], [1, -0.6], [0.9, 0.4], [-0.2, 1]],
+               [[-0.9, -1], [1, -0.8], [0.5, 1], [-1, 0.2]])
+    quads = [_record((c, True)) for c in corners]  # irregular, asymmetric, each with an acute and obtuse angle
+    pentagon = _record(([[-1, -0.6], [0.2, -1], [1, -0.3], [0.7, 1], [-0.8, 0.8]], True))
+    satisfied, _ = verifier.solve_scene(_scene([*quads, pentagon], "quadrangle"))
+    assert satisfied == [5]
+    tailed = _record((corners[2], True), ([[0.6, 1], [1.1, 1.6]], False))
+    satisfied, notes = verifier.solve_scene(_scene([quads[0], quads[1], tailed, *quads[3:], pentagon], "quadrangle"))
+    assert satisfied == [2, 5]
+    assert any("figure C" in n and "loose" in n for n in notes), notes
+
+
+def test_the_concept_must_hold_for_all_but_the_answer():
+    square = _record(_SQ)
+    opened = _record(([[-1, -0.7], [-1, -1], [1, -1], [1, 1], [-1, 1]], False))
+    satisfied, notes = verifier.solve_scene(_scene([square] * 4 + [opened] * 2, "closed"))
+    assert satisfied == [] and "not for exactly one" in notes[0]
+    satisfied, notes = verifier.solve_scene(_scene([square] * 6, "closed"))
+    assert satisfied == []
+
+
 # -- the construction over many seeds -----------------------------------------------------------------
 def _build(concept, difficulty, seed, size="1024x1024"):
     return IMPL.build(np.random.default_rng(seed), difficulty, {"concept": concept, "size": size})
@@ -133,17 +250,24 @@ def _build(concept, difficulty, seed, size="1024x1024"):
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("concept", sorted(CONCEPTS))
-def test_solver_agrees_and_every_positive_is_really_wrong(concept, difficulty):
+def test_both_calculators_agree_and_every_positive_is_really_wrong(concept, difficulty):
     for seed in (1, 2):
         stimulus = _build(concept, difficulty, seed)
         options = list(stimulus.options)
         correct = next(k for k, o in enumerate(options) if o.role == "correct")
-        assert IMPL.solve(stimulus, options) == [correct]
-        table = [line_attributes(o.content.polylines) for o in options]
+        side = options[0].content.side
+        records = [IMPL.describe(o.content, side) for o in options]
+        scene = {"options": records, "concept": stimulus.facts["concept"],
+                 "concept_value": stimulus.facts["concept_value"]}
+        assert verifier.solve_scene(scene)[0] == [correct]
+        # the generator's own measure: no attribute singles out a positive (spec §7.2 odd-one-out uniqueness),
+        # and the verifier measures every figure alike
+        table = [o.latent["attributes"] for o in options]
         assert all(AMBIGUOUS not in row.values() for row in table)
-        # no attribute of the vocabulary singles out a positive (spec §7.2 odd-one-out uniqueness) ...
-        assert set(isolations(table, LINE_ATTRIBUTES).values()) == {correct}
-        # ... and the concept attribute itself separates the negative from five agreeing positives
+        assert set(isolations(table, VOCABULARY).values()) == {correct}
+        mine = [verifier.figure_attributes(r) for r in records]
+        for name in VOCABULARY:
+            assert [row[name] for row in mine] == [row[name] for row in table], name
         key = CONCEPTS[concept].attribute
         positives = [row[key] for k, row in enumerate(table) if k != correct]
         assert len(set(positives)) == 1 and table[correct][key] != positives[0]
@@ -177,7 +301,8 @@ def test_hard_items_share_the_second_attribute(seed):
     stimulus = _build(sorted(CONCEPTS)[seed * 3 % len(CONCEPTS)], "hard", seed)
     _, second = stimulus.facts["concept"]
     key, value = PAIR_VALUES[second]
-    assert all(line_attributes(o.content.polylines)[key] == value for o in stimulus.options)
+    side = stimulus.options[0].content.side
+    assert all(line_attributes([p / side for p in o.content.polylines])[key] == value for o in stimulus.options)
 
 
 def test_near_miss_keeps_the_superficial_match():
@@ -186,9 +311,10 @@ def test_near_miss_keeps_the_superficial_match():
     stimulus = _build("symmetric", "medium", 8)
     extents = []
     for option in stimulus.options:
-        pts = np.vstack(option.content.polylines)
+        pts = np.vstack(option.content.polylines) / option.content.side
         extents.append(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1])))
-    assert max(extents) <= FIT[1] + 1e-9 and max(extents) / min(extents) <= SIZE_RANGE + 1e-6
+    assert max(extents) <= FIT[1] + 1e-4 and max(extents) / min(extents) <= SIZE_RANGE + 1e-3
+    assert len({option.content.width for option in stimulus.options}) == 1
 
 
 def test_the_negative_takes_every_place_in_the_size_order():
@@ -215,8 +341,26 @@ def test_deterministic_and_seed_dependent():
     assert not all(np.array_equal(x, np.vstack(o.content.polylines)) for x, o in zip(flat, c.options, strict=True))
 
 
+def test_the_record_is_quantised_and_draws_the_same_panel():
+    """The scene stores vertices to 1/100 px and bulges to 6 decimals, and the panel is a function of them."""
+    stimulus = _build("curved", "medium", 3)
+    for option in stimulus.options:
+        drawing = option.content
+        record = IMPL.describe(drawing, drawing.side)
+        assert json.loads(json.dumps(record)) == record
+        for stroke in record["strokes"]:
+            assert all(round(v, 2) == v for point in stroke["points"] for v in point)
+            assert all(round(v, 6) == v for v in stroke["bulges"])
+        again = Drawing([Stroke.make(s["points"], s["closed"], s["bulges"]) for s in record["strokes"]],
+                        drawing.side, drawing.width, record["arc_step"])
+        assert np.array_equal(np.asarray(IMPL.draw_option(again, drawing.side)),
+                              np.asarray(IMPL.draw_option(drawing, drawing.side)))
+
+
 def test_descriptions_list_every_concept():
     assert set(DESCRIBED) == set(CONCEPTS)
+    assert set(verifier.CONCEPT_ATTRIBUTES) == set(CONCEPTS)
+    assert set(verifier.VOCABULARY) == set(VOCABULARY) and set(LINE_ATTRIBUTES) < set(VOCABULARY)
 
 
 def test_concepts_and_answers_are_balanced_over_a_run():
@@ -232,3 +376,178 @@ def test_strokes_stay_legible_at_600x800():
     assert STROKE * side >= 2.0
     built = build_item(_HOST, TASK, 3, 0, plan(TASK, {"size": "600x800"}, 3, 1)[0].params)
     assert built.images[0].size == (600, 800)
+
+
+# -- planted faults: each must make verify fail -----------------------------------------------------------
+def _pixels(images) -> list[Image.Image]:
+    """The images as a model would see them: encoded to PNG and decoded again."""
+    return [decode_png(encode_png(image)) for image in images]
+
+
+def _rerender(built, shown) -> list[Image.Image]:
+    """The item's image drawn with other option contents (the record is left as it was)."""
+    stimulus, _ = built.problem.structure
+    return _pixels(IMPL.render(attrs.evolve(built.problem, structure=(stimulus, tuple(shown)))))
+
+
+def _with_scene(item: Item, change) -> Item:
+    """A copy of ``item`` whose scene record ``change`` edited in place."""
+    record = json.loads(item.to_json())
+    change(record["metadata"]["scene"])
+    return Item.from_record(record)
+
+
+def _redrawn(drawing: Drawing, strokes) -> Drawing:
+    """The drawing with other strokes (same panel, width and arc step), not yet rendered."""
+    return Drawing(strokes, drawing.side, drawing.width, drawing.chord)
+
+
+def _positive_index(built) -> int:
+    """A displayed option that is not the answer."""
+    return next(k for k in range(6) if "ABCDEF"[k] != built.item.answer)
+
+
+def test_an_unchanged_rerender_verifies():
+    """The planted-fault helpers themselves change nothing when no fault is planted."""
+    built = _build_item(20, 0)
+    _, shown = built.problem.structure
+    assert not verify_item(_HOST, TASK, built.item, _rerender(built, shown))
+    assert not verify_item(_HOST, TASK, _with_scene(built.item, lambda scene: None), _pixels(built.images))
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_options_drawn_one_slot_off_fail(size):
+    for index in range(3):
+        built = _build_item(21, index, size=size)
+        _, shown = built.problem.structure
+        rolled = [shown[-1], *shown[:-1]]
+        failures = assert_rejected(_HOST, TASK, built.item, _rerender(built, rolled),
+                                   f"options drawn one slot off ({index}, {size})")
+        assert any("no stroke" in f or "not drawn" in f for f in failures), failures
+
+
+def test_a_distractor_that_also_breaks_the_rule_fails():
+    """A positive replaced, in the record and in the picture alike, by another item's negative of the same
+    concept (so two figures lack it); and a positive that gains a loose tail (a second odd one out by an
+    attribute of the vocabulary).  Only the scene solver can see these."""
+    for index in range(3):
+        built = _build_item(22, index)
+        other = _build_item(23, index, concept=built.item.metadata["concept"][0])
+        _, other_shown = other.problem.structure
+        negative = next(o for o in other_shown if o.role == "correct").content
+        k = _positive_index(built)
+        _, shown = built.problem.structure
+        redrawn = list(shown)
+        redrawn[k] = attrs.evolve(shown[k], content=_redrawn(negative, negative.strokes))
+
+        def record(scene, k=k, negative=negative):
+            scene["options"][k] = negative.record()
+
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, record), _rerender(built, redrawn),
+                                   f"distractor {k} breaks the rule too ({index})")
+        assert any("scene solver" in f for f in failures), failures
+        assert not any("no stroke" in f or "not drawn" in f for f in failures), failures
+
+
+def test_a_positive_with_a_loose_tail_is_a_second_odd_one_out():
+    for index in range(6):
+        built = _build_item(24, index)
+        scene = built.item.metadata["scene"]
+        tables = [verifier.figure_attributes(d) for d in scene["options"]]
+        answer = "ABCDEF".index(built.item.answer)
+        if any(t["loose"] for t in tables):
+            continue  # a tail would not single a figure out here
+        k = next(j for j in range(6) if j != answer)
+        _, shown = built.problem.structure
+        drawing = shown[k].content
+        pts = np.vstack([s.points for s in drawing.strokes])
+        start = pts[np.argmax(pts[:, 0] + pts[:, 1])]
+        tail = Stroke.make([start, np.minimum(start + 0.09 * drawing.side, drawing.side - 8)], False)
+        tailed = _redrawn(drawing, [*drawing.strokes, tail])
+        redrawn = list(shown)
+        redrawn[k] = attrs.evolve(shown[k], content=tailed)
+
+        def record(scene, k=k, tailed=tailed):
+            scene["options"][k] = tailed.record()
+
+        failures = assert_rejected(_HOST, TASK, _with_scene(built.item, record), _rerender(built, redrawn),
+                                   f"figure {k} with a loose tail ({index})")
+        assert any("loose" in f for f in failures), failures
+        return
+    pytest.fail("no item in which a tail would single a positive out")
+
+
+def _changed(drawing: Drawing, how: str) -> Drawing | None:
+    """The drawing with a stroke left out, an extra stroke across the panel, two vertices of its first stroke
+    swapped (None if no swap changes the figure), or its open strokes closed."""
+    strokes = [s.copy() for s in drawing.strokes]
+    side = drawing.side
+    if how == "missing":
+        last = strokes[-1]
+        if len(strokes) > 1:
+            strokes = strokes[:-1]
+        elif last.closed:  # the closing edge left out
+            strokes = [Stroke(last.points, last.bulges[:-1], False, 0)]
+        else:  # the last edge left out
+            strokes = [Stroke(last.points[:-1], last.bulges[:-1], False, 0)]
+    elif how == "extra":
+        strokes.append(Stroke.make([[0.15 * side, 0.2 * side], [0.35 * side, 0.12 * side]], False))
+    elif how == "swapped":  # two vertices that make another figure when swapped
+        s = max(strokes, key=lambda t: len(t.points))
+        if len(s.points) >= 4 or (not s.closed and len(s.points) == 3):
+            s.points[[0, 1]] = s.points[[1, 0]]
+        elif len(strokes) > 1:
+            strokes[0].points[0], strokes[1].points[0] = strokes[1].points[0].copy(), strokes[0].points[0].copy()
+        else:
+            return None
+    elif how == "closed":
+        strokes = [Stroke(s.points, np.append(s.bulges, 0.0) if not s.closed else s.bulges, True, s.part)
+                   for s in strokes]
+    return _redrawn(drawing, strokes)
+
+
+@pytest.mark.parametrize("how", ["missing", "extra", "swapped"])
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_a_figure_drawn_otherwise_than_its_record_fails(how, size):
+    """One figure drawn with a stroke missing, an extra stroke, or two vertices swapped (the record left as it
+    was): the stroke-level pixel checks name that figure."""
+    for index in range(3):
+        built = _build_item(25, index, size=size)
+        _, shown = built.problem.structure
+        for k in range(6):
+            changed = _changed(shown[k].content, how)
+            if changed is None:
+                continue
+            redrawn = list(shown)
+            redrawn[k] = attrs.evolve(shown[k], content=changed)
+            failures = assert_rejected(_HOST, TASK, built.item, _rerender(built, redrawn),
+                                       f"figure {k} drawn with a stroke {how} ({index}, {size})")
+            assert any(f"panel {'ABCDEF'[k]}" in f for f in failures), failures
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_a_near_miss_drawn_shut_fails(size):
+    """The open near-miss negative of a "closed" item drawn with its gap closed (at 600x800 the smallest gaps
+    are about 5 px)."""
+    found = 0
+    for index in range(13):
+        built = _build_item(26, index, size=size)
+        if built.item.metadata["concept"][0] != "closed":
+            continue
+        _, shown = built.problem.structure
+        k = "ABCDEF".index(built.item.answer)
+        redrawn = list(shown)
+        redrawn[k] = attrs.evolve(shown[k], content=_changed(shown[k].content, "closed"))
+        failures = assert_rejected(_HOST, TASK, built.item, _rerender(built, redrawn), f"gap drawn shut ({index})")
+        assert any(f"panel {built.item.answer}" in f for f in failures), failures
+        found += 1
+    assert found
+
+
+def test_ink_painted_into_a_panel_fails():
+    built = _build_item(27, 0)
+    image = _pixels(built.images)[0].copy()
+    left, top, _, _ = built.item.metadata["scene"]["option_boxes"][2]
+    ImageDraw.Draw(image).line([(left + 20, top + 20), (left + 60, top + 30)], fill=INK, width=3)
+    failures = assert_rejected(_HOST, TASK, built.item, [image], "a stroke painted into panel C")
+    assert any("panel C" in f for f in failures), failures

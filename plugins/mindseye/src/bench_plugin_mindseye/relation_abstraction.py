@@ -11,9 +11,16 @@ attribute and a *near-miss* negative, a positive-like figure edited just enough 
 (open a gap, dent a vertex, straighten an arc, ...; Bongard-LOGO's design); hard = an attribute pair
 (positives and negative share the second attribute, the negative fails the first) and a smaller edit.
 
-The solver recomputes every attribute of every figure from the drawn polylines (``attributes.py``) and
-returns the figures that some attribute isolates as the single odd one; the generator rejects items in
-which any attribute isolates a positive, so the answer is unique (spec §7.2 odd-one-out uniqueness).
+The generator measures every attribute of every figure from its polylines (``attributes.py``, plus a loose
+end, its own check here) and rejects items in which any attribute of the vocabulary singles out a positive,
+so the answer is unique (spec §7.2 odd-one-out uniqueness; issue 10: also by a loose stroke).  It also
+rejects figures a viewer could not judge, or on which ``LineFigure`` is known to err: near-symmetric ones it
+calls asymmetric (``clearly_asymmetric``), half discs (neither clearly a sector nor not), grazing crossings,
+crossings next to corners, spikes, kinks between straight edges, stroke ends that nearly touch, and
+junctions whose angles it cannot see.  The scene record (``Drawing.record``) holds each figure as drawn:
+pen strokes in tile pixels (1/100 px) with edge bulges, stroke width and arc step; verify re-derives the
+answer from it with the independent ``verifiers.relation_abstraction`` and checks the pixels stroke by
+stroke.
 
 Drawn sizes carry no information (``balanced_sizes``): a near miss (a gap opened, a corner cut) or a far
 negative from a sparser family carries less ink than the positives, so the figures are drawn at different
@@ -45,6 +52,7 @@ from bench_plugin_mindseye.attributes import (
     LINE_ATTRIBUTES,
     LineFigure,
     StrokeShape,
+    _rays_at,
     isolations,
     lookalike_pair,
     panel_features,
@@ -303,12 +311,13 @@ def _tangent_shape(rng: np.random.Generator) -> Figure:
 
 
 def fam_round(rng: np.random.Generator) -> Figure:
-    """Closed shapes made with arcs: circle, D, sector, pacman, lens, stadium, door, drop."""
+    """Closed shapes made with arcs: circle, D (an arc of 106-140 degrees on a chord), sector, pacman, lens,
+    stadium, door, drop."""
     kind = rng.choice(["circle", "d", "sector", "pacman", "lens", "stadium", "door", "drop"])
     if kind == "circle":
         return [Stroke.make([[1.0, 0.0], [-1.0, 0.0]], True, [1.0, 1.0])]
-    if kind == "d":
-        b = rng.uniform(0.6, 1.0)
+    if kind == "d":  # well short of a half disc (106-140 degrees), which is neither clearly a sector nor not one
+        b = rng.uniform(0.45, 0.7)
         return [Stroke.make([[0.0, -1.0], [0.0, 1.0]], True, [b, 0.0])]
     if kind in ("sector", "pacman"):
         return fam_sector(rng, wide=kind == "pacman")
@@ -708,7 +717,7 @@ def edit_skew(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
     i = int(rng.integers(len(s.points)))
     angle = rng.uniform(0, 2 * np.pi)
     out = [t.copy() for t in fig]
-    out[k].points[i] = s.points[i] + size * (0.6 + magnitude * 2.5) * 0.12 * np.array([np.cos(angle), np.sin(angle)])
+    out[k].points[i] = s.points[i] + size * (0.6 + magnitude * 2.5) * 0.16 * np.array([np.cos(angle), np.sin(angle)])
     if out[k].closed and not Polygon(flatten(out[k], 0.05)).is_valid:
         return None
     return out
@@ -1220,33 +1229,19 @@ def program_lines(strokes: Sequence[Stroke]) -> int:
     return count
 
 
-def loose_end(polylines: Sequence[np.ndarray], size: float) -> bool | str:
-    """True if some end of an open polyline is clearly away from every other polyline, AMBIGUOUS if one is
-    neither clearly away nor clearly touching, else False."""
-    lines = [LineString(p) for p in polylines]
-    gaps = []
-    for k, p in enumerate(polylines):
-        if len(p) > 3 and np.allclose(p[0], p[-1]):
-            continue
-        for end in (p[0], p[-1]):
-            point = shapely.Point(end)
-            gaps.append(min((lines[j].distance(point) for j in range(len(lines)) if j != k), default=np.inf) / size)
-    if any(LOOSE_TOUCH <= g <= LOOSE_APART for g in gaps):
-        return AMBIGUOUS
-    return any(g > LOOSE_APART for g in gaps)
-
-
 #: Relative to the figure size: a drawing is clearly asymmetric when, for every mirror axis, more than 5% of
-#: its reflection lies further than this from it (``attributes.mirror_symmetry``'s 0.045 plus what an axis
-#: half a degree off moves a point).
-ASYMMETRIC_SWEPT = 0.057
+#: its reflection lies further than this from it (narrower than ``attributes.mirror_symmetry``'s 0.045, so that
+#: a drawing that is nearly symmetric within what a viewer could see is rejected rather than called
+#: asymmetric).
+ASYMMETRIC_SWEPT = 0.035
 
 
 def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
-    """True if, for every axis through the ink's centre (swept every degree), more than 5% of the reflected
-    ink lies further than ``ASYMMETRIC_SWEPT`` from the ink.  ``attributes.mirror_symmetry`` tries only the axes
-    its angular harmonics suggest and can call a nearly symmetric drawing asymmetric; a figure it calls
-    asymmetric must pass this sweep too."""
+    """True if, for every axis through the ink's centre, more than 5% of the reflected ink lies further than
+    ``ASYMMETRIC_SWEPT`` from the ink.  Axes are swept every 2 degrees against a zone widened by what an axis
+    a degree off moves a point, and every quarter degree near the axes that this does not settle.
+    ``attributes.mirror_symmetry`` tries only the axes its angular harmonics suggest, and its asymmetric
+    band starts further out: a figure it calls asymmetric must pass this sweep too."""
     starts = np.vstack([p[:-1] for p in polylines])
     ends = np.vstack([p[1:] for p in polylines])
     lengths = np.hypot(*(ends - starts).T)
@@ -1258,52 +1253,125 @@ def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
         t = np.linspace(0.0, cum[-1], max(2, math.ceil(cum[-1] / (size / 60.0)) + 1))
         points.append(np.column_stack([np.interp(t, cum, p[:, 0]), np.interp(t, cum, p[:, 1])]))
     q = np.vstack(points) - centre
-    cell = size / 200.0
-    span = float(np.abs(q).max()) + ASYMMETRIC_SWEPT * size + 4 * cell
-    n = math.ceil(2 * span / cell) + 1
-    zone = Image.new("L", (n, n), 0)
-    draw = ImageDraw.Draw(zone)
-    width = math.ceil(2 * ASYMMETRIC_SWEPT * size / cell) + 1  # rounded up: the zone errs on the wide side
-    for p in polylines:
-        pts = [(float(x), float(y)) for x, y in (p - centre + span) / cell]
-        draw.line(pts, fill=255, width=width, joint="curve")
-        for x, y in (pts[0], pts[-1]):
-            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=255)
-    inside = np.asarray(zone) > 0
-    theta = np.radians(np.arange(0.0, 180.0, 1.0))
-    c, s = np.cos(2 * theta), np.sin(2 * theta)
-    rx = c[:, None] * q[None, :, 0] + s[:, None] * q[None, :, 1]
-    ry = s[:, None] * q[None, :, 0] - c[:, None] * q[None, :, 1]
-    ix = np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1)
-    iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
-    return bool((1.0 - inside[iy, ix].mean(axis=1) > 0.05).all())
+    reach = float(np.hypot(*q.T).max())
+    joints = [_corner_points(p) for p in polylines]
+    coarse_margin = 2 * reach * np.sin(np.radians(1.0))  # how far an axis 1 degree off moves a point
+    fine_margin = 2 * reach * np.sin(np.radians(0.125))
+
+    def zone(radius: float, cell: float) -> tuple[np.ndarray, float, float]:
+        """The cells (of side ``cell``) within ``radius`` of the ink, drawn half a cell wide of it, with the
+        grid's half width."""
+        span = float(np.abs(q).max()) + radius + 4 * cell
+        n = math.ceil(2 * span / cell) + 1
+        image = Image.new("L", (n, n), 0)
+        draw = ImageDraw.Draw(image)
+        width = round(2 * radius / cell) + 1
+        for p, corners in zip(polylines, joints, strict=True):
+            pts = [(float(x), float(y)) for x, y in (p - centre + span) / cell]
+            draw.line(pts, fill=255, width=width)
+            for x, y in (corners - centre + span) / cell:  # round the ends and corners (arc samples need not)
+                draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=255)
+        return np.asarray(image) > 0, cell, span
+
+    def misses(grid: tuple[np.ndarray, float, float], degrees: np.ndarray) -> np.ndarray:
+        inside, cell, span = grid
+        n = len(inside)
+        theta = np.radians(degrees)
+        c, s = np.cos(2 * theta), np.sin(2 * theta)
+        rx = c[:, None] * q[None, :, 0] + s[:, None] * q[None, :, 1]
+        ry = s[:, None] * q[None, :, 0] - c[:, None] * q[None, :, 1]
+        ix = np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1)
+        iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
+        return 1.0 - inside[iy, ix].mean(axis=1)
+
+    axes = np.arange(0.0, 180.0, 2.0)
+    coarse = size / 100.0  # the screen errs wide by a cell more: it only decides which axes to look at closely
+    open_axes = axes[misses(zone(ASYMMETRIC_SWEPT * size + coarse_margin + coarse, coarse), axes) <= 0.05]
+    if not len(open_axes):
+        return True
+    fine = (open_axes[:, None] + np.arange(-1.0, 1.01, 0.25)[None]).ravel()
+    return bool((misses(zone(ASYMMETRIC_SWEPT * size + fine_margin, size / 300.0), fine) > 0.05).all())
+
+
+def _corner_points(polyline: np.ndarray) -> np.ndarray:
+    """The vertices at which a polyline turns by 12 degrees or more (corners, not arc samples), and its ends."""
+    p = polyline
+    closed = len(p) > 3 and np.allclose(p[0], p[-1])
+    ring = p[:-1] if closed else p
+    edges = np.diff(np.vstack([ring, ring[:1]]) if closed else ring, axis=0)
+    heading = np.arctan2(edges[:, 1], edges[:, 0])
+    turn = np.degrees(np.abs((heading - np.roll(heading, 1) + np.pi) % (2 * np.pi) - np.pi))
+    if closed:
+        return ring[turn >= 12.0]
+    inner = ring[1:-1][turn[1:] >= 12.0]
+    return np.vstack([ring[:1], inner, ring[-1:]])
+
+
+def _is_closed(p: np.ndarray) -> bool:
+    """Whether a polyline ends where it starts."""
+    return len(p) > 3 and abs(p[0][0] - p[-1][0]) < 1e-12 and abs(p[0][1] - p[-1][1]) < 1e-12
+
+
+def stroke_ends(polylines: Sequence[np.ndarray], size: float) -> tuple[bool | str, bool]:
+    """Whether the figure has a loose end, and whether its stroke ends are sound.
+
+    Loose: True if some end of an open polyline is clearly away from every other polyline (further than
+    ``LOOSE_APART``), AMBIGUOUS if one is neither that nor touching (closer than ``LOOSE_TOUCH``), else False.
+
+    Sound unless two strokes run along each other (they share a stretch, not just points); or an end that
+    touches another stroke closes a region only once carried across it (drawn, such an end looks attached
+    whichever side of the other stroke it stops); or such an end does not show ``LineFigure`` the two clear
+    directions in which the other stroke leaves the touching point (``attributes._rays_at`` misses the rays of
+    arc samples shorter than its touching distance, and splits one direction into two a few degrees apart at
+    an arc sample), or lies near a corner of the other stroke but not on it."""
+    if len(polylines) == 1:
+        return not _is_closed(polylines[0]), True
+    lines = [LineString(p) for p in polylines]
+    for i, j in itertools.combinations(range(len(lines)), 2):
+        shared = lines[i].intersection(lines[j])
+        if any(g.geom_type != "Point" and not g.is_empty for g in shapely.get_parts(shared)):
+            return False, False
+    gaps, carried, sound = [], [], True
+    for k, p in enumerate(polylines):
+        if _is_closed(p):
+            continue
+        for end, inner in ((p[0], p[1]), (p[-1], p[-2])):
+            point = shapely.Point(end)
+            distances = {j: lines[j].distance(point) for j in range(len(lines)) if j != k}
+            gap = min(distances.values())
+            gaps.append(gap / size)
+            if gap >= LOOSE_APART * size:
+                continue
+            out = (end - inner) / np.linalg.norm(end - inner)
+            carried.append(LineString([end, end + out * (gap + 0.01 * size)]))
+            for j, distance in distances.items():
+                if distance < LOOSE_APART * size:
+                    sound &= _junction_measurable(polylines[j], end, size)
+    loose = AMBIGUOUS if any(LOOSE_TOUCH <= g <= LOOSE_APART for g in gaps) else any(g > LOOSE_APART for g in gaps)
+    if sound and carried:
+        sound = _face_count([*lines, *carried], size) == _face_count(lines, size)
+    return loose, sound
+
+
+def _junction_measurable(other: np.ndarray, end: np.ndarray, size: float) -> bool:
+    """Whether ``LineFigure`` sees two clear rays of ``other`` at a stroke end touching it, away from its
+    corners (see ``stroke_ends``)."""
+    rays = np.sort(np.mod(_rays_at(other, end, size), 2 * np.pi))
+    if len(rays) < 2:
+        return False
+    corners = _corner_points(other)
+    if len(corners):  # a junction next to a corner, but not on it, meets which edges?
+        near = np.hypot(*(corners - end).T).min() / size
+        if LOOSE_TOUCH <= near <= LOOSE_APART:
+            return False
+    gaps = np.degrees(np.diff(np.concatenate([rays, rays[:1] + 2 * np.pi])))
+    return bool((gaps >= MIN_CROSSING_ANGLE).all())
 
 
 def _face_count(lines: Sequence[LineString], size: float) -> int:
     """The regions the lines enclose, slivers (as ``LineFigure`` counts them) left out."""
     faces = shapely.get_parts(shapely.polygonize(shapely.get_parts(shapely.union_all(lines))))
     return sum(1 for f in faces if f.area > 0.002 * size * size)
-
-
-def unsound_touches(polylines: Sequence[np.ndarray], size: float) -> bool:
-    """True if two strokes run along each other (they share a stretch, not just points), or if a stroke end
-    that touches another stroke closes a region only once carried across it: drawn, such an end looks
-    attached whichever side of the other stroke it stops, so the figure's regions would be unclear."""
-    lines = [LineString(p) for p in polylines]
-    for i, j in itertools.combinations(range(len(lines)), 2):
-        shared = lines[i].intersection(lines[j])
-        if any(g.geom_type != "Point" for g in shapely.get_parts(shared)):
-            return True
-    carried = []
-    for k, p in enumerate(polylines):
-        if len(p) > 3 and np.allclose(p[0], p[-1]):
-            continue
-        for end, inner in ((p[0], p[1]), (p[-1], p[-2])):
-            gap = min((lines[j].distance(shapely.Point(end)) for j in range(len(lines)) if j != k), default=np.inf)
-            if gap < LOOSE_APART * size:
-                out = (end - inner) / np.linalg.norm(end - inner)
-                carried.append(LineString([end, end + out * (gap + 0.01 * size)]))
-    return bool(carried) and _face_count([*lines, *carried], size) != _face_count(lines, size)
 
 
 def has_half_disc(polylines: Sequence[np.ndarray], size: float) -> bool:
@@ -1442,11 +1510,13 @@ class RelationAbstraction(SizePlannedTask):
         # the drawn sizes: one size order, the negative rank-th smallest, that ink and ink extent both follow
         # (so neither points at the answer more often than at any other figure), which also keeps every
         # nuisance feature from singling the negative out
-        scales = self._scales(rng, [negative, *positives], side, rank, small_odd)
+        drawn: dict[tuple[int, float], Drawing] = {}
+        scales = self._scales(rng, [negative, *positives], side, rank, small_odd, drawn)
         if scales is None:
             return None
-        drawings = [Drawing.of(f.strokes, float(s), side)
-                    for f, s in zip(figures, [*scales[1:], scales[0]], strict=True)]
+        order = [*range(1, 6), 0]  # figures are the positives then the negative; scales the negative first
+        drawings = [drawn.get((k, float(scales[k]))) or Drawing.of(f.strokes, float(scales[k]), side)
+                    for f, k in zip(figures, order, strict=True)]
         tiles = [self._render(d, side) for d in drawings]
         if lookalike_pair(tiles, 1.5 * self.min_option_difference) is not None:
             return None
@@ -1498,6 +1568,8 @@ class RelationAbstraction(SizePlannedTask):
         ``want`` (checked first, so that unsuitable figures cost little)."""
         extent = rng.uniform(*FIT)
         strokes = place(figure, rng, extent)
+        if not all(legible_corners(s) for s in strokes):
+            return None  # unclear corners or spikes
         polylines = [flatten(s, ARC_CHORD) for s in strokes]
         measured = LineFigure(polylines)
         if want and any(measured[k] != v for k, v in want.items() if k in LINE_ATTRIBUTES):
@@ -1505,20 +1577,21 @@ class RelationAbstraction(SizePlannedTask):
         values = measured.decided()
         if values is None:
             return None
-        loose = loose_end(polylines, measured.size)
-        if loose == AMBIGUOUS or ("loose" in (want or {}) and loose != want["loose"]):
+        loose, sound = stroke_ends(polylines, measured.size)
+        if not sound or loose == AMBIGUOUS or ("loose" in (want or {}) and loose != want["loose"]):
             return None
-        if has_half_disc(polylines, measured.size):
+        if values["curved"] and values["closed"] and has_half_disc(polylines, measured.size):
             return None
         if values["symmetric"] is False and not clearly_asymmetric(polylines, measured.size):
             return None
         crossings, unclear = measured._crossings()
         if unclear or any(angle < MIN_CROSSING_ANGLE for _, angle in crossings):
             return None  # a crossing next to a stroke end, or at a grazing angle, looks like a touch
-        if not all(legible_corners(s) for s in strokes) or program_lines(strokes) != values["lines"]:
-            return None  # unclear corners, or the measured lines differ from the program's straight edges
-        if unsound_touches(polylines, measured.size):
-            return None
+        vertices = np.vstack([s.points for s in strokes])
+        if any(np.hypot(*(vertices - x).T).min() < LOOSE_APART * measured.size for x, _ in crossings):
+            return None  # a crossing next to a corner: which edges cross, at what angle, is unclear
+        if program_lines(strokes) != values["lines"]:
+            return None  # the measured lines differ from the program's straight edges
         return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
 
     def _negative(self, rng: np.random.Generator, concept: Concept, want: Mapping[str, Any], near: bool,
@@ -1557,18 +1630,21 @@ class RelationAbstraction(SizePlannedTask):
         return None
 
     def _scales(self, rng: np.random.Generator, figures: Sequence[_Candidate], side: int, rank: int,
-                small_odd: bool) -> np.ndarray | None:
+                small_odd: bool, drawn: dict[tuple[int, float], Drawing]) -> np.ndarray | None:
         """Drawn scales (the largest 1) for the figures, the negative first, from ``balanced_sizes``: every
         audited nuisance feature ranks the figures in one size order in which the negative is ``rank``-th
         smallest.  Without it the near miss (a gap opened, a corner cut, a line shortened) tends to carry less
         ink than the positives.  Ink grows with the scale (the stroke width is fixed), its box with the
         square; the figures are black, so saturation is 0 throughout.  The attributes are measured relative
-        to the figure's size, so scaling never changes them."""
+        to the figure's size, so scaling never changes them.  ``drawn`` receives the drawings of the last
+        measurement, keyed by (figure, scale): those of the chosen scales are the panels."""
 
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
             out = []
-            for f, s in zip(figures, scales, strict=True):
-                features = panel_features(self._render(Drawing.of(f.strokes, float(s), side), side))
+            drawn.clear()  # only the last measurement's drawings can be the ones chosen
+            for k, (f, s) in enumerate(zip(figures, scales, strict=True)):
+                drawing = drawn[(k, float(s))] = Drawing.of(f.strokes, float(s), side)
+                features = panel_features(self._render(drawing, side))
                 pts = np.vstack(f.polylines)
                 out.append({**features, "reach": float(s) * float(np.ptp(pts, axis=0).max())})
             return out

@@ -18,6 +18,9 @@ between two clear answers.  An undecidable value fails verification: the generat
 
 from __future__ import annotations
 
+import functools
+import itertools
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -59,7 +62,7 @@ _JUNCTION_STRAIGHT = 178.0  # gaps between rays at a junction from this on are a
 _CONVEX = (0.016, 0.028)  # largest distance of ink inside its convex hull
 _THIN = (3.1, 3.6)  # aspect ratio of the smallest rectangle around the ink
 _REGULAR = (0.8, 1.25)  # max(side cv / 0.045, angle range / 6.5 degrees)
-_SYMMETRY_ZONES = (0.022, 0.038)  # reflected ink within the first matches, beyond the second misses
+_SYMMETRY_ZONES = (0.024, 0.028)  # reflected ink within the first matches, beyond the second misses
 _SYMMETRY_MISS = 0.05  # symmetric: at most this fraction misses the near zone (not: more misses the far one)
 
 
@@ -128,13 +131,6 @@ class Piece:
         angle = np.arctan2(points[:, 1] - self.centre[1], points[:, 0] - self.centre[0])
         along = ((angle - self.start) * np.sign(self.sweep)) % (2 * np.pi)
         return along <= abs(self.sweep) + 1e-9
-
-    def parameter(self, point: np.ndarray) -> float:
-        """Where ``point`` (on the piece) lies along it, 0 at ``a`` and 1 at ``b``."""
-        if not self.arc:
-            return float((point - self.a) @ self.direction) / max(self.length, 1e-12)
-        angle = math.atan2(point[1] - self.centre[1], point[0] - self.centre[0])
-        return float(((angle - self.start) * np.sign(self.sweep)) % (2 * np.pi)) / abs(self.sweep)
 
 
 def _turn(u: np.ndarray, v: np.ndarray) -> float:
@@ -208,12 +204,20 @@ class FigureMeasure:
         coarse = np.vstack([p.points(24) for p in self.pieces])
         self.size = float(max(np.ptp(coarse, axis=0).max(), 1e-9))
         step = self.size / 150.0
-        self.dense = [np.vstack([p.points(max(2, math.ceil(p.length / step) + 1))[:-1] for p in ps] +
-                                [ps[-1].b[None]]) for _, ps in self.strokes]
+        self.dense, owners = [], []
+        for _, ps in self.strokes:
+            runs = [p.points(max(2, math.ceil(p.length / step) + 1)) for p in ps]
+            self.dense.append(np.vstack([r[:-1] for r in runs] + [ps[-1].b[None]]))
+            owners += [self.pieces.index(p) for p, r in zip(ps, runs, strict=True) for _ in range(len(r) - 1)]
+        #: which piece each segment of the dense polylines runs along (for the regions' boundaries)
+        self._segment_owner = np.array(owners, dtype=int)
+        self._segments = shapely.STRtree(shapely.linestrings(
+            np.concatenate([np.stack([d[:-1], d[1:]], axis=1) for d in self.dense])))
         self.notes: list[str] = []
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _ink(self) -> np.ndarray:
+        """Points every 1/150 of the figure size along all its strokes."""
         return np.vstack(self.dense)
 
     def _join_kind(self, p: Piece, q: Piece, turn: float) -> str:
@@ -240,14 +244,14 @@ class FigureMeasure:
         for name in ("triangle", "quadrangle", "sector"):
             out[name] = True if name in kinds else (UNDECIDED if UNDECIDED in kinds else False)
         angles = corners + self._junction_angles() + [x for a in crossings or [] for x in (a, 180.0 - a)]
-        out.update(self._angle_values(angles, corners is None))
+        out.update(self._angle_values(angles))
         out["convex"] = self._convex(out["parts"], faces)
         out["thin"] = self._thin()
         out["regular"] = self._regular(out["lines"], bool(crossings))
         out["symmetric"] = self._symmetric()
         out["loose"] = self._loose()
         for name, value in out.items():
-            if value == UNDECIDED and isinstance(value, str):
+            if isinstance(value, str) and value == UNDECIDED:
                 self.notes.append(name)
         return out
 
@@ -263,7 +267,7 @@ class FigureMeasure:
             runs = _straight_runs(closed, ps, joins)
             undecided |= any(r < _SHORT_LINE * self.size for r in runs)
             lines += len(runs)
-            corners += [180.0 - t for (_, _, _, t), j in zip(turns, joins) if j == "corner"]
+            corners += [180.0 - t for (_, _, _, t), j in zip(turns, joins, strict=True) if j == "corner"]
         arcs = [p for p in self.pieces if p.arc]
         undecided |= any(math.degrees(abs(p.sweep)) < _MIN_SWEEP for p in arcs)
         undecided |= any(angle < _SPIKE for angle in corners)
@@ -273,7 +277,7 @@ class FigureMeasure:
 
     def _turns_of(self, closed: bool, ps: list[Piece]) -> list[tuple[Piece, Piece, np.ndarray, float]]:
         """The joins of one stroke: join i is between piece i and piece i+1 (wrapping when closed)."""
-        pairs = list(zip(ps, ps[1:]))
+        pairs = list(itertools.pairwise(ps))
         if closed and len(ps) > 1:
             pairs.append((ps[-1], ps[0]))
         return [(p, q, q.a, _turn(p.tangent(p.b), q.tangent(q.a))) for p, q in pairs]
@@ -311,7 +315,7 @@ class FigureMeasure:
         ends = self._open_ends()
         joints: dict[tuple[int, int], list[np.ndarray]] = {}  # consecutive pieces of a stroke: common vertices
         for closed, ps in self.strokes:
-            pairs = list(zip(ps, ps[1:])) + ([(ps[-1], ps[0])] if closed and len(ps) > 1 else [])
+            pairs = list(itertools.pairwise(ps)) + ([(ps[-1], ps[0])] if closed and len(ps) > 1 else [])
             for p, q in pairs:
                 joints.setdefault((id(p), id(q)), []).append(q.a)
                 joints.setdefault((id(q), id(p)), []).append(q.a)
@@ -364,17 +368,20 @@ class FigureMeasure:
 
     @staticmethod
     def _nearest_parameter(q: Piece, point: np.ndarray) -> float:
+        """Where along ``q`` (0 at its start, 1 at its end, to 1/256) the point nearest ``point`` lies."""
         pts = q.points(257)
         return float(np.argmin(np.hypot(*(pts - point).T))) / 256.0
 
     @staticmethod
     def _point_at(q: Piece, t: float) -> np.ndarray:
+        """The point at parameter ``t`` along ``q``."""
         if not q.arc:
             return q.a + t * (q.b - q.a)
         angle = q.start + t * q.sweep
         return q.centre + q.radius * np.array([math.cos(angle), math.sin(angle)])
 
-    def _angle_values(self, angles: list[float], unknown: bool) -> dict[str, Any]:
+    def _angle_values(self, angles: list[float]) -> dict[str, Any]:
+        """Acute, obtuse and any angle among the figure's corner, junction and crossing angles."""
         arr = np.array(angles, dtype=float)
         acute = True if (arr < _ACUTE[0]).any() else (UNDECIDED if (arr <= _ACUTE[1]).any() else False)
         clear = ((arr > _OBTUSE_LOW[1]) & (arr < _OBTUSE_HIGH[0])).any()
@@ -403,17 +410,23 @@ class FigureMeasure:
         ring = np.asarray(face.exterior.coords)[:-1]
         nxt = np.roll(ring, -1, axis=0)
         mids = (ring + nxt) / 2
-        owner = np.argmin(np.vstack([p.distance(mids) for p in self.pieces]), axis=0)
-        # runs of ring edges along the same piece
-        starts = [i for i in range(len(ring)) if owner[i] != owner[i - 1]]
-        if not starts:
-            p = self.pieces[int(owner[0])]
-            return None if p.arc else UNDECIDED
-        runs = []
-        for j, s in enumerate(starts):
-            e = starts[(j + 1) % len(starts)]
-            idx = [(s + m) % len(ring) for m in range((e - s) % len(ring) or len(ring))]
-            runs.append((self.pieces[int(owner[s])], idx))
+        # the ring runs along the dense polylines: each edge belongs to the piece of the segment it lies on
+        nearest = self._segments.query_nearest(shapely.points(mids), all_matches=False)
+        owner = np.empty(len(mids), dtype=int)
+        owner[nearest[0]] = self._segment_owner[nearest[1]]
+        # runs of ring edges along the same piece; a run shorter than a joint (a stroke end resting on
+        # another stroke, cut by the noding a hair before its end) belongs to the run before it
+        lengths = np.hypot(*(nxt - ring).T)
+        for _ in range(len(ring)):
+            runs = _ring_runs(owner)
+            short = [idx for idx in runs if lengths[idx].sum() < _JOINT * self.size]
+            if not short or len(short) == len(runs):
+                break
+            for idx in short:
+                owner[idx] = owner[(idx[0] - 1) % len(ring)]
+        if len(runs) == 1:
+            return None if self.pieces[int(owner[0])].arc else UNDECIDED
+        runs = [(self.pieces[int(owner[idx[0]])], idx) for idx in runs]
         # the joins between runs, oriented along the ring
         sides = []  # (is_arc, list of point arrays, sweep degrees)
         undecided = False
@@ -431,7 +444,8 @@ class FigureMeasure:
             sides.append((piece, idx, kind))
         # merge runs joined 'same' (straight) or 'smooth' between arcs
         groups: list[list[tuple[Piece, list[int]]]] = []
-        first_open = next((j for j, (_, _, k) in enumerate(sides) if not self._merges(sides[j], sides[(j + 1) % len(sides)])), None)
+        first_open = next((j for j in range(len(sides)) if not self._merges(sides[j], sides[(j + 1) % len(sides)])),
+                          None)
         if first_open is None:  # one smooth loop (a circle)
             return UNDECIDED if undecided else None
         order = [(first_open + 1 + m) % len(sides) for m in range(len(sides))]
@@ -521,48 +535,36 @@ class FigureMeasure:
         return _band(score, _REGULAR)
 
     def _symmetric(self) -> Any:
-        """Mirror symmetry.  For every axis through the ink's centre (swept every degree, then refined), the
-        fraction of the reflected ink further than a near and a far zone from the ink: symmetric if for some
-        axis at most 5% misses the near zone, not symmetric if for every axis more than 5% misses the far zone,
-        undecidable in between."""
+        """Mirror symmetry.  For an axis through the ink's centre, the fraction of the reflected ink that lands
+        further than a near and a far zone from the ink: symmetric if for some axis at most 5% misses the near
+        zone, not symmetric if for every axis more than 5% misses the far zone, undecidable in between.
+
+        Axes are screened every 2 degrees against a zone widened by what an axis a degree off (and the coarser
+        grid) moves a point, which settles most of them; around the others they are tried every 0.1 degree."""
         ink = np.vstack([resampled(d, self.size / 100.0) for d in self.dense])
         centre = ink.mean(axis=0)
         q = ink - centre
-        cell = self.size / 300.0
+        # the zones are unions of discs about points S/50 apart (between two, a zone is at most 0.0025 S
+        # narrower than its radius), the reflected points are S/100 apart
+        marks = np.vstack([resampled(d, self.size / 50.0) for d in self.dense]) - centre
+        reach = float(np.hypot(*q.T).max())
         near, far = (z * self.size for z in _SYMMETRY_ZONES)
-        span = float(np.abs(q).max()) + far + 2 * cell
-        n = math.ceil(2 * span / cell) + 1
-        reach = math.ceil(far / cell) + 1
-        oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-        base = np.floor((q + span) / cell).astype(int)
-        cx = base[:, 0, None] + ox.ravel()[None]
-        cy = base[:, 1, None] + oy.ravel()[None]
-        dist = np.hypot(cx * cell - span - q[:, 0, None], cy * cell - span - q[:, 1, None])
-        zones = []
-        for radius in (near, far):
-            zone = np.zeros((n, n), dtype=bool)
-            keep = dist <= radius
-            zone[cy[keep], cx[keep]] = True
-            zones.append(zone)
-
-        def misses(thetas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            c, s = np.cos(2 * thetas), np.sin(2 * thetas)  # reflection about the axis at angle theta
-            rx = c[:, None] * q[None, :, 0] + s[:, None] * q[None, :, 1]
-            ry = s[:, None] * q[None, :, 0] - c[:, None] * q[None, :, 1]
-            ix = np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1)
-            iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
-            return 1.0 - zones[0][iy, ix].mean(axis=1), 1.0 - zones[1][iy, ix].mean(axis=1)
-
-        coarse = np.radians(np.arange(0.0, 180.0, 1.0))
-        near_miss, far_miss = misses(coarse)
-        best = coarse[np.unique(np.concatenate([np.argsort(near_miss)[:3], np.argsort(far_miss)[:3]]))]
-        fine = (best[:, None] + np.radians(np.linspace(-0.5, 0.5, 11))[None]).ravel()
-        fine_near, fine_far = misses(fine)
-        if min(near_miss.min(), fine_near.min()) <= _SYMMETRY_MISS:
-            return True
-        if min(far_miss.min(), fine_far.min()) > _SYMMETRY_MISS:
-            return False
-        return UNDECIDED
+        fine_cell, coarse_cell = self.size / 200.0, self.size / 100.0
+        wide = far + 2 * reach * math.sin(math.radians(1.0)) + coarse_cell
+        fine_zones, fine_grid = _zones(marks, (near, far), fine_cell)
+        (coarse_zone,), coarse_grid = _zones(marks, (wide,), coarse_cell)
+        coarse = np.arange(0.0, 180.0, 2.0)
+        screened = _misses(q, [coarse_zone], coarse_grid, coarse)[0]
+        undecided = False
+        for k in np.argsort(screened):
+            if screened[k] > _SYMMETRY_MISS:
+                break  # this axis, and every one after it, is clearly not a mirror within a degree
+            fine = coarse[k] + np.arange(-1.0, 1.0001, 0.1)
+            near_miss, far_miss = _misses(q, fine_zones, fine_grid, fine)
+            if near_miss.min() <= _SYMMETRY_MISS:
+                return True
+            undecided |= bool(far_miss.min() <= _SYMMETRY_MISS)
+        return UNDECIDED if undecided else False
 
     def _loose(self) -> Any:
         """Some stroke end touches nothing (no other stroke within the touching distance)."""
@@ -575,6 +577,61 @@ class FigureMeasure:
                 return True
             undecided |= kind == UNDECIDED
         return UNDECIDED if undecided else False
+
+
+def _discs(points: np.ndarray, width: int, height: int, radii: Sequence[float], centre: float) -> list[np.ndarray]:
+    """For each radius (in cells), the flat boolean raster (``height`` x ``width`` cells) of the cells whose
+    centres, at (i + ``centre``, j + ``centre``), lie within that radius of one of ``points`` (in cells)."""
+    reach = math.ceil(max(radii)) + 1
+    oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    ox, oy = ox.ravel(), oy.ravel()
+    base = np.floor(points - centre).astype(np.int64)
+    fx = (base[:, 0] + centre - points[:, 0])[:, None] + ox[None]  # offsets of the cell centres from the points
+    fy = (base[:, 1] + centre - points[:, 1])[:, None] + oy[None]
+    square = fx * fx + fy * fy
+    cx, cy = base[:, 0, None] + ox[None], base[:, 1, None] + oy[None]
+    inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+    flat = cy * width + cx
+    out = []
+    for r in radii:
+        raster = np.zeros(width * height, dtype=bool)
+        raster[flat[inside & (square <= r * r)]] = True
+        out.append(raster)
+    return out
+
+
+def _zones(points: np.ndarray, radii: Sequence[float],
+           cell: float) -> tuple[list[np.ndarray], tuple[float, int, float]]:
+    """Boolean rasters (cells of side ``cell``) of the points within each radius of ``points``, and the grid
+    (half width, cells per side, cell side) they share, centred on the origin."""
+    span = float(np.abs(points).max()) + max(radii) + 2 * cell
+    n = math.ceil(2 * span / cell) + 1
+    zones = [z.reshape(n, n) for z in _discs((points + span) / cell, n, n, [r / cell for r in radii], 0.0)]
+    return zones, (span, n, cell)
+
+
+def _misses(points: np.ndarray, zones: Sequence[np.ndarray], grid: tuple[float, int, float],
+            degrees: np.ndarray) -> list[np.ndarray]:
+    """For each zone, the fraction of ``points`` reflected about each axis (through the origin, at the given
+    angles) that fall outside it."""
+    span, n, cell = grid
+    theta = np.radians(degrees)
+    c, s = np.cos(2 * theta), np.sin(2 * theta)
+    rx = c[:, None] * points[None, :, 0] + s[:, None] * points[None, :, 1]
+    ry = s[:, None] * points[None, :, 0] - c[:, None] * points[None, :, 1]
+    index = (np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1) * n
+             + np.clip(np.rint((rx + span) / cell).astype(int), 0, n - 1))
+    return [1.0 - zone.ravel()[index].mean(axis=1) for zone in zones]
+
+
+def _ring_runs(owner: np.ndarray) -> list[list[int]]:
+    """The maximal runs of consecutive equal values in a cyclic array, as lists of indices."""
+    n = len(owner)
+    starts = [i for i in range(n) if owner[i] != owner[i - 1]]
+    if not starts:
+        return [list(range(n))]
+    return [[(s + m) % n for m in range((starts[(j + 1) % len(starts)] - s) % n or n)]
+            for j, s in enumerate(starts)]
 
 
 def _straight_runs(closed: bool, ps: Sequence[Piece], joins: Sequence[str]) -> list[float]:
@@ -621,13 +678,21 @@ def resampled(points: np.ndarray, spacing: float) -> np.ndarray:
     """Points every ``spacing`` along a polyline, both ends included."""
     seg = np.hypot(*np.diff(points, axis=0).T)
     cum = np.concatenate([[0.0], np.cumsum(seg)])
-    t = np.linspace(0.0, cum[-1], max(2, int(math.ceil(cum[-1] / spacing)) + 1))
+    t = np.linspace(0.0, cum[-1], max(2, math.ceil(cum[-1] / spacing) + 1))
     return np.column_stack([np.interp(t, cum, points[:, 0]), np.interp(t, cum, points[:, 1])])
 
 
 def figure_attributes(description: Mapping[str, Any]) -> dict[str, Any]:
     """Every attribute of ``VOCABULARY`` for one recorded figure (UNDECIDED where a viewer could not tell)."""
-    return FigureMeasure(description).values()
+    return dict(_measured(json.dumps(description, sort_keys=True))[0])
+
+
+@functools.lru_cache(maxsize=64)
+def _measured(description: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The attributes of a figure given as its JSON record, and those that are undecidable (memoised: verify
+    asks for each figure twice, once for the base class's solve and once for the notes)."""
+    measure = FigureMeasure(json.loads(description))
+    return measure.values(), tuple(measure.notes)
 
 
 def odd_one(values: Sequence[Any]) -> int | None:
@@ -651,9 +716,12 @@ def solve_scene(scene: Mapping[str, Any]) -> tuple[list[int], list[str]]:
     tables = []
     notes: list[str] = []
     for letter, description in zip(letters, scene["options"], strict=True):
-        measure = FigureMeasure(description)
-        tables.append(measure.values())
-        notes += [f"figure {letter}: {name!r} is undecidable" for name in measure.notes]
+        try:
+            values, undecidable = _measured(json.dumps(description, sort_keys=True))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            return [], [f"figure {letter}: the record cannot be read ({type(error).__name__}: {error})"]
+        tables.append(values)
+        notes += [f"figure {letter}: {name!r} is undecidable" for name in undecidable]
     if any(n.endswith("undecidable") for n in notes):
         return [], notes
     concept = list(scene.get("concept") or [])
@@ -688,11 +756,11 @@ _INK_LEVEL, _DARK = 128, 110
 #: Where, in recorded pixel units, the centre of output pixel (i, j) lies: (i + _CENTRE, j + _CENTRE).
 _CENTRE = 0.5
 #: Ink may spread this far (px) beyond half the stroke width (antialiasing, rounding of vertices).
-_SPREAD = 1.0
+_SPREAD = 0.75
 #: Pixels inside this frame are ignored (the panel border).
 _FRAME = 3
 #: Most stray ink pixels tolerated in a panel, and least fraction of a stroke's centre samples that are dark.
-_STRAY, _COVERED = 4, 0.98
+_STRAY, _COVERED = 0, 0.98
 
 
 def _pieces(description: Mapping[str, Any]) -> list[list[Piece]]:
@@ -710,30 +778,34 @@ def _samples(pieces: Sequence[Piece], spacing: float) -> np.ndarray:
     return np.vstack([p.points(max(2, math.ceil(p.length / spacing) + 1)) for p in pieces])
 
 
-def _masks(description: Mapping[str, Any], side: int, radii: Sequence[float]) -> list[np.ndarray]:
-    """For each radius, the pixels whose centres lie within that distance of a recorded stroke."""
-    pts = _samples([p for ps in _pieces(description) for p in ps], 0.5)
-    reach = math.ceil(max(radii)) + 1
-    oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-    base = np.floor(pts - _CENTRE).astype(int)
-    cx = base[:, 0, None] + ox.ravel()[None]
-    cy = base[:, 1, None] + oy.ravel()[None]
-    dist = np.hypot(cx + _CENTRE - pts[:, 0, None], cy + _CENTRE - pts[:, 1, None])
-    inside = (cx >= 0) & (cx < side) & (cy >= 0) & (cy < side)
-    out = []
-    for r in radii:
-        mask = np.zeros((side, side), dtype=bool)
-        keep = inside & (dist <= r)
-        mask[cy[keep], cx[keep]] = True
-        out.append(mask)
-    return out
+def _masks(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels whose centres lie within half the stroke width of a recorded stroke, within half a pixel
+    more, and within ``_SPREAD`` more (memoised: the sketch and the stroke checks both need them)."""
+    return _masks_of(json.dumps(description, sort_keys=True), side)
+
+
+@functools.lru_cache(maxsize=16)
+def _masks_of(description: str, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_masks`` of a record given as JSON (read-only arrays, shared between callers)."""
+    record = json.loads(description)
+    half = float(record["width"]) / 2
+    masks = _within(record, side, (half, half + 0.5, half + _SPREAD))
+    for mask in masks:
+        mask.flags.writeable = False
+    return masks[0], masks[1], masks[2]
+
+
+def _within(description: Mapping[str, Any], side: int, radii: Sequence[float]) -> list[np.ndarray]:
+    """For each radius, the pixels whose centres lie within that distance of a recorded stroke (discs about
+    points 0.7 px apart: between two, a disc edge falls short by less than 0.04 px)."""
+    pts = _samples([p for ps in _pieces(description) for p in ps], 0.7)
+    return [r.reshape(side, side) for r in _discs(pts, side, side, radii, _CENTRE)]
 
 
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """A crude rendering of one recorded figure (``side`` x ``side`` RGB): pixels whose centres lie within half
     the stroke width of a recorded edge are ink, a half-pixel rim around them is grey."""
-    half = float(description["width"]) / 2
-    core, rim = _masks(description, side, (half, half + 0.5))
+    core, rim, _ = _masks(description, side)
     grey = np.full((side, side), _PAPER, dtype=np.uint8)
     grey[rim] = (_INK + _PAPER) // 2
     grey[core] = _INK
@@ -745,30 +817,28 @@ def drawing_failures(image: Any, scene: Mapping[str, Any]) -> list[str]:
     whose centre line is not dark along its length (a missing stroke), or ink further than half the stroke
     width (plus ``_SPREAD``) from every recorded stroke (an extra stroke, or a figure drawn elsewhere)."""
     rgb = np.asarray(image.convert("RGB"))
+    grey = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])  # the darkest channel
     side = int(scene["tile"])
     failures = []
     for k, (box, description) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True)):
         letter = chr(ord("A") + k)
         left, top, right, bottom = (int(v) for v in box)
-        tile = rgb[top:bottom, left:right].min(axis=2)
+        tile = grey[top:bottom, left:right]
         if tile.shape != (side, side):
             failures.append(f"panel {letter}: box {box} is not {side} pixels square")
             continue
-        (allowed,) = _masks(description, side, (float(description["width"]) / 2 + _SPREAD,))
-        stray = (tile < _INK_LEVEL) & ~allowed
-        stray[:_FRAME] = stray[-_FRAME:] = False
-        stray[:, :_FRAME] = stray[:, -_FRAME:] = False
+        allowed = _masks(description, side)[2]
+        stray = (tile[_FRAME:-_FRAME, _FRAME:-_FRAME] < _INK_LEVEL) & ~allowed[_FRAME:-_FRAME, _FRAME:-_FRAME]
         if int(stray.sum()) > _STRAY:
             failures.append(f"panel {letter} has {int(stray.sum())} ink pixels where its record has no stroke")
-        # the darkest pixel of each 3 x 3 neighbourhood, so that a sample between pixel centres still finds ink
         padded = np.pad(tile, 1, constant_values=_PAPER)
-        darkest = np.min([padded[1 + dy:1 + dy + side, 1 + dx:1 + dx + side] for dy in (-1, 0, 1) for dx in (-1, 0, 1)],
-                         axis=0)
         for s, pieces in enumerate(_pieces(description)):
             pts = _samples(pieces, 1.5)
-            ix = np.clip(np.floor(pts[:, 0] - _CENTRE + 0.5).astype(int), 0, side - 1)
-            iy = np.clip(np.floor(pts[:, 1] - _CENTRE + 0.5).astype(int), 0, side - 1)
-            covered = float((darkest[iy, ix] < _DARK).mean())
+            ix = np.clip(np.floor(pts[:, 0] - _CENTRE + 0.5).astype(int), 0, side - 1) + 1
+            iy = np.clip(np.floor(pts[:, 1] - _CENTRE + 0.5).astype(int), 0, side - 1) + 1
+            # the darkest pixel of the 3 x 3 neighbourhood, so that a sample between pixel centres finds ink
+            darkest = np.min([padded[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+            covered = float((darkest < _DARK).mean())
             if covered < _COVERED:
                 failures.append(f"panel {letter}: recorded stroke {s + 1} is not drawn ({1 - covered:.0%} of it "
                                 f"missing)")
