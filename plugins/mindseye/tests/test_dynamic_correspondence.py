@@ -314,6 +314,79 @@ def _majority_vote(shown):
     return scores.index(best) if scores.count(best) == 1 else -1
 
 
+def _pose_profile(shown, k):
+    """Option k's sorted distances to the other options, and per shape how many options show its pose."""
+    one = shown[k].content
+    distances = sorted(round(dsc._distance(one, o.content), 9) for j, o in enumerate(shown) if j != k)
+    shared = [sum(motion.set_distance(one[key], o.content[key]) < 1e-9 for o in shown) for key in ("A", "B")]
+    return distances, shared
+
+
+def test_the_answer_is_one_corner_of_a_square():
+    """The options form a 2 x 2 design: with one slip per shape every option shares each shape's pose with exactly
+    one other option and has the same distances to the others as the truth (so neither likeness nor pose voting
+    picks the truth); otherwise the foils are both shapes at one wrong time, swapped, and swapped at that time."""
+    designs = Counter()
+    for index in range(30):
+        built = _build(11, index)
+        _, shown = _scenes(built)
+        templates = {o.template for o in shown if o.role != "correct"}
+        answer = next(k for k, o in enumerate(shown) if o.role == "correct")
+        if "swap_shapes" in templates:
+            designs["swap"] += 1
+            assert templates == {"wrong_time", "swap_shapes", "swap_wrong_time"}
+            times = {o.latent["t"] for o in shown if o.template in ("wrong_time", "swap_wrong_time")}
+            assert len(times) == 1 and times <= {0.75, 1.25}
+            continue
+        designs["slips"] += 1
+        assert templates in ({"frozen", "overshoot", "out_of_step"},
+                             {"wrong_function", "overshoot", "misread_mistimed"})
+        profiles = [_pose_profile(shown, k) for k in range(4)]
+        assert all(shared == [2, 2] for _, shared in profiles)
+        assert all(distances == profiles[answer][0] for distances, _ in profiles)
+    assert designs["swap"] and designs["slips"]
+
+
+def test_the_two_slip_foils_make_the_third():
+    """The foil with both slips shows each shape as the one-slip foil of that shape does, and the swap at a wrong
+    time shows the wrong time's moment."""
+    for index in range(24):
+        _, shown = _scenes(_build(12, index))
+        by_template = {o.template: o for o in shown}
+        both = by_template.get("out_of_step") or by_template.get("misread_mistimed")
+        if both is None:
+            assert by_template["swap_wrong_time"].latent["t"] == by_template["wrong_time"].latent["t"]
+            continue
+        singles = [o for o in shown if o.template in ("frozen", "overshoot", "wrong_function")]
+        for single in singles:
+            key = single.latent["shape"]
+            assert motion.set_distance(both.content[key], single.content[key]) < 1e-9
+        ahead = next(o for o in singles if o.template == "overshoot")
+        behind = next(o for o in singles if o is not ahead)
+        if both.template == "out_of_step":
+            assert (both.latent["ahead"], both.latent["behind"]) == (ahead.latent["shape"], behind.latent["shape"])
+        else:
+            assert (both.latent["shape"], both.latent["misread"]) == (ahead.latent["shape"], behind.latent["shape"])
+        assert both.latent["t"] == ahead.latent["t"] in (1.25, 1.5)
+
+
+def test_each_way_round_is_equally_likely():
+    """Shape A's slip is ahead of the truth as often as behind it, and the wrong time is early as often as late: the
+    way round is drawn 50/50 once both qualify, so the truth is not each shape's earlier (or later) pose."""
+    ahead = {"slips": [], "swap": []}
+    for seed in range(90):
+        stimulus = dsc.TASK.build(np.random.default_rng(1000 + seed), ("easy", "medium", "hard")[seed % 3],
+                                  {"size": "600x800"})
+        by_template = {o.template: o for o in stimulus.options}
+        if "wrong_time" in by_template:
+            ahead["swap"].append(by_template["wrong_time"].latent["t"] > 1)
+        else:
+            ahead["slips"].append(by_template["overshoot"].latent["shape"] == "A")
+    for design, flags in ahead.items():
+        assert len(flags) >= 20, design
+        assert abs(np.mean(flags) - 0.5) <= 3 * 0.5 / math.sqrt(len(flags)), (design, np.mean(flags))
+
+
 @pytest.mark.parametrize("motion_class", ["linear", "periodic", "compound"])
 def test_motion_class_knob(motion_class):
     for index in range(4):

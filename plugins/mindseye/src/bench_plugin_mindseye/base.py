@@ -261,9 +261,9 @@ def panel_identity_failures(
     """Panels whose pixels do not show their own description.
 
     Panel k must agree with its own sketch, both at half resolution, on at least ``agreement`` of the pixels
-    drawn in either (the frame excluded), and on the pixels where sketch k and sketch j differ, its colours must be nearer to sketch k
-    than to sketch j for most of them (so a panel drawn in another panel's slot is caught).  Each pair of
-    sketches is compared once, and panels only at the pixels where the pair differs.
+    drawn in either (the frame excluded), and on the pixels where sketch k and sketch j differ, its colours
+    must be nearer to sketch k than to sketch j for most of them (so a panel drawn in another panel's slot is
+    caught).  Each pair of sketches is compared once, and panels only at the pixels where the pair differs.
     """
     failures = []
     inner = [_half(t[3:-3, 3:-3]) for t in tiles]

@@ -9,26 +9,38 @@ different transformation"):
 
 * ``swap_shapes``: each shape moved by the other's transformation;
 * ``wrong_time``: both shapes at a wrong time, one step too far (t = 1.25) or a repeat of t = 0.75;
+* ``swap_wrong_time``: both errors at once, the swapped transformations at that wrong time;
 * ``wrong_function``: one shape's motion read with the wrong model family (a steady change read as turning
   back, a swing read as carrying on, an orbit left along its tangent);
 * ``frozen``: one shape left at its t = 0.75 pose (spec's "half-right");
-* ``overshoot``: one shape a step too far (t = 1.25), the other right;
-* ``out_of_step``: one shape a step behind (t = 0.75) and the other a step ahead (t = 1.25).
+* ``overshoot``: one shape one or two steps too far (t = 1.25 or 1.5), the other right;
+* ``out_of_step``: one shape a step behind (t = 0.75) and the other too far;
+* ``misread_mistimed``: one shape's motion misread and the other too far.
 
-A foil is viable when it stays on the canvas, keeps its two shapes apart (as every frame does) and differs
-visibly from the truth (compared as vertex sets, so a polygon's own symmetry cannot hide a difference).  A
-set of three foils qualifies when its templates are distinct, all four options differ visibly, voting for each
-shape's most common pose across the options does not single out the truth, and no nuisance feature makes the
-truth an outlier.  Left to chance the truth would then be the *typical* option -- each foil moves one or both
-shapes away from it in its own direction, so in ink, ink extent and saturation the truth sits in the middle
-(closest to the median in a third of the items).  The set is therefore drawn with weights that tilt against
-the nuisance shortcuts (``TILT``, calibrated over many items), so that "the most / least ink, extent or
-saturation" and "furthest from / closest to the median" each pick the truth at chance.  One foil is the
-designated confound, preferably a one-shape near miss.  Outlines are rounded to ``QUANTUM_DECIMALS`` before
-drawing, and the scene record holds every panel's two shapes as drawn (name, colour, style, pose, vertices).
-The generator keeps a draw only if its own solver (``motion.predict`` on the exact outlines) reads the truth
-and nothing else; verification (``verifiers.dynamic_correspondence``) fits the motions again from the record
-by code of its own and checks on the pixels that every panel shows its recorded outlines.
+The options alone must not tell which one is right.  Foils that each move one or both shapes away from the
+truth in their own direction make the truth the *typical* option: it would share poses with most foils, sit
+in the middle of their ink, size and position, and be a near-twin of the nearest foil more often than any
+foil is (a blind classifier picked it 38% of the time, chance 25%).  The foils therefore come from one of two
+2 x 2 factorial designs, in which the truth is just one corner of the square:
+
+* slips: shape A at its right pose or one slip away, crossed with shape B at its right pose or one slip away
+  (the foils: each slip alone, and both together), one shape's slip ahead of the truth (an overshoot) and the
+  other's behind it (frozen or misread).  Every option shares each shape's pose with exactly one other option.
+* swap: the right time or one wrong time, crossed with each shape's own motion or the other's.
+
+A design is used only when it can be built both ways round (shape A's slip ahead of the truth or behind it;
+the wrong time early or late), and the way round is then drawn 50/50, so the truth is each shape's earlier
+pose as often as its later one, and its size, place and likeness to the other options carry no information.
+The design itself is chosen from the motions only (the slips design needs a visible slip on either side of
+the truth for both shapes), at random when both are possible.  A foil set must keep every foil on the canvas
+with its two shapes apart (as every frame is), make all four options differ visibly (compared as vertex sets,
+so a polygon's own symmetry cannot hide a difference), and leave the truth neither the pose-voting favourite
+nor an outlier in a nuisance feature.  One foil is the designated confound, a one-shape slip when there is
+one, else the swap.  Outlines are rounded to ``QUANTUM_DECIMALS`` before drawing, and the scene record holds
+every panel's two shapes as drawn (name, colour, style, pose, vertices).  The generator keeps a draw only if
+its own solver (``motion.predict`` on the exact outlines) reads the truth and nothing else; verification
+(``verifiers.dynamic_correspondence``) fits the motions again from the record by code of its own and checks
+on the pixels that every panel shows its recorded outlines.
 """
 
 from __future__ import annotations
@@ -36,7 +48,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 import numpy as np
@@ -52,11 +64,21 @@ from bench_plugin_mindseye.verifiers import dynamic_correspondence as verifier
 
 TIMES = (0.0, 0.25, 0.5, 0.75)
 CAPTIONS = tuple(f"t = {t:.2f}" for t in TIMES)
-TEMPLATES = ("swap_shapes", "wrong_time", "wrong_function", "frozen", "overshoot", "out_of_step")
+TEMPLATES = ("swap_shapes", "wrong_time", "wrong_function", "frozen", "overshoot", "out_of_step", "misread_mistimed",
+             "swap_wrong_time")
+#: One-shape errors ("slips") of the slips design as (template, time; None for the misread), by the side of the
+#: truth they leave the shape on: behind it (stuck at t = 0.75, or the motion misread, which for a steady change
+#: is its t = 0.5 pose) or ahead of it (one or two steps too far).
+BEHIND = (("frozen", 0.75), ("wrong_function", None))
+AHEAD = (("overshoot", 1.25), ("overshoot", 1.5))
+#: Share of the items whose foils come from the swap design (when the slips design is possible too).
+SWAP_SHARE = 0.3
 #: Which template is designated the confound when a set has several (lowest first): a near miss with one shape
 #: wrong, then the opposite-shape swap, then both shapes at a wrong time.
 _CONFOUND_RANK = {"wrong_function": 0, "frozen": 0, "overshoot": 0, "swap_shapes": 1, "wrong_time": 2,
-                  "out_of_step": 3}
+                  "out_of_step": 3, "misread_mistimed": 3, "swap_wrong_time": 3}
+#: A foil set: three (template, latent, scene).
+Foils = list[tuple[str, dict[str, Any], "Scene"]]
 #: A priori knob values per difficulty (spec §7.1 item 4: DSC motion class and speed).
 MOTION_CLASS = {"easy": "linear", "medium": "periodic", "hard": "compound"}
 SPEED = {"easy": "fast", "medium": "medium", "hard": "slow"}
@@ -80,19 +102,16 @@ QUANTUM_DECIMALS = 5
 _AUDIT_FACTOR = 1.6
 _AUDIT_FLOOR_SCALE = 0.8
 _ATTEMPTS = 80
+#: Places tried for the two shapes' paths per draw of shapes and motions.
+_PLACEMENTS = 4
 #: Nuisance features of an option panel (``base.option_features``) and the shortcuts over them that the foil
 #: choice is balanced against (the test suite's "answer balance and shortcuts" solvers).
 FEATURES = ("ink", "extent", "saturation")
 SHORTCUTS = tuple(f"{rule}_{name}" for rule in ("max", "min", "odd", "typical") for name in FEATURES)
-#: Log-weight penalty per unit of each shortcut's hit rate when drawing the foil set (order of ``SHORTCUTS``).
-#: With no tilt the truth is the typical option (closest to the median 30-37% of the time, furthest from it
-#: 13-16%), because most foils move one shape away from the truth in its own direction.  These values were
-#: calibrated by iterating ``TILT += 2.5 * (mean expected hit rate - 1/4)`` over 1200 items (both canvas sizes,
-#: all difficulties) until every shortcut sat at chance within the sampling noise (about 0.015).
-TILT = np.array([-0.27, -1.06, -0.28,   # max ink, extent, saturation
-                 -0.34, -0.42, -0.26,   # min
-                 -0.30, -0.87, -0.45,   # odd (furthest from the median)
-                 0.19, 0.31, 0.07])     # typical (closest to the median)
+#: Log-weight penalty per unit of each shortcut's hit rate when drawing a foil set among the sets of one way round
+#: of a design (order of ``SHORTCUTS``).  Zero: the factorial designs leave every shortcut at chance by
+#: construction (the old design needed a calibrated tilt because the truth sat in the middle of its foils).
+TILT = np.zeros(12)
 
 TEXTS = PromptTexts(
     question=(
@@ -221,6 +240,24 @@ def _apart(scene: Mapping[str, np.ndarray]) -> bool:
     return bool(np.hypot(*(scene["A"].mean(axis=0) - scene["B"].mean(axis=0))) >= 0.8 * (ra + rb))
 
 
+def _slip(m: motion.Motion, t: float | None) -> np.ndarray:
+    """The pose change of a slip: the motion at time ``t``, or misread (``t`` None)."""
+    return m.misread() if t is None else m.delta(t)
+
+
+def _visible(truth: Mapping[str, np.ndarray], foils: Foils) -> bool:
+    """Whether the truth and the foils all differ visibly from each other."""
+    scenes = [truth, *(f[2] for f in foils)]
+    return all(_distance(a, b) >= VISIBLE for a, b in combinations(scenes, 2))
+
+
+def _votes_for(scenes: Sequence[Mapping[str, np.ndarray]]) -> bool:
+    """Whether voting for each shape's most common pose across the options picks ``scenes[0]`` alone."""
+    votes = [sum(motion.set_distance(one[key], other[key]) < 1e-9 for key in ("A", "B") for other in scenes)
+             for one in scenes]
+    return votes[0] == max(votes) and votes.count(votes[0]) == 1
+
+
 def shortcut_hits(features: np.ndarray) -> np.ndarray:
     """How often each shortcut of ``SHORTCUTS`` picks option 0 (the truth), ties split evenly (the answer's
     place among the options is random).  ``features``: (sets, 4 options, len(FEATURES)); returns (sets,
@@ -261,41 +298,70 @@ class DynamicCorrespondence(MindsEyeTask):
     def _attempt(
         self, rng: np.random.Generator, motion_class: str, speed_name: str, side: int = 218
     ) -> Stimulus | None:
-        """One draw of an item, or None if it fails a check (off the canvas, a shape that hardly moves, shapes on
-        top of each other, fewer than three distinct foils, a nuisance outlier, a solver disagreement)."""
+        """One draw of shapes and motions, placed up to ``_PLACEMENTS`` times, or None if every placement fails a
+        check (off the canvas, a shape that hardly moves, shapes on top of each other, no foil set of the design
+        both ways round, a solver disagreement) or neither design can make visibly different options."""
         speed = motion.SPEEDS[speed_name]
         names = [str(n) for n in rng.choice(list(motion.SHAPES), size=2, replace=False)]
         shapes = {"A": names[0], "B": names[1]}
         kinds = self._motion_names(rng, motion_class)
         motions = {key: motion.make_motion(kinds[key], shapes[key], speed, rng) for key in ("A", "B")}
-        base = {}
-        for key in ("A", "B"):
-            grows = any(c.law == "grow" for c in motions[key].components)
-            size = rng.uniform(0.16, 0.19) if grows else rng.uniform(0.25, 0.31)
-            # A starts on the left, B on the right, so the two rarely run into each other
-            spot = np.array([(0.4 if key == "B" else -0.4) + rng.uniform(-0.1, 0.1), rng.uniform(-0.3, 0.3)])
-            pose = np.array([0.0, 0.0, rng.uniform(0, 2 * np.pi), np.log(size), np.log(size), 0.0])
-            pose[:2] = spot - motions[key].delta(0.625)[:2]  # centre the path over t = 0 ... 1.25
-            base[key] = pose
+        growing = {key: any(c.law == "grow" for c in motions[key].components) for key in ("A", "B")}
+        draws = {key: (rng.uniform(0, 1), rng.uniform(0, 2 * np.pi)) for key in ("A", "B")}
+        coin = rng.random()
 
-        def at(times: Mapping[str, float]) -> dict[str, np.ndarray]:
-            return {k: base[k] + motions[k].delta(times[k]) for k in ("A", "B")}
+        def sized(grows: Mapping[str, bool]) -> dict[str, np.ndarray]:
+            """Start poses at the origin: a random angle, and a size small enough to grow if the shape grows."""
+            poses = {}
+            for key, (u, angle) in draws.items():
+                size = 0.16 + 0.03 * u if grows[key] else 0.25 + 0.06 * u
+                poses[key] = np.array([0.0, 0.0, angle, math.log(size), math.log(size), 0.0])
+            return poses
 
-        frames = [_scene(shapes, at({"A": t, "B": t}), t) for t in TIMES]
-        truth = _scene(shapes, at({"A": 1.0, "B": 1.0}))
-        shown = [*frames, truth]
-        if not all(_inside(f) for f in shown) or not self._legible(shown):
+        # the design is chosen from the motions alone, never from where the truth would fall among the foils: a
+        # design is possible when all four options differ visibly both ways round (which does not depend on where
+        # the shapes are); the slips design also needs a visible slip on each side of the truth for each shape.
+        # In the swap design each shape is moved by the other's motion in half the options, so the two shapes get
+        # the same size range and the paths are centred halfway between the two motions: the truth and the swap
+        # foil are then mirror images (neither sits nearer the shapes' usual places)
+        slips = {key: self._slips(shapes[key], pose, motions[key]) for key, pose in sized(growing).items()}
+        swap_growing = dict.fromkeys(growing, any(growing.values()))
+        start = sized(swap_growing)
+        unplaced = _scene(shapes, {key: start[key] + motions[key].delta(1.0) for key in ("A", "B")})
+        possible = {"slips": all(all(sides.values()) for sides in slips.values()),
+                    "swap": all(_visible(unplaced, foils) for sets in self._swap_sets(shapes, start, motions)
+                                for foils in sets)}
+        preferred = ("swap", "slips") if coin < SWAP_SHARE else ("slips", "swap")
+        design = next((d for d in preferred if possible[d]), None)
+        if design is None:
             return None
-        candidates = self._candidates(shapes, base, motions, truth)
-        picked = self._choose(rng, truth, candidates, side)
-        if picked is None:
+        centre = {key: motions[key].delta(0.625)[:2] for key in ("A", "B")}
+        if design == "swap":
+            growing = swap_growing
+            centre = dict.fromkeys(centre, (centre["A"] + centre["B"]) / 2)
+        for _ in range(_PLACEMENTS):
+            base = sized(growing)
+            for key in ("A", "B"):
+                # A sits on the left, B on the right, so the two rarely run into each other; the path is centred
+                # over t = 0 ... 1.25
+                spot = np.array([(0.4 if key == "B" else -0.4) + rng.uniform(-0.1, 0.1), rng.uniform(-0.3, 0.3)])
+                base[key][:2] = spot - centre[key]
+            frames = [_scene(shapes, {k: base[k] + motions[k].delta(t) for k in ("A", "B")}, t) for t in TIMES]
+            truth = _scene(shapes, {k: base[k] + motions[k].delta(1.0) for k in ("A", "B")})
+            if not all(_inside(f) for f in [*frames, truth]) or not self._legible([*frames, truth]):
+                continue
+            groups = (self._slip_sets(shapes, base, motions, slips) if design == "slips"
+                      else self._swap_sets(shapes, base, motions))
+            foils = self._choose(rng, truth, groups, side)
+            if foils is not None:
+                break
+        else:
             return None
-        ranks = [_CONFOUND_RANK[candidates[k][0]] for k in picked]
-        eligible = [k for k, r in zip(picked, ranks, strict=True) if r == min(ranks)]
+        ranks = [_CONFOUND_RANK[template] for template, _, _ in foils]
+        eligible = [k for k, r in enumerate(ranks) if r == min(ranks)]
         confound = eligible[int(rng.integers(len(eligible)))]
         options = [Option("correct", "truth", {"t": 1.0}, truth)]
-        options += [Option("confound" if k == confound else "filler", candidates[k][0], candidates[k][1],
-                           candidates[k][2]) for k in picked]
+        options += [Option("confound" if k == confound else "filler", *foil) for k, foil in enumerate(foils)]
         facts = {
             "knobs": {"motion": motion_class, "speed": speed_name},
             "shapes": shapes,
@@ -336,70 +402,95 @@ class DynamicCorrespondence(MindsEyeTask):
         return all(_apart(scene) for scene in scenes)
 
     @staticmethod
-    def _candidates(shapes: Mapping[str, str], base: Mapping[str, np.ndarray], motions: Mapping[str, motion.Motion],
-                    truth: Scene) -> list[tuple[str, dict[str, Any], Scene]]:
-        """Every foil the templates can make for this item, (template, latent, scene), each on the canvas, with
-        its two shapes apart (the rule every query frame and the truth obey) and visibly different from the
-        truth."""
+    def _slips(shape: str, pose: np.ndarray, m: motion.Motion) -> dict[str, list[tuple[str, float | None]]]:
+        """The slips of ``BEHIND`` and ``AHEAD`` that move the shape visibly away from its pose at t = 1 (``pose``:
+        its start pose; the place does not matter)."""
+        truth = motion.outline(shape, pose + m.delta(1.0))
+        return {side: [(name, t) for name, t in slips
+                       if motion.set_distance(truth, motion.outline(shape, pose + _slip(m, t))) >= VISIBLE]
+                for side, slips in (("behind", BEHIND), ("ahead", AHEAD))}
 
-        def at(times: Mapping[str, float]) -> Scene:
-            return _scene(shapes, {k: base[k] + motions[k].delta(times[k]) for k in ("A", "B")})
+    @staticmethod
+    def _slip_sets(shapes: Mapping[str, str], base: Mapping[str, np.ndarray], motions: Mapping[str, motion.Motion],
+                   slips: Mapping[str, Mapping[str, Sequence[tuple[str, float | None]]]]) -> list[list[Foils]]:
+        """The slips design, a 2 x 2 factorial: one slip per shape, the two foils with one slip each and the foil
+        with both, so that every option shares each shape's pose with exactly one other option and the four are
+        alike in how they resemble each other.  One shape's slip is ahead of the truth and the other's behind it:
+        two groups of sets, shape A ahead and shape A behind."""
+        groups = []
+        for ahead, behind in (("A", "B"), ("B", "A")):
+            sets = []
+            for ahead_slip, behind_slip in product(slips[ahead]["ahead"], slips[behind]["behind"]):
+                chosen = {ahead: ahead_slip, behind: behind_slip}
+                poses = {key: base[key] + _slip(motions[key], chosen[key][1]) for key in ("A", "B")}
+                truth = {key: base[key] + motions[key].delta(1.0) for key in ("A", "B")}
+                foils: Foils = []
+                for key, other in (("A", "B"), ("B", "A")):
+                    name, t = chosen[key]
+                    latent = {"shape": key} if t is None else {"shape": key, "t": t}
+                    foils.append((name, latent, _scene(shapes, {key: poses[key], other: truth[other]})))
+                t_ahead = ahead_slip[1]
+                if behind_slip[0] == "frozen":
+                    template, latent = "out_of_step", {"behind": behind, "ahead": ahead, "t": t_ahead}
+                else:
+                    template, latent = "misread_mistimed", {"misread": behind, "shape": ahead, "t": t_ahead}
+                foils.append((template, latent, _scene(shapes, poses)))
+                sets.append(foils)
+            groups.append(sets)
+        return groups
 
-        found: list[tuple[str, dict[str, Any], Scene]] = [
-            ("swap_shapes", {"A": "B's motion at t=1", "B": "A's motion at t=1"},
-             _scene(shapes, {"A": base["A"] + motions["B"].delta(1.0), "B": base["B"] + motions["A"].delta(1.0)})),
-            ("wrong_time", {"t": 1.25}, at({"A": 1.25, "B": 1.25})),
-            ("wrong_time", {"t": 0.75}, at({"A": 0.75, "B": 0.75})),
-        ]
-        for key, other in (("A", "B"), ("B", "A")):
-            misread = {key: base[key] + motions[key].misread(), other: base[other] + motions[other].delta(1.0)}
-            found += [
-                ("wrong_function", {"shape": key}, _scene(shapes, misread)),
-                ("frozen", {"shape": key, "t": 0.75}, at({key: 0.75, other: 1.0})),
-                ("overshoot", {"shape": key, "t": 1.25}, at({key: 1.25, other: 1.0})),
-                ("out_of_step", {"behind": key, "ahead": other}, at({key: 0.75, other: 1.25})),
-            ]
-        return [c for c in found if _inside(c[2]) and _apart(c[2]) and _distance(c[2], truth) >= VISIBLE]
+    @staticmethod
+    def _swap_sets(shapes: Mapping[str, str], base: Mapping[str, np.ndarray],
+                   motions: Mapping[str, motion.Motion]) -> list[list[Foils]]:
+        """The swap design, a 2 x 2 factorial: both shapes at a wrong time, both moved by each other's motion, and
+        both errors together.  Two groups of one set each: the wrong time one step early (t = 0.75) and one step
+        late (t = 1.25)."""
+        swapped = _scene(shapes, {"A": base["A"] + motions["B"].delta(1.0), "B": base["B"] + motions["A"].delta(1.0)})
+        return [[[
+            ("wrong_time", {"t": t}, _scene(shapes, {k: base[k] + motions[k].delta(t) for k in ("A", "B")})),
+            ("swap_shapes", {"A": "B's motion at t=1", "B": "A's motion at t=1"}, swapped),
+            ("swap_wrong_time", {"t": t}, _scene(shapes, {"A": base["A"] + motions["B"].delta(t),
+                                                          "B": base["B"] + motions["A"].delta(t)})),
+        ]] for t in (0.75, 1.25)]
 
-    def _choose(self, rng: np.random.Generator, truth: Scene, candidates: Sequence[tuple[str, dict[str, Any], Scene]],
-                side: int) -> list[int] | None:
-        """Three candidates (indices) for the wrong options, or None if no set qualifies.
+    def _choose(self, rng: np.random.Generator, truth: Scene, groups: Sequence[Sequence[Foils]],
+                side: int) -> Foils | None:
+        """A foil set from one of the two ``groups`` (the two ways round of a design), or None if a group has no
+        qualifying set.
 
-        A set qualifies when its templates are distinct, all four options differ visibly, voting for each
-        shape's most common pose does not single out the truth, and no nuisance feature singles it out either
-        (the base class's final audit, a little stricter, on the very panels the item will show).  Among the
-        qualifying sets one is drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how
-        often each nuisance shortcut (``SHORTCUTS``: the option with the most / least ink, ink extent or
-        saturation, the one furthest from or closest to the median) would pick the truth in that set: the tilt
-        is calibrated so that over many items every shortcut picks the truth at chance, i.e. the truth is not
-        the typical option (each foil moving away from it in its own direction would make it so)."""
-        scenes = [truth, *(c[2] for c in candidates)]
-        features = np.array([[f[name] for name in FEATURES] for f in (option_features(s.image(side)) for s in scenes)])
-        same = np.zeros((2, len(scenes), len(scenes)), dtype=bool)
-        for k, key in enumerate(("A", "B")):
-            for i in range(len(scenes)):
-                for j in range(i, len(scenes)):
-                    same[k, i, j] = same[k, j, i] = motion.set_distance(scenes[i][key], scenes[j][key]) < 1e-9
-        trios = []
-        for trio in combinations(range(len(candidates)), 3):
-            if len({candidates[k][0] for k in trio}) < 3:
-                continue
-            members = [0, *(k + 1 for k in trio)]
-            if any(_distance(scenes[i], scenes[j]) < VISIBLE for i, j in combinations(members[1:], 2)):
-                continue
-            votes = same[:, members][:, :, members].sum(axis=(0, 2))
-            if votes[0] == votes.max() and (votes == votes.max()).sum() == 1:
-                continue
-            if any(singled_out(list(features[members, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] *
-                               _AUDIT_FLOOR_SCALE) for f, name in enumerate(FEATURES)):
-                continue
-            trios.append(trio)
-        if not trios:
-            return None
-        hits = shortcut_hits(np.stack([features[[0, *(k + 1 for k in t)]] for t in trios]))
-        logits = -hits @ TILT
+        A set qualifies when every foil is on the canvas with its two shapes apart (the rule every query frame and
+        the truth obey), all four options differ visibly, voting for each shape's most common pose does not single
+        out the truth, and no nuisance feature does either (the base class's final audit, a little stricter, on
+        the very panels the item will show).  Requiring both ways round to qualify before drawing one 50/50 keeps
+        the way round independent of how the item looks: the truth is each shape's earlier pose as often as its
+        later one, whatever the canvas edge or the nuisance audit would have allowed.  Within the group the set is
+        drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how often each nuisance shortcut
+        (``SHORTCUTS``: the option with the most / least ink, ink extent or saturation, the one furthest from or
+        closest to the median) would pick the truth in that set."""
+        truth_features: list[float] = []
+        kept: list[tuple[list[Foils], list[np.ndarray]]] = []
+        for sets in groups:
+            good, features = [], []
+            for foils in sets:
+                scenes = [truth, *(f[2] for f in foils)]
+                if not all(_inside(s) and _apart(s) for s in scenes[1:]) or not _visible(truth, foils) or \
+                        _votes_for(scenes):
+                    continue
+                truth_features = truth_features or [option_features(truth.image(side))[name] for name in FEATURES]
+                values = np.array([truth_features, *([option_features(s.image(side))[name] for name in FEATURES]
+                                                     for s in scenes[1:])])
+                if any(singled_out(list(values[:, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] *
+                                   _AUDIT_FLOOR_SCALE) for f, name in enumerate(FEATURES)):
+                    continue
+                good.append(foils)
+                features.append(values)
+            if not good:
+                return None
+            kept.append((good, features))
+        sets, features = kept[int(rng.integers(len(kept)))]
+        logits = -shortcut_hits(np.stack(features)) @ TILT
         weights = np.exp(logits - logits.max())
-        return list(trios[int(rng.choice(len(trios), p=weights / weights.sum()))])
+        return sets[int(rng.choice(len(sets), p=weights / weights.sum()))]
 
     def draw_query(self, content: Scene, side: int) -> Image.Image:
         return content.image(side)

@@ -15,8 +15,9 @@ TASK = Task(
         "Two shapes (blue solid, red dashed) each follow their own continuous motion, shown at t = 0, 0.25, 0.5 "
         "and 0.75; pick the scene at t = 1 among four options whose foils swap the motions, show both shapes at a "
         "wrong time, misread one motion, freeze one shape, move one shape a step too far or put the two out of "
-        "step (Mind's Eye DSC, paper §3 and Table 11).  Foil sets are drawn so that no nuisance feature (ink, "
-        "ink extent, saturation) picks out the answer."
+        "step (Mind's Eye DSC, paper §3 and Table 11).  The foils cross two errors with the truth in a 2 x 2 "
+        "design (one slip per shape, or the swap and a wrong time), so the truth is one corner of the square and "
+        "the options alone (their ink, size, place or likeness to each other) do not pick it out."
     ),
     implementation="bench_plugin_mindseye.dynamic_correspondence:TASK",
     parameters=(
