@@ -37,10 +37,7 @@ def _choice_tasks():
 TASKS = _choice_tasks()
 #: Tasks whose option design still leaks (measured at 400 items, seed 2026; issue 7 stays open until each
 #: is fixed): expected failures, not hidden ones.  Remove a task from here when its audit passes.
-KNOWN_LEAKS: dict[str, str] = {
-    "mindseye/relation-abstraction": "blind 0.290 vs limit 0.202 at 1,000 items (0.200 at 400): odd elongation "
-                                     "31%, all of the 'regular' concept (isotropic positives); fix in progress",
-}
+KNOWN_LEAKS: dict[str, str] = {}
 
 
 @pytest.mark.slow

@@ -24,10 +24,29 @@ stroke.
 
 Drawn sizes carry no information (``balanced_sizes``): a near miss (a gap opened, a corner cut) or a far
 negative from a sparser family carries less ink than the positives, so the figures are drawn at different
-scales chosen so that ink and ink extent rank all six in one order, with the negative at a place that is
-balanced over consecutive items (and the most atypical value at the small or the large end, also balanced).
-Largest, smallest, most typical and most atypical then point at the negative exactly 1/6 of the time.  The
-attributes are measured relative to the figure's size, so scaling never changes them.
+scales chosen so that ink, ink extent and ink spread rank all six in one order, with the negative at a place that
+is balanced over consecutive items (and the most atypical value at the small or the large end, also balanced),
+and otherwise spaced at random.  Largest, smallest, most typical and most atypical then point at the negative
+exactly 1/6 of the time.  The attributes are measured relative to the figure's size, so scaling never changes
+them.  Every figure's ink centroid sits at the panel's centre (``place``).
+
+Nor does the shape of the negative's ink (``ink_shape``: elongation, slant of the strokes, length per spread,
+spread per box; ``bench audit`` measures the first two directly, and the others are what the sizes leave of ink,
+spread and box).  The positives come from two families, three and two; a further positive of the family of two is
+drawn and not shown, and the negative is drawn like it: a near miss edits a figure of that family (the family of
+two is one with near misses wherever one of the two has them), a far negative comes from the far families, and of
+up to 150 candidates, each turned to fit best, the one whose ink shape comes closest to the hidden positive's
+among those that prove sound is the answer (``RelationAbstraction._negative``).  The six figures then fall into
+two families three and three, the negative laid out like a member of its own.  Left to themselves the near misses
+were shaped unlike the positives (the most atypical elongation was the answer in 30% of the items: regular
+polygons have none, while moving one vertex gave the near miss some).  So the edits of "regular", "convex" and
+"symmetric" keep a regular polygon's (or star's) turn symmetry of order three or more, which has no elongation:
+every second vertex of a hexagon moves in or of a hexagon or octagon turns (alternating angles or sides), every
+side is dented, every side gets a kink off its middle or every inner corner of a star turns (a pinwheel); a
+regular polygon loses or gains a side for "lines"; a sector's apex moves either way; a triangle or quadrangle is
+cut at a corner or dented in a side.  The far negatives of "regular" are as isotropic (hexagons and octagons with
+alternating sides or angles, stars).  Like a shown positive, the hidden one is drawn again while an attribute
+singles it out among them, and a negative that alone is thin (or alone is not) is drawn again.
 """
 
 from __future__ import annotations
@@ -68,11 +87,27 @@ SIZE_PLAN: ContextVar[tuple[int, bool] | None] = ContextVar("SIZE_PLAN", default
 #: Stroke width of every figure, as a fraction of the panel side (>= 2 px at 600x800, whose panels are 176 px).
 STROKE = 0.014
 #: Figures are placed at FIT of the panel (their larger box side), then drawn at scales from
-#: ``balanced_sizes`` (the largest 1), at most SIZE_RANGE apart; DRAWS candidate spacings per size order.
+#: ``balanced_sizes`` (the largest 1), at most SIZE_RANGE apart; DRAWS candidate spacings per size order, each
+#: step up to SIZE_GAP (on a log scale) beyond what the order needs, a random one of those that fit.
 FIT = (0.72, 0.8)
+#: Least distance of a placed figure's box from the panel's edge (``place``), as a fraction of the panel side.
+PLACE_MARGIN = 0.07
 SIZE_RANGE = 2.4
 SIZE_STEP = 0.02
-DRAWS = 50
+DRAWS = 150
+SIZE_GAP = 0.2
+#: The negative's ink is shaped like a further positive's, drawn like the shown ones and not shown (``ink_shape``:
+#: elongation, slant of the strokes, their length over their spread, the spread over the root of their box): in up
+#: to NEGATIVE_ROUNDS rounds of NEGATIVE_DRAWS candidate negatives (near misses: edits of figures of the
+#: positive's family; far: figures of the far families), each turned to fit best (``_turn_to``), those within
+#: SHAPE_SCALE of it are measured closest first, and in the last round all of them, until one proves sound
+#: (``RelationAbstraction._negative``).
+SHAPE_SCALE = np.array([0.02, 0.03, 0.03, 0.04])
+NEGATIVE_DRAWS = 50
+NEGATIVE_ROUNDS = 3
+#: Tries at a sound item before ``build`` gives up (three star polygons and three triangles, say, need sizes
+#: further apart than SIZE_RANGE for most draws, whose ink, ink box and spread must all rank them alike).
+ATTEMPTS = 150
 #: Largest chord of an arc sample, as a fraction of the panel side (keeps arcs smooth and recognisable).
 ARC_CHORD = 0.02
 #: Panels are drawn at this multiple of their size and reduced with a box filter.
@@ -153,24 +188,93 @@ def flatten(stroke: Stroke, chord: float) -> np.ndarray:
     return poly
 
 
+def _turned(polylines: Sequence[np.ndarray], turns: np.ndarray) -> np.ndarray:
+    """For each angle of ``turns``, the shape of the figure's ink once turned by it (``ink_shape``)."""
+    a = np.concatenate([p[:-1, 0] + 1j * p[:-1, 1] for p in polylines])
+    b = np.concatenate([p[1:, 0] + 1j * p[1:, 1] for p in polylines])
+    length = np.abs(b - a)
+    total = float(length.sum())
+    centre = (length * (a + b)).sum() / (2 * total)
+    u, v = a - centre, b - centre
+    m2 = (length * (u * u + u * v + v * v)).sum() / 3
+    polar = float((length * (np.abs(u) ** 2 + (u * np.conj(v)).real + np.abs(v) ** 2)).sum() / 3)
+    turns = np.asarray(turns, dtype=float)
+    slant = (length[None] * np.abs(np.sin(2 * (np.angle(b - a)[None] + turns[:, None])))).sum(axis=1) / total
+    points = np.concatenate([a, b])[None] * np.exp(1j * turns)[:, None]
+    box = np.log(np.maximum(np.ptp(points.real, axis=1) * np.ptp(points.imag, axis=1), 1e-12)) / 2
+    spread = math.log(polar / total) / 2
+    return np.column_stack([np.full(len(turns), abs(m2) / polar), slant, np.full(len(turns), math.log(total) - spread),
+                            spread - box])
+
+
+def ink_shape(polylines: Sequence[np.ndarray]) -> np.ndarray:
+    """How the ink of thin strokes along the polylines is laid out, apart from its size: its elongation (the
+    modulus of the wire's second moment about its centroid, sum of (z - c)^2 with z = x + iy, over its polar
+    moment, sum of |z - c|^2: 0 when the ink has no principal direction, as for every figure with a turn
+    symmetry of order 3 or more, 1 for a straight line); the slant of its strokes (the mean over the wire of
+    |sin 2 theta| for a stroke heading theta: 0 when every stroke is horizontal or vertical, 1 when every one
+    runs at 45 degrees); the log of the strokes' length over the ink's spread (the root of its polar moment per
+    length); and the log of the spread over the root of the area of the ink's box.  ``bench audit`` measures
+    all of them on the drawn panel, up to the stroke width: elongation, diagonal edges, and ink, spread and
+    the ink's box, which ``balanced_sizes`` ranks in one order, so that their ratios are what is left to tell a
+    figure by.  The negative's must be distributed like a positive's."""
+    return _turned(polylines, np.zeros(1))[0]
+
+
+def _turn_to(rng: np.random.Generator, figure: Figure, target: np.ndarray) -> tuple[float, float]:
+    """An angle to turn the figure by, and how far its ink shape (``ink_shape``) then lies from ``target`` in units
+    of SHAPE_SCALE: one at random of the angles on a grid of 2.5 degree steps within a unit of the target, else
+    the closest.  The shape repeats every quarter turn, so the quarter is drawn at random too."""
+    turns = rng.uniform(0.0, np.pi / 72) + np.arange(36) * np.pi / 72
+    misfit = np.hypot.reduce((_turned([flatten(s, 0.05) for s in figure], turns) - target) / SHAPE_SCALE, axis=1)
+    close = np.flatnonzero(misfit <= 1.0)
+    pick = int(close[rng.integers(len(close))]) if len(close) else int(np.argmin(misfit))
+    return float(turns[pick] + rng.integers(4) * np.pi / 2), float(misfit[pick])
+
+
+def ink_spread(tile: Image.Image) -> float:
+    """The spread of a panel's ink as ``bench audit`` measures it: the root of the ink pixels' summed variances
+    in x and y over the panel side, inside a 3-pixel frame (ink: darker than 195)."""
+    grey = np.asarray(tile.convert("L"))[3:-3, 3:-3]
+    rows, cols = np.nonzero(grey < 195)
+    if not len(rows):
+        return 0.0
+    return float(math.sqrt(rows.var() + cols.var()) / max(grey.shape))
+
+
 def figure_size(figure: Figure) -> float:
     """The larger side of the figure's bounding box."""
     pts = np.vstack([flatten(s, 0.05) for s in figure])
     return float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-9))
 
 
-def place(figure: Figure, rng: np.random.Generator, extent: float) -> Figure:
-    """Rotate the figure at random, scale its bounding box to ``extent`` of the panel and centre it (with a
-    little jitter); return its strokes in panel units (0..1, y down)."""
-    angle = rng.uniform(0.0, 2 * np.pi)
+def _place(rng: np.random.Generator, figure: Figure, angle: float | None = None) -> Figure:
+    """The figure placed in its panel (``place``) at a random fraction FIT of it."""
+    return place(figure, rng, rng.uniform(*FIT), angle)
+
+
+def place(figure: Figure, rng: np.random.Generator, extent: float, angle: float | None = None) -> Figure:
+    """Rotate the figure (at random, or by ``angle``), scale its bounding box to ``extent`` of the panel and put
+    the centre of its ink (the polylines' centroid) at the panel's centre, with a little jitter; return its
+    strokes in panel units (0..1, y down).  A figure whose ink is far off its box's centre is drawn smaller, so
+    that its box stays PLACE_MARGIN inside the panel.
+
+    Centring the boxes instead left the ink's centre where the figure's shape put it: a near miss (a gap
+    opened, a corner cut, a crossing line cut back) moved it further from the panel's centre than the
+    positives' (the most atypical ink centre was the answer in 21% of the items)."""
+    angle = rng.uniform(0.0, 2 * np.pi) if angle is None else angle
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     moved = [Stroke(s.points @ rot.T, s.bulges, s.closed, s.part) for s in figure]
     raw = [flatten(s, 0.02) for s in moved]
     pts = np.vstack(raw)
     low, high = pts.min(axis=0), pts.max(axis=0)
-    scale = extent / float(max(high - low))
-    centre = (low + high) / 2.0
+    a, b = np.vstack([p[:-1] for p in raw]), np.vstack([p[1:] for p in raw])
+    length = np.hypot(*(b - a).T)
+    centre = (((a + b) / 2) * length[:, None]).sum(axis=0) / length.sum()
     offset = np.array([0.5, 0.5]) + rng.uniform(-0.03, 0.03, size=2)
+    room = np.minimum((offset - PLACE_MARGIN) / np.maximum(centre - low, 1e-9),
+                      (1.0 - PLACE_MARGIN - offset) / np.maximum(high - centre, 1e-9))
+    scale = min(extent / float(max(high - low)), float(room.min()))
     return [Stroke((s.points - centre) * scale + offset, s.bulges.copy(), s.closed, s.part) for s in moved]
 
 
@@ -183,19 +287,22 @@ def _convex_vertices(rng: np.random.Generator, n: int) -> np.ndarray:
         radii = rng.uniform(0.8, 1.0, size=n)
         pts = np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
         poly = Polygon(pts)
-        if poly.is_valid and np.isclose(poly.area, poly.convex_hull.area, rtol=1e-9) and _clear_corners(pts, True):
+        if _clear_corners(pts, True) and poly.is_valid and _same_area(poly.area, poly.convex_hull.area, 1e-9):
             return pts
     raise RuntimeError("no convex polygon")
 
 
 def _clear_corners(pts: np.ndarray, closed: bool) -> bool:
     """True if the path turns by at least 30 degrees at every vertex (a viewer sees each one as a corner)."""
-    p = np.asarray(pts, dtype=float)
-    edges = (np.roll(p, -1, axis=0) - p) if closed else np.diff(p, axis=0)
-    heading = np.arctan2(edges[:, 1], edges[:, 0])
-    turns = heading - np.roll(heading, 1) if closed else np.diff(heading)
-    turns = np.degrees(np.abs((turns + np.pi) % (2 * np.pi) - np.pi))
-    return bool((turns >= 30).all())
+    p = [(float(x), float(y)) for x, y in pts]
+    heading = [math.atan2(b[1] - a[1], b[0] - a[0]) for a, b in itertools.pairwise(p + p[:1] if closed else p)]
+    turns = itertools.pairwise(heading[-1:] + heading if closed else heading)
+    return all(math.degrees(abs((v - u + math.pi) % (2 * math.pi) - math.pi)) >= 30 for u, v in turns)
+
+
+def _same_area(area: float, hull: float, rtol: float) -> bool:
+    """Whether a polygon's area equals its convex hull's (``numpy.isclose`` with ``rtol``): it is convex."""
+    return abs(area - hull) <= 1e-8 + rtol * abs(hull)
 
 
 def _regular_vertices(n: int, radius: float = 1.0) -> np.ndarray:
@@ -226,12 +333,12 @@ def _symmetric_vertices(rng: np.random.Generator, n: int, convex: bool) -> np.nd
         if on_axis and abs(pts[-1][0]) < 1e-12 and np.allclose(pts[-1], pts[0]):
             pts = pts[:-1]
         pts = _dedupe(pts)
-        if len(pts) != n:
+        if len(pts) != n or not _clear_corners(pts, closed=True):
             continue
         poly = Polygon(pts)
-        if not poly.is_valid or poly.area < 0.4 or not _clear_corners(pts, closed=True):
+        if not poly.is_valid or poly.area < 0.4:
             continue
-        is_convex = np.isclose(poly.area, poly.convex_hull.area, rtol=1e-6)
+        is_convex = _same_area(poly.area, poly.convex_hull.area, 1e-6)
         if is_convex == convex:
             return pts
     raise RuntimeError("no symmetric polygon")
@@ -241,11 +348,38 @@ def _dedupe(pts: np.ndarray) -> np.ndarray:
     """The points without consecutive repeats (and without a repeated closing point)."""
     keep = [pts[0]]
     for p in pts[1:]:
-        if np.linalg.norm(p - keep[-1]) > 1e-9:
+        if math.hypot(p[0] - keep[-1][0], p[1] - keep[-1][1]) > 1e-9:
             keep.append(p)
-    if len(keep) > 1 and np.linalg.norm(keep[0] - keep[-1]) < 1e-9:
+    if len(keep) > 1 and math.hypot(keep[0][0] - keep[-1][0], keep[0][1] - keep[-1][1]) < 1e-9:
         keep.pop()
     return np.array(keep)
+
+
+def _turn_symmetric(fig: Figure) -> np.ndarray | None:
+    """The vertex radii (about the centroid) of a figure that is one closed straight polygon with a turn symmetry
+    of order 3 or more (a regular polygon, a star), whose ink has no principal direction; else None."""
+    if len(fig) != 1 or not fig[0].closed or np.abs(fig[0].bulges).max() > 1e-9 or len(fig[0].points) < 3:
+        return None
+    if ink_shape([flatten(fig[0], 1.0)])[0] > 1e-9:
+        return None
+    return np.hypot(*(fig[0].points - fig[0].points.mean(axis=0)).T)
+
+
+def _edge_kinks(points: np.ndarray, at: float, depth: float) -> np.ndarray:
+    """The polygon with a vertex inserted on every edge, ``at`` of the way along it, pushed ``depth`` of the
+    edge's length to its left (inwards for a counter-clockwise polygon): the same on every edge, so the
+    polygon keeps its turn symmetry."""
+    out = []
+    for a, b in zip(points, np.roll(points, -1, axis=0), strict=True):
+        e = b - a
+        out.extend([a, a + at * e + depth * np.array([-e[1], e[0]])])
+    return np.array(out)
+
+
+def _ccw(points: np.ndarray) -> np.ndarray:
+    """The polygon's vertices in counter-clockwise order (y up)."""
+    x, y = points.T
+    return points if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0 else points[::-1].copy()
 
 
 def fam_convex_polygon(rng: np.random.Generator) -> Figure:
@@ -256,6 +390,35 @@ def fam_convex_polygon(rng: np.random.Generator) -> Figure:
 def fam_regular_polygon(rng: np.random.Generator) -> Figure:
     """A regular polygon with 3-8 sides."""
     return [Stroke.make(_regular_vertices(int(rng.integers(3, 9))), True)]
+
+
+def fam_regular_even(rng: np.random.Generator) -> Figure:
+    """A regular hexagon or octagon: the base of the near misses of "regular" (``edit_irregular``)."""
+    return [Stroke.make(_regular_vertices(int(rng.choice([6, 8]))), True)]
+
+
+def _turned_vertices(n: int, radial: float, angular: float) -> np.ndarray:
+    """An n-gon (n even) from the regular one with every second vertex moved: in by ``radial`` of the radius and
+    turned by ``angular`` of half the angle between vertices (the others turned back as far).  Either edit
+    keeps a turn symmetry of order n / 2 >= 3 and n / 2 mirror axes: the figure stays isotropic (its ink has
+    no principal direction, like a regular polygon's), only its sides (turned) or angles (moved in) alternate."""
+    t = np.arange(n) * 2 * np.pi / n + np.pi / 2 + (-1.0) ** np.arange(n) * angular * np.pi / n
+    r = np.where(np.arange(n) % 2 == 1, 1.0 - radial, 1.0)
+    return np.column_stack([r * np.cos(t), r * np.sin(t)])
+
+
+def fam_turn_polygon(rng: np.random.Generator) -> Figure:
+    """A far negative of "regular" as isotropic as a regular polygon: a hexagon or octagon with alternating
+    sides (equiangular) or alternating angles (equilateral), or a three-pointed star (``_turned_vertices``;
+    the amounts keep every corner a clear one, ``_clear_corners``)."""
+    kind = rng.choice(["sides", "angles", "star"])
+    n = 6 if kind == "star" else int(rng.choice([6, 8]))
+    if kind == "sides":
+        return [Stroke.make(_turned_vertices(n, 0.0, rng.uniform(0.3, 0.6)), True)]
+    if kind == "angles":
+        radial = rng.uniform(0.15, 0.25) if n == 6 else rng.uniform(0.08, 0.1)
+        return [Stroke.make(_turned_vertices(n, radial, 0.0), True)]
+    return [Stroke.make(_turned_vertices(n, rng.uniform(0.72, 0.8), 0.0), True)]
 
 
 def fam_symmetric_polygon(rng: np.random.Generator) -> Figure:
@@ -650,8 +813,12 @@ def edit_open_gap(fig: Figure, rng: np.random.Generator, magnitude: float) -> Fi
 
 
 def edit_dent(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """Convex -> concave: push one vertex (between two straight edges) inside the polygon."""
+    """Convex -> concave: push one vertex (between two straight edges) inside the polygon.  A regular polygon
+    is dented in the middle of every side instead, so that it stays as isotropic as the regular polygons among
+    the positives (``ink_shape``)."""
     s = fig[0]
+    if _turn_symmetric(fig) is not None:
+        return [Stroke.make(_edge_kinks(_ccw(s.points), 0.5, 0.1 + 0.5 * magnitude), True, part=s.part)]
     n = len(s.points)
     if len(fig) != 1 or not s.closed or n < 4:
         return None
@@ -708,7 +875,23 @@ def edit_bend(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
 
 
 def edit_skew(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """Symmetric -> asymmetric: move one vertex sideways."""
+    """Symmetric -> asymmetric: move one vertex sideways.  A regular polygon or a star becomes a pinwheel
+    instead, which keeps its turn symmetry and so stays as isotropic as the regular polygons and stars among
+    the positives (``ink_shape``): every side of a regular polygon gets a kink off its middle, every inner
+    corner of a star turns a little about the centre."""
+    radii = _turn_symmetric(fig)
+    if radii is not None:
+        s = fig[0]
+        if np.ptp(radii) < 1e-6 * radii.max():
+            points = _edge_kinks(_ccw(s.points), rng.uniform(0.15, 0.25), 0.26 + 0.4 * magnitude)
+        else:  # the inner corners turn most of the way towards the next point (less leaves it nearly symmetric)
+            inner = radii < radii.mean()
+            turn = rng.choice([-1, 1]) * (0.6 + 1.5 * magnitude) * 2 * np.pi / len(s.points)
+            rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+            centre = s.points.mean(axis=0)
+            points = s.points.copy()
+            points[inner] = (points[inner] - centre) @ rot.T + centre
+        return [Stroke.make(points, True, part=s.part)]
     size = figure_size(fig)
     k = int(rng.integers(len(fig)))
     s = fig[k]
@@ -786,7 +969,15 @@ def edit_add_corner(fig: Figure, rng: np.random.Generator, magnitude: float) -> 
 
 
 def edit_recount(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """k lines -> k +- 1: add a corner to a line or remove one."""
+    """k lines -> k +- 1: add a corner to a line or remove one; a regular polygon may instead become the regular
+    polygon with a side more or less, the only near miss as isotropic as it (``ink_shape``)."""
+    s = fig[0]
+    if len(fig) == 1 and s.closed and rng.random() < 0.5:
+        radii = np.hypot(*(s.points - s.points.mean(axis=0)).T)
+        sides = np.hypot(*(np.roll(s.points, -1, axis=0) - s.points).T)
+        if np.ptp(radii) < 1e-9 * radii.max() and np.ptp(sides) < 1e-9 * sides.max() and not s.bulges.any():
+            n = len(s.points)
+            return [Stroke.make(_regular_vertices(n + 1 if n == 3 or rng.random() < 0.5 else n - 1, radii[0]), True)]
     edit = edit_add_corner if rng.random() < 0.5 else edit_remove_corner
     return edit(fig, rng, magnitude)
 
@@ -831,6 +1022,32 @@ def edit_widen(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figur
     return edit_cut_corner(fig, rng, magnitude, only_acute=True)
 
 
+def edit_reshape(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """Triangle -> quadrangle, quadrangle -> pentagon: a corner of a closed straight stroke is cut off
+    (``edit_cut_corner``), or a side is dented in the middle (``edit_dent_side``).  Cutting alone made every
+    near miss rounder than the figures it came from (more spread for its ink, ``ink_shape``); a dent makes it
+    less round."""
+    return (edit_cut_corner if rng.random() < 0.5 else edit_dent_side)(fig, rng, magnitude)
+
+
+def edit_dent_side(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
+    """A straight side of a closed straight stroke gets a corner in its middle, pushed into the stroke's inside
+    by 0.15-0.3 of the side's length (a side more, and the region is no longer the polygon it was)."""
+    options = [k for k, s in enumerate(fig) if s.closed and np.abs(s.bulges).max() < 1e-9 and len(s.points) >= 3]
+    if not options:
+        return None
+    k = options[int(rng.integers(len(options)))]
+    s = fig[k]
+    points = _ccw(s.points)
+    i = int(rng.integers(len(points)))
+    a, b = points[i], points[(i + 1) % len(points)]
+    e = b - a
+    dent = (a + b) / 2 + (0.15 + magnitude) * np.array([-e[1], e[0]])  # the left of a ccw side is inside
+    out = [t.copy() for t in fig]
+    out[k] = Stroke.make(np.insert(points, i + 1, dent, axis=0), True, part=s.part)
+    return out
+
+
 def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, only_acute: bool = False) -> Figure | None:
     """A corner of a closed straight stroke is cut off (triangle -> quadrangle, quadrangle -> pentagon)."""
     options = []
@@ -866,17 +1083,25 @@ def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, onl
 
 
 def edit_irregular(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """Regular -> irregular: one vertex of a regular polygon moves in or out along its radius."""
-    if len(fig) != 1 or not fig[0].closed:
+    """Regular -> irregular: every second vertex of a regular hexagon moves in along its radius (the angles
+    alternate), or every second vertex of a hexagon or octagon turns about the centre (the sides alternate), so
+    the figure keeps a three- or four-fold turn and stays as isotropic as a regular polygon
+    (``_turned_vertices``).  Moving one vertex made the near miss the only elongated figure of six (the odd
+    elongation was the answer in every item)."""
+    if len(fig) != 1 or not fig[0].closed or len(fig[0].points) not in (6, 8):
         return None
-    out = fig[0].copy()
-    i = int(rng.integers(len(out.points)))
-    out.points[i] = out.points[i] * (1 + rng.choice([-1, 1]) * (0.16 + 0.8 * magnitude))
-    return [out]
+    n = len(fig[0].points)
+    if n == 6 and rng.random() < 0.5:  # an octagon's corners would turn too little (``_clear_corners``)
+        points = _turned_vertices(n, 0.05 + 0.6 * magnitude, 0.0)
+    else:
+        points = _turned_vertices(n, 0.0, 0.08 + 1.2 * magnitude)
+    return [Stroke.make(points * np.linalg.norm(fig[0].points[0]), True)]
 
 
 def edit_apex(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
-    """Sector -> not a sector: the apex leaves the arc's centre, so the straight sides are not radii."""
+    """Sector -> not a sector: the apex leaves the arc's centre, away from the arc (the straight sides grow) or
+    towards it (they shrink), so the straight sides are not radii.  Only away made every near miss carry its ink
+    further from its centre than a sector does (``ink_shape``)."""
     if len(fig) != 1 or len(fig[0].points) != 3:
         return None
     out = fig[0].copy()
@@ -886,7 +1111,8 @@ def edit_apex(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
     if norm < 1e-6:
         away = np.array([-(b - a)[1], (b - a)[0]])
         norm = np.linalg.norm(away)
-    out.points[0] = out.points[0] + away / norm * (0.35 + 1.5 * magnitude)
+    shift = 0.35 + 1.5 * magnitude if rng.random() < 0.5 else -0.6 * (0.35 + 1.5 * magnitude)
+    out.points[0] = out.points[0] + away / norm * shift
     if not Polygon(flatten(out, 0.05)).is_valid:
         return None
     return [out]
@@ -961,14 +1187,14 @@ CONCEPTS: dict[str, Concept] = {
                 (fam_open_polyline, fam_convex_polygon, fam_symmetric_polygon),
                 edit_widen, (fam_regular_polygon, fam_round, fam_open_curve), ("straight",)),
         Concept("triangle", "triangle", True, "contain a triangle",
-                (fam_triangle, fam_star_polygon), (fam_triangle,), edit_cut_corner,
+                (fam_triangle, fam_star_polygon), (fam_triangle,), edit_reshape,
                 (fam_quadrangle, fam_round, fam_open_polyline), ("straight",)),
         Concept("quadrangle", "quadrangle", True, "contain a quadrangle",
-                (fam_quadrangle,), (fam_quadrangle,), edit_cut_corner,
+                (fam_quadrangle,), (fam_quadrangle,), edit_reshape,
                 (fam_triangle, fam_round, fam_star), ("straight",)),
         Concept("regular", "regular", True, "are regular polygons",
-                (fam_regular_polygon,), (fam_regular_polygon,), edit_irregular,
-                (fam_convex_polygon, fam_symmetric_polygon), ("convex",)),
+                (fam_regular_polygon,), (fam_regular_even,), edit_irregular, (fam_turn_polygon, fam_star),
+                ("convex",)),
         Concept("sector", "sector", True, "contain a sector (a slice bounded by two radii and an arc)",
                 (fam_sector,), (fam_sector,), edit_apex, (fam_round, fam_bulged_polygon), ("closed",)),
     )
@@ -979,6 +1205,8 @@ CONCEPTS: dict[str, Concept] = {
 CAN_PAIR: dict[str, set[str]] = {
     "convex_polygon": {"closed", "straight", "convex"},
     "regular_polygon": {"closed", "straight", "convex", "symmetric"},
+    "regular_even": {"closed", "straight", "convex", "symmetric"},
+    "turn_polygon": {"closed", "straight", "convex", "symmetric"},
     "symmetric_polygon": {"closed", "straight", "convex", "symmetric"},
     "concave_polygon": {"closed", "straight", "symmetric"},
     "star": {"closed", "straight", "symmetric"},
@@ -1031,7 +1259,8 @@ def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray, 
 
 def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
               floors: np.ndarray, reach: np.ndarray, draws: int, small_odd: bool,
-              room: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              room: np.ndarray | None = None, loose: float | None = None,
+              gap: float = 0.12) -> tuple[np.ndarray, np.ndarray]:
     """For each candidate size order (leading axis: ``base`` holds the log features at scale 1, (orders,
     options in size order, features), ``reach`` the log linear sizes), the narrowest range of log sizes among
     ``draws`` random spacings that satisfy ``_ranked`` (inf where none does) and those log scales: all but the
@@ -1041,7 +1270,7 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
     orders, count, _ = base.shape
     m = count // 2
     trial = np.zeros((orders, draws, count))
-    gaps = rng.uniform(0.0, 0.12, size=(orders, draws, count - 2))
+    gaps = rng.uniform(0.0, gap, size=(orders, draws, count - 2))
     for j in range(1, count - 1):
         need = (base[:, None, j - 1] + power * trial[:, :, j - 1, None] + math.log1p(step) - base[:, None, j]) / power
         trial[:, :, j] = need.max(axis=-1) + gaps[:, :, j - 1]
@@ -1064,7 +1293,10 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
         spread = (room[:, None, :, 0] - trial).max(axis=-1) - (room[:, None, :, 1] - trial).min(axis=-1)
     ok = (hi > lo) & _ranked(predicted, step, factor, floors, small_odd)
     spread = np.where(ok, spread, np.inf)
-    best = spread.argmin(axis=1)
+    if loose is None:
+        best = spread.argmin(axis=1)
+    else:  # a random one of the spacings within ``loose``, not the narrowest
+        best = np.where(spread <= loose, rng.random(spread.shape), -1.0).argmax(axis=1)
     pick = np.arange(orders)
     return spread[pick, best], trial[pick, best]
 
@@ -1072,7 +1304,8 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
 def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
                    count: int, exponents: Mapping[str, float], rank: int, small_odd: bool, factor: float,
                    floors: Mapping[str, float], step: float, longest: float, draws: int,
-                   rounds: int = 3, bounds: np.ndarray | None = None) -> np.ndarray | None:
+                   rounds: int = 3, bounds: np.ndarray | None = None, loose: bool = False,
+                   gap: float = 0.12) -> np.ndarray | None:
     """Drawn scales (the largest 1) for ``count`` options, the answer first, that leave the nuisance features
     no information about the answer - ``mental_composition.balanced_scales`` with one more freedom: every
     feature in ``exponents`` (name -> how it grows with the linear scale) ranks the options in one size order
@@ -1087,7 +1320,12 @@ def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Seq
 
     With ``bounds`` (options x (lowest, highest) scale, the natural size 1 among them) the scales are absolute
     instead: the search prefers the order and spacing that fit best inside the bounds, draws every option
-    as large as they allow, and fails if no spacing fits (``longest`` is then ignored)."""
+    as large as they allow, and fails if no spacing fits (``longest`` is then ignored).
+
+    With ``loose`` (and no bounds) the search takes a random one of the orders and spacings that need sizes
+    at most ``longest`` apart instead of the narrowest: the narrowest spaces the options no further apart than
+    their shapes demand, so how far apart the negative's ink, ink box and spread lie from its neighbours'
+    told its shape (less ink for its box, say) from theirs."""
     names = list(exponents)
     power = np.array([float(exponents[n]) for n in names])
     floor = np.array([float(floors.get(n, 0.0)) for n in names])
@@ -1109,9 +1347,11 @@ def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Seq
                                for others in itertools.permutations(range(1, count))])
         else:
             orders = order[None]
+        within = math.log(longest) if loose and logs is None else None
         spread, trials = _spacings(rng, base[orders], power, step, factor, floor, reach[orders], draws, small_odd,
-                                   None if logs is None else logs[orders])
-        best = int(np.argmin(spread))
+                                   None if logs is None else logs[orders], within, gap)
+        fits = np.flatnonzero(spread <= within) if within is not None else np.zeros(0, dtype=int)
+        best = int(fits[rng.integers(len(fits))]) if len(fits) else int(np.argmin(spread))
         if not spread[best] <= (math.log(longest) if logs is None else 0.0):
             return None
         order, trial = orders[best], trials[best]
@@ -1236,8 +1476,8 @@ ASYMMETRIC_SWEPT = 0.035
 
 def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
     """True if, for every axis through the ink's centre, more than 5% of the reflected ink lies further than
-    ``ASYMMETRIC_SWEPT`` from the ink.  Axes are swept every 2 degrees against a zone widened by what an axis
-    a degree off moves a point, and every quarter degree near the axes that this does not settle.
+    ``ASYMMETRIC_SWEPT`` from the ink.  Axes are swept every 2.5 degrees against a zone widened by what an
+    axis 1.25 degrees off moves a point, and every quarter degree near the axes that this does not settle.
     ``attributes.mirror_symmetry`` tries only the axes its angular harmonics suggest, and its asymmetric
     band starts further out: a figure it calls asymmetric must pass this sweep too."""
     starts = np.vstack([p[:-1] for p in polylines])
@@ -1248,12 +1488,12 @@ def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
     for p in polylines:
         seg = np.hypot(*np.diff(p, axis=0).T)
         cum = np.concatenate([[0.0], np.cumsum(seg)])
-        t = np.linspace(0.0, cum[-1], max(2, math.ceil(cum[-1] / (size / 60.0)) + 1))
+        t = np.linspace(0.0, cum[-1], max(2, math.ceil(cum[-1] / (size / 45.0)) + 1))
         points.append(np.column_stack([np.interp(t, cum, p[:, 0]), np.interp(t, cum, p[:, 1])]))
     q = np.vstack(points) - centre
     reach = float(np.hypot(*q.T).max())
     joints = [_corner_points(p) for p in polylines]
-    coarse_margin = 2 * reach * np.sin(np.radians(1.0))  # how far an axis 1 degree off moves a point
+    coarse_margin = 2 * reach * np.sin(np.radians(1.25))  # how far an axis 1.25 degrees off moves a point
     fine_margin = 2 * reach * np.sin(np.radians(0.125))
 
     def zone(radius: float, cell: float) -> tuple[np.ndarray, float, float]:
@@ -1282,19 +1522,19 @@ def clearly_asymmetric(polylines: Sequence[np.ndarray], size: float) -> bool:
         iy = np.clip(np.rint((ry + span) / cell).astype(int), 0, n - 1)
         return 1.0 - inside[iy, ix].mean(axis=1)
 
-    axes = np.arange(0.0, 180.0, 2.0)
+    axes = np.arange(0.0, 180.0, 2.5)
     coarse = size / 100.0  # the screen errs wide by a cell more: it only decides which axes to look at closely
     open_axes = axes[misses(zone(ASYMMETRIC_SWEPT * size + coarse_margin + coarse, coarse), axes) <= 0.05]
     if not len(open_axes):
         return True
-    fine = (open_axes[:, None] + np.arange(-1.0, 1.01, 0.25)[None]).ravel()
+    fine = (open_axes[:, None] + np.arange(-1.25, 1.26, 0.25)[None]).ravel()
     return bool((misses(zone(ASYMMETRIC_SWEPT * size + fine_margin, size / 300.0), fine) > 0.05).all())
 
 
 def _corner_points(polyline: np.ndarray) -> np.ndarray:
     """The vertices at which a polyline turns by 12 degrees or more (corners, not arc samples), and its ends."""
     p = polyline
-    closed = len(p) > 3 and np.allclose(p[0], p[-1])
+    closed = _is_closed(p)
     ring = p[:-1] if closed else p
     edges = np.diff(np.vstack([ring, ring[:1]]) if closed else ring, axis=0)
     heading = np.arctan2(edges[:, 1], edges[:, 0])
@@ -1449,7 +1689,7 @@ class RelationAbstraction(SizePlannedTask):
         side = self.layout(params["size"]).tile
         # the negative's place in the size order, uniform and kept through every redraw (``_scales``)
         rank, small_odd = SIZE_PLAN.get() or (int(rng.integers(self.option_count)), bool(rng.random() < 0.5))
-        for _ in range(40):
+        for _ in range(ATTEMPTS):
             built = self._attempt(rng, concept, difficulty, side, rank, small_odd)
             if built is not None:
                 return built
@@ -1478,24 +1718,54 @@ class RelationAbstraction(SizePlannedTask):
         near = difficulty != "easy"
         magnitude = MAGNITUDE[difficulty]
         # Positives come from two families, three from one and two from the other: every trait that goes
-        # with a family is then shared by at least two figures and cannot single one out.
+        # with a family is then shared by at least two figures and cannot single one out.  The negative's ink is
+        # shaped like that of a further positive of the second family (drawn like the shown ones and, like them,
+        # drawn again while some attribute singles it out among them, but not shown), and a near miss edits a
+        # figure of that family: the six figures then fall into two families three and three, and the negative
+        # is laid out like the two positives of its own (making it a fourth of the first family left it among
+        # the typical figures far more often than a positive).
         picks = rng.permutation(len(positive_families))[:2]
         groups = [positive_families[int(k)] for k in picks]
+        near_families = [f for f in near_families if f in groups] or list(near_families)
+        if near and groups[0] in near_families and groups[-1] not in near_families:
+            groups.reverse()  # the family with near misses is the one of two
         plan = [groups[0]] * 3 + [groups[-1]] * 2
-        negative = self._negative(rng, concept, want, near, magnitude,
-                                  [f for f in near_families if f in groups] or list(near_families))
-        if negative is None:
-            return None
+        family = groups[-1]
+        kin = near and family in near_families
         positives: list[_Candidate] = []
-        for family in plan:
-            p = self._sample(rng, (family,), want)
+        for f in plan:
+            p = self._sample(rng, (f,), want)
             if p is None:
                 return None
             positives.append(p)
-        # repair: no attribute may isolate a positive (spec §7.2: odd-one-out uniqueness)
+        hidden = self._sample(rng, (family,), want)
+        for _ in range(10):
+            if hidden is None:
+                return None
+            table = [p.attributes for p in positives] + [hidden.attributes]
+            majority = {name: table[0][name] for name, k in isolations(table, VOCABULARY).items() if k == 5}
+            if not majority:
+                break
+            hidden = self._sample(rng, (family,), {**want, **majority}, tries=25)
+        else:
+            return None
+        target = ink_shape(hidden.polylines)
+        sources = [family] if kin else near_families
+        negative = self._negative(rng, concept, want, near, magnitude, sources, target)
+        if negative is None:
+            return None
+        # repair: no attribute may isolate a positive (spec §7.2: odd-one-out uniqueness), nor "thin" the negative
+        # (a lone thin positive is drawn again, so a lone thin negative would be the most elongated figure)
         for _ in range(30):
             table = [p.attributes for p in positives] + [negative.attributes]
-            bad = {name: k for name, k in isolations(table, VOCABULARY).items() if k != 5}
+            found = isolations(table, VOCABULARY)
+            if found.get("thin") == 5:
+                negative = self._negative(rng, concept, {**want, "thin": table[0]["thin"]}, near, magnitude, sources,
+                                          target)
+                if negative is None:
+                    return None
+                continue
+            bad = {name: k for name, k in found.items() if k != 5}
             if not bad:
                 break
             k = next(iter(bad.values()))
@@ -1567,10 +1837,13 @@ class RelationAbstraction(SizePlannedTask):
 
     def _measure(self, rng: np.random.Generator, figure: Figure, family: str,
                  want: Mapping[str, Any] | None = None) -> _Candidate | None:
-        """Place the figure in a panel and measure it; None if some attribute is undecidable or differs from
-        ``want`` (checked first, so that unsuitable figures cost little)."""
-        extent = rng.uniform(*FIT)
-        strokes = place(figure, rng, extent)
+        """Place the figure in a panel (``_place``) and measure it (``_measure_placed``)."""
+        return self._measure_placed(figure, _place(rng, figure), family, want)
+
+    def _measure_placed(self, figure: Figure, strokes: Figure, family: str,
+                        want: Mapping[str, Any] | None = None) -> _Candidate | None:
+        """Measure a figure placed in its panel; None if some attribute is undecidable or differs from ``want``
+        (checked first, so that unsuitable figures cost little)."""
         if not all(legible_corners(s) for s in strokes):
             return None  # unclear corners or spikes
         polylines = [flatten(s, ARC_CHORD) for s in strokes]
@@ -1595,49 +1868,71 @@ class RelationAbstraction(SizePlannedTask):
             return None  # a crossing next to a corner: which edges cross, at what angle, is unclear
         if program_lines(strokes) != values["lines"]:
             return None  # the measured lines differ from the program's straight edges
+        if len(strokes) > 1 and any(np.abs(s.bulges).max() > 1e-9 for s in strokes if len(s.bulges)):
+            # where a stroke meets an arc, the arc's samples bend its tangent by up to a sample's angle (a few
+            # degrees; the verifier takes the arc's own tangent): the angles there must come out alike with arcs
+            # sampled twice as finely
+            fine = LineFigure([flatten(s, ARC_CHORD / 2) for s in strokes])
+            if any(fine[k] != values[k] for k in ("acute", "obtuse", "angle")):
+                return None
         return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
 
     def _negative(self, rng: np.random.Generator, concept: Concept, want: Mapping[str, Any], near: bool,
-                  magnitude: float, near_families: Sequence[Family]) -> _Candidate | None:
+                  magnitude: float, near_families: Sequence[Family], target: np.ndarray) -> _Candidate | None:
         """The answer: a near miss (an edited positive that keeps every wanted attribute but the concept) or a
-        far figure from families that lack the concept."""
+        far figure from families that lack the concept, whose ink is shaped (``ink_shape``) as nearly like
+        ``target`` (a hidden positive's) as the candidates allow: NEGATIVE_DRAWS figures of ``near_families``,
+        edited, or of the far families, placed in their panels, are measured closest first until one is sound,
+        keeps the other wanted attributes and lacks the concept.
+
+        Left to itself the negative's ink was shaped unlike the positives' (the most atypical elongation was the
+        answer in 30% of the items, the most atypical spread in 23%): attaching two parts makes a figure rounder,
+        cutting a crossing line back or a triangle's corner off leaves less ink in the middle, a far family draws
+        longer or rounder figures than the positives'."""
         key = concept.attribute
         others = {k: v for k, v in want.items() if k != key}
-        for _ in range(60):
-            if near:
-                base = self._sample(rng, near_families, want, tries=10)
-                if base is None:
+        sources = near_families if near else concept.far
+        # (misfit, draw, program, family, angle to turn it by, the near miss's base)
+        pool: list[tuple[float, int, Figure, str, float, Figure | None]] = []
+        for attempt in range(NEGATIVE_ROUNDS):
+            for draw in range(NEGATIVE_DRAWS):
+                family = sources[int(rng.integers(len(sources)))]
+                try:
+                    figure = base = family(rng)
+                except RuntimeError:
                     continue
-                edited = concept.edit([s.copy() for s in base.figure], rng, magnitude)
-                if edited is None:
-                    continue
-                candidate = self._measure(rng, edited, base.family)
-                if candidate is None:
-                    continue
-                if concept.name == "lines":
-                    lost = abs(candidate.attributes["lines"] - want["lines"]) == 1
-                else:
-                    lost = candidate.attributes[key] != want[key]
-                if lost and all(candidate.attributes.get(k) == v for k, v in others.items()):
-                    return candidate
-            else:
-                candidate = self._sample(rng, concept.far, others, tries=10)
-                if candidate is None:
-                    continue
+                if near:
+                    figure = concept.edit([s.copy() for s in base], rng, magnitude)
+                    if figure is None:
+                        continue
+                angle, misfit = _turn_to(rng, figure, target)
+                pool.append((misfit, attempt * NEGATIVE_DRAWS + draw, figure, family.__name__, angle,
+                             base if near else None))
+            pool.sort(key=lambda entry: entry[:2])
+            last = attempt == NEGATIVE_ROUNDS - 1
+            while pool and (last or pool[0][0] <= 1.0):  # close candidates first; all of them in the last round
+                _, _, figure, family, angle, base = pool.pop(0)
+                candidate = self._measure_placed(figure, _place(rng, figure, angle), family, others)
+                if candidate is None or (base is not None and self._measure(rng, base, family, want) is None):
+                    continue  # unsound, or not the edit of a sound positive
                 value = candidate.attributes[key]
-                if concept.name == "lines":
-                    if isinstance(value, int) and abs(value - want["lines"]) >= 2:
-                        return candidate
-                elif value != want[key]:
+                if concept.name == "lines":  # a near miss has a line more or less, a far figure two or more
+                    lost = isinstance(value, int) and (abs(value - want[key]) in (1,) if near else
+                                                       abs(value - want[key]) >= 2)
+                else:
+                    lost = value != want[key]
+                if lost:
                     return candidate
         return None
 
     def _scales(self, rng: np.random.Generator, figures: Sequence[_Candidate], side: int, rank: int,
                 small_odd: bool, drawn: dict[tuple[int, float], Drawing]) -> np.ndarray | None:
-        """Drawn scales (the largest 1) for the figures, the negative first, from ``balanced_sizes``: every
-        audited nuisance feature ranks the figures in one size order in which the negative is ``rank``-th
-        smallest.  Without it the near miss (a gap opened, a corner cut, a line shortened) tends to carry less
-        ink than the positives.  Ink grows with the scale (the stroke width is fixed), its box with the
+        """Drawn scales (the largest 1) for the figures, the negative first, from ``balanced_sizes`` (a random
+        one of the spacings that fit, ``loose``): ink, its box and its spread (``ink_spread``) rank the figures
+        in one size order in which the negative is ``rank``-th smallest.  Without it the near miss (a gap
+        opened, a corner cut, a line shortened) tends to carry less ink than the positives, and (ranking ink
+        and its box alone) its ink spread further for its size: the most atypical spread was the answer in 24%
+        of the items.  Ink and spread grow with the scale (the stroke width is fixed), the box with the
         square; the figures are black, so saturation is 0 throughout.  The attributes are measured relative
         to the figure's size, so scaling never changes them.  ``drawn`` receives the drawings of the last
         measurement, keyed by (figure, scale): those of the chosen scales are the panels."""
@@ -1647,14 +1942,15 @@ class RelationAbstraction(SizePlannedTask):
             drawn.clear()  # only the last measurement's drawings can be the ones chosen
             for k, (f, s) in enumerate(zip(figures, scales, strict=True)):
                 drawing = drawn[(k, float(s))] = Drawing.of(f.strokes, float(s), side)
-                features = panel_features(self._render(drawing, side))
+                tile = self._render(drawing, side)
                 pts = np.vstack(f.polylines)
-                out.append({**features, "reach": float(s) * float(np.ptp(pts, axis=0).max())})
+                out.append({**panel_features(tile), "spread": ink_spread(tile),
+                            "reach": float(s) * float(np.ptp(pts, axis=0).max())})
             return out
 
-        return balanced_sizes(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0}, rank, small_odd,
+        return balanced_sizes(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0, "spread": 1.0}, rank, small_odd,
                               0.9 * self.nuisance_factor, {k: v / 2 for k, v in self.nuisance_floor.items()},
-                              SIZE_STEP, SIZE_RANGE, DRAWS)
+                              SIZE_STEP, SIZE_RANGE, DRAWS, loose=True, gap=SIZE_GAP)
 
     # -- drawing -------------------------------------------------------------------------------------
     def _render(self, drawing: Drawing, side: int) -> Image.Image:
