@@ -35,7 +35,14 @@ from bench_plugin_mindseye.attributes import (
     word_attributes,
 )
 from bench_plugin_mindseye.conceptual_slippage import (
-    CONCEPT_ATTRIBUTE,
+    TASK as IMPL,
+)
+from bench_plugin_mindseye.descriptions.conceptual_slippage import CONCEPTS as DESCRIBED
+from bench_plugin_mindseye.descriptions.conceptual_slippage import TASK
+from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.nuisance import option_features
+from bench_plugin_mindseye.slippage_concepts import CONCEPT_ATTRIBUTE, random_word, word_strokes
+from bench_plugin_mindseye.slippage_panels import (
     CONCEPTS,
     GRID,
     MIN_WIDTH,
@@ -45,17 +52,8 @@ from bench_plugin_mindseye.conceptual_slippage import (
     Mark,
     Panel,
     outline,
-    random_word,
     shape_polygon,
-    word_strokes,
 )
-from bench_plugin_mindseye.conceptual_slippage import (
-    TASK as IMPL,
-)
-from bench_plugin_mindseye.descriptions.conceptual_slippage import CONCEPTS as DESCRIBED
-from bench_plugin_mindseye.descriptions.conceptual_slippage import TASK
-from bench_plugin_mindseye.layout import SIZES, Layout
-from bench_plugin_mindseye.nuisance import option_features
 from bench_plugin_mindseye.verifiers import conceptual_slippage as verifier
 
 

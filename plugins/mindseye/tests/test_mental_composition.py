@@ -290,7 +290,7 @@ def test_balanced_scales_put_the_answer_at_the_drawn_rank_in_every_feature(rank)
                 for i, b, s in zip(ink, box, scales, strict=True)]
 
     scales = mc.balanced_scales(np.random.default_rng(rank), measure, 4, {"ink": 2.0, "extent": 2.0}, rank,
-                                1.8, floors)
+                                1.8, floors, mc.SIZE_STEP, mc.SIZE_RANGE)
     assert scales is not None and scales.max() == pytest.approx(1.0)
     features = measure(scales)
     orders = {name: _order([f[name] for f in features]) for name in ("ink", "extent")}

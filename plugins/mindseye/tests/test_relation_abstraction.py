@@ -557,3 +557,24 @@ def test_ink_painted_into_a_panel_fails():
     ImageDraw.Draw(image).line([(left + 20, top + 20), (left + 60, top + 30)], fill=INK, width=3)
     failures = assert_rejected(_HOST, TASK, built.item, [image], "a stroke painted into panel C")
     assert any("panel C" in f for f in failures), failures
+
+
+def test_an_arc_ending_along_another_stroke_is_not_drawn():
+    """Seed 7, item 381 of 0.2.1 stopped generation: a near miss of "straight" bent the diagonal of a quadrangle
+    into an arc that leaves one corner almost along a side.  The region it closes bends smoothly from straight
+    into arc, its kind is undecidable for the verifier, and the generator must not draw such a figure."""
+    from bench_plugin_mindseye.figure_checks import stroke_ends
+
+    quad = np.array([[99.39, 128.04], [201.52, 129.31], [185.22, 189.9], [132.49, 195.43]])
+    record = {"width": 4.0, "arc_step": 2.5655, "strokes": [
+        {"closed": True, "points": quad.tolist(), "bulges": [0.0] * 4},
+        {"closed": False, "points": [quad[0].tolist(), quad[2].tolist()], "bulges": [-0.32]}]}
+    _, undecidable = verifier._measured(json.dumps(record, sort_keys=True))
+    assert "triangle" in undecidable, "the verifier should find this figure's regions undecidable"
+    strokes = [Stroke(np.array(s["points"]), np.array(s["bulges"]), s["closed"]) for s in record["strokes"]]
+    polylines = [flatten(s, record["arc_step"]) for s in strokes]
+    size = float(np.ptp(np.vstack(polylines), axis=0).max())
+    assert stroke_ends(polylines, size)[1] is False, "the generator accepted an arc ending along a side"
+    # a shallower arc meets the corners at clear angles and stays drawable
+    strokes[1] = Stroke(strokes[1].points, np.array([-0.05]), False)
+    assert stroke_ends([flatten(s, record["arc_step"]) for s in strokes], size)[1] is True

@@ -21,7 +21,7 @@ from bench_core import Item, ItemRandom, Problem, TaskImplementation, option_let
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES, tier_of
 from bench_plugin_mindseye.layout import SIZES, Layout
 from bench_plugin_mindseye.nuisance import INK_THRESHOLD, option_features, singled_out
-from bench_plugin_mindseye.options import Option, Stimulus, arrange
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus, arrange
 from bench_plugin_mindseye.prompts import PromptTexts, build_question
 
 
@@ -44,9 +44,18 @@ class MindsEyeTask(TaskImplementation):
     sketch_agreement: ClassVar[float] = 0.5
 
     # -- what a task implements ------------------------------------------------------------------
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
-        """The stimulus: query contents and options (one correct, one confound, fillers)."""
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
+        """The stimulus: query contents and options (one correct, one confound, fillers).  ``plan`` is the
+        item's size plan (``plan``) for tasks that draw options at free sizes; None when the task has none or
+        the stimulus is built on its own (a task that uses one then draws it from ``rng``)."""
         raise NotImplementedError
+
+    def plan(self, params: Mapping[str, Any], random: ItemRandom, source: int) -> SizePlan | None:
+        """The choices ``build`` must honour that are balanced over consecutive items of one run (keyed by
+        ``source``, like the answer letter): None here; tasks whose options are drawn at free sizes return where
+        the answer sits in the size order (``balancing``)."""
+        return None
 
     def draw_query(self, content: Any, side: int) -> Image.Image:
         """One query panel, ``side`` x ``side`` pixels."""
@@ -98,7 +107,7 @@ class MindsEyeTask(TaskImplementation):
         else:
             difficulty = level if level in DIFFICULTIES else tier_of(level)
         rng = random.stream("stimulus", source, difficulty)
-        stimulus = self.build(rng, difficulty, params)
+        stimulus = self.build(rng, difficulty, params, self.plan(params, random, source))
         if len(stimulus.options) != self.option_count:
             raise ValueError(f"{self.code} built {len(stimulus.options)} options, needs {self.option_count}")
         position = random.balanced(self.option_count, "answer", position=source)

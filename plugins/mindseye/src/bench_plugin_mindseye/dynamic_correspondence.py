@@ -59,7 +59,7 @@ from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.nuisance import option_features, singled_out
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import dynamic_correspondence as verifier
 
@@ -289,7 +289,8 @@ class DynamicCorrespondence(MindsEyeTask):
         return ("linear", "periodic", "compound").index(knobs["motion"]) + ("fast", "medium", "slow").index(
             knobs["speed"])
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         """Two shapes, two motions of the requested class and speed, and three foils, redrawn until every check
         of ``_attempt`` passes."""
         motion_class = params.get("motion") or MOTION_CLASS[difficulty]

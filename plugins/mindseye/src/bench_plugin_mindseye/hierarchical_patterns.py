@@ -36,7 +36,7 @@ from bench_plugin_mindseye import recursion
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import BACKGROUND, INK
 from bench_plugin_mindseye.nuisance import singled_out
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
 
@@ -164,7 +164,8 @@ class HierarchicalPatterns(MindsEyeTask):
         """Recursion depth plus the violation's subtlety (blatant 0, moderate 1, subtle 2)."""
         return knobs["depth"] + ("blatant", "moderate", "subtle").index(knobs["subtlety"])
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         """A violator, its surface match and two valid fillers, redrawn until the panels pass ``_acceptable``."""
         depth = params.get("depth") or DEPTH[difficulty]
         subtlety = params.get("subtlety") or SUBTLETY[difficulty]

@@ -50,7 +50,7 @@ import colorsys
 import functools
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -59,9 +59,10 @@ from PIL import Image
 
 from bench_core import Item
 from bench_plugin_mindseye import nuisance, raster3d
+from bench_plugin_mindseye.balancing import balanced_scales
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import mental_composition as verifier
 
@@ -533,118 +534,6 @@ def _reach(mesh: raster3d.Mesh) -> float:
     return max(x1 - x0, y1 - y0)
 
 
-def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray) -> np.ndarray:
-    """Per candidate (leading axes), whether ``values`` (..., options in size order, features) rise by at least
-    ``step`` from each option to the next in every feature, the smallest option lies further from the median
-    than the largest one (by a ``step`` margin), and neither end is "singled out" (further from the others than
-    ``factor`` times their spread plus the feature's floor, as in ``base.singled_out``)."""
-    v = np.moveaxis(values, -2, 0)
-    m = len(v) // 2  # the median the shortcut solvers use: sorted(values)[n // 2]
-    ok = (v[1:] >= v[:-1] * (1 + step)).all(axis=0)
-    ok &= v[m] - v[0] >= (1 + step) * (v[-1] - v[m])
-    ok &= (v[1] - v[0] <= factor * (v[-1] - v[1]) + floors) & (v[-1] - v[-2] <= factor * (v[-2] - v[0]) + floors)
-    return ok.all(axis=-1)
-
-
-def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
-              floors: np.ndarray, reach: np.ndarray, draws: int) -> tuple[float, np.ndarray] | None:
-    """(range of log sizes, log scales): the log scales (smallest option 0) that put options with log features
-    ``base`` at scale 1 (options in size order, features) in that order as ``_ranked`` demands, with the
-    narrowest range of log ``reach`` (each option's linear size at scale 1) among ``draws`` candidates: all but
-    the largest option spaced at random beyond what the order needs, the largest placed inside the interval the
-    conditions leave for it.  None if no candidate works."""
-    count = len(base)
-    m = count // 2
-    trial = np.zeros((draws, count))
-    gaps = rng.uniform(0.0, 0.15, size=(draws, count - 2))
-    for j in range(1, count - 1):
-        need = (base[j - 1] + power * trial[:, j - 1, None] + math.log1p(step) - base[j]) / power
-        trial[:, j] = need.max(axis=1) + gaps[:, j - 1]
-    v = np.exp(base[None, :-1] + power * trial[:, :-1, None])  # features of all but the largest option
-    # the largest option must clear the next one by a step, leave the smallest the odd one out and not be so
-    # large (nor the smallest so small) that it is singled out
-    lower = np.maximum(v[:, -1] * (1 + step), v[:, 1] + (v[:, 1] - v[:, 0] - floors) / factor)
-    upper = v[:, m] + (v[:, m] - v[:, 0]) / (1 + step)
-    lo = ((np.log(lower) - base[-1]) / power).max(axis=1)
-    hi = ((np.log(upper) - base[-1]) / power).min(axis=1)
-    trial[:, -1] = lo + (hi - lo) * rng.uniform(0.25, 0.75, size=draws)
-    predicted = np.exp(base[None] + power * trial[..., None])
-    size = reach[None] + trial
-    spread = size.max(axis=1) - size.min(axis=1)
-    ok = (hi > lo) & _ranked(predicted, step, factor, floors)
-    if not ok.any():
-        return None
-    best = int(np.flatnonzero(ok)[np.argmin(spread[ok])])
-    return float(spread[best]), trial[best]
-
-
-def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
-                    count: int, exponents: Mapping[str, float], rank: int | None, factor: float,
-                    floors: Mapping[str, float], step: float = SIZE_STEP,
-                    longest: float = SIZE_RANGE, rounds: int = 3, draws: int = 200) -> np.ndarray | None:
-    """Drawn scales (the largest 1) for ``count`` >= 4 options, the answer first, that leave the nuisance
-    features no information about the answer: EVERY feature in ``exponents`` (name -> how it grows with the
-    linear scale) ranks the options in one size order in which the answer is ``rank``-th smallest, or None if
-    that needs sizes further apart than ``longest`` (the measured ``reach``, which grows like the scale).
-
-    Drawing every option at one normalised size leaves each feature to the option's shape, and shape goes with
-    role (the right solid is one of a few regular kinds, foils are stretched variants...).  Here the caller
-    draws ``rank`` uniformly, once per item, and keeps it through retries, so the answer is the largest, the
-    smallest, the median (``sorted(values)[n // 2]``) ... option equally often in every feature, while the
-    features of all options agree on the order (no option stands out by disagreeing).  The smallest option
-    always lies furthest from the median, so "most atypical" means "smallest", and no option is singled out
-    (``factor``, ``floors``: the audit's).  The wrong options take the order that needs the narrowest range.
-
-    ``measure(scales)`` returns the options' features drawn at those scales by the final pipeline, and each
-    one's ``reach`` (say the longer side of its box).  Scales are predicted from the last measurement
-    (feature ~ scale ** exponent) and measured again to confirm (half the ``step`` then suffices).  The search
-    is deterministic in ``rng``; it fails (for the caller to redraw the shapes, keeping ``rank``) only when the
-    shapes differ too much for any order with the answer at ``rank``.
-
-    With ``rank=None`` the order of all options, the answer's place included, is the one needing the narrowest
-    range: the search then never looks at which option is the answer.  That is for callers whose options are
-    exchangeable (the answer drawn uniformly among them after they were made), where it is the only sound
-    choice: with the answer pinned at ``rank`` whatever its shape, while the others fit together as well as
-    they can, the answer tends to stand further from its neighbours than they do.
-    """
-    names = list(exponents)
-    power = np.array([float(exponents[n]) for n in names])
-    floor = np.array([float(floors.get(n, 0.0)) for n in names])
-    sigma = np.zeros(count)  # log scale per option
-    order = None
-    for attempt in range(rounds + 1):
-        scales = np.exp(sigma - sigma.max())
-        measured = measure(scales)
-        values = np.array([[float(f[n]) for n in names] for f in measured])
-        if attempt and _ranked(values[order], step / 2, factor, floor):
-            return scales
-        if attempt == rounds or (values <= 0).any():
-            return None
-        base = np.log(values) - power * sigma[:, None]  # log features at scale 1
-        reach = np.log([float(f["reach"]) for f in measured]) - sigma
-        if order is None:  # the wrong options' order (or every option's): the one needing the narrowest range
-            best = None
-            if rank is None:
-                candidates = [np.array(p) for p in itertools.permutations(range(count))]
-            else:
-                candidates = [np.array([*p[:rank], 0, *p[rank:]]) for p in itertools.permutations(range(1, count))]
-            for candidate in candidates:
-                found = _spacings(rng, base[candidate], power, step, factor, floor, reach[candidate], draws)
-                if found is not None and (best is None or found[0] < best[0]):
-                    best = (found[0], candidate, found[1])
-            if best is None or best[0] > math.log(longest):
-                return None
-            _, order, trial = best
-        else:
-            found = _spacings(rng, base[order], power, step, factor, floor, reach[order], draws)
-            if found is None or found[0] > math.log(longest):
-                return None
-            trial = found[1]
-        sigma = np.empty(count)
-        sigma[order] = trial
-    return None  # pragma: no cover
-
-
 # -- the task -------------------------------------------------------------------------------------------
 class MentalComposition(MindsEyeTask):
     """MC: choose the solid the net folds into."""
@@ -682,7 +571,8 @@ class MentalComposition(MindsEyeTask):
         return {"solids": params.get("solids") or base["solids"],
                 "colour_confound": base["colour_confound"] if confound is None else bool(confound)}
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         knobs = self.knobs(difficulty, params)
         side = self.layout(params["size"]).tile
         for _ in range(100):
@@ -850,7 +740,7 @@ class MentalComposition(MindsEyeTask):
                     for s, mesh in zip(solids, meshes, strict=True)]
 
         if balanced_scales(rng, measure, len(solids), AREA_FEATURES, None, 0.9 * self.nuisance_factor,
-                           {k: v / 2 for k, v in self.nuisance_floor.items()}) is None:
+                           {k: v / 2 for k, v in self.nuisance_floor.items()}, SIZE_STEP, SIZE_RANGE) is None:
             return False
         tiles = [s.cache[side] for s in solids]
         return nuisance.nuisance_clean(tiles, None, self.nuisance_factor, self.nuisance_floor,

@@ -40,7 +40,7 @@ from PIL import Image
 from bench_core import Item
 from bench_plugin_mindseye import nuisance, raster3d
 from bench_plugin_mindseye.base import MindsEyeTask
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import mental_rotation as verifier
 
@@ -298,7 +298,8 @@ class MentalRotation(MindsEyeTask):
             if canonical(chain) != canonical(chain @ MIRROR.T):
                 return chain
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         knobs = self.knobs(rng, difficulty, params)
         side = self.layout(params["size"]).tile
         cubes = knobs["cubes"]

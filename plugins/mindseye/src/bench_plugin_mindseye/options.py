@@ -23,6 +23,18 @@ class Option:
 
 
 @attrs.frozen
+class SizePlan:
+    """Where the answer is to sit in the options' size order, chosen by ``generate`` from balanced choices over
+    consecutive items and passed to ``build`` (``MindsEyeTask.plan``): ``rank``-th smallest (0 = smallest), and,
+    for ``balancing.balanced_sizes``, whether the small end (``small_odd``) or the large end of the order holds
+    the most atypical value.  The plan is fixed before the item is built, so no redraw can favour an easier
+    place."""
+
+    rank: int
+    small_odd: bool | None = None
+
+
+@attrs.frozen
 class Stimulus:
     """What a task builds before layout: query panel contents (with captions) and options (correct first
     or anywhere; the base class places the correct one at a balanced position)."""

@@ -72,7 +72,7 @@ from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.folding import XY, Fold, Layer
 from bench_plugin_mindseye.layout import INK, Tile
 from bench_plugin_mindseye.nuisance import singled_out
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import paper_folding as verifier
 
@@ -764,7 +764,8 @@ class PaperFolding(MindsEyeTask):
         """Knob points: a hexagonal sheet, diagonal folds, each punch beyond the first."""
         return (knobs["sheet"] == "hexagon") + (knobs["fold_group"] == "diagonal") + knobs["punches"] - 1
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         knobs = choose_knobs(rng, difficulty, params)
         shape, group, punches = knobs["sheet"], knobs["fold_group"], knobs["punches"]
         sheet = folding.sheet_polygon(shape)

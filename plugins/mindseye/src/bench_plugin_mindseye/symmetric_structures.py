@@ -45,7 +45,6 @@ by its own code, and confirms that each panel's ink lies on its recorded strokes
 
 from __future__ import annotations
 
-import contextvars
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -56,12 +55,12 @@ import shapely
 from PIL import Image
 from shapely.geometry import MultiLineString
 
-from bench_core import GenerationError, Item, ItemRandom, Problem
+from bench_core import GenerationError, Item, ItemRandom
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile
 from bench_plugin_mindseye.nuisance import option_features, singled_out
-from bench_plugin_mindseye.options import Option, Stimulus
+from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import symmetric_structures as verifier
 
@@ -541,15 +540,14 @@ class SymmetricStructures(MindsEyeTask):
         """Strokes per copy plus the odd figure's closeness to symmetric (far 0, mid 1, near 2)."""
         return knobs["segments"] + CLOSENESS.index(knobs["closeness"])
 
-    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> Stimulus:
+    def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
+              plan: SizePlan | None = None) -> Stimulus:
         knobs = choose_knobs(rng, difficulty, params)
         kind, segments, closeness = knobs["symmetry"], int(knobs["segments"]), knobs["closeness"]
         side = self.layout(params.get("size") or "1024x1024").tile
         # the odd figure's place in the size order, kept through every redraw (``_sizes``): balanced over
-        # the items of a run like the answer letter (``generate``), drawn uniformly when built on its own
-        rank = _SIZE_RANK.get()
-        if rank is None:
-            rank = int(rng.integers(self.option_count))
+        # the items of a run like the answer letter (``plan``), drawn uniformly when built on its own
+        rank = plan.rank if plan is not None else int(rng.integers(self.option_count))
         likely_scale = SIZE_RANGE ** -((self.option_count - 1 - rank) / (self.option_count - 1))
         for _ in range(DRAWS):
             site = bend_site(rng, segments, closeness)
@@ -623,16 +621,11 @@ class SymmetricStructures(MindsEyeTask):
         raise GenerationError(f"SS: no valid item for knobs {knobs} with the odd figure {rank + 1}. smallest of "
                               f"{self.option_count} after {DRAWS} draws")
 
-    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
-        """The base class's item, with the odd figure's place in the size order balanced over consecutive items
-        (every place equally often in each block of four, as the answer letters are), so no size or ink
-        shortcut finds it more often than chance by luck of the draw."""
-        source = params["source"] if params["source"] is not None else random.index
-        token = _SIZE_RANK.set(random.balanced(self.option_count, "size rank", position=source))
-        try:
-            return super().generate(params, random)
-        finally:
-            _SIZE_RANK.reset(token)
+    def plan(self, params: Mapping[str, Any], random: ItemRandom, source: int) -> SizePlan:
+        """The odd figure's place in the size order, balanced over consecutive items (every place equally often
+        in each block of four, as the answer letters are), so no size or ink shortcut finds it more often than
+        chance by luck of the draw."""
+        return SizePlan(random.balanced(self.option_count, "size rank", position=source))
 
     def elongation_target(self, rng: np.random.Generator, kind: str, segments: int, site: int) -> float | None:
         """The elongation (``second_moment``) the odd figure must have, within ELONGATION_MATCH: that of a
@@ -655,7 +648,7 @@ class SymmetricStructures(MindsEyeTask):
         place in it equally often, and the place of every figure, the odd one's included, is drawn before its
         shape is known (``build``).  None if that needs sizes further apart than SIZE_RANGE.
 
-        An earlier version let the size order follow the shapes (``mental_composition.balanced_scales``, which
+        An earlier version let the size order follow the shapes (``balancing.balanced_scales``, which
         pins only the answer's place and lets the others take the order that fits them best): with the odd figure
         pinned it stood further from its neighbours in size than they did from each other (the most atypical ink
         box was the odd one in 38% of four-fold items), and with a random figure pinned the odd figure's shape
@@ -760,10 +753,6 @@ class SymmetricStructures(MindsEyeTask):
         failures = super().verify(item, images)
         failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(images[0].convert("RGB")))
         return failures
-
-
-#: The odd figure's place in the size order for the item being generated (set by ``generate``).
-_SIZE_RANK: contextvars.ContextVar[int | None] = contextvars.ContextVar("ss_size_rank", default=None)
 
 
 def _q(value: float) -> float:

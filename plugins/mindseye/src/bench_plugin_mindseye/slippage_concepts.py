@@ -1,0 +1,442 @@
+"""The concepts of conceptual slippage (Mind's Eye kit): for each concept (spacing, alignment, number, enclosure,
+symmetry, topology, border, hollowness, word) a builder that draws a conforming panel and, from the same draw,
+its violating twin, at a strength (how far the violator departs) and with a majority (which side of a
+two-valued concept the conformers take).  ``Unbuildable`` says a draw cannot be made; the task draws again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon
+
+from bench_plugin_mindseye.attributes import (
+    GLYPH_HEIGHT,
+    GLYPH_WIDTH,
+    GLYPHS,
+    inradius,
+    mirror_letter_table,
+)
+from bench_plugin_mindseye.slippage_panels import (
+    HOLLOW_WIDTH,
+    MIN_HOLE,
+    MIN_WIDTH,
+    WIDTH,
+    Look,
+    Mark,
+    Panel,
+    open_outline,
+    outline,
+    rows_residual,
+    scatter,
+    shape_polygon,
+)
+
+#: A conforming panel's marks and a few violating versions of them (the violation drawn again, the rest kept):
+#: ``ConceptualSlippage._pair`` keeps the version whose ink is laid out most like the conformer's.
+Twins = tuple[list["Mark"], list[list["Mark"]]]
+
+
+#: How many violating versions a builder draws (where the violation has freedom: which object, where to).
+VERSIONS = 12
+
+
+class Unbuildable(Exception):
+    """This draw cannot carry the concept (no room, an outline too thick...): draw again."""
+
+
+def _marks(look: Look, centres: Sequence[np.ndarray], styles: Sequence[str], widths: Sequence[float],
+           gaps: Sequence[float | None] = ()) -> list[Mark]:
+    """Marks of the look at ``centres``; style 'solid' or 'hollow' (``widths`` relative to each shape's
+    inradius), optionally cut open by a gap."""
+    out = []
+    for i, c in enumerate(centres):
+        shape = shape_polygon(look.kind(i), c, look.radius, look.rotation)
+        if styles[i] == "hollow":
+            try:
+                shape = outline(shape, max(MIN_WIDTH, widths[i] * inradius(shape)))
+                gap = gaps[i] if i < len(gaps) else None
+                if gap is not None:
+                    angle = look.rotation + 0.3 + i * 2.1
+                    shape = open_outline(shape, c, angle, gap)
+            except ValueError as exc:
+                raise Unbuildable(str(exc)) from exc
+        out.append(Mark(shape, look.colour(i), look.kind(i)))
+    return out
+
+
+def _row(rng: np.random.Generator, look: Look, gaps: Sequence[float]) -> tuple[list[np.ndarray], np.ndarray, Look]:
+    """Centres along a line through the panel (horizontal, vertical or diagonal) with the given gaps, and the
+    look with its shapes turned to point along the line (so every row is exactly mirror symmetric about its
+    own line, never nearly so)."""
+    angle = float(rng.choice([0.0, np.pi / 2, np.pi / 4, -np.pi / 4]))
+    direction = np.array([np.cos(angle), np.sin(angle)])
+    along = np.concatenate([[0.0], np.cumsum(gaps)])
+    along -= along.mean()
+    centre = np.array([0.5, 0.5]) + rng.uniform(-0.05, 0.05, size=2)
+    pts = [centre + t * direction for t in along]
+    limit = 0.93 - look.radius
+    if any(p.min() < 1 - limit or p.max() > limit for p in pts):
+        raise Unbuildable("row does not fit")
+    # shapes point along the line, so the row is mirror symmetric about its own line
+    turned = attrs.evolve(look, rotation=angle + np.pi / 2 + float(rng.choice([0.0, np.pi])))
+    return pts, np.array([-direction[1], direction[0]]), turned
+
+
+def _row_look(rng: np.random.Generator, look: Look) -> tuple[Look, float]:
+    """The row's span (first to last centre) and the look with a radius small enough for uneven gaps."""
+    total = float(rng.uniform(0.62, 0.78))
+    mean = total / (look.count - 1)
+    radius = max(0.045, min(look.radius, (0.62 * mean - 0.015) / 2.2))  # >= 5 px objects even at 600x800
+    return attrs.evolve(look, radius=radius), total
+
+
+def _gaps(rng: np.random.Generator, look: Look, total: float, even: bool, spread: float) -> np.ndarray:
+    """Gaps between neighbours along a row: all equal, or uneven with coefficient of variation >= spread
+    (and never so small that neighbours touch) and, of those, the ones whose centres spread along the row
+    (their variance) most nearly as much as evenly spaced ones do: uneven gaps over the same span otherwise
+    spread the ink further, which a solver that sees only the options could measure."""
+    n = look.count
+    if even:
+        return np.full(n - 1, total / (n - 1))
+    floor = 2.2 * look.radius + 0.015
+    w = rng.uniform(0.2, 1.8, size=(600, n - 1))  # many candidates at once; keep the best that qualifies
+    g = w / w.sum(axis=1, keepdims=True) * total
+    ok = (g.std(axis=1) / g.mean(axis=1) >= spread) & (g.min(axis=1) > floor)
+    along = np.concatenate([np.zeros((len(g), 1)), np.cumsum(g, axis=1)], axis=1)
+    evenly = np.linspace(0.0, total, n)
+    mismatch = np.abs(along.var(axis=1) / evenly.var() - 1.0)
+    ok &= mismatch <= 0.02
+    if not ok.any():
+        raise Unbuildable("no uneven gaps")
+    return g[int(np.argmin(np.where(ok, mismatch, np.inf)))]
+
+
+def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Equal gaps between neighbours on a line vs unequal gaps (same count, kinds, line)."""
+    look, total = _row_look(rng, look)
+    even = _gaps(rng, look, total, True, 0.0)
+    uneven = _gaps(rng, look, total, False, 0.36 if strength == "strong" else 0.27)
+    seed = int(rng.integers(2**31))
+    centres, _, turned = _row(np.random.default_rng(seed), look, even)
+    centres_v, _, _ = _row(np.random.default_rng(seed), look, uneven)
+    solid = ["solid"] * look.count
+    return _marks(turned, centres, solid, []), [_marks(turned, centres_v, solid, [])]
+
+
+def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Objects standing in two parallel rows vs the same objects with one of them pushed off its row.  Two rows
+    rather than one: a single row is as elongated as ink can be, and any object off it makes the panel
+    visibly rounder to a solver that measures only the ink's spread; two rows some way apart are as round or
+    as long as their lengths and distance make them, and one object off its row (towards the other row or
+    away from it) changes that by much less than panels differ anyway."""
+    counts = (look.count // 2, look.count - look.count // 2)
+    angle = float(rng.choice([0.0, np.pi / 2, np.pi / 4, -np.pi / 4]))
+    direction = np.array([np.cos(angle), np.sin(angle)])
+    normal = np.array([-direction[1], direction[0]])
+    apart = float(rng.uniform(0.3, 0.4))  # rows well apart, objects closer within a row: two rows, not a grid
+    middle = np.array([0.5, 0.5]) + rng.uniform(-0.04, 0.04, size=2)
+    rows = []
+    for side, n in zip((-1, 1), counts, strict=True):
+        weights = rng.uniform(0.75, 1.25, size=n - 1)
+        gaps = weights / weights.sum() * (n - 1) * rng.uniform(0.15, 0.21)
+        along = np.concatenate([[0.0], np.cumsum(gaps)])
+        along += rng.uniform(-0.05, 0.05) - along.mean()
+        rows.append((gaps, [middle + side * apart / 2 * normal + t * direction for t in along]))
+    radius = min(look.radius, min(float(g.min()) for g, _ in rows) / 2.2 - 0.01)
+    if radius < 0.04:
+        raise Unbuildable("rows too crowded")
+    centres = [p for _, row in rows for p in row]
+    if any(p.min() < 0.06 + radius or p.max() > 0.94 - radius for p in centres):
+        raise Unbuildable("rows do not fit")
+    # shapes point along the rows (every row is mirror symmetric about its own line, as the objects are)
+    turned = attrs.evolve(look, radius=radius, rotation=angle + np.pi / 2 + float(rng.choice([0.0, np.pi])))
+    # one object off its row, towards the other row or away from it, by more than any row allows; a few
+    # versions (which object, which way, how far)
+    points = np.array(centres)
+    solid = ["solid"] * len(centres)
+    versions = []
+    for _ in range(VERSIONS):
+        row = int(rng.integers(2))
+        first = 0 if row == 0 else counts[0]
+        k = first + int(rng.integers(1, counts[row] - 1))  # not at an end: the row's line cannot turn to meet it
+        target = float(rng.uniform(0.085, 0.11) if strength == "strong" else rng.uniform(0.07, 0.08))
+        sign = float(rng.choice([-1.0, 1.0]))
+        step = 1.5 * target
+        for _ in range(2):  # the residual grows about in proportion to the push
+            moved = points.copy()
+            moved[k] = points[k] + sign * step * normal
+            reached = rows_residual(moved)
+            if abs(reached - target) < 0.003 or not math.isfinite(reached):
+                break
+            step *= target / reached
+        if not target - 0.004 <= reached < 0.2:
+            continue  # the push does not take the object clearly off its row
+        if moved[k].min() < 0.06 + radius or moved[k].max() > 0.94 - radius or any(
+                np.linalg.norm(moved[k] - q) < 2.2 * radius + 0.02 for j, q in enumerate(points) if j != k):
+            continue  # no room off the row
+        versions.append(_marks(turned, list(moved), solid, []))
+    if not versions:
+        raise Unbuildable("no object can leave its row")
+    return _marks(turned, centres, solid, []), versions
+
+
+def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """The item's count of objects vs a different count (by two, or by one when weak), never fewer than three
+    (two objects always make a long panel, which a solver that sees only the options could spot)."""
+    n = look.count
+    step = 2 if strength == "strong" else 1
+    other = n + step if n + step <= 7 and (n - step < 3 or rng.random() < 0.5) else n - step
+    centres = scatter(rng, n, look.radius)
+    if centres is None:
+        raise Unbuildable("no room")
+    solid = ["solid"] * max(n, other)
+    versions = []
+    for _ in range(VERSIONS):  # objects added at random places, or random ones left out
+        if other > n:
+            extra = scatter(rng, other - n, look.radius, avoid=[(c, 1.4 * look.radius - 0.01) for c in centres])
+            if extra is None:
+                continue
+            placed = [*centres, *extra]
+        else:
+            keep = sorted(rng.choice(n, size=other, replace=False).tolist())
+            placed = [centres[i] for i in keep]
+        versions.append(_marks(look, placed, solid, []))
+    if not versions:
+        raise Unbuildable("no room")
+    return _marks(look, centres, solid, []), versions
+
+
+def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """A hollow container with one object inside (one or two when strong) and the others loose round it, vs
+    the same panel with the enclosed objects moved out round the container too: loose objects outside are
+    every panel's, so the violator differs from its conformer draw by one or two objects' places, not by a
+    layout of its own (its ink would otherwise spread much further than any conformer's)."""
+    enclosed = 1 if strength == "weak" else int(rng.integers(1, 3))
+    big = rng.uniform(0.21, 0.25)
+    centre = np.array([0.5, 0.5]) + rng.uniform(-0.05, 0.05, size=2)
+    container_kind = str(rng.choice(["circle", "square", "hexagon", "pentagon"]))
+    container = shape_polygon(container_kind, centre, big, look.rotation)
+    try:
+        band = outline(container, max(MIN_WIDTH, rng.uniform(*WIDTH["medium"]) * inradius(container)))
+    except ValueError as exc:
+        raise Unbuildable(str(exc)) from exc
+    # inside: well within the container's hole, spread round its centre
+    room = Polygon(band.interiors[0]).buffer(-(look.radius * 1.1 + 0.02))
+    inside: list[np.ndarray] = []
+    reach_in = float(np.sqrt(room.area / np.pi)) if not room.is_empty else 0.0
+    for _ in range(60):
+        turn = rng.uniform(0, 2 * np.pi)
+        rho = rng.uniform(0.0 if enclosed == 1 else 0.45, 1.0, size=enclosed) * reach_in
+        angles = turn + np.pi * np.arange(enclosed) + rng.uniform(-0.6, 0.6, size=enclosed)
+        spots = [centre + r * np.array([np.cos(a), np.sin(a)]) for r, a in zip(rho, angles, strict=True)]
+        if all(room.contains(shapely.Point(p)) for p in spots) and all(
+                np.linalg.norm(p - q) > 2.4 * look.radius + 0.02 for i, p in enumerate(spots) for q in spots[:i]):
+            inside = spots
+            break
+    if not inside:
+        raise Unbuildable("no room inside")
+    # outside: round the container, near its outline (nearer when weak); the loose objects first, then a few
+    # versions of where the enclosed ones go
+    reach = big + look.radius + (0.03 if strength == "weak" else 0.06)
+
+    def round_about(count: int, taken: Sequence[np.ndarray]) -> list[np.ndarray] | None:
+        spots: list[np.ndarray] = []
+        for _ in range(300):
+            angle = rng.uniform(0, 2 * np.pi)
+            p = centre + np.array([np.cos(angle), np.sin(angle)]) * (reach + rng.uniform(0, 0.04))
+            if (p.min() > 0.05 + look.radius and p.max() < 0.95 - look.radius
+                    and all(np.linalg.norm(p - q) > 2.4 * look.radius + 0.02 for q in [*taken, *spots])):
+                spots.append(p)
+                if len(spots) == count:
+                    return spots
+        return None
+
+    loose = round_about(look.count - enclosed, [])
+    if loose is None:
+        raise Unbuildable("no room outside")
+    holder = Mark(band, look.colour(1), container_kind)
+    solid = ["solid"] * look.count
+    versions = []
+    for _ in range(VERSIONS):
+        moved = round_about(enclosed, loose)
+        if moved is not None:
+            versions.append([holder, *_marks(look, [*moved, *loose], solid, [])])
+    if not versions:
+        raise Unbuildable("no room outside")
+    return [holder, *_marks(look, [*inside, *loose], solid, [])], versions
+
+
+def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Pairs of objects mirrored about an axis through the panel centre vs one or two of them moved.  With a
+    strong violation (easy, medium) the axis is vertical or horizontal, which people see most readily; a
+    weak one (hard) may also use a diagonal axis."""
+    axes = [0.0, 90.0] if strength == "strong" else [0.0, 45.0, 90.0, 135.0]
+    axis = float(rng.choice(axes))
+    u = np.array([np.cos(np.radians(axis)), np.sin(np.radians(axis))])
+    centre = np.array([0.5, 0.5])
+    marks: list[Mark] = []
+    originals: list[np.ndarray] = []
+    for i in range(look.count):
+        for _ in range(200):
+            p = rng.uniform(0.12 + look.radius, 0.88 - look.radius, size=2)
+            q = p - centre
+            mirror = centre + 2 * (q @ u) * u - q
+            if abs(q @ np.array([-u[1], u[0]])) < look.radius + 0.04:
+                continue  # too close to the axis: the pair would touch
+            if mirror.min() < 0.1 + look.radius or mirror.max() > 0.9 - look.radius:
+                continue
+            clear = 2.4 * look.radius + 0.03
+            if all(np.linalg.norm(p - o) > clear and np.linalg.norm(mirror - o) > clear for o in originals):
+                break
+        else:
+            raise Unbuildable("no room for a pair")
+        shape = shape_polygon(look.kind(i), p, look.radius, look.rotation)
+        image = affinity.rotate(affinity.scale(affinity.rotate(shape, -axis, origin=(0.5, 0.5)), 1, -1,
+                                               origin=(0.5, 0.5)), axis, origin=(0.5, 0.5))
+        marks += [Mark(shape, look.colour(i), look.kind(i)), Mark(image, look.colour(i), look.kind(i))]
+        originals += [p, mirror]
+    # the moved objects stay within the box of the symmetric layout (moving out of it would enlarge the ink's
+    # box, which moving in seldom shrinks)
+    x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in marks]).bounds
+    versions = []
+    for _ in range(VERSIONS):  # which objects move, which way
+        broken = list(marks)
+        movers = [int(rng.integers(len(marks)))]
+        if strength == "strong":
+            movers.append((movers[0] + 3) % len(marks))
+        for k in movers:
+            for _ in range(100):
+                shift = rng.uniform(0.1, 0.14) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
+                moved = affinity.translate(marks[k].polygon, *shift)
+                lo, hi = moved.bounds[:2], moved.bounds[2:]
+                if lo[0] < x0 - 0.04 or lo[1] < y0 - 0.04 or hi[0] > x1 + 0.04 or hi[1] > y1 + 0.04:
+                    continue
+                if all(moved.distance(m.polygon) > 0.025 for j, m in enumerate(broken) if j != k):
+                    broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
+                    break
+            else:
+                break
+        else:
+            versions.append(broken)
+    if not versions:
+        raise Unbuildable("nowhere to move")
+    return marks, versions
+
+
+def _style_centres(rng: np.random.Generator, look: Look) -> list[np.ndarray]:
+    """Scattered centres for the style concepts (topology, border, hollowness)."""
+    centres = scatter(rng, look.count, look.radius)
+    if centres is None:
+        raise Unbuildable("no room")
+    return centres
+
+
+def _chosen(n: int, strength: str) -> list[set[int]]:
+    """Which marks of the violating panel may change: all of them (strong), or any one (weak)."""
+    return [set(range(n))] if strength == "strong" else [{i} for i in range(n)]
+
+
+def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Closed outlines vs outlines with a gap (or the reverse when the majority is open)."""
+    centres = _style_centres(rng, look)
+    widths = [rng.uniform(*WIDTH["medium"])] * look.count
+    gap = rng.uniform(0.04, 0.055)
+    choices = _chosen(look.count, strength)
+    changed = choices[int(rng.integers(len(choices)))]
+    hollow = ["hollow"] * look.count
+    closed_gaps = [None] * look.count
+    other_gaps = [gap if i in changed else None for i in range(look.count)]
+    if majority == "open":
+        closed_gaps, other_gaps = [gap] * look.count, [None if i in changed else gap for i in range(look.count)]
+    return _marks(look, centres, hollow, widths, closed_gaps), [_marks(look, centres, hollow, widths, other_gaps)]
+
+
+def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Outlines with thick borders vs thin ones (or the reverse), three times thinner at least."""
+    centres = _style_centres(rng, look)
+    minority = "thin" if majority == "thick" else "thick"
+    same = rng.uniform(*WIDTH[majority])
+    other = rng.uniform(*WIDTH[minority])
+    hollow = ["hollow"] * look.count
+    return (_marks(look, centres, hollow, [same] * look.count),
+            [_marks(look, centres, hollow, [other if i in changed else same for i in range(look.count)])
+             for changed in _chosen(look.count, strength)])
+
+
+def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+    """Filled shapes vs outlines (or the reverse)."""
+    centres = _style_centres(rng, look)
+    width = rng.uniform(*HOLLOW_WIDTH)
+    # every mark must take a hole that stays open at 600x800 whether or not this draw shows it hollow (a check
+    # on the hollow version alone would make the violator's shapes larger than the conformers' when it is hollow)
+    for mark in _marks(look, centres, ["hollow"] * look.count, [width] * look.count):
+        if any(2 * Polygon(ring).area / Polygon(ring).length < 1.2 * MIN_HOLE for ring in mark.polygon.interiors):
+            raise Unbuildable("the hole would close up")
+    minority = "hollow" if majority == "solid" else "solid"
+    return (_marks(look, centres, [majority] * look.count, [width] * look.count),
+            [_marks(look, centres, [minority if i in changed else majority for i in range(look.count)],
+                    [width] * look.count) for changed in _chosen(look.count, strength)])
+
+
+#: Letters whose mirror image is themselves (A H I M O T U V W X Y), from the glyphs.
+_SAME_IN_MIRROR = {k for k, v in mirror_letter_table().items() if v}
+
+
+_ASYMMETRIC = sorted(set(GLYPHS) - _SAME_IN_MIRROR)
+
+
+_SYMMETRIC = sorted(_SAME_IN_MIRROR)
+
+
+def random_word(rng: np.random.Generator, length: int, asymmetric: int) -> str:
+    """A random uppercase string with exactly ``asymmetric`` letters that change in a mirror (so the word
+    can never read the same mirrored: spec §2.4)."""
+    slots = set(rng.choice(length, size=asymmetric, replace=False).tolist())
+    return "".join(str(rng.choice(_ASYMMETRIC if i in slots else _SYMMETRIC)) for i in range(length))
+
+
+def word_strokes(word: str, height: float, centre: Sequence[float], mirrored: bool) -> list[np.ndarray]:
+    """The word in stroke letters, ``height`` the letter height; mirrored = reflected left-right as a whole
+    (letter order reversed and every letter flipped)."""
+    unit = height / GLYPH_HEIGHT
+    advance = (GLYPH_WIDTH + 1.6) * unit
+    width = len(word) * advance - 1.6 * unit
+    left = centre[0] - width / 2
+    top = centre[1] - height / 2
+    strokes = []
+    for i, letter in enumerate(word):
+        for s in GLYPHS[letter]:
+            pts = np.asarray(s, dtype=float) * unit + [left + i * advance, top]
+            strokes.append(pts)
+    if mirrored:
+        strokes = [np.column_stack([2 * centre[0] - p[:, 0], p[:, 1]]) for p in strokes]
+    return strokes
+
+
+def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str) -> tuple[Panel, Panel]:
+    """A word written normally vs the same kind of word mirrored (spec §2.4 word symmetry)."""
+    length = look.count
+    asym = int(rng.integers(2, length + 1)) if strength == "strong" else 1
+    word = random_word(rng, length, asym)
+    height = min(look.radius, 0.82 / (length * (GLYPH_WIDTH + 1.6) / GLYPH_HEIGHT))
+    centre = (0.5 + rng.uniform(-0.03, 0.03), 0.5 + rng.uniform(-0.15, 0.15))
+    plain = Panel(word=tuple(word_strokes(word, height, centre, False)), word_colour=look.colour(0), text=word)
+    flipped = Panel(word=tuple(word_strokes(word, height, centre, True)), word_colour=look.colour(0), text=word)
+    return plain, flipped
+
+
+BUILDERS = {"spacing": build_spacing, "alignment": build_alignment, "number": build_number,
+            "enclosure": build_enclosure, "symmetry": build_symmetry, "topology": build_topology,
+            "border": build_border, "hollowness": build_hollowness, "word": build_word}
+
+
+#: The measured attribute that carries each concept.
+CONCEPT_ATTRIBUTE = {"spacing": "spacing", "alignment": "aligned", "number": "number", "enclosure": "enclosure",
+                     "symmetry": "symmetric", "topology": "topology", "border": "border", "hollowness": "fill",
+                     "word": "mirrored"}

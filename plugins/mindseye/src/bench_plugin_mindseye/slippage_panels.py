@@ -1,0 +1,387 @@
+"""Panels of conceptual slippage (Mind's Eye kit): marks (shapes, outlines, open outlines), how a panel's ink is
+laid out apart from its size (``ink_shape``), the two-row reading of the alignment concept, and the look that
+varies across the panels of an item (shapes, colours, widths, counts, radii).  Geometry lives on a grid of
+1/GRID of the panel side.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from PIL import Image
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from bench_plugin_mindseye.attributes import (
+    AMBIGUOUS,
+    border_width,
+    mark_fill,
+    scene_attributes,
+    word_attributes,
+)
+
+CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
+
+
+SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
+
+
+#: Colours of the marks: eight hues, each at the values that keep it clearly ink on white (mean channel 75 to
+#: 170), all of one colourfulness (largest minus smallest channel 156).  Equal colourfulness makes a panel's
+#: saturation follow its ink, so that the drawn sizes that rank ink (``ConceptualSlippage._sized``) rank
+#: saturation the same way; the spread of lightness, drawn for every panel alike, makes the contrast of the
+#: marks' edges vary from panel to panel as much as their length does.
+def _palette() -> tuple[tuple[int, int, int], ...]:
+    colours = []
+    for hue in range(8, 360, 45):
+        for top in range(156, 256, 10):  # the largest channel; the smallest is 156 below it
+            r, g, b = (round(255 * c) for c in colorsys.hsv_to_rgb(hue / 360, 156 / top, top / 255))
+            if 75 <= (r + g + b) / 3 <= 170:
+                colours.append((r, g, b))
+    return tuple(colours)
+
+
+PALETTE = _palette()
+
+
+#: Outline widths relative to the shape's inradius (``attributes.inradius``): thick is about three times thin
+#: (spec §2.4 border check), both near the middle of the classes the attributes tell apart, as close together
+#: as that allows: thin outlines carry much more outline per ink than thick ones, which a solver that sees
+#: only the options could measure (edge density).  Thin outlines are never below 0.0115 of the panel (>= 2 px
+#: on the 176-pixel panels of the 600x800 canvas).
+WIDTH = {"thin": (0.19, 0.22), "medium": (0.31, 0.37), "thick": (0.54, 0.6)}
+
+
+#: Outline width of the hollow marks of the hollowness concept: thick walls round a clear hole, so that a
+#: hollow mark carries not much more outline per ink than a filled one.
+HOLLOW_WIDTH = (0.53, 0.6)
+
+
+MIN_WIDTH = 0.0115
+
+
+#: Letter strokes of the word concept, as a fraction of the panel side.
+WORD_STROKE = 0.016
+
+
+#: Geometry is drawn and recorded on a grid of 1/GRID of the panel side (0.03 px on the 1024x1024 canvas).
+GRID = 10000
+
+
+STROKE_GRID = round(WORD_STROKE * GRID)
+
+
+#: Content stays MARGIN inside the panel; objects, holes and outline strokes never shrink below these sizes in
+#: the 176-pixel panels of the 600x800 canvas (5 px object radius, 4.5 px holes, about 2 px strokes).
+MARGIN = 0.03
+SMALL_PANEL = 176
+MIN_OBJECT, MIN_HOLE, MIN_STROKE = 5.05 / SMALL_PANEL, 4.55 / SMALL_PANEL, 1.75 / SMALL_PANEL
+
+
+def shape_polygon(kind: str, centre: Sequence[float], radius: float, rotation: float) -> Polygon:
+    """A filled shape of the vocabulary, ``radius`` its circumradius (the ellipse's half length)."""
+    if kind == "circle":
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        pts = np.column_stack([np.cos(t), np.sin(t)])
+    elif kind == "ellipse":
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        pts = np.column_stack([np.cos(t), 0.6 * np.sin(t)])
+    elif kind == "star":
+        t = np.arange(10) * np.pi / 5 - np.pi / 2
+        r = np.where(np.arange(10) % 2 == 0, 1.0, 0.5)
+        pts = np.column_stack([r * np.cos(t), r * np.sin(t)])
+    elif kind == "diamond":
+        pts = np.array([[0, -1], [0.65, 0], [0, 1], [-0.65, 0]], dtype=float)
+    else:
+        n = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[kind]
+        t = np.arange(n) * 2 * np.pi / n - np.pi / 2 + (np.pi / 4 if n == 4 else 0.0)
+        pts = np.column_stack([np.cos(t), np.sin(t)])
+    c, s = np.cos(rotation), np.sin(rotation)
+    pts = pts @ np.array([[c, s], [-s, c]]) * radius + np.asarray(centre)
+    return Polygon(pts)
+
+
+def outline(shape: Polygon, width: float) -> Polygon:
+    """The shape drawn as an outline of the given stroke width (a band with a hole)."""
+    inner = shape.buffer(-width, join_style="mitre")
+    if inner.is_empty or inner.geom_type != "Polygon" or inner.area < 0.12 * shape.area:
+        raise ValueError("outline too thick for this shape")
+    return shape.difference(inner)
+
+
+def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: float) -> Polygon:
+    """An outline with a cut of width ``gap`` on the side at ``angle`` (open: no enclosed hole)."""
+    cut = affinity.rotate(box(0.0, -gap / 2, 1.0, gap / 2), angle, origin=(0, 0), use_radians=True)
+    cut = affinity.translate(cut, *centre)
+    result = band.difference(cut)
+    if result.geom_type != "Polygon" or result.interiors:
+        raise ValueError("the cut did not open the outline")
+    return result
+
+
+def _ring_moments(points: np.ndarray) -> np.ndarray:
+    """Area, first and second moments (area, sx, sy, sxx, syy, sxy) of the region a closed ring bounds (Green's
+    theorem; ``points`` without the closing point, either way round)."""
+    q = np.roll(points, -1, axis=0)
+    x0, y0, x1, y1 = points[:, 0], points[:, 1], q[:, 0], q[:, 1]
+    cross = x0 * y1 - x1 * y0
+    moments = np.array([cross.sum() / 2, ((x0 + x1) * cross).sum() / 6, ((y0 + y1) * cross).sum() / 6,
+                        ((x0 * x0 + x0 * x1 + x1 * x1) * cross).sum() / 12,
+                        ((y0 * y0 + y0 * y1 + y1 * y1) * cross).sum() / 12,
+                        ((x0 * y1 + 2 * x0 * y0 + 2 * x1 * y1 + x1 * y0) * cross).sum() / 24])
+    return moments if moments[0] >= 0 else -moments
+
+
+def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
+    """How the ink of a panel is laid out, independent of the drawn size: the elongation of its second moments
+    (0 round, 1 a line), and the logs of its outline length over the root of its area (edge density), of its
+    spread (root of the second moments) over the root of its area, and of its box over its area.  Scaling the
+    panel changes none of them; sizing (``_sized``) then sets the amount of ink.  These are what a solver
+    that sees only the options could measure, so the violator's must be distributed like a conformer's."""
+    total = np.zeros(6)
+    outline_length = 0.0
+    low, high = np.full(2, np.inf), np.full(2, -np.inf)
+    for polygon in polygons:
+        shell = np.asarray(polygon.exterior.coords)[:-1]
+        total += _ring_moments(shell)
+        low, high = np.minimum(low, shell.min(axis=0)), np.maximum(high, shell.max(axis=0))
+        outline_length += polygon.exterior.length
+        for ring in polygon.interiors:
+            total -= _ring_moments(np.asarray(ring.coords)[:-1])
+            outline_length += ring.length
+    area, sx, sy, sxx, syy, sxy = total
+    cx, cy = sx / area, sy / area
+    vxx, vyy, vxy = sxx / area - cx * cx, syy / area - cy * cy, sxy / area - cx * cy
+    spread = vxx + vyy
+    extent = high - low
+    return np.array([float(np.hypot(vxx - vyy, 2 * vxy) / spread), np.log(outline_length / np.sqrt(area)),
+                     0.5 * np.log(spread / area), np.log(extent[0] * extent[1] / area)])
+
+
+#: Two rows: every centre within ROWS_ON of its row's line (the lines parallel and at least ROWS_CLEAR apart) is
+#: two rows; further than ROWS_OFF for every way of splitting the objects into two rows of at least two whose
+#: lines lie at least ROWS_APART apart is not; anything else is undecidable.
+ROWS_ON, ROWS_OFF, ROWS_APART, ROWS_CLEAR = 0.012, 0.06, 0.08, 0.12
+
+
+def _partitions(n: int) -> np.ndarray:
+    """Every split of ``n`` objects into two groups of at least two, as boolean rows (object 0 in group 0)."""
+    codes = np.arange(2 ** (n - 1))
+    masks = ((codes[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)
+    sizes = masks.sum(axis=1)
+    return masks[(sizes >= 2) & (sizes <= n - 2)]
+
+
+def rows_residual(centres: np.ndarray, apart: float = ROWS_APART) -> float:
+    """The least, over every split of the centres into two rows of at least two whose lines lie at least
+    ``apart`` apart, of the largest distance of a centre from its row's line (the two lines parallel, across
+    the least-squares direction of the split or the direction of any two centres, whichever fits best): 0
+    for two exact parallel rows; inf if no split has its rows apart."""
+    n = len(centres)
+    if n < 4:
+        return math.inf
+    masks = _partitions(n)  # (splits, n)
+    pairs = np.array(list(itertools.combinations(range(n), 2)))
+    steps = centres[pairs[:, 1]] - centres[pairs[:, 0]]
+    shared = np.column_stack([-steps[:, 1], steps[:, 0]]) / np.maximum(np.hypot(*steps.T), 1e-12)[:, None]
+    weights = np.stack([masks, ~masks], axis=1).astype(float)  # (splits, 2, n)
+    means = weights @ centres / weights.sum(axis=2, keepdims=True)  # (splits, 2, 2)
+    own = np.where(masks[:, :, None], means[:, None, 0], means[:, None, 1])  # each centre's row mean
+    deviation = centres[None] - own  # (splits, n, 2)
+    scatter = deviation.transpose(0, 2, 1) @ deviation
+    fitted = np.linalg.eigh(scatter)[1][:, :, 0]  # (splits, 2): the least-squares normal of each split
+    normals = np.concatenate([fitted[:, None, :], np.broadcast_to(shared, (len(masks), *shared.shape))], axis=1)
+    residual = np.abs(normals @ deviation.transpose(0, 2, 1)).max(axis=2)  # (splits, normals)
+    distance = np.abs((normals @ (means[:, 0] - means[:, 1])[:, :, None])[:, :, 0])
+    return float(np.where(distance >= apart, residual, math.inf).min())
+
+
+def two_rows(polygons: Sequence[Polygon]) -> bool | str:
+    """Whether the objects stand in two parallel rows (True), clearly do not (False) or neither (AMBIGUOUS)."""
+    pieces = shapely.get_parts(shapely.unary_union([p.buffer(0.002) for p in polygons]))
+    centres = np.array([[p.centroid.x, p.centroid.y] for p in pieces])
+    if rows_residual(centres, ROWS_CLEAR) <= ROWS_ON:
+        return True
+    if rows_residual(centres) > ROWS_OFF:
+        return False
+    return AMBIGUOUS
+
+
+@attrs.frozen
+class Mark:
+    """One filled object of a panel: its outline (a polygon, with a hole if drawn hollow), colour and shape
+    kind (recorded in the scene; the polygon is what is drawn)."""
+
+    polygon: Polygon
+    colour: tuple[int, int, int]
+    kind: str = ""
+
+
+@attrs.frozen
+class Panel:
+    """What one option shows: filled marks, or a word as letter strokes.  ``tiles`` memoises drawings."""
+
+    marks: tuple[Mark, ...] = ()
+    word: tuple[np.ndarray, ...] = ()
+    word_colour: tuple[int, int, int] = (25, 25, 25)
+    text: str = ""  # the word as generated (metadata only; the solver reads the strokes)
+    rows: bool = False  # an alignment panel: 'aligned' means two parallel rows (``two_rows``)
+    tiles: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False)
+    memo: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def room(self) -> tuple[float, float]:
+        """(smallest, largest) scale the marks can be drawn at: the content fits MARGIN inside the panel, and
+        objects, holes and outline strokes stay legible at 600x800 (``MIN_OBJECT``...); 1 always fits."""
+        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        high = (1 - 2 * MARGIN) / max(x1 - x0, y1 - y0)
+        low = 0.0
+        for mark in self.marks:
+            poly = mark.polygon
+            low = max(low, MIN_OBJECT / np.sqrt(shapely.convex_hull(poly).area / np.pi))
+            for ring in poly.interiors:
+                hole = Polygon(ring)
+                low = max(low, MIN_HOLE / (2 * hole.area / hole.length))
+            if poly.interiors or mark_fill(poly) == "hollow":
+                low = max(low, MIN_STROKE / border_width(poly))
+        return min(low, 1.0), max(high, 1.0)
+
+    def spread(self, target: float) -> Panel:
+        """The panel with its marks moved apart from their common centre (each mark unchanged) so that the
+        ink's box over the marks' area comes as close to ``target`` as staying MARGIN inside the panel allows;
+        the panel itself if it already reaches it.  Only ever apart: positions that grow keep every attribute
+        that holds clearly (a layout clearly not aligned or not symmetric only becomes more so, exact symmetry
+        about an axis through the centre stays exact); the caller measures again all the same."""
+        polys = [m.polygon for m in self.marks]
+        if len(polys) < 2:
+            return self
+        bounds = np.array([p.bounds for p in polys])
+        centres = np.array([[p.centroid.x, p.centroid.y] for p in polys])
+        middle = centres.mean(axis=0)
+        area = sum(p.area for p in polys)
+        t = np.linspace(1.0, 2.0, 41)
+        shift = (t[None, :, None] - 1.0) * (centres - middle)[:, None, :]  # (marks, candidates, xy)
+        low = (bounds[:, None, :2] + shift).min(axis=0)
+        high = (bounds[:, None, 2:] + shift).max(axis=0)
+        ratio = np.prod(high - low, axis=1) / area
+        if ratio[0] >= target:
+            return self
+        ok = (low >= MARGIN).all(axis=1) & (high <= 1 - MARGIN).all(axis=1) & (ratio <= target)
+        ok[0] = True
+        best = float(t[ok].max())
+        if best < 1.0 + 1e-3:
+            return self
+        moved = [Mark(affinity.translate(m.polygon, *((best - 1.0) * (c - middle))), m.colour, m.kind)
+                 for m, c in zip(self.marks, centres, strict=True)]
+        return Panel(marks=tuple(moved), rows=self.rows)
+
+    def scaled(self, scale: float) -> Panel:
+        """The panel with its marks scaled by ``scale`` about the centre of their box, moved just enough to
+        stay MARGIN inside the panel (the concept attributes depend on neither)."""
+        if abs(scale - 1.0) < 1e-12:
+            return self
+        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        half = scale * np.array([x1 - x0, y1 - y0]) / 2
+        fits = half <= 0.5 - MARGIN + 1e-9
+        moved = np.where(fits, np.clip(centre, np.minimum(MARGIN + half, 0.5), np.maximum(1 - MARGIN - half, 0.5)),
+                         centre)
+        offset = moved - scale * centre
+        matrix = [scale, 0.0, 0.0, scale, float(offset[0]), float(offset[1])]
+        return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour, m.kind)
+                                for m in self.marks), rows=self.rows)
+
+    def attributes(self) -> dict[str, Any]:
+        """The concept attributes, measured from the geometry (once per panel: the geometry never changes)."""
+        if "attributes" not in self.memo:
+            self.memo["attributes"] = (word_attributes(self.word) if self.word
+                                       else scene_attributes([(m.polygon, m.colour) for m in self.marks]))
+            if self.rows:  # the alignment concept: objects line up in two parallel rows
+                self.memo["attributes"]["aligned"] = two_rows([m.polygon for m in self.marks])
+        return dict(self.memo["attributes"])
+
+    def shape(self) -> np.ndarray:
+        """``ink_shape`` of the marks (once per panel)."""
+        if "shape" not in self.memo:
+            self.memo["shape"] = ink_shape([m.polygon for m in self.marks])
+        return self.memo["shape"]
+
+
+@attrs.frozen
+class Look:
+    """The nuisance of one panel: shape kinds, colours, object count, size and orientation."""
+
+    kinds: tuple[str, ...]
+    colours: tuple[tuple[int, int, int], ...]
+    count: int
+    radius: float
+    rotation: float
+
+    def kind(self, i: int) -> str:
+        """The shape kind of the i-th object (kinds alternate when a panel mixes two)."""
+        return self.kinds[i % len(self.kinds)]
+
+    def colour(self, i: int) -> tuple[int, int, int]:
+        """The colour of the i-th object (colours alternate when a panel mixes two)."""
+        return self.colours[i % len(self.colours)]
+
+
+#: Object counts and sizes per concept (sizes as circumradius, fraction of the panel side).
+COUNTS = {"spacing": (4, 5), "alignment": (6, 8), "number": (3, 6), "enclosure": (3, 4), "symmetry": (2, 3),
+          "topology": (2, 5), "border": (2, 5), "hollowness": (2, 5), "word": (3, 6)}
+
+
+RADII = {"spacing": (0.045, 0.07), "alignment": (0.045, 0.07), "number": (0.06, 0.09), "enclosure": (0.048, 0.06),
+         "symmetry": (0.055, 0.085), "topology": (0.09, 0.125), "border": (0.095, 0.13), "hollowness": (0.09, 0.125),
+         "word": (0.12, 0.16)}
+
+
+def allowed_kinds(concept: str) -> tuple[str, ...]:
+    """The shape kinds a concept draws from.  Thick borders need roomy shapes (so the hole stays >= 5 px
+    wide at 600x800, and can still shrink with the drawn size: squares, with the smallest hole, are left
+    out); outlines of thin ellipses read poorly, so outline concepts leave ellipses out."""
+    if concept == "border":
+        return ("circle", "pentagon", "hexagon")
+    if concept in ("symmetry", "topology"):
+        return tuple(k for k in SHAPES if k != "ellipse")
+    return SHAPES
+
+
+def draw_look(rng: np.random.Generator, concept: str, slippage: str, item_kind: str, count: int | None) -> Look:
+    """One panel's nuisance.  ``slippage`` low: the item's one shape kind; medium: the kind varies per panel;
+    high: kinds and colours may also mix inside a panel.  Counts and sizes always vary (``count`` fixes the
+    count, for the number concept)."""
+    vocabulary = allowed_kinds(concept)
+    if slippage == "low":
+        kinds: tuple[str, ...] = (item_kind,)
+    elif slippage == "medium" or rng.random() < 0.5:
+        kinds = (str(rng.choice(vocabulary)),)
+    else:
+        kinds = tuple(str(k) for k in rng.choice(vocabulary, size=2, replace=False))
+    palette = rng.permutation(len(PALETTE))
+    colours = (PALETTE[palette[0]],) if slippage != "high" or rng.random() < 0.5 else (
+        PALETTE[palette[0]], PALETTE[palette[1]])
+    lo, hi = COUNTS[concept]
+    n = count if count is not None else int(rng.integers(lo, hi + 1))
+    r_lo, r_hi = RADII[concept]
+    return Look(kinds, colours, n, float(rng.uniform(r_lo, r_hi)), float(rng.uniform(0, 2 * np.pi)))
+
+
+def scatter(rng: np.random.Generator, n: int, radius: float, low: float = 0.12, high: float = 0.88,
+            avoid: Sequence[tuple[np.ndarray, float]] = ()) -> list[np.ndarray] | None:
+    """``n`` centres at random, far enough apart that marks of ``radius`` never touch."""
+    placed: list[np.ndarray] = []
+    for _ in range(400):
+        p = rng.uniform(low + radius, high - radius, size=2)
+        if all(np.linalg.norm(p - q) > 2.4 * radius + 0.03 for q in placed) and all(
+                np.linalg.norm(p - c) > r + radius + 0.04 for c, r in avoid):
+            placed.append(p)
+            if len(placed) == n:
+                return placed
+    return None
