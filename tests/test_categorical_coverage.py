@@ -32,42 +32,7 @@ STARTS = (0, OFFSET)
 
 #: (task, parameter, start) cases that fall short today, with what was measured: expected failures, strict,
 #: so each one has to be removed when its task is fixed (or declares its limit through categorical_coverage).
-#: Mind's Eye and traversal are being reworked elsewhere; these were reported rather than changed here.
-KNOWN_SHORT: dict[tuple[str, str, int], str] = {
-    ("mindseye/conceptual-slippage", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/conceptual-slippage", "concept", 101): "items 101-109 show 8 of 9 concept (seed 2026)",
-    ("mindseye/hierarchical-patterns", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/hierarchical-patterns", "depth", 101): "items 101-103 show 2 of 3 depth (seed 2026)",
-    ("mindseye/hierarchical-patterns", "subtlety", 101): "items 101-103 show 2 of 3 subtlety (seed 2026)",
-    ("mindseye/hierarchical-patterns", "violation", 0): "items 0-3 show 2 of 4 violation (seed 2026)",
-    ("mindseye/hierarchical-patterns", "violation", 101): "items 101-104 show 3 of 4 violation (seed 2026)",
-    ("mindseye/hierarchical-patterns", "families", 0): "items 0-1 show 1 of 2 families (seed 2026)",
-    ("mindseye/mental-composition", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/mental-composition", "solids", 101): "items 101-103 show 2 of 3 solids (seed 2026)",
-    ("mindseye/mental-rotation", "angles", 0): "items 0-1 show 1 of 2 angles (seed 2026)",
-    ("mindseye/mental-rotation", "angles", 101): "items 101-102 show 1 of 2 angles (seed 2026)",
-    ("mindseye/paper-folding", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/paper-folding", "fold_group", 0): "items 0-1 show 1 of 2 fold_group (seed 2026)",
-    ("mindseye/paper-folding", "fold_group", 101): "items 101-102 show 1 of 2 fold_group (seed 2026)",
-    ("mindseye/paper-folding", "punches", 0): "items 0-1 show 1 of 2 punches (seed 2026)",
-    ("mindseye/relation-abstraction", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/relation-abstraction", "concept", 101): "items 101-113 show 12 of 13 concept (seed 2026)",
-    ("mindseye/symmetric-structures", "difficulty", 101): "items 101-103 show 2 of 3 difficulty (seed 2026)",
-    ("mindseye/symmetric-structures", "symmetry", 0): "items 0-3 show 3 of 4 symmetry (seed 2026)",
-    ("mindseye/symmetric-structures", "symmetry", 101): "items 101-104 show 3 of 4 symmetry (seed 2026)",
-    ("mindseye/symmetric-structures", "closeness", 101): "items 101-103 show 2 of 3 closeness (seed 2026)",
-    ("traversal/path", "vertices", 0): "items 0-4 show 2 of 5 vertices (seed 2026)",
-    ("traversal/path", "vertices", 101): "items 101-105 show 4 of 5 vertices (seed 2026)",
-    ("traversal/path", "tort_bin", 0): "items 0-5 show 4 of 6 tort_bin (seed 2026)",
-    ("traversal/path", "tort_bin", 101): "items 101-106 show 5 of 6 tort_bin (seed 2026)",
-    ("traversal/path", "cross_bin", 0): "items 0-6 show 5 of 7 cross_bin (seed 2026)",
-    ("traversal/path", "cross_bin", 101): "items 101-107 show 5 of 7 cross_bin (seed 2026)",
-    ("traversal/reading-order", "regime", 0): "items 0-3 show 3 of 4 regime (seed 2026)",
-    ("traversal/reading-order", "regime", 101): "items 101-104 show 2 of 4 regime (seed 2026)",
-    ("traversal/reading-order", "lanes", 0): "items 0-2 show 2 of 3 lanes (seed 2026)",
-    ("traversal/reading-order", "vertices", 0): "items 0-4 show 4 of 5 vertices (seed 2026)",
-    ("traversal/reading-order", "vertices", 101): "items 101-105 show 3 of 5 vertices (seed 2026)",
-}
+KNOWN_SHORT: dict[tuple[str, str, int], str] = {}
 
 TASKS = default_host().select([])
 

@@ -27,7 +27,7 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("sample")
-    run("generate", "--out", str(out), "--count", "6", "--seed", "1")
+    run("generate", "--out", str(out), "--count", "2", "--seed", "1")  # every task: the CLI, not a statistic
     return out
 
 
@@ -49,6 +49,21 @@ def test_gold_predictions_score_one(sample, tmp_path):
     report = json.loads(run("score", str(sample), str(predictions), "--json", "--by", "vertices"))
     assert report["overall"] == 1.0
     assert report["malformed_lines"] == 1 and report["missing"] == 0
+
+
+def test_per_metric_averages_are_over_all_items_and_labelled_so(tmp_path):
+    out = tmp_path / "d"
+    run("generate", "traversal/path", "--out", str(out), "--count", "4", "--seed", "3")
+    first = json.loads((out / "items.jsonl").read_text().splitlines()[0])
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text(json.dumps({"id": first["id"], "response": first["answer"]}) + "\n")
+    text = run("score", str(out), str(predictions))
+    # one of four answered, and right: a metric's mean is 1/4, not the 1.0 of the answered item alone
+    assert "overall accuracy 0.2500 over 4 items" in text and "answered (a final answer could be parsed) 1 of 4" in text
+    assert "averages over all items (no answer counts 0): " in text
+    assert "exact=0.2500" in text and "token_accuracy=0.2500" in text
+    report = json.loads(run("score", str(out), str(predictions), "--json"))
+    assert report["metrics"]["mean_token_accuracy"] == 0.25
 
 
 def test_workers_give_identical_bytes(tmp_path):
@@ -83,6 +98,18 @@ def test_bad_selector_and_parameter_fail_clearly(tmp_path):
     result = runner.invoke(main, ["generate", "traversal", "--set", "colour=red", "--out", str(tmp_path / "x")])
     assert result.exit_code != 0 and "no selected task has a parameter 'colour'" in result.output
     assert not (tmp_path / "x" / "items.jsonl").exists()
+
+
+def test_plain_listing_explains_every_parameter_of_every_task():
+    listing = json.loads(run("tasks", "--json"))
+    text = run("tasks")
+    assert "default None" not in text and "default: None" not in text
+    for task in listing:
+        for parameter in task["parameters"]:
+            assert parameter["help"], f"{task['id']}: parameter {parameter['name']} has no help"
+            if parameter["name"] != "difficulty":  # the scale is explained by its own lines
+                assert f"--set {parameter['name']}=...  default: " in text
+                assert parameter["help"] in text, f"{task['id']}: {parameter['name']}'s help is not shown"
 
 
 def test_listing_tasks_imports_no_heavy_dependency():

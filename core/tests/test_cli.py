@@ -61,3 +61,24 @@ def test_score_reports_missing_unknown_and_breakdowns(toy_host, tmp_path):
     assert set(report["by"]) == {"task", "category", "variant", "count"}
     text = invoke("score", str(out), str(predictions), "--by", "count").output
     assert "overall accuracy 0.2500" in text and "by count:" in text
+
+
+def test_plain_task_listing_explains_every_parameter(toy_host, monkeypatch):
+    import attrs
+
+    from bench_core import Parameter
+
+    task = toy_host.tasks["toy/dots"]
+    drawn = Parameter("source", "int", None, minimum=0, help="key of the drawing: items sharing it share a scene")
+    monkeypatch.setitem(toy_host.tasks, task.id, attrs.evolve(task, parameters=(*task.parameters, drawn)))
+    text = invoke("tasks", "toy/dots").output
+    assert "default None" not in text and "default: None" not in text
+    assert "--set source=...  default: drawn per item" in text
+    assert "key of the drawing: items sharing it share a scene" in text and "largest dot count" in text
+    assert "difficulty 0: 1 or 2 dots" in text
+
+
+def test_generate_help_says_what_count_defaults_to_and_where_parameters_are_listed(toy_host):
+    text = " ".join(invoke("generate", "--help").output.split())
+    assert "default: the task's preset size if a preset is set, else 4" in text
+    assert "'bench tasks FAMILY/TASK' lists each task's parameters" in text

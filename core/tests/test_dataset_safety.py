@@ -63,11 +63,24 @@ def test_a_second_generate_process_is_refused_while_one_writes(toy_host, tmp_pat
         holder.stdout.close()
 
 
+def test_a_writer_that_finished_while_another_checked_leaves_no_duplicates(dataset, monkeypatch):
+    # the second process read the folder before the first one wrote anything, then got the lock after the
+    # first had finished: what it makes must be decided again under the lock
+    with monkeypatch.context() as stale:
+        stale.setattr("bench_core.dataset.existing_ids", lambda root: set())
+        stale.setattr("bench_core.dataset.is_complete", lambda root: False)
+        result = invoke("generate", "toy", "--out", str(dataset), "--count", "5", "--seed", "1")
+    assert result.exit_code == 0 and "wrote 0 items (5 already present)" in result.output
+    assert len(lines_of(dataset)) == 5
+    assert invoke("verify", str(dataset)).exit_code == 0
+
+
 def test_verify_checks_the_manifest_deleted_and_duplicated_lines(dataset):
     original = lines_of(dataset)
     (dataset / "items.jsonl").write_text("\n".join(original[1:]) + "\n")
     result = invoke("verify", str(dataset))
     assert result.exit_code != 0 and "4 items in items.jsonl, the manifest records 5" in result.output
+    assert "the manifest disagrees with the items" in result.output and "1 of 4 items" not in result.output
     (dataset / "items.jsonl").write_text("\n".join([*original, original[0]]) + "\n")
     result = invoke("verify", str(dataset))
     assert result.exit_code != 0 and "occur more than once" in result.output
@@ -129,6 +142,9 @@ def test_verify_of_an_empty_or_missing_dataset_is_an_error(toy_host, tmp_path):
     (tmp_path / "items.jsonl").write_text("")
     result = invoke("verify", str(tmp_path))
     assert result.exit_code != 0 and "holds no items" in result.output
+    (tmp_path / "p.jsonl").write_text("")
+    result = invoke("score", str(tmp_path), str(tmp_path / "p.jsonl"))  # no accuracy over nothing either
+    assert result.exit_code != 0 and "holds no items; there is nothing to score" in result.output
 
 
 def test_score_by_an_unknown_field_lists_the_fields(dataset, tmp_path):
@@ -163,6 +179,19 @@ def test_a_plugin_that_calls_sys_exit_is_isolated(monkeypatch):
     host = create_host(plugins=[("toy", toy_plugin), ("hook", ExitsInHook())])
     assert host.records["exits"].status == "failed" and "SystemExit" in host.records["exits"].error
     assert host.records["hook"].status == "failed" and "toy/dots" in host.tasks
+
+
+def test_an_implementation_that_calls_sys_exit_is_one_clear_line(toy_host, tmp_path, monkeypatch):
+    import attrs
+
+    (tmp_path / "exits_on_import.py").write_text("import sys\nsys.exit(5)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    task = attrs.evolve(toy_host.tasks["toy/dots"], name="exits", implementation="exits_on_import:X")
+    monkeypatch.setitem(toy_host.tasks, task.id, task)
+    monkeypatch.setitem(toy_host.owner, task.id, "toy")
+    result = CliRunner().invoke(main, ["generate", "toy/exits", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 1  # not the plugin's 5
+    assert "cannot load its implementation 'exits_on_import:X': SystemExit: 5" in result.output
 
 
 def test_strict_plugins_give_one_clear_line(monkeypatch):
@@ -241,18 +270,23 @@ def _umask():
     return mask
 
 
-def test_a_torn_last_line_says_how_to_repair_it(dataset):
+def test_a_torn_last_line_says_how_to_repair_it_and_that_repairs_it(dataset):
     with open(dataset / "items.jsonl", "a") as handle:
         handle.write('{"id": "toy.dots.1.0000')
     result = invoke("verify", str(dataset))
     assert result.exit_code != 0 and "run the same 'bench generate' command again" in result.output
+    assert invoke("generate", "toy", "--out", str(dataset), "--count", "5", "--seed", "1").exit_code == 0
+    assert len(lines_of(dataset)) == 5 and invoke("verify", str(dataset)).exit_code == 0
 
 
 def test_an_interrupted_run_is_reported_by_verify_until_resumed(dataset):
     manifest = json.loads((dataset / MANIFEST).read_text())
-    (dataset / MANIFEST).write_text(json.dumps({**manifest, "complete": False}))
+    # as written when the run began, before its items
+    started = {**manifest, "complete": False, "counts": {}, "total": 0, "checksums": {"items.jsonl": None}}
+    (dataset / MANIFEST).write_text(json.dumps(started))
     result = invoke("verify", str(dataset))
     assert result.exit_code != 0 and "did not finish" in result.output
+    assert result.output.count("manifest:") == 1  # one problem, not every item written since the run began
     result = invoke("generate", "toy", "--out", str(dataset), "--count", "5", "--seed", "1")
     assert result.exit_code == 0
     assert invoke("verify", str(dataset)).exit_code == 0

@@ -114,17 +114,21 @@ def test_a_task_may_list_the_level_itself_and_then_keeps_it_in_params():
 
 
 @pytest.mark.parametrize(("changes", "says"), [
-    (dict(parameters=(Parameter("difficulty", "str", None, choices=("easy", "hard")),)),
+    (lambda: dict(parameters=(Parameter("difficulty", "str", None, choices=("easy", "hard")),)),
      "its own 'difficulty' parameter of kind 'str'"),
-    (dict(parameters=(Parameter("difficulty", "level", None),), difficulty=None),
+    (lambda: dict(parameters=(Parameter("difficulty", "level", None),), difficulty=None),
      "declares the level parameter 'difficulty' but no difficulty scale"),
-    (dict(parameters=(Parameter("difficulty", "level", "2"),)), "default '2' for 'difficulty', which is not a level"),
-    (dict(parameters=(Parameter("level", "level", None),)), "only 'difficulty' may be of kind 'level'"),
-    (dict(parameters=(Parameter("difficulty", "level", None, minimum=0),)), "minimum or maximum for the level"),
+    (lambda: dict(parameters=(Parameter("difficulty", "level", "2"),)),
+     "default '2' for 'difficulty', which is not a level"),
+    (lambda: dict(parameters=(Parameter("level", "level", None),)), "only 'difficulty' may be of kind 'level'"),
+    (lambda: dict(parameters=(Parameter("difficulty", "level", None, minimum=0),)),
+     "minimum or maximum for the level"),
 ])
 def test_inconsistent_declarations_are_the_tasks_bug(changes, says):
+    """A parameter inconsistent in itself fails when it is constructed, one inconsistent with its task when the
+    task is; both say it is the task's bug."""
     with pytest.raises(ValueError, match="a bug in the task's description") as info:
-        _task(**changes)
+        _task(**changes())
     assert says in str(info.value)
 
 

@@ -12,7 +12,7 @@ from bench_core import Score, hookimpl
 from bench_core.errors import GenerationError, PluginError, SelectorError
 from bench_core.generation import build_item
 from bench_core.host import create_host
-from bench_core.reward import score
+from bench_core.scorer import score
 from bench_core.seeding import ItemRandom
 
 

@@ -129,8 +129,8 @@ def check_types(response: object) -> None:
     [
         ("<answer>C</answer>", "C"),
         ("<answer>A</answer> on reflection <answer>B</answer>", "B"),
-        ("<final_answer>B</final_answer> <answer>C</answer>", "B"),
-        ("<answer>C</answer> <final_answer>D</final_answer> <answer>E</answer>", "D"),
+        ("<final_answer>B</final_answer> <answer>C</answer>", "C"),  # the last statement wins (issue 11)
+        ("<answer>C</answer> <final_answer>D</final_answer> <answer>E</answer>", "E"),
         ("<ANSWER> yes </Answer>", "yes"),
         ("< final_answer >42</ final_answer >", "42"),
         ("reasoning... <final_answer> 42 apples", "42 apples"),
@@ -326,7 +326,7 @@ def test_option_bare_bold_at_end(gold: str, before: str) -> None:
         ("3.0", 3),
         ("3.5", None),
         ("3/4", None),
-        ("There are 3 circles and 4 squares, 7 in total", 7),
+        ("There are 3 circles and 4 squares, 7 in total", None),  # not "the last number anywhere" (issue 11)
         ("I counted 5 at first. Answer: 6", 6),
         ("Answer: 5 (five)", 5),
         ("\\boxed{1{,}234}", 1234),
@@ -364,7 +364,7 @@ def test_parse_integer_examples(response: str, expected: int | None) -> None:
         ("$-\\dfrac{1}{2}$", -0.5),
         ("75%", 75.0),
         ("about 3.14159", 3.14159),
-        ("first 2 then 3.5", 3.5),
+        ("first 2 then 3.5", None),  # no statement, not a bare number (issue 11)
         ("seven", 7.0),
         ("nan", None),
         ("inf", None),
@@ -723,3 +723,90 @@ def test_a_sequence_after_a_preamble_keeps_every_token_in_place(preamble):
     assert parse_sequence(preamble + ", ".join(gold), SEQUENCE_VOCABULARY) == gold
     if not preamble.startswith("Answer:"):  # an inline "Answer:" label ends its answer at the line's end
         assert parse_sequence(preamble + "\n".join(gold), SEQUENCE_VOCABULARY) == gold
+
+
+# Preambles models write before a sequence answer (issue 10): an opener, a clause introducing the list, and
+# what ends it (a colon, a line break, a dash, or nothing), before a list in any supported layout.
+PREAMBLE_COLOURS = ["red", "blue", "green", "orange", "yellow", "cyan", "purple", "brown"]
+PREAMBLE_VOCABULARY = [f"{c} {s}" for c in PREAMBLE_COLOURS for s in ("circle", "square", "tri", "star", "plus")]
+PREAMBLE_OPENERS = [
+    "", "Sure! ", "Okay. ", "Looking at the image, ", "Here is my answer.\n",
+    "Let me trace the path carefully.\n\n", "I followed the line from the START marker to the far end.\n\n",
+]  # fmt: skip
+PREAMBLE_CLAUSES = [
+    "Following the line from the start, the markers are", "The sequence of markers from start to end is",
+    "Tracing the path, the glyphs in order are", "In order", "From start to finish", "The markers, in order, are",
+    "Order of markers", "Starting at the START marker and following the line, I encounter", "Sequence",
+    "**Sequence**", "The path goes through the following markers",
+]  # fmt: skip
+# Clauses that name the first token (the START marker) need a colon to tell them from the list.
+PREAMBLE_NAMING_CLAUSES = [
+    "Starting from the {first} (the START marker), the path visits", "Beginning at the {first}, I pass",
+]  # fmt: skip
+PREAMBLE_ENDS = [": ", ":\n", ":\n\n", ":** ", " ", " - ", " \u2014 "]
+LIST_LAYOUTS = {
+    "commas": ", ".join,
+    "lines": "\n".join,
+    "numbered": lambda gold: "\n".join(f"{i}. {g}" for i, g in enumerate(gold, 1)),
+    "bullets": lambda gold: "\n".join(f"- {g}" for g in gold),
+    "arrows": " \u2192 ".join,
+    "semicolons": "; ".join,
+}
+
+
+@st.composite
+def preambled_sequences(draw) -> tuple[str, list[str]]:
+    gold = draw(st.lists(st.sampled_from(PREAMBLE_VOCABULARY), min_size=2, max_size=17, unique=True))
+    layout = draw(st.sampled_from(sorted(LIST_LAYOUTS)))
+    if draw(st.booleans()):
+        clause, end = draw(st.sampled_from(PREAMBLE_CLAUSES)), draw(st.sampled_from(PREAMBLE_ENDS))
+    else:
+        clause = draw(st.sampled_from(PREAMBLE_NAMING_CLAUSES)).format(first=gold[0])
+        end = draw(st.sampled_from([e for e in PREAMBLE_ENDS if ":" in e]))
+    if layout in ("lines", "numbered", "bullets") and ":" not in end:
+        end = end.rstrip() + "\n"  # a list on lines starts on its own line
+    text = draw(st.sampled_from(PREAMBLE_OPENERS)) + clause + end + LIST_LAYOUTS[layout](gold)
+    return text + draw(st.sampled_from(["", ".", "\n"])), gold
+
+
+@PROPERTY
+@given(case=preambled_sequences())
+def test_a_sequence_wrapped_in_a_preamble_parses_to_every_token_in_place(case):
+    text, gold = case
+    assert parse_sequence(text, PREAMBLE_VOCABULARY) == gold
+
+
+@PROPERTY
+@given(case=preambled_sequences(), kind=st.sampled_from(["answer_tags", "final_tags", "boxed"]))
+def test_a_preambled_sequence_inside_answer_markers_parses_too(case, kind):
+    text, gold = case
+    assert parse_sequence(wrap(kind, text.strip(), "Let me look.", ""), PREAMBLE_VOCABULARY) == gold
+
+
+def test_the_issue_10_response_scores_token_accuracy_1():
+    from bench_core.scoring import score_response
+
+    gold = ["red square", "blue star", "green circle", "purple plus", "orange tri"]
+    response = "Following the line from the start, the markers are: " + ", ".join(gold)
+    value, details = score_response("sequence", ", ".join(gold), response, vocabulary=PREAMBLE_VOCABULARY)
+    assert (value, details["token_accuracy"], details["parsed"]) == (1.0, 1.0, gold)
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("From start to end, the markers are red square, blue star", ["red square", "blue star"]),
+        ("I traced it.\n1. red square\n2. blue star", ["red square", "blue star"]),
+        ("The order, as I see it: red square \u2192 blue star \u2192 green circle",
+         ["red square", "blue star", "green circle"]),
+        ("Starting at the red square, the path visits: red square, blue star", ["red square", "blue star"]),
+        # not preambles: a list ending in a note, a one-token answer with a note, a placeholder mid-list
+        ("red square, blue star, green circle. Note: the last one is faint",
+         ["red square", "blue star", "green circle"]),
+        ("red square\nNote: green circle is faint", ["red square", "green circle"]),  # one token: no list follows
+        ("red square, no idea, green circle", ["red square", INVALID, "green circle"]),
+        ("no marker is visible", []),
+    ],
+)
+def test_preamble_examples(response, expected):
+    assert parse_sequence(response, [*SEQUENCE_VOCABULARY, "orange tri"]) == expected

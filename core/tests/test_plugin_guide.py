@@ -45,3 +45,24 @@ def test_the_guide_states_the_abi():
     from bench_core import ABI_VERSION
 
     assert _PLUGIN.BENCH_ABI == ABI_VERSION
+
+
+def test_the_guides_items_keep_the_runs_settings_and_record_the_drawn_colour():
+    """The guide's ``Problem.params`` is not dropped: the drawn colour lands in the item's metadata (so
+    ``bench score --by colour`` is never null), while ``item.params`` keeps the run's settings."""
+    from bench_core import build_item, plan
+    from bench_core.report import field_value
+
+    task = _HOST.task("dots/count")
+    for job in plan(task, {}, 0, 4):
+        item = build_item(_HOST, task, job.seed, job.index, job.params).item
+        assert item.params == {"most": 6, "colour": None}, item.params
+        assert item.metadata["colour"] == item.metadata["scene"]["colour"] in ("black", "red")
+        assert field_value(item, "colour", task.category) == item.metadata["colour"]
+
+
+def test_the_guide_names_the_test_extra_that_brings_the_conformance_suites_pytest():
+    """A plugin's ``[test]`` extra depends on ``bench-core[test]`` (pytest and hypothesis), and the guide says how
+    to install it."""
+    text = README.read_text()
+    assert 'test = ["bench-core[test]' in text and "pip install -e .[test]" in text

@@ -37,9 +37,23 @@ _LAZY = {
     "ItemRandom": ("bench_core.seeding", "ItemRandom"),
     "Difficulty": ("bench_core.difficulty", "Difficulty"),
     "parse_level": ("bench_core.difficulty", "parse_level"),
-    "score": ("bench_core.reward", "score"),
-    "score_item": ("bench_core.reward", "score_item"),
+    "score": ("bench_core.scorer", "score"),
+    "score_item": ("bench_core.scorer", "score_item"),
+    "scoring_record": ("bench_core.rewards", "scoring_record"),
+    "score_record": ("bench_core.rewards", "score_record"),
+    "reward_components": ("bench_core.rewards", "reward_components"),
+    "format_reward": ("bench_core.rewards", "format_reward"),
+    "REWARD_COMBINATIONS": ("bench_core.rewards", "REWARD_COMBINATIONS"),
+    "trl_reward": ("bench_core.adapters", "trl_reward"),
+    "make_trl_reward": ("bench_core.adapters", "make_trl_reward"),
+    "verl_compute_score": ("bench_core.adapters", "verl_compute_score"),
+    "easyr1_compute_score": ("bench_core.adapters", "easyr1_compute_score"),
+    "completion_text": ("bench_core.adapters", "completion_text"),
+    "stream": ("bench_core.stream", "stream"),
+    "Streamed": ("bench_core.stream", "Streamed"),
+    "to_hf_dataset": ("bench_core.hf", "to_hf_dataset"),
     "extract_final_answer": ("bench_core.parsing", "extract_final_answer"),
+    "parse_numbered_option": ("bench_core.choices", "parse_numbered_option"),
     "parse_integer": ("bench_core.parsing", "parse_integer"),
     "parse_number": ("bench_core.parsing", "parse_number"),
     "parse_option": ("bench_core.parsing", "parse_option"),
@@ -97,8 +111,12 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def reward(item: Item | Any, response: Any) -> float:
-    """The reward of ``response`` for ``item`` (an Item or a decoded items.jsonl line), in [0, 1]."""
-    from bench_core.reward import reward as _reward
+def reward(item: Item | Any, response: Any, *, mode: str = "strict", combination: Any = "correct") -> float:
+    """The reward of ``response`` for ``item`` (an Item, a decoded items.jsonl line or a scoring record), in
+    [0, 1]: see ``bench_core.rewards.reward`` (strict mode and plain correctness by default).
 
-    return _reward(item, response)
+    A function of the package itself, so that it stays this function whatever submodules are imported (the
+    scoring module is ``bench_core.scorer``; a submodule named ``reward`` would replace it)."""
+    from bench_core.rewards import reward as _reward
+
+    return _reward(item, response, mode=mode, combination=combination)

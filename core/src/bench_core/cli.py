@@ -197,9 +197,9 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
     resumes an interrupted run without duplicates; a different command into the same folder is refused
     unless --append is given.
     """
-    from bench_core.dataset import DatasetWriter, check_run, existing_ids, is_complete, write_manifest
+    from bench_core.dataset import DatasetWriter, check_run, existing_ids, has_torn_tail, is_complete
     from bench_core.errors import BenchError
-    from bench_core.generation import effective_workers, plan, run_jobs
+    from bench_core.generation import effective_workers, plan
 
     if not out_dir.strip():
         raise click.BadParameter("must name a folder ('' would write into the current folder)", param_hint="--out")
@@ -211,10 +211,10 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
         for task in selected:
             jobs.extend(plan(task, _settings_for(task, settings, selected), seed, count))
         run = _canonical_run(selectors, count, seed, settings, selected)
-        runs = check_run(out_dir, run, append)
+        check_run(out_dir, run, append)
         present = existing_ids(out_dir)
         todo = [job for job in jobs if job.item_id not in present]
-        if not todo and is_complete(out_dir):
+        if not todo and is_complete(out_dir) and not has_torn_tail(out_dir):
             click.echo(f"nothing to write: all {len(jobs)} items are already in {out_dir}")
             return
         used = effective_workers(workers, len(todo))
@@ -224,20 +224,42 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
         writer = DatasetWriter(out_dir)
     except BenchError as exc:
         raise _fail(exc) from exc
+    with writer:
+        written = _write_run(host, writer, run, append, todo, used)
+    click.echo(f"wrote {written} items ({len(jobs) - written} already present) to {out_dir}")
+
+
+def _write_run(host: Any, writer: Any, run: dict[str, Any], append: bool, todo: list[Any], workers: int) -> int:
+    """Under ``writer``'s lock, check the run again and make the jobs still missing (another writer may have
+    finished between the first checks and the lock); the manifest says unfinished until the last item is
+    written.  Returns the number of items written; a BenchError becomes one error line saying what is intact."""
+    from bench_core.dataset import check_run, write_manifest
+    from bench_core.errors import BenchError
+    from bench_core.generation import build_job_traced, run_jobs
+    from bench_core.host import merge_traces
+
+    out_dir = writer.root
+    try:
+        runs = check_run(out_dir, run, append)
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    todo = [job for job in todo if job.item_id not in writer]
     written = 0
     try:
-        with writer, _progress(len(todo), "generating") as bar:
+        with _progress(len(todo), "generating") as bar:
+            trace: dict[str, Any] = {}
             write_manifest(out_dir, runs, complete=False, hooks=host.extensions())
-            for item_json, paths, pngs in run_jobs(todo, used):
+            for item_json, paths, pngs, ran in run_jobs(todo, workers, build_job_traced):
                 writer.write(item_json, paths, pngs)
+                trace = merge_traces(trace, ran)
                 written += 1
                 bar.update(1)
-            write_manifest(out_dir, runs, complete=True, hooks=host.extensions())
+            write_manifest(out_dir, runs, complete=True, hooks=host.extensions(), trace=trace)
     except BenchError as exc:
         raise _fail(
             BenchError(f"{exc}\n{written} new items were written and are intact; the run is marked unfinished")
         ) from exc
-    click.echo(f"wrote {written} items ({len(jobs) - len(todo)} already present) to {out_dir}")
+    return written
 
 
 @main.command()
@@ -259,11 +281,21 @@ def verify(directory: str, reproduce: bool, workers: int) -> None:
     for item_id, problem in report.failures[:200]:
         click.echo(f"{item_id}: {problem}", err=True)
     if not report.ok:
-        bad = len({i for i, _ in report.failures})
-        raise click.ClickException(f"{bad} of {report.checked} items failed verification")
+        raise click.ClickException(_verify_summary(report))
     click.echo(f"verified {report.checked} items from disk: every answer re-derived from its record and pixels")
     for task_id, mode in report.reproduced:
         click.echo(f"reproduced {task_id}: records identical, images {mode}")
+
+
+def _verify_summary(report: Any) -> str:
+    """The closing line of a failed verify: how many items failed, and whether the manifest disagrees (the
+    manifest's problems are listed under the id 'manifest' and are not counted as a failed item)."""
+    manifest = sum(1 for item_id, _ in report.failures if item_id == "manifest")
+    bad = len({item_id for item_id, _ in report.failures if item_id != "manifest"})
+    parts = [f"the manifest disagrees with the items ({manifest} problem(s) above)"] if manifest else []
+    if bad or not manifest:
+        parts.append(f"{bad} of {report.checked} items failed verification")
+    return "; ".join(parts)
 
 
 @main.command()

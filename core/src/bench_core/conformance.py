@@ -13,20 +13,28 @@ folder of committed golden digests (one ``<task>.json`` per task; write them wit
 so that output which changes without a task version bump fails.
 
 Besides the contract tests, the suite plants generic faults in each item (the answer replaced by a
-distractor, the option panels moved one slot, the images swapped, an image blanked) and asserts that the
-task's verify catches every one; a plugin adds its own task-specific mutations with ``assert_rejected``.
+distractor, another option or a corruption of the gold answer, the option panels moved one slot, the images
+swapped, an image blanked) and asserts that the task's verify catches every one; a plugin adds its own
+task-specific mutations with ``assert_rejected``.  Values drawn per item, where the item records them, must
+lie within their parameter's declaration.
+
+Every assertion carries a message and every test a docstring: pytest does not rewrite the asserts of an
+installed module, so a bare ``assert`` would fail with nothing but ``AssertionError``.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import json
 import os
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from bench_core.errors import ParameterError
@@ -34,7 +42,7 @@ from bench_core.generation import Built, build_item, plan, verify_item
 from bench_core.golden import GOLDEN_ENV, check_golden
 from bench_core.host import Host, default_host
 from bench_core.images import decode_png
-from bench_core.reward import score
+from bench_core.scorer import score
 from bench_core.seeding import ItemRandom
 from bench_core.task import implementation
 from bench_core.types import Item, Task, option_letters
@@ -58,12 +66,36 @@ GARBAGE_RESPONSES: tuple[Any, ...] = (
 )
 
 
+#: Environment variables that ask for a full run: every seed of the sweep and the tests a fast run leaves out.
+FULL_RUN_ENV = ("CI", "BENCH_SLOW")
+
+
+def full_run() -> bool:
+    """True in a full test run: ``CI`` or ``BENCH_SLOW`` set (to anything but empty, 0 or false); pytest's
+    ``--runslow`` (the repository's conftest) sets ``BENCH_SLOW``.  A developer's default run is not full."""
+    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no") for name in FULL_RUN_ENV)
+
+
+def _full_run_only(what: str) -> None:
+    """Skip the calling test outside a full run, saying why and how to run it."""
+    if not full_run():
+        pytest.skip(f"{what}: slow, runs in a full run only (CI, BENCH_SLOW=1 or --runslow)")
+
+
+#: Items built by ``ConformanceSuite.shared_build``, per host (dropped with the host), without their images.
+_SHARED_BUILDS: weakref.WeakKeyDictionary[Host, dict[tuple[Any, ...], Built]] = weakref.WeakKeyDictionary()
+
+
 class ConformanceSuite:
     """Parametrised over the tasks of ``family``; see the module docstring."""
 
     family: str | None = None
-    #: Seeds swept by the contract tests: eight in CI (``CI`` set), three in a developer's fast run.
-    seeds: Sequence[int] = tuple(range(8)) if os.environ.get("CI") else (0, 1, 2)
+    @property
+    def seeds(self) -> Sequence[int]:
+        """Seeds swept by the contract tests: eight in a full run (``full_run()``: CI), three in a developer's
+        fast run.  A subclass may set its own tuple."""
+        return tuple(range(8)) if full_run() else (0, 1, 2)
+
     distractor_count: int = 3
     #: Folder of committed golden digests (``<task name>.json``); None skips the golden test.
     golden_dir: Path | None = None
@@ -85,8 +117,20 @@ class ConformanceSuite:
         return self.bench_host()
 
     def build(self, task: Task, seed: int, index: int, settings: dict[str, Any] | None = None) -> Built:
+        """Build item ``index`` of a run of ``task`` with ``seed`` and ``settings``, afresh."""
         job = plan(task, settings or {}, seed, index + 1)[index]
         return build_item(self.host, task, seed, index, job.params, job.suffix)
+
+    def shared_build(self, task: Task, seed: int, index: int, settings: dict[str, Any] | None = None) -> Built:
+        """The same item as ``build``, built once per host and test session and shared by the tests that only
+        read it (an item depends on nothing else: ``test_deterministic`` builds afresh to prove that).  The
+        images are decoded again from the PNGs on each call, so a test may change its copy."""
+        key = (repr(task), seed, index, json.dumps(settings or {}, sort_keys=True, default=str))
+        store = _SHARED_BUILDS.setdefault(self.host, {})
+        if key not in store:
+            store[key] = attrs.evolve(self.build(task, seed, index, settings), images=())
+        built = store[key]
+        return attrs.evolve(built, images=tuple(decode_png(png) for png in built.pngs))
 
     # -- the contract ----------------------------------------------------------------------------
     def test_deterministic(self, task: Task) -> None:
@@ -107,7 +151,7 @@ class ConformanceSuite:
         answer scores 1."""
         for seed in self.seeds:
             for index in (0, 1):
-                built = self.build(task, seed, index)  # raises if verify fails
+                built = self.shared_build(task, seed, index)  # raises if verify fails
                 result = score(built.item, built.item.answer, host=self.host)
                 assert result.value == 1.0, f"gold answer of {built.item.id} scored {result.value}"
                 assert result.answered, f"the gold answer of {built.item.id} was not parsed as an answer"
@@ -115,10 +159,10 @@ class ConformanceSuite:
     def test_distractors_score_zero(self, task: Task) -> None:
         """Distractors exist where the item has options, are pairwise distinct, and each scores 0."""
         for seed in self.seeds[:4]:
-            built = self.build(task, seed, 0)
+            built = self.shared_build(task, seed, 0)
             random = ItemRandom(task.id, task.version, seed, 0)
-            distractors = self.host.pm.hook.bench_distractors(
-                task=task, problem=built.problem, count=self.distractor_count, random=random
+            distractors = self.host.call(
+                "bench_distractors", task, problem=built.problem, count=self.distractor_count, random=random
             )
             assert distractors is not None, f"{task.id}: no plugin answered bench_distractors"
             distractors = list(distractors)
@@ -131,7 +175,8 @@ class ConformanceSuite:
                 assert result.value == 0.0, f"distractor {wrong!r} of {built.item.id} scored {result.value}"
 
     def test_extreme_parameter_values(self, task: Task) -> None:
-        """Every choice and both bounds of every parameter build items."""
+        """Every choice and both bounds of every parameter build items (a full run only: it builds dozens)."""
+        _full_run_only("every extreme value of every parameter")
         for parameter in task.parameters:
             for value in parameter.extremes():
                 jobs = plan(task, {parameter.name: value}, 3, 2)
@@ -142,7 +187,7 @@ class ConformanceSuite:
         """Every rendered image has the problem's image_size (width, height) and visible ink."""
         import numpy as np
 
-        built = self.build(task, 5, 0)
+        built = self.shared_build(task, self.seeds[-1], 0)  # the images as written: decoded from the PNGs
         assert built.images, f"{built.item.id}: no image rendered"
         for image in built.images:
             assert tuple(image.size) == tuple(built.problem.image_size), (
@@ -155,15 +200,14 @@ class ConformanceSuite:
 
     def test_garbage_responses_score_zero(self, task: Task) -> None:
         """Empty, huge, binary, non-string and tag-only responses score 0 and never raise."""
-        built = self.build(task, 2, 0)
+        built = self.shared_build(task, 2, 0)
         for response in GARBAGE_RESPONSES:
             result = score(built.item, response, host=self.host)
             assert result.value == 0.0, f"garbage {str(response)[:40]!r} scored {result.value}"
 
     def test_invalid_parameters_raise_clear_errors(self, task: Task) -> None:
         """An unknown parameter and an out-of-range value raise ParameterError naming it and what is allowed."""
-        with pytest.raises(ParameterError, match="no-such-parameter"):
-            plan(task, {"no-such-parameter": "1"}, 0, 1)
+        _expect_parameter_error(task, "no-such-parameter", "1")
         for parameter in task.parameters:
             if parameter.choices is not None:
                 bad: Any = "definitely-not-allowed" if parameter.kind == "str" else 10**9 + 7
@@ -173,13 +217,13 @@ class ConformanceSuite:
                 bad = parameter.minimum - 1
             else:
                 continue
-            with pytest.raises(ParameterError, match=parameter.name) as info:
-                plan(task, {parameter.name: bad}, 0, 1)
-            assert "allowed" in str(info.value), f"the error for {parameter.name!r} does not say what is allowed"
+            error = _expect_parameter_error(task, parameter.name, bad)
+            assert "allowed" in error, f"{task.id}: the error for {parameter.name}={bad!r} does not say what is " \
+                                       f"allowed: {error}"
 
     def test_implementation_loads(self, task: Task) -> None:
         """The implementation imports and defines generate, render, verify and distractors itself (a misspelt
-        method would otherwise fall back to the base class)."""
+        method would otherwise fall back to the base class): ``implementation`` refuses it in one line."""
         from bench_core.task import TaskImplementation
 
         impl = implementation(task)
@@ -202,12 +246,12 @@ class ConformanceSuite:
         if spec is None or not spec.submodule_search_locations:
             pytest.skip(f"{task.id}: implementation {task.implementation!r} is not in an installed package")
         files = sorted(p for root in spec.submodule_search_locations for p in Path(root).rglob("*.py"))
-        problems = private_core_imports(files)
+        problems = _private_core_imports_once(tuple(str(f) for f in files))
         assert not problems, f"{task.id}: the package {package} imports private core names:\n" + "\n".join(problems)
 
     def test_scene_record_is_json(self, task: Task) -> None:
         """The item stores a plain-JSON scene record in metadata.scene, with the image size."""
-        built = self.build(task, 4, 0)
+        built = self.shared_build(task, self.seeds[0], 1)
         scene = built.item.metadata.get("scene")
         assert isinstance(scene, dict) and scene, f"{built.item.id} stores no scene record in metadata.scene"
         assert json.loads(json.dumps(scene)) == scene, f"{built.item.id}: the scene record is not plain JSON"
@@ -218,26 +262,62 @@ class ConformanceSuite:
         from bench_core.dataset import DatasetWriter, read_items, write_manifest
         from bench_core.verification import verify_dataset
 
+        seeds = self.seeds[:3]
         with DatasetWriter(tmp_path) as writer:
-            for seed in self.seeds[:3]:
-                built = self.build(task, seed, 0)
+            for seed in seeds:
+                built = self.shared_build(task, seed, 0)
                 writer.write(built.item.to_json(), built.item.images, built.pngs)
         write_manifest(tmp_path, [{"conformance": task.id}])
         items = read_items(tmp_path)
-        assert len(items) == 3, f"wrote 3 items of {task.id}, read back {len(items)}"
+        assert len(items) == len(seeds), f"wrote {len(seeds)} items of {task.id}, read back {len(items)}"
         report = verify_dataset(tmp_path, host=self.host)
         assert report.ok, f"{task.id}: items read back from disk fail verification: {report.failures}"
 
     def test_planted_faults_are_caught(self, task: Task) -> None:
         """Generic mutations of the written item: each must make verify fail."""
         for seed in self.seeds[:3]:
-            built = self.build(task, seed, 1)
+            built = self.shared_build(task, seed, 1)
             item, images = built.item, [decode_png(p) for p in built.pngs]
             assert not verify_item(self.host, task, item, images), "the unmutated item must verify"
             for name, (bad_item, bad_images) in generic_mutations(self.host, task, built).items():
                 assert_rejected(self.host, task, bad_item, bad_images, f"{name} ({item.id})")
 
+    def test_verify_rejects_a_corrupted_answer(self, task: Task) -> None:
+        """Every item has a wrong answer to plant (a distractor, another option, or the gold answer corrupted by
+        its answer type) and verify rejects the item claiming it: verify re-derives the answer."""
+        for seed in self.seeds[:2]:
+            built = self.shared_build(task, seed, 0)
+            images = [decode_png(p) for p in built.pngs]
+            wrong = wrong_answers(self.host, task, built)
+            assert wrong, f"{built.item.id}: no wrong answer can be made for answer {built.item.answer!r}"
+            assert_rejected(self.host, task, with_answer(built.item, wrong[0]), images,
+                            f"{built.item.id} claiming the wrong answer {wrong[0]!r} (gold {built.item.answer!r})")
+
+    def test_drawn_values_lie_in_declared_ranges(self, task: Task) -> None:
+        """A parameter the run leaves to be drawn per item takes only the values its declaration allows: where
+        the item records the drawn value (``metadata[name]``, a single value), it lies in the declared range and
+        choices.  (Values reported in ``Problem.params`` are checked by the core on every build.)"""
+        from bench_core.generation import RESERVED_METADATA
+
+        for seed in self.seeds:
+            for index in (0, 1):
+                item = self.shared_build(task, seed, index).item
+                for parameter in task.parameters:
+                    if parameter.kind == "level" or parameter.name in RESERVED_METADATA:
+                        continue
+                    if item.params.get(parameter.name) is not None:
+                        continue  # set by the run, not drawn
+                    value = item.metadata.get(parameter.name)
+                    if value is None or isinstance(value, (list, dict)):
+                        continue  # not recorded as a single value
+                    problem = parameter.value_problem(value)
+                    assert problem is None, (
+                        f"{item.id}: the generator drew {problem} (recorded as metadata.{parameter.name}); draw "
+                        f"only what the parameter declares ({parameter.allowed()}), or widen the declaration")
+
     def test_golden_digests(self, task: Task) -> None:
+        """The committed digests of a few items (records and PNG bytes) still match: output changes only with a
+        task version bump (rewrite them with ``BENCH_WRITE_GOLDEN=1`` and say why in the CHANGELOG)."""
         if self.golden_dir is None:
             pytest.skip("no golden_dir set for this suite")
         problems = check_golden(self.host, task, Path(self.golden_dir), write=bool(os.environ.get(GOLDEN_ENV)))
@@ -251,7 +331,8 @@ class ConformanceSuite:
     def test_difficulty_setting_is_recorded(self, task: Task) -> None:
         """With ``--set difficulty``: a single level reaches the item as ``metadata.difficulty_level`` with the
         knobs it set (``metadata.difficulty_knobs``) and a finite hardness; a range gives each item a level
-        inside it, the same on a rebuild; every alias builds."""
+        inside it, the same on a rebuild; every alias builds.  A fast run checks one item of the range and one
+        alias (a full run: three items and every alias)."""
         import math
 
         from bench_core.difficulty import KNOBS_KEY, LEVEL_KEY
@@ -272,22 +353,22 @@ class ConformanceSuite:
             f"{item.id}: the task records no raw knob values in metadata.{KNOBS_KEY} (got {knobs!r})")
         value = impl.hardness(item)
         assert isinstance(value, (int, float)) and math.isfinite(value), f"{item.id}: hardness {value!r} is not finite"
-        for index in (0, 1, 2):
+        full = full_run()
+        for index in (0, 1, 2) if full else (0,):
             built = self.build(task, 2, index, {"difficulty": "0.25..0.75"})
             level = built.item.metadata.get(LEVEL_KEY)
             assert isinstance(level, float) and 0.25 <= level <= 0.75, (
                 f"{built.item.id}: level {level!r} outside the range 0.25..0.75")
             again = self.build(task, 2, index, {"difficulty": "0.25..0.75"}).item.metadata.get(LEVEL_KEY)
             assert again == level, f"{built.item.id}: level {level} on one build, {again} on the next"
-        for alias in task.difficulty.aliases:
+        for alias in list(task.difficulty.aliases)[: None if full else 1]:
             self.build(task, 3, 0, {"difficulty": alias})
         for bad in ("1.5", "0.9..0.2", "hard-ish"):
             if bad in task.difficulty.aliases:
                 continue
-            with pytest.raises(ParameterError, match="difficulty") as info:
-                plan(task, {"difficulty": bad}, 0, 1)
-            assert "allowed" in str(info.value) or "low..high" in str(info.value), (
-                f"{task.id}: the error for difficulty={bad!r} does not say what is allowed: {info.value}")
+            error = _expect_parameter_error(task, "difficulty", bad)
+            assert "allowed" in error or "low..high" in error, (
+                f"{task.id}: the error for difficulty={bad!r} does not say what is allowed: {error}")
 
     def test_hardness_rises_with_difficulty(self, task: Task) -> None:
         """The task's model-free hardness proxy, averaged over ``difficulty_items`` items at each of
@@ -296,12 +377,25 @@ class ConformanceSuite:
 
         if task.difficulty is None:
             pytest.skip(f"{task.id} declares no difficulty scale (Task(difficulty=Difficulty(...)))")
+        _full_run_only(f"{self.difficulty_items} items at each of {len(self.difficulty_levels)} levels")
         profile = difficulty_profile(self.host, task, self.difficulty_levels, self.difficulty_items)
         means = [sum(v) / len(v) for v in profile.values()]
         shown = ", ".join(f"{level}: {mean:.3f}" for level, mean in zip(profile, means, strict=True))
         what = f"{task.id}: mean hardness ({task.difficulty.proxy}) by level: {shown}"
         assert means[-1] > means[0], f"{what}; it does not rise from the lowest level to the highest"
         assert all(a <= b for a, b in pairwise(means)), f"{what}; it falls somewhere between"
+
+
+def _expect_parameter_error(task: Task, name: str, value: Any) -> str:
+    """The message of the ParameterError that ``--set name=value`` must raise for ``task``, which must name
+    the parameter; fails the test saying what was accepted otherwise."""
+    try:
+        plan(task, {name: value}, 0, 1)
+    except ParameterError as exc:
+        assert name in str(exc), f"{task.id}: the error for {name}={value!r} does not name {name!r}: {exc}"
+        return str(exc)
+    pytest.fail(f"{task.id}: --set {name}={value!r} was accepted; it must raise ParameterError naming {name!r} "
+                "and what is allowed")
 
 
 def difficulty_profile(host: Host, task: Task, levels: Sequence[float] = (0.1, 0.5, 0.9), count: int = 8,
@@ -319,6 +413,12 @@ def difficulty_profile(host: Host, task: Task, levels: Sequence[float] = (0.1, 0
             values.append(float(impl.hardness(built.item)))
         profile[level] = values
     return profile
+
+
+@functools.lru_cache(maxsize=32)
+def _private_core_imports_once(files: tuple[str, ...]) -> list[str]:
+    """``private_core_imports`` of ``files``, read once per test session (a family's tasks share a package)."""
+    return private_core_imports(files)
 
 
 def private_core_imports(files: Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -361,6 +461,45 @@ def with_answer(item: Item, answer: str) -> Item:
     return attrs.evolve(item, answer=answer)
 
 
+def wrong_answers(host: Host, task: Task, built: Built, count: int = 3) -> list[str]:
+    """Wrong answers for ``built``'s item, most plausible first: the task's distractors, the other option
+    letters, then ``corrupted_answer`` (so that even a task with no distractors has one)."""
+    item = built.item
+    random = ItemRandom(task.id, task.version, item.seed, item.index)
+    wrong = list(host.call("bench_distractors", task, problem=built.problem, count=count, random=random) or ())
+    if item.answer_type == "option" and item.options:
+        wrong += [x for x in option_letters(len(item.options)) if x != item.answer]
+    wrong.append(corrupted_answer(item))
+    return [w for k, w in enumerate(wrong) if w is not None and w != item.answer and w not in wrong[:k]]
+
+
+def corrupted_answer(item: Item) -> str | None:
+    """A wrong answer of the item's answer type made from the gold one (an integer plus one, each number of a
+    coordinate moved by one, a sequence reversed or extended, a string negated), or None if none can be made."""
+    from bench_core.parsing import coordinate_numbers, parse_number
+
+    answer = item.answer
+    if item.answer_type == "option":
+        others = [x for x in option_letters(len(item.options or "AB")) if x != answer]
+        return others[0] if others else None
+    if item.answer_type == "integer":
+        try:
+            return str(int(answer.strip()) + 1)
+        except ValueError:
+            return None
+    if item.answer_type == "number":
+        value = parse_number(answer)
+        return None if value is None else repr(value + 1.0 + abs(value))
+    if item.answer_type == "coordinate":
+        numbers = coordinate_numbers(answer)
+        return "(" + ", ".join(repr(n + 1) for n in numbers) + ")" if numbers else None
+    if item.answer_type == "sequence":
+        tokens = [t.strip() for t in answer.split(",") if t.strip()]
+        changed = tokens[::-1] if tokens[::-1] != tokens else [*tokens, tokens[0]] if tokens else []
+        return ", ".join(changed) or None
+    return f"not {answer}"
+
+
 def roll_option_panels(image: Any, boxes: Sequence[Sequence[int]]) -> Any:
     """``image`` with the content of option box k moved to box k+1 (the last to the first)."""
     import numpy as np
@@ -382,11 +521,7 @@ def generic_mutations(host: Host, task: Task, built: Built) -> dict[str, tuple[I
 
     item, images = built.item, [decode_png(p) for p in built.pngs]
     mutations: dict[str, tuple[Item, list[Any]]] = {}
-    random = ItemRandom(task.id, task.version, item.seed, item.index)
-    wrong = list(host.pm.hook.bench_distractors(task=task, problem=built.problem, count=3, random=random) or ())
-    if item.answer_type == "option" and item.options:
-        wrong += [x for x in option_letters(len(item.options)) if x != item.answer]
-    for answer in wrong[:3]:
+    for answer in wrong_answers(host, task, built)[:3]:
         mutations[f"answer replaced by {answer!r}"] = (with_answer(item, answer), images)
     scene = item.metadata.get("scene") or {}
     boxes = scene.get("option_boxes")

@@ -284,6 +284,16 @@ def check_run(root: str | os.PathLike[str], run: Mapping[str, Any], append: bool
     return runs
 
 
+def has_torn_tail(root: str | os.PathLike[str]) -> bool:
+    """True if ``root/items.jsonl`` ends in a line cut short (an interrupted write the writer repairs)."""
+    path = Path(root) / ITEMS
+    if not path.is_file() or path.stat().st_size == 0:
+        return False
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) != b"\n"
+
+
 def is_complete(root: str | os.PathLike[str]) -> bool:
     """True if the manifest of ``root`` says its last run finished."""
     try:
@@ -299,22 +309,31 @@ def existing_ids(root: str | os.PathLike[str]) -> set[str]:
         return set()
     data = path.read_bytes()
     ids = set()
-    for line in data[: data.rfind(b"\n") + 1].splitlines():
+    for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), 1):
         if line.strip():
             try:
                 ids.add(json.loads(line)["id"])
             except (ValueError, KeyError, TypeError) as exc:
-                raise DatasetError(f"{path} holds a line that is not an item record ({exc}); fix or remove it") from exc
+                raise DatasetError(f"{path}:{number} is not an item record ({exc}); fix or remove that line") from exc
     return ids
 
 
 def write_manifest(
-    root: str | os.PathLike[str], runs: list[Any], complete: bool = True, hooks: Mapping[str, Any] | None = None
+    root: str | os.PathLike[str], runs: list[Any], complete: bool = True, hooks: Mapping[str, Any] | None = None,
+    trace: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write ``manifest.json``: the runs' arguments, whether the last run finished, the environment, the
-    plugins extending verify/score/distractors hooks, item counts and versions per task, and SHA-256
+    plugins extending verify/score/distractors hooks (``hook_extensions``), for each task the plugins whose
+    hooks ran on its items (``hooks_ran``: ``trace`` joined with what the manifest recorded before, so a
+    resumed dataset keeps the record of its earlier items), item counts and versions per task, and SHA-256
     checksums of ``items.jsonl`` and every image."""
+    from bench_core.host import merge_traces
+
     root = Path(root)
+    try:
+        earlier = read_manifest(root).get("hooks_ran") or {}
+    except DatasetError:
+        earlier = {}
     counts: dict[str, int] = {}
     versions: dict[str, str] = {}
     plugins: dict[str, str] = {}
@@ -340,6 +359,7 @@ def write_manifest(
         "complete": complete,
         "plugins": dict(sorted(plugins.items())),
         "hook_extensions": dict(hooks or {}),
+        "hooks_ran": {t: hooks for t, hooks in merge_traces(earlier, trace or {}).items() if t in counts},
         "task_versions": dict(sorted(versions.items())),
         "counts": dict(sorted(counts.items())),
         "total": sum(counts.values()),
@@ -354,19 +374,22 @@ def write_manifest(
 
 def check_manifest(root: str | os.PathLike[str], items: list[Item]) -> list[str]:
     """What the manifest and the items disagree on: unfinished run, duplicate ids, counts per task, total,
-    the checksum of ``items.jsonl``, image checksums.  Missing or unreadable manifest: DatasetError."""
+    the checksum of ``items.jsonl``, image checksums.  Missing or unreadable manifest: DatasetError.
+
+    An unfinished run is one problem: its manifest was written before the items, so counts and checksums
+    are not compared (they would list every item written since)."""
     root = Path(root)
     manifest = read_manifest(root)
     problems = []
-    if manifest.get("complete") is False:
-        last = manifest["runs"][-1] if manifest["runs"] else {}
-        problems.append(f"the last run did not finish; run '{describe_run(last)}' again to complete it")
     seen: dict[str, int] = {}
     for item in items:
         seen[item.id] = seen.get(item.id, 0) + 1
     duplicates = sorted(i for i, n in seen.items() if n > 1)
     if duplicates:
         problems.append(f"{len(duplicates)} ids occur more than once in {ITEMS}, e.g. {duplicates[0]}")
+    if manifest.get("complete") is False:
+        last = manifest["runs"][-1] if manifest["runs"] else {}
+        return [f"the last run did not finish; run '{describe_run(last)}' again to complete it", *problems]
     counts: dict[str, int] = {}
     for item in items:
         counts[item.task_id] = counts.get(item.task_id, 0) + 1

@@ -13,9 +13,9 @@ import attrs
 
 from bench_core.difficulty import LEVEL_KEY, draw_level
 from bench_core.difficulty import PARAMETER as LEVEL_PARAMETER
-from bench_core.errors import GenerationError, VerifyDisagreement
-from bench_core.host import Host, default_host
-from bench_core.images import decode_png, encode_png, sha256
+from bench_core.errors import GenerationError, PluginError, VerifyDisagreement
+from bench_core.host import Host, default_host, trace_json
+from bench_core.images import as_decoded, decode_png, encode_png, sha256
 from bench_core.seeding import ItemRandom
 from bench_core.task import implementation
 from bench_core.types import Item, Problem, Task
@@ -23,6 +23,8 @@ from bench_core.types import Item, Problem, Task
 #: Decimal places of every float stored in item metadata (scene records included).  Rounding makes the
 #: written record independent of last-digit float noise between CPUs and SIMD paths.
 METADATA_DECIMALS = 6
+#: Metadata keys the core gives a meaning of its own: a drawn value is never recorded under them.
+RESERVED_METADATA = frozenset({"scene", LEVEL_KEY, "difficulty_knobs"})
 
 
 @attrs.frozen
@@ -71,13 +73,18 @@ def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) 
     return [Job(task.id, seed, i, design, suffix) for i, design in enumerate(designs)]
 
 
-def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "") -> Built:
+def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "", *,
+               encode: bool = True) -> Built:
     """Generate and render one item, encode its PNGs, then verify the item as it will be written.
 
     The result depends only on (task, version, seed, index, params).  Verify runs on the item's JSON record
     read back and on the PNGs decoded again, exactly what ``bench verify`` later reads from disk.  There is
     no retry: a generator may reject its own draws as often as it likes, but an item it accepted that
     verify rejects is a bug, reported as VerifyDisagreement with the task, seed, index and what disagreed.
+
+    ``encode=False`` (for training streams) skips the PNGs: the item has no ``image_sha256`` and
+    ``Built.pngs`` is empty, and verify sees the rendered images converted as decoding would (``as_decoded``;
+    PNG is lossless, so the pixels are the same).
     """
     params = task.resolve_params(params)
     random = ItemRandom(task.id, task.version, seed, index)
@@ -86,17 +93,18 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
     problem = impl.generate(params if task.difficulty is None else {**params, LEVEL_PARAMETER: level}, random)
     if not isinstance(problem, Problem):
         raise GenerationError(f"{task.id}: generate returned {type(problem).__name__}, not a bench_core.Problem")
-    metadata = problem.metadata
+    metadata = {**problem.metadata, **{k: v for k, v in drawn_values(task, params, problem).items()
+                                       if k not in problem.metadata}}
     if level is not None:
         if metadata.get(LEVEL_KEY, level) != level:
             raise GenerationError(f"{task.id}: generate recorded {LEVEL_KEY}={metadata[LEVEL_KEY]!r}, but the "
                                   f"item's level is {level} (the core records it; leave the key alone)")
         metadata = {**metadata, LEVEL_KEY: level}
     images = tuple(impl.render(problem) or ())
-    pngs = tuple(encode_png(image) for image in images)
+    pngs = tuple(encode_png(image) for image in images) if encode else ()
     job = Job(task.id, seed, index, params, suffix)
     base = f"images/{task.family}/{task.name}/{job.item_id}"
-    paths = [f"{base}.png"] if len(pngs) == 1 else [f"{base}_{k}.png" for k in range(len(pngs))]
+    paths = [f"{base}.png"] if len(images) == 1 else [f"{base}_{k}.png" for k in range(len(images))]
     item = Item(
         id=job.item_id,
         family=task.family,
@@ -117,13 +125,38 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
         metadata=round_floats(metadata),
     )
     written = Item.from_record(json.loads(item.to_json()))
-    failures = verify_item(host, task, written, [decode_png(p) for p in pngs])
+    decoded = [decode_png(p) for p in pngs] if encode else [as_decoded(image) for image in images]
+    failures = verify_item(host, task, written, decoded)
     if failures:
         raise VerifyDisagreement(
             f"{task.id} {task.version} seed={seed} index={index} params={_brief(params)}: the generator accepted an "
             f"item that verify rejects: {'; '.join(failures)}"
         )
     return Built(written, pngs, problem, images)
+
+
+def drawn_values(task: Task, params: Mapping[str, Any], problem: Problem) -> dict[str, Any]:
+    """The values ``generate`` reports in ``problem.params`` for parameters the run left to be drawn per item
+    (None in ``params``), each checked against its declaration: a value outside its range or choices, or a
+    set value reported changed, is a GenerationError naming the task's bug.  The core records the values
+    returned in the item's metadata under the parameter's name (unless the task recorded that key itself)."""
+    drawn = {}
+    for parameter in task.parameters:
+        value = problem.params.get(parameter.name)
+        if value is None or parameter.kind == "level" or parameter.name in RESERVED_METADATA:
+            continue  # not reported; the level is the core's to draw and record
+        setting = params.get(parameter.name)
+        if setting is not None:
+            if value != setting:
+                raise GenerationError(f"{task.id}: generate reports {parameter.name}={value!r} in Problem.params, "
+                                      f"but the run set {setting!r} (a bug in the task: honour the setting)")
+            continue
+        problem_text = parameter.value_problem(value)
+        if problem_text:
+            raise GenerationError(f"{task.id}: generate drew {problem_text} (reported in Problem.params): a bug in "
+                                  "the task, which may draw only the values its parameter declares")
+        drawn[parameter.name] = value
+    return drawn
 
 
 def _brief(params: Mapping[str, Any], width: int = 80) -> str:
@@ -169,13 +202,21 @@ def round_floats(value: Any, decimals: int = METADATA_DECIMALS) -> Any:
 def verify_item(host: Host, task: Task, item: Item, images: Sequence[Any]) -> list[str]:
     """Every failure the ``bench_verify`` implementations report for ``item`` and its decoded ``images``, each
     prefixed with the plugin that reported it (the core's checks and the task's own verify carry the name of
-    the plugin that owns the task)."""
+    the plugin that owns the task).  The plugins that checked the item (all but those that abstained with
+    None) are traced on the host; an implementation that raises is named in a PluginError."""
     failures = []
-    owner = host.owner.get(task.id, "core")
+    arguments = {"task": task, "item": item, "images": list(images)}
+    checked = []
     for impl in reversed(host.pm.hook.bench_verify.get_hookimpls()):
-        result = impl.function(task=task, item=item, images=list(images))
-        name = owner if impl.plugin_name == "core" else impl.plugin_name
+        name = host.label(impl.plugin_name, task)
+        try:
+            result = impl.function(*[arguments[a] for a in impl.argnames])
+        except Exception as exc:
+            raise PluginError(f"[{name}] bench_verify raised {type(exc).__name__} on {item.id}: {exc}") from exc
+        if result is not None:
+            checked.append(name)
         failures += [f"[{name}] {failure}" for failure in result or ()]
+    host.ran(task, "bench_verify", checked)
     return failures
 
 
@@ -183,6 +224,15 @@ def _build_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:
     host = default_host()
     built = build_item(host, host.task(job.task_id), job.seed, job.index, job.params, job.suffix)
     return built.item.to_json(), built.item.images, built.pngs
+
+
+def build_job_traced(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...], dict[str, dict[str, list[str]]]]:
+    """``_build_job`` plus the trace of which plugins' hooks ran on the item (``{task id: {hook: plugins}}``),
+    returned so that worker processes can report it to the writer."""
+    host = default_host()
+    with host.tracing() as trace:
+        result = _build_job(job)
+    return (*result, trace_json(trace))
 
 
 def effective_workers(requested: int, jobs: int) -> int:

@@ -12,8 +12,12 @@ One extension mechanism, chosen for what a third party needs:
   prefixed with the plugin that reported them).
 - Any plugin may wrap ``bench_score`` or ``bench_distractors`` of any task with
   ``@hookimpl(wrapper=True)``.  The core's implementations (``bench_core.defaults``, registered like any
-  plugin) run last and delegate to the task's implementation object.  Which plugins' hooks are
-  registered is recorded in every manifest and score report, so a benchmark number can be traced.
+  plugin) run last and delegate to the task's implementation object.  Which plugins' hooks ran on each
+  task is recorded in every manifest (``hooks_ran``: verify) and score report (``hooks_ran``: score), so a
+  benchmark number can be traced.
+
+A plugin implementing a hook that no specification here names (``bench_genrate``, or a ``@hookimpl`` under
+any other name) is refused at registration, like one that fails to import.
 """
 
 from __future__ import annotations

@@ -1,18 +1,25 @@
 """The host: a pluggy manager loaded from entry points, with broken plugins isolated, and the task registry.
 
-A plugin that fails to import, names an unknown hook, or returns invalid task descriptions is
-unregistered and recorded (distribution, version, error); a warning goes to stderr once per process and
-everything else keeps working.  ``BENCH_STRICT_PLUGINS=1`` re-raises instead.
+A plugin that fails to import, implements a hook no specification names (pluggy's pending-hook check:
+``@hookimpl def bench_genrate`` or an undecorated ``bench_register_task``), or returns invalid task
+descriptions is unregistered and recorded (distribution, version, a one-line error); a warning goes to
+stderr once per process and everything else keeps working.  ``BENCH_STRICT_PLUGINS=1`` re-raises instead.
+
+The host also traces which plugins' hooks ran on each task (``Host.hook_trace``): the plugins whose
+``bench_verify`` checked its items, and whose ``bench_score`` / ``bench_distractors`` implementations (a
+third party's wrapper included) took part in its scores and distractors; manifests and score reports
+record it, so that a benchmark number can always be traced to the code that produced it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.metadata
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -24,6 +31,8 @@ from bench_core.types import Task
 
 ENTRY_POINT_GROUP = "bench.plugins"
 STRICT_ENV = "BENCH_STRICT_PLUGINS"
+#: Hooks whose implementations act on a task's items (and so on its numbers); traced per task.
+TRACED_HOOKS = ("bench_verify", "bench_score", "bench_distractors")
 _warned: set[tuple[str, str]] = set()
 
 
@@ -57,6 +66,8 @@ class Host:
         self.records: dict[str, PluginRecord] = {}
         self.tasks: dict[str, Task] = {}
         self.owner: dict[str, str] = {}  # task id -> plugin name
+        self.trace: dict[str, dict[str, set[str]]] = {}  # task id -> hook -> plugins whose hooks ran on it
+        self._answered: list[str] = []  # the plain first-result implementations that answered, innermost last
 
     # -- loading ---------------------------------------------------------------------------------
     def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> None:
@@ -91,6 +102,7 @@ class Host:
         try:
             self.pm.register(plugin, name=name)
             self._check_hook_names(plugin, name)
+            self._trace_answers(name)
             tasks = self._collect_tasks(plugin, name)
         except KeyboardInterrupt:
             raise
@@ -113,15 +125,33 @@ class Host:
             self.add(defaults, name="core", distribution="bench-core", version=_core_version())
 
     def _check_hook_names(self, plugin: Any, name: str) -> None:
+        """Refuse a plugin that implements a hook no specification names: a ``@hookimpl`` pluggy would keep
+        as pending (``bench_genrate``, or any name), or an undecorated ``bench_*`` method it would ignore."""
         for impl in self.pm.hook.bench_verify.get_hookimpls():
             if impl.plugin_name == name and (impl.wrapper or impl.hookwrapper):
                 raise PluginError(f"plugin {name!r} wraps bench_verify; add checks with a plain @hookimpl instead")
-        known = [h for h in dir(self.pm.hook) if h.startswith("bench_")]
-        for attr in dir(plugin):
-            if attr.startswith("bench_") and attr not in known and callable(getattr(plugin, attr, None)):
-                close = difflib.get_close_matches(attr, known, n=1)
-                hint = f"; did you mean {close[0]}?" if close else f"; known hooks: {', '.join(known)}"
-                raise PluginError(f"plugin {name!r} implements unknown hook {attr}{hint}")
+        known = self.hook_names()
+        unknown = [caller.name for caller in self.pm.get_hookcallers(plugin) or ()
+                   if caller.spec is None and any(i.plugin_name == name and not i.optionalhook
+                                                  for i in caller.get_hookimpls())]
+        unknown += [attr for attr in dir(plugin) if attr.startswith("bench_") and attr not in known
+                    and attr not in unknown and callable(getattr(plugin, attr, None))]
+        for attr in sorted(unknown):
+            close = difflib.get_close_matches(attr, known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else f"; known hooks: {', '.join(known)}"
+            raise PluginError(f"plugin {name!r} implements unknown hook {attr}{hint}")
+
+    def hook_names(self) -> list[str]:
+        """The hooks the specifications define (``bench_*``), sorted."""
+        return sorted(h for h in dir(self.pm.hook) if h.startswith("bench_") and getattr(self.pm.hook, h).spec)
+
+    def _trace_answers(self, name: str) -> None:
+        """Let the plugin's plain ``bench_score``/``bench_distractors`` implementations say when they answer (a
+        first-result hook stops at the first answer), so that ``call`` can trace who produced a result."""
+        for hook in TRACED_HOOKS[1:]:
+            for impl in getattr(self.pm.hook, hook).get_hookimpls():
+                if impl.plugin_name == name and name != "core" and not (impl.wrapper or impl.hookwrapper):
+                    impl.function = _answering(impl.function, name, self._answered)
 
     def _collect_tasks(self, plugin: Any, name: str) -> list[Task]:
         impl = getattr(plugin, "bench_register_tasks", None)
@@ -141,6 +171,7 @@ class Host:
     def _fail(
         self, name: str, distribution: str | None, version: str | None, error: str, exc: BaseException | None = None
     ) -> None:
+        error = "; ".join(line.strip() for line in error.splitlines() if line.strip())  # one line (pluggy's are not)
         self.records[name] = PluginRecord(name, distribution, version, "failed", error)
         if strict_plugins():
             raise PluginError(f"plugin {name!r} ({distribution} {version}) failed: {error}") from exc
@@ -201,14 +232,86 @@ class Host:
         """For each extensible hook, the plugins other than the core that implement it (they may act on any
         task, e.g. wrap its score): recorded in manifests and score reports so a number can be traced."""
         out = {}
-        for hook in ("bench_verify", "bench_score", "bench_distractors"):
+        for hook in TRACED_HOOKS:
             names = sorted({i.plugin_name for i in getattr(self.pm.hook, hook).get_hookimpls()} - {"core"})
             if names:
                 out[hook] = names
         return out
 
+    # -- tracing which plugins' hooks ran on each task -------------------------------------------------
+    def label(self, plugin_name: str, task: Task) -> str:
+        """The plugin a hook implementation acts for: the core's implementations run the task's own
+        implementation object, so they carry the name of the plugin that owns the task."""
+        return self.owner.get(task.id, "core") if plugin_name == "core" else plugin_name
+
+    def ran(self, task: Task, hook: str, plugins: Iterable[str]) -> None:
+        """Record that ``plugins``' implementations of ``hook`` ran on an item of ``task``."""
+        self.trace.setdefault(task.id, {}).setdefault(hook, set()).update(plugins)
+
+    def call(self, hook: str, task: Task, **kwargs: Any) -> Any:
+        """Call the first-result hook ``hook`` (``bench_score`` or ``bench_distractors``) for ``task`` and trace
+        which plugins took part: every wrapper (a wrapper runs on every call) and the implementation that
+        answered."""
+        caller = getattr(self.pm.hook, hook)
+        depth = len(self._answered)
+        try:
+            result = caller(task=task, **kwargs)
+        finally:
+            answered, self._answered[depth:] = self._answered[depth:], []
+        names = [self.label(i.plugin_name, task) for i in caller.get_hookimpls() if i.wrapper or i.hookwrapper]
+        if result is not None:
+            names.append(answered[0] if answered else self.label("core", task))
+        self.ran(task, hook, names)
+        return result
+
+    @contextlib.contextmanager
+    def tracing(self) -> Iterator[dict[str, dict[str, set[str]]]]:
+        """Collect the trace of the enclosed calls apart (yielded), then add it to the host's."""
+        outer, self.trace = self.trace, {}
+        try:
+            yield self.trace
+        finally:
+            inner, self.trace = self.trace, outer
+            for task_id, hooks in inner.items():
+                for hook, names in hooks.items():
+                    outer.setdefault(task_id, {}).setdefault(hook, set()).update(names)
+
+    def hook_trace(self, task_ids: Iterable[str] | None = None) -> dict[str, dict[str, list[str]]]:
+        """``{task id: {hook: [plugins]}}`` (JSON-ready, sorted) of what ran in this process, for ``task_ids``
+        (default: every traced task)."""
+        wanted = self.trace if task_ids is None else {t: self.trace[t] for t in task_ids if t in self.trace}
+        return trace_json(wanted)
+
     def _listing(self) -> str:
         return ", ".join(sorted(self.tasks)) or "none"
+
+
+def trace_json(trace: Mapping[str, Mapping[str, Iterable[str]]]) -> dict[str, dict[str, list[str]]]:
+    """A trace ``{task id: {hook: plugins}}`` as sorted JSON-ready lists."""
+    return {t: {h: sorted(set(names)) for h, names in sorted(hooks.items())} for t, hooks in sorted(trace.items())}
+
+
+def merge_traces(*traces: Mapping[str, Mapping[str, Iterable[str]]]) -> dict[str, dict[str, list[str]]]:
+    """The union of several traces, as ``trace_json``."""
+    merged: dict[str, dict[str, set[str]]] = {}
+    for trace in traces:
+        for task_id, hooks in (trace or {}).items():
+            for hook, names in hooks.items():
+                merged.setdefault(task_id, {}).setdefault(hook, set()).update(names)
+    return trace_json(merged)
+
+
+def _answering(function: Any, name: str, answered: list[str]) -> Any:
+    """``function`` (a plain first-result hook implementation of plugin ``name``) noting ``name`` in
+    ``answered`` when it returns an answer."""
+
+    def traced(*args: Any) -> Any:
+        result = function(*args)
+        if result is not None:
+            answered.append(name)
+        return result
+
+    return traced
 
 
 def abi_problem(plugin: Any, name: str, distribution: str | None) -> str | None:

@@ -36,3 +36,13 @@ def decode_png(data: bytes) -> Image:
     if image.mode not in ("RGB", "RGBA"):
         image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
     return image
+
+
+def as_decoded(image: Image) -> Image:
+    """``image`` as :func:`decode_png` would return it after :func:`encode_png`, without encoding: the same
+    mode conversions (PNG is lossless, so the pixels are the same)."""
+    if image.mode not in ("RGB", "RGBA", "L", "LA", "P"):
+        image = image.convert("RGB")
+    if image.mode not in ("RGB", "RGBA"):
+        image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+    return image

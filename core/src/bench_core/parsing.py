@@ -1,8 +1,19 @@
 """Robust extraction of answers from free-form model responses.
 
 Vision-language models answer in free text: chatty explanations, markdown, LaTeX ``\\boxed{}``,
-``<answer>`` tags, JSON, numbered lists.  This module turns such text into a checkable value for each
-answer type (option letter, integer, number, coordinate, token sequence, normalised string).
+``<answer>`` tags, JSON, numbered lists, reasoning in ``<think>`` blocks, self-corrections.  This module
+turns such text into a checkable value for each answer type (option letter, integer, number, coordinate,
+token sequence, normalised string).
+
+One final-answer extractor serves every type (:func:`bench_core.statements.final_value`): only the text
+after the last ``</think>`` counts (an unclosed ``<think>`` has no answer); the LAST answer statement wins
+(``\\boxed{}``, ``<answer>``/``<final_answer>`` tags, ``Answer:``/``Final answer:``/``Corrected answer:``
+lines, "the answer is" and similar phrases), unless a retraction ("Wait, ...") follows it; and where a
+response states nothing, only a bare answer counts (the whole response is the answer, or its first line
+followed by a justification, or its last paragraph), never "the last number anywhere".  Each parser takes
+``mode``: ``"lenient"`` (the default: every statement kind, then a bare answer) for evaluating models that
+ignore the requested format, ``"strict"`` for training rewards (only ``\\boxed{}``, answer tags or an
+``Answer:`` line, read as a bare answer, else no answer).
 
 Guarantees shared by every public function here:
 
@@ -10,13 +21,10 @@ Guarantees shared by every public function here:
 * Never raises on the ``response`` argument, whatever it is: non-strings (``None``, ``bytes``, ints),
   empty, huge (megabytes), binary-looking or unicode-heavy text (lone surrogates, NUL bytes).  Input
   without a recognisable answer yields "no answer" (``None``, ``""`` or ``[]``, depending on the
-  function); non-strings always do.
-* Linear time: markers are located with non-backtracking patterns over the whole text, and the
-  extracted answer region is capped to its last :data:`MAX_REGION_CHARS` characters before any
-  finer parsing.
-
-The general recipe is :func:`extract_final_answer` (isolate the region that holds the final answer)
-followed by a type-specific parser that looks only at that region.
+  function); non-strings always do.  An unknown ``mode`` is a ValueError.
+* Linear time: markers are located with non-backtracking patterns over the whole text, at most a fixed
+  number of statements is examined from the end, and every region is capped to
+  :data:`MAX_REGION_CHARS` characters before any finer parsing.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ import json
 import math
 import re
 import unicodedata
-from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+
+from bench_core.statements import LENIENT, MAX_REGION_CHARS, STRICT, final_value
 
 __all__ = [
     "INVALID",
@@ -46,13 +55,9 @@ __all__ = [
 INVALID = "<invalid>"
 """Placeholder produced by :func:`parse_sequence` for an item that maps to no single vocabulary token."""
 
-MAX_REGION_CHARS = 20_000
-"""The extracted answer region is truncated to its last this-many characters."""
-
-_MAX_CANDIDATES = 16  # how many earlier tag / boxed occurrences to try when the last one is empty
-_MAX_DEPTH = 3  # nesting depth for "a marker inside the region found by another marker"
 _MAX_DIGITS = 400  # longer digit runs are not treated as numbers (int() would refuse or be slow)
 _MAX_EXPONENT = 400
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _as_text(response: object) -> str:
@@ -67,34 +72,6 @@ def _tail(text: str) -> str:
 # Final-answer region
 # ---------------------------------------------------------------------------------------------------
 
-_FINAL_OPEN_RE = re.compile(r"<[ \t]{0,3}final[_ \-]?answer[ \t]{0,3}>", re.IGNORECASE)
-_FINAL_CLOSE_RE = re.compile(r"<[ \t]{0,3}/[ \t]{0,3}final[_ \-]?answer[ \t]{0,3}>", re.IGNORECASE)
-_ANSWER_OPEN_RE = re.compile(r"<[ \t]{0,3}answer[ \t]{0,3}>", re.IGNORECASE)
-_ANSWER_CLOSE_RE = re.compile(r"<[ \t]{0,3}/[ \t]{0,3}answer[ \t]{0,3}>", re.IGNORECASE)
-_BOXED_RE = re.compile(r"\\(?:boxed|fbox)[ \t]{0,3}\{")
-_BRACE_RE = re.compile(r"[{}]")
-_NON_SPACE_RE = re.compile(r"\S")
-
-_LABEL_CORE = (
-    r"(?:(?:so|thus|therefore|hence)[ \t]{0,3},?[ \t]{1,3})?"
-    r"(?:(?:the|my|our)[ \t]{1,3})?"
-    r"(?:(?:final|correct|short|best)[ \t]{1,3})?"
-    r"answer"
-)
-# A line that starts with an "Answer:"-like label (markdown emphasis / bullets / headings tolerated).
-_LABEL_LINE_RE = re.compile(
-    r"^[ \t>#*_\-]{0,16}" + _LABEL_CORE + r"[ \t*_]{0,8}"
-    r"(?:(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be)\b|[:=]|[\-\u2013\u2014](?=[ \t]|$)|$)"
-    r"[ \t*_:]{0,8}",
-    re.IGNORECASE | re.MULTILINE,
-)
-# Weaker: "... the answer is X" / "answer: X" anywhere in a line.
-_LABEL_INLINE_RE = re.compile(
-    r"(?<![^\W\d_])answer[ \t*_]{0,8}(?:is\b|would[ \t]{1,3}be\b|:)[ \t*_:]{0,8}",
-    re.IGNORECASE,
-)
-_ANSWER_WORD_RE = re.compile(r"answer", re.IGNORECASE)
-
 _LATEX_WRAPPER_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|texttt|mathrm|mathbf|mathit|mathsf|operatorname|emph|mbox)"
     r"[ \t]{0,3}\{([^{}]*)\}"
@@ -102,74 +79,19 @@ _LATEX_WRAPPER_RE = re.compile(
 _FENCE_LANG_RE = re.compile(r"[A-Za-z0-9_+\-.]{0,20}")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a"
 _EMPHASIS = "*_~"
-
-
-def _last_tag_block(text: str, open_re: re.Pattern[str], close_re: re.Pattern[str]) -> str | None:
-    """Content of the last non-blank ``<tag>...</tag>`` block (unclosed: up to the end).
-
-    None if the tag does not occur at all; ``""`` if every block tried is blank.
-    """
-    opens = [m.end() for m in open_re.finditer(text)]
-    if not opens:
-        return None
-    closes = [m.start() for m in close_re.finditer(text)]
-    for tried, start in enumerate(reversed(opens)):
-        if tried >= _MAX_CANDIDATES:
-            break
-        i = bisect_left(closes, start)
-        end = closes[i] if i < len(closes) else len(text)
-        if _NON_SPACE_RE.search(text, start, end):
-            return text[start:end]
-    return ""
-
-
-def _last_boxed(text: str) -> str | None:
-    """Content of the last non-blank ``\\boxed{...}`` / ``\\fbox{...}`` with balanced braces."""
-    starts = [m.end() for m in _BOXED_RE.finditer(text)]
-    for tried, start in enumerate(reversed(starts)):
-        if tried >= _MAX_CANDIDATES:
-            break
-        limit = min(len(text), start + MAX_REGION_CHARS)
-        depth = 1
-        end = limit  # unbalanced: take what follows
-        for m in _BRACE_RE.finditer(text, start, limit):
-            depth += 1 if m.group() == "{" else -1
-            if depth == 0:
-                end = m.start()
-                break
-        if _NON_SPACE_RE.search(text, start, end):
-            return text[start:end]
-    return None
-
-
-def _after_last_label(text: str, allow_inline: bool) -> str | None:
-    """Text after the last answer label: the rest of its line, or everything after it if that is blank."""
-    # Anchor on occurrences of "answer" rather than trying a pattern at every line start: a response
-    # made of millions of short lines must stay cheap.  Each line is examined at most once.
-    positions = [m.start() for m in _ANSWER_WORD_RE.finditer(text)]
-    end = None
-    line_floor = len(text) + 1  # start of the most recently examined line
-    for pos in reversed(positions):
-        if pos >= line_floor:
-            continue
-        line_floor = text.rfind("\n", 0, pos) + 1
-        m = _LABEL_LINE_RE.match(text, line_floor)
-        if m:
-            end = m.end()
-            break
-    if end is None and allow_inline:
-        for pos in reversed(positions):
-            m = _LABEL_INLINE_RE.match(text, pos)
-            if m:
-                end = m.end()
-                break
-    if end is None:
-        return None
-    newline = text.find("\n", end)
-    line = text[end:] if newline == -1 else text[end:newline]
-    if line.strip():
-        return line
-    return text[end:]
+# Words that may open a bare answer without being part of it ("So, B", "Yes - 7", "I think 4").
+_LEADING_FILLER_RE = re.compile(
+    r"(?:(?:so|thus|therefore|hence|clearly|yes|indeed|then|definitely|finally|ok(?:ay)?|well|but|and|i[ \t]{1,3}think"
+    r"|i[ \t]{1,3}believe|i'd[ \t]{1,3}say|it(?:'s|\u2019s|[ \t]{1,3}is)|this[ \t]{1,3}is|that(?:'s|\u2019s)"
+    r"|i[ \t]{1,3}conclude(?:[ \t]{1,3}that)?)\b"
+    r"[ \t]*[,:\-\u2013\u2014]?[ \t]*)+",
+    re.IGNORECASE,
+)
+_INNER_EMPHASIS_RE = re.compile(r"\*\*|__")
+# A statement region that restates its label: "<answer>The answer is B</answer>".
+_ANSWER_LEAD_RE = re.compile(
+    r"(?:(?:the|my)[ \t]{1,3})?(?:(?:final|correct)[ \t]{1,3})?answer[ \t*_]*(?:is\b|:|=)[ \t*_:]*", re.IGNORECASE
+)
 
 
 def _strip_code_fence(s: str) -> str:
@@ -210,45 +132,57 @@ def _clean(s: str) -> str:
     return s.strip()
 
 
-def _extract(text: str, depth: int, allow_inline: bool) -> str:
-    blank_tag = False
-    if depth < _MAX_DEPTH:
-        for open_re, close_re in ((_FINAL_OPEN_RE, _FINAL_CLOSE_RE), (_ANSWER_OPEN_RE, _ANSWER_CLOSE_RE)):
-            block = _last_tag_block(text, open_re, close_re)
-            if block:
-                return _extract(_tail(block), depth + 1, True)
-            blank_tag = blank_tag or block is not None
-        boxed = _last_boxed(text)
-        if boxed is not None:
-            return _clean(_tail(boxed))
-        after = _after_last_label(text, allow_inline)
-        if after is not None:
-            return _extract(after, depth + 1, False)
-    # Answer tags that were all left blank mean "no answer", not "the whole response is the answer".
-    return "" if blank_tag else _clean(_tail(text))
+
+def _answer_line(text: str, kind: str) -> str | None:
+    """The one line a bare answer may take: the first line of a statement's region (``statement``) or of the
+    response's first paragraph (``first``); for the whole response, its last paragraph and a phrase's region,
+    the text itself, which must then be a single line.  Cleaned, leading fillers ("So, ", "I think ") and a
+    restated "The answer is" removed."""
+    text = _clean(_tail(text))
+    if kind in ("whole", "last", "phrase") and "\n" in text.strip():
+        return None
+    line = _INNER_EMPHASIS_RE.sub("", text.strip().split("\n", 1)[0])  # "There are **7** maxima"
+    for _ in range(3):
+        before = line
+        line = _clean(_LEADING_FILLER_RE.sub("", line, count=1) if _LEADING_FILLER_RE.match(line) else line)
+        if len(line) > 2 and line[0] == "(" and line[-1] == ")" and "(" not in line[1:-1]:
+            line = _clean(line[1:-1])  # "(Option B)"
+        m = _ANSWER_LEAD_RE.match(line)
+        if m and m.end() < len(line):
+            line = _clean(line[m.end() :])
+        if line == before:
+            break
+    return line
 
 
-def extract_final_answer(response: object) -> str:
-    """Return the cleaned region of ``response`` that holds the final answer.
+def extract_final_answer(response: object, *, mode: str = LENIENT) -> str:
+    """Return the cleaned region of ``response`` that holds the final answer (``""`` if there is none).
 
-    Priority: the last ``<final_answer>...</final_answer>`` block, else the last ``<answer>...</answer>``
-    block (tags case-insensitive; an unclosed last tag takes everything after it; blank blocks are
-    skipped), else the content of the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced, nested braces),
-    else the text after the last line starting with an answer label ("Answer:", "Final answer:",
-    "**Answer:**", "The answer is", "Final Answer -", "## Final Answer" ...; case-insensitive) -- the
-    rest of that line, or the following lines when the rest of the line is blank -- else a weaker
-    "... the answer is X" found mid-line, else the whole response -- or ``""`` when the response holds
-    answer tags that are all blank.  Markers found inside a tag block are honoured too
-    (``<answer>The answer is \\boxed{B}</answer>`` gives ``B``).
+    Only the text after the last ``</think>`` counts (an unclosed ``<think>`` leaves no answer).  The region
+    is that of the LAST answer statement (see :mod:`bench_core.statements`): the content of a
+    ``<final_answer>``/``<answer>`` block (an unclosed last tag takes everything after it) or of a
+    ``\\boxed{...}``/``\\fbox{...}`` (balanced, nested braces), the rest of an answer-label line ("Answer:",
+    "Final answer:", "Corrected answer:", "**Answer:**", "The answer is", "Final Answer -") or the lines
+    after a label that ends its line ("## Final Answer"), or the text after an answer phrase ("... the
+    answer is X", "I choose X").  A statement followed by a retraction ("Wait, ...") and no later statement
+    leaves no answer.  Without any statement the whole response is the region in lenient mode -- unless it
+    holds answer tags or labels that are all blank, which mean "no answer".  Strict mode reads only boxes,
+    tags and ``Answer:`` lines.
 
     The region is truncated to its last :data:`MAX_REGION_CHARS` characters, then markdown code fences,
     ``$``/``\\(``/``\\[`` math delimiters, ``\\text{}``-style wrappers, surrounding bold/italic markers,
     surrounding quotes, one trailing period and whitespace are stripped.  Non-``str`` input gives ``""``.
     """
-    text = _as_text(response)
-    if not text:
-        return ""
-    return _extract(text, 0, True)
+
+    def read(region: str, kind: str, mode: str) -> str:
+        return _clean(_tail(region))
+
+    def bare(text: str, kind: str) -> str | None:
+        if kind == "closing":
+            return None  # "x = 3" is the answer itself, not "3"
+        return _clean(_tail(text)) or None
+
+    return final_value(response, read, bare, mode) or ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -305,6 +239,7 @@ _LETTER_FOLLOWERS = frozenset(
         "gives",
         "best",
         "correct",
+        "with",
     ]
 )
 
@@ -335,49 +270,100 @@ def _decide(found: set[str]) -> tuple[bool, str | None]:
     return True, None
 
 
-def parse_option(response: object, letters: str = "ABCD") -> str | None:
-    """Return the option letter (uppercase, one of ``letters``) chosen by ``response``, else None.
+# A bare option answer: the letter, perhaps introduced ("Option", "Choice:") or bracketed, then nothing, a
+# label's text ("B. the red one"), a justification ("B, because ...") or a verb ("B is correct").
+_BARE_OPTION_RE = re.compile(
+    r"(?P<lead>(?:options?|choice|letter|answer|panel|figure)[ \t]{0,3}(?:is[ \t]{1,3})?[:#\-]?[ \t]{0,3})?"
+    r"(?P<open>[(\[{<]|\*\*?|__)?[ \t]{0,2}(?P<letter>[A-Za-z])(?![A-Za-z0-9'\u2019])"
+    r"(?:[ \t]{0,2}(?P<close>[)\]}>]|\*\*?|__))?"
+    r"(?P<rest>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_ALTERNATIVE_RE = re.compile(
+    r"[ \t]*(?:,|/|&|\bor\b|\band\b|\bvs\.?|\bversus\b)[ \t]*(?:(?:option|choice)[ \t]{1,3})?[(\[]?"
+    r"(?P<letter>[A-Za-z])[)\]]?(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+_LABEL_TEXT_RE = re.compile(r"[.):][ \t]+(?P<text>.*)", re.DOTALL)
+_FIRST_LINE_REST_RE = re.compile(r"[ \t.,]*(?:because|since|as)\b", re.IGNORECASE)
+_JUSTIFY_RE = re.compile(
+    r"[ \t]*(?:[,;(\u2013\u2014]|-[ \t]|:[ \t]|\b(?:because|since|as|given)\b)", re.IGNORECASE
+)
 
-    Accepted forms include ``B``, ``(b)``, ``b)``, ``[B]``, ``Option B``, ``Answer: (C)``,
-    ``the answer is D.``, ``**B**``, ``B. the red one`` and ``\\boxed{C}`` -- see
-    :func:`extract_final_answer` for how the answer region is found.  Rules are tried from the most to
-    the least explicit and the first rule that finds something decides; two different letters found by
-    that rule give None:
 
-    1. the whole region is a bare letter (``B``, ``(b)``, ``[B]``, ``B.``) -- one outside ``letters``
-       gives None -- or the first line is (``B`` followed by an explanation that mentions other letters);
-    2. "X or Y" / "X and Y" / "X/Y" naming two valid letters: ambiguous, None;
-    3. a leading option label (``B.``, ``B)``, ``(B)``, ``B:`` followed by text);
-    4. "option / choice / letter X";
-    5. a parenthesised letter anywhere (``(c)``);
-    6. a standalone capital letter.
+def _conflicts(text: str, chosen: int, options: Sequence[str] | None, synonyms: Mapping[str, str] | None) -> bool:
+    """True if ``text`` (what follows a chosen option's label) names another option exactly ("B. 10" where
+    B is 9 and C is 10): such an answer contradicts itself."""
+    if not options:
+        return False
+    from bench_core.choices import option_index
 
-    The article "a"/"A" and the pronoun "I" inside a sentence ("A square is drawn", "I think") are never
-    taken as options.  The result is uppercase.
-    """
-    valid = _letter_set(letters)
-    region = extract_final_answer(response)
-    if not valid or not region:
+    named = option_index(text, options, synonyms, fuzzy=False)
+    return named is not None and named != chosen
+
+
+def _names(text: str, letter: str, options: Sequence[str] | None, synonyms: Mapping[str, str] | None) -> bool:
+    """True if ``text`` is option ``letter``'s own content."""
+    if not options:
+        return False
+    from bench_core.choices import option_index
+
+    return option_index(text, options, synonyms, fuzzy=False) == _ALPHABET.index(letter)
+
+
+def _bare_letter(line: str | None, valid: str, options: Sequence[str] | None = None,
+                 synonyms: Mapping[str, str] | None = None, *, form: str = "statement") -> str | None:
+    """The option letter ``line`` consists of (see :data:`_BARE_OPTION_RE`), or None: "B", "(b)", "Option B",
+    "B. the red one", "(A) because (B) is wrong", "C (the blue one)", "A is correct".  Two letters ("A or B",
+    "A/B") and an article or pronoun ("A square is drawn", "I think") give None; a label whose text names
+    another option ("(C) 15" where 15 is D) gives ``""``, an answer that contradicts itself.  ``form`` is
+    where the line comes from: a statement's region (anything above); the whole response or its last
+    paragraph (a letter followed by a colon and text, "Option B: the cube faces", describes the option: a
+    line of an analysis cut off there); the response's first line (only the letter, perhaps followed by
+    "because ...": "C) mirrored" opens a list of descriptions)."""
+    if not line:
         return None
+    m = _BARE_OPTION_RE.match(line)
+    if not m or m.group("letter").upper() not in valid:
+        return None
+    letter = m.group("letter").upper()
+    rest = m.group("rest")
+    if not rest.strip(" \t.:)!"):
+        return letter
+    if form == "first" and not _FIRST_LINE_REST_RE.match(rest):
+        return None
+    alternative = _ALTERNATIVE_RE.match(rest)
+    if alternative and alternative.group("letter").upper() in valid and alternative.group("letter").upper() != letter:
+        return None
+    label = _LABEL_TEXT_RE.match(rest)
+    described = form == "statement"
+    if label and rest[0] == ":" and not described and not _names(label.group("text"), letter, options, synonyms):
+        return None  # "Option B: the cube faces" describes B; "Option A: 6" (A's own text) answers
+    if label or (m.group("close") and rest[:1] in " \t"):
+        text = label.group("text") if label else rest
+        return "" if _conflicts(text, _ALPHABET.index(letter), options, synonyms) else letter
+    if _JUSTIFY_RE.match(rest):
+        return None if rest.lstrip()[:1] == ":" and not described else letter
+    word = _NEXT_WORD_RE.match(rest)
+    marked = bool(m.group("lead") or m.group("open") or m.group("close"))
+    if word and word.group(1).casefold() in _LETTER_FOLLOWERS and (marked or m.group("letter").isupper()):
+        return letter
+    return None
 
-    m = _BARE_LETTER_RE.fullmatch(region)
-    if m:
-        letter = m.group(1).upper()
-        return letter if letter in valid else None
-    # "B\n\nExplanation: A is wrong because ...": a bare letter alone on the first line.
-    m = _BARE_LETTER_RE.fullmatch(region.split("\n", 1)[0].strip())
-    if m and m.group(1).upper() in valid:
-        return m.group(1).upper()
 
+def _letter_in_region(region: str, valid: str) -> str | None:
+    """The letter a statement's region names when it is not a bare answer (lenient mode): from the most to the
+    least explicit rule, the first that finds something decides and two letters found by it give None --
+    "X or Y" naming two valid letters (None), a leading label ("B. ...", "(B) ..."), "option / choice /
+    letter X", a parenthesised letter, a standalone capital letter that is not the article "A" or the
+    pronoun "I"."""
     for m in _OR_RE.finditer(region):
         first, second = m.group("first").upper(), m.group("second").upper()
         if first != second and first in valid and second in valid:
             return None
-
     m = _START_LABEL_RE.match(region)
     if m and m.group(1).upper() in valid:
         return m.group(1).upper()
-
     found: set[str] = set()
     for m in _OPTION_WORD_RE.finditer(region):
         letter = m.group("letter").upper()
@@ -387,18 +373,69 @@ def parse_option(response: object, letters: str = "ABCD") -> str | None:
     decided, letter = _decide(found)
     if decided:
         return letter
-
     found = {m.group(1).upper() for m in _PAREN_LETTER_RE.finditer(region)} & set(valid)
     decided, letter = _decide(found)
     if decided:
         return letter
-
     found = {
         m.group(1)
         for m in _STANDALONE_RE.finditer(region)
         if m.group(1) in valid and not _is_word_use(region, m.start(1), m.end(1))
     }
     return _decide(found)[1]
+
+
+def parse_option(
+    response: object,
+    letters: str = "ABCD",
+    *,
+    options: Sequence[str] | None = None,
+    synonyms: Mapping[str, str] | None = None,
+    mode: str = LENIENT,
+) -> str | None:
+    """Return the option letter (uppercase, one of ``letters``) that ``response`` answers, else None.
+
+    The final answer is found as :func:`extract_final_answer` describes (the last statement wins; without
+    one, a bare answer).  It is read as a bare letter: ``B``, ``(b)``, ``b)``, ``[B]``, ``Option B``,
+    ``Choice: C``, ``**B**``, ``B. the red one``, ``(A) because (B) is wrong``, ``C (the blue one)``,
+    ``A is correct`` -- two letters (``A or B``, ``A/B``) give None, and the article "a"/"A" or the pronoun
+    "I" starting a sentence ("A square is drawn", "I think") is no letter.  Given ``options`` (the option
+    texts, in order), an answer that gives an option's content instead of its letter ("9" for the option
+    "9", "a rotation 90 degrees clockwise" for "Rotation 90 degrees clockwise") selects that option (see
+    :func:`bench_core.choices.option_index`; ``synonyms`` map the words models use onto the options'), and a
+    label whose text names another option ("B. 10" where C is "10") is no answer.
+
+    In lenient mode a statement's region that is not a bare letter is read further (see
+    :func:`_letter_in_region`: "Answer: I'd go with (C) here").  In strict mode only a bare answer (or an
+    option's content) in a box, answer tags or an ``Answer:`` line counts.
+    """
+    valid = _letter_set(letters)
+    if not valid:
+        return None
+    if options and all(isinstance(o, str) and o.strip().upper() == _ALPHABET[i] for i, o in enumerate(options)):
+        options = None  # options that are their own letters (image panels) say nothing more than the letter
+
+    def by_content(line: str | None, fuzzy: bool = True) -> str | None:
+        if not options or not line:
+            return None
+        from bench_core.choices import option_index
+
+        index = option_index(line, options, synonyms, fuzzy=fuzzy)
+        return _ALPHABET[index] if index is not None and _ALPHABET[index] in valid else None
+
+    def bare(text: str, kind: str) -> str | None:
+        line = _answer_line(text, kind)
+        form = kind if kind in ("whole", "first", "last") else "statement"
+        found = _bare_letter(line, valid, options, synonyms, form="whole" if form == "last" else form)
+        return found if found is not None else by_content(line)
+
+    def read(region: str, kind: str, mode: str) -> str | None:
+        found = bare(region, "statement")
+        if found is not None or mode == STRICT:
+            return found
+        return _letter_in_region(_clean(_tail(region)), valid)
+
+    return final_value(response, read, bare, mode) or None  # "": an answer that contradicts itself
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -516,41 +553,140 @@ def _is_pronoun_one(text: str, m: re.Match[str]) -> bool:
     return bool(_PRONOUN_ONE_BEFORE_RE.search(before) or _PRONOUN_ONE_AFTER_RE.match(text, m.end()))
 
 
-def _last_number(response: object) -> Fraction | None:
-    """Exact value of the last number in the final-answer region (None if none or unusable)."""
-    region = _normalise_math(extract_final_answer(response))
+# "There are 7 ...", "I count 7 ...", "The plot shows 7 ...": a one-sentence answer's opening.
+_SENTENCE_LEAD_RE = re.compile(
+    r"(?:there[ \t]{1,3}(?:are|is|were|(?:appear|seem)s?[ \t]{1,3}to[ \t]{1,3}be)"
+    r"|(?:the[ \t]{1,3})?(?:number|count|total)(?:[ \t]{1,3}of[ \t]{1,3}[^\d:=\n]{1,40}?)?[ \t]*[:=]"
+    r"|i[ \t]{1,3}(?:can[ \t]{1,3})?(?:count(?:ed)?|see|saw|find|found|get|got"
+    r"|identify|identified)|we[ \t]{1,3}(?:have|get|see|count)|(?:the[ \t]{1,3})?(?:plot|image|figure|heatmap|graph)"
+    r"[ \t]{1,3}(?:shows|has|contains))[ \t]{1,3}",
+    re.IGNORECASE,
+)
+_APPROX_RE = re.compile(r"(?:about|approximately|approx\.?|around|roughly|exactly|~|\u2248|=)[ \t]*", re.IGNORECASE)
+_UNIT_WORD_RE = re.compile(r"[ \t]*([^\W\d_][\w'\u2019\-]*)")
+# Words that continue a sentence rather than name a unit: "3 circles and 4 squares", "3 in the top row".
+_NOT_UNIT = frozenset({
+    "and", "or", "but", "to", "from", "in", "at", "of", "on", "with", "than", "plus", "minus", "times", "then",
+    "maybe", "if", "is", "are", "was", "were", "by", "per", "for", "near", "along", "above", "below", "left",
+    "right", "top", "bottom", "so", "far", "more", "already", "now", "yet", "here", "there", "until", "remaining",
+    "counted", "found", "seen", "each", "row", "column", "first", "second", "third",
+})  # fmt: skip
+_UNIT_END_RE = re.compile(
+    r"[ \t]*(?:in[ \t]{1,3}total|in[ \t]{1,3}all|overall|altogether|total|visible|in[ \t]{1,3}(?:the|this)[ \t]{1,3}"
+    r"(?:plot|image|figure|heatmap|graph|picture))\b",
+    re.IGNORECASE,
+)
+_LIST_GOES_ON_RE = re.compile(r"[,;/][ \t]*[+\-]?[0-9]")
+_HEDGE_RE = re.compile(r"\b(?:or|maybe|possibly|perhaps|might)\b[^.\n]{0,40}?[0-9]", re.IGNORECASE)
+_JUSTIFICATION_WORD_RE = re.compile(r"\b(?:because|since|as|given|which|where|so)\b", re.IGNORECASE)
+_PARENTHETICAL_RE = re.compile(r"\([^()]{0,400}\)")
+
+
+def _number_tail_ok(rest: str) -> bool:
+    """True if ``rest``, what follows a number that opens a bare answer, keeps it the answer: nothing, up to
+    four unit words ("local maxima") and "in total", then the end of the sentence or a justification
+    (``(...)``, ``, since ...``, ``- ...``) that does not hedge with another number ("or 8")."""
+    pos = 0
+    for _ in range(4):
+        m = _UNIT_WORD_RE.match(rest, pos)
+        if not m or m.group(1).casefold() in _NOT_UNIT:
+            break
+        pos = m.end()
+    m = _UNIT_END_RE.match(rest, pos)
+    if m:
+        pos = m.end()
+    after = rest[pos:].strip()
+    if not after or after in (".", "!"):
+        return True
+    if not (after[0] in ".!" or _JUSTIFY_RE.match(rest[pos:])):
+        return False
+    if _LIST_GOES_ON_RE.match(after):
+        return False  # "7, 7, 7": a list (or a loop), not a justification
+    return _HEDGE_RE.search(after) is None
+
+
+def _bare_number(line: str | None) -> Fraction | None:
+    """The number ``line`` (one line, cleaned) consists of: "7", "-3.5", "seven", "7 local maxima", "about
+    3.25", "There are 7 peaks.", "7 (3 + 4)", "12, since ...".  None for a sentence that merely holds numbers
+    ("3 circles and 4 squares, 7 in total"), a hedge ("7 or 8") or a pronoun "one"."""
+    if not line:
+        return None
+    text = _normalise_math(line).strip()
+    m = _SENTENCE_LEAD_RE.match(text)
+    if m:
+        text = text[m.end() :]
+    m = _APPROX_RE.match(text)
+    if m:
+        text = text[m.end() :]
+    m = _NUMBER_RE.match(text)
+    if not m or _is_pronoun_one(text, m) or not _number_tail_ok(text[m.end() :]):
+        return None
+    return _exact_value(m)
+
+
+def _statement_number(region: str) -> Fraction | None:
+    """The number a statement's region gives when it is not a bare number (lenient mode): in its first line,
+    cut before a justification ("because", "since", "which") and without parentheticals, the number after
+    the last ``=`` or else the last number ("3 peaks at the top and 4 below, 7 in total")."""
+    line = _clean(_tail(region)).strip().split("\n", 1)[0]
+    line = _normalise_math(_JUSTIFICATION_WORD_RE.split(line, maxsplit=1)[0])
+    line = _PARENTHETICAL_RE.sub(" ", line).rsplit("=", 1)[-1]
     last = None
-    for m in _NUMBER_RE.finditer(region):
-        if not _is_pronoun_one(region, m):
+    for m in _NUMBER_RE.finditer(line):
+        if not _is_pronoun_one(line, m):
             last = m
     return None if last is None else _exact_value(last)
 
 
-def parse_integer(response: object) -> int | None:
-    """Return the last integer in the final-answer region of ``response``, else None.
+def _final_number(response: object, mode: str) -> Fraction | None:
+    """Exact value of the final answer's number (see :func:`parse_number`), None if none or unusable."""
+
+    def bare(text: str, kind: str) -> Fraction | None:
+        return _bare_number(_answer_line(text, kind))
+
+    def read(region: str, kind: str, mode: str) -> Fraction | None:
+        value = bare(region, "statement")
+        if value is not None or mode == STRICT:
+            return value
+        return _statement_number(region)
+
+    return final_value(response, read, bare, mode)
+
+
+def parse_integer(response: object, *, mode: str = LENIENT) -> int | None:
+    """Return the integer that ``response`` answers, else None.
+
+    The final answer is found as :func:`extract_final_answer` describes: the last statement wins; without
+    one, only a bare answer counts -- the response, its first line or its last paragraph being a number
+    ("7", "7 local maxima", "There are 7 peaks.", "2\\n\\nI initially saw 1, ..."), never the last number of
+    a sentence that merely holds numbers.  Inside a statement in lenient mode, a region that is not a bare
+    number gives the number after its last ``=`` or its last number, before any justification ("Answer: 3
+    at the top and 4 below, 7 in total" -> 7, "Answer: 12, since there are 4 rows of 3" -> 12); strict
+    mode takes only a bare number.
 
     Understands an optional sign (``+``, ``-``, unicode minus), thousands separators (``1,234``),
     number words (``zero`` ... ``twenty``, also ``thirty`` ... ``ninety`` and compounds such as
     ``twenty-one``; case-insensitive; "one" used as a pronoun -- "the red one" -- is ignored) and
-    integral decimals (``3.0`` -> 3).  If the last number is not integral (``3.5``, ``3/4``) the result
-    is None -- an earlier integer is not used instead.  A percentage counts as the number before ``%``.
+    integral decimals (``3.0`` -> 3).  A non-integral answer (``3.5``, ``3/4``) gives None -- an earlier
+    integer is not used instead.  A percentage counts as the number before ``%``.
     """
-    value = _last_number(response)
+    value = _final_number(response, mode)
     if value is None or value.denominator != 1:
         return None
     return int(value)
 
 
-def parse_number(response: object) -> float | None:
-    """Return the last number in the final-answer region of ``response`` as a float, else None.
+def parse_number(response: object, *, mode: str = LENIENT) -> float | None:
+    """Return the number that ``response`` answers as a float, else None (found as :func:`parse_integer`
+    finds an integer).
 
     Understands integers, decimals (``.5``), thousands separators, scientific notation (``1.5e-3``,
     ``3 \\times 10^{5}``, ``3×10^5``), fractions (``3/4``, ``\\frac{3}{4}``), a leading ``+``/``-`` or unicode
-    minus, and the number words of :func:`parse_integer`.  A percentage stays the number before the
-    ``%`` sign: ``"75%"`` -> ``75.0`` (not 0.75).  NaN and infinities are never returned (overflowing
-    values give None).
+    minus, approximations ("about 3.25") and the number words of :func:`parse_integer`.  A percentage stays
+    the number before the ``%`` sign: ``"75%"`` -> ``75.0`` (not 0.75).  NaN and infinities are never
+    returned (overflowing values give None).
     """
-    value = _last_number(response)
+    value = _final_number(response, mode)
     if value is None:
         return None
     try:
@@ -593,17 +729,20 @@ def coordinate_numbers(text: object) -> list[float] | None:
     return _coordinate_numbers(_normalise_math(_as_text(text)))
 
 
-def parse_coordinate(response: object, dims: int = 2) -> tuple[float, ...] | None:
+def parse_coordinate(response: object, dims: int = 2, *, mode: str = LENIENT) -> tuple[float, ...] | None:
     """Return a coordinate of exactly ``dims`` numbers from ``response``, else None.
 
     Accepts ``(3, 5)``, ``[3,5]``, ``⟨3, 5⟩``, ``3, 5``, ``(3; 5)``, ``x=3, y=5`` (labelled axes are put
     in x, y, z order) within the final-answer region.  Preference: the last parenthesised/bracketed
     group holding exactly ``dims`` numbers; else labelled axes; else the whole region if it holds exactly
-    ``dims`` numbers.  Commas always separate numbers here (no thousands separators).
+    ``dims`` numbers.  Commas always separate numbers here (no thousands separators).  The final-answer
+    region is :func:`extract_final_answer`'s in ``mode`` (in lenient mode a response without an answer
+    statement is read whole, so the last coordinate written counts: no task of this repository answers
+    with coordinates).
     """
     if isinstance(dims, bool) or not isinstance(dims, int) or dims < 1:
         return None
-    region = _normalise_math(extract_final_answer(response))
+    region = _normalise_math(extract_final_answer(response, mode=mode))
     if not region:
         return None
     groups = list(_GROUP_RE.finditer(region))
@@ -633,6 +772,7 @@ def parse_coordinate(response: object, dims: int = 2) -> tuple[float, ...] | Non
 
 _WORD_TOKEN_RE = re.compile(r"[^\W_]+|[^\w\s]|_")
 _FENCE_LINE_RE = re.compile(r"^[ \t]*```[^\n]*$", re.MULTILINE)
+_INLINE_NUMBERING_RE = re.compile(r"[ \t]+(?=[0-9]{1,3}[.)][ \t])")
 _ARROW_RE = re.compile(r"\s*(?:->|\u2192|\u27f6|=>|\u21d2|\u2794|\u279c)\s*")
 _BULLET_RE = re.compile(r"^\s*(?:[-*\u2022\u00b7\u2023\u25aa\u25e6\u2013\u2014]|\+(?=\s))\s+")
 _NUMBERING_RE = re.compile(
@@ -647,7 +787,11 @@ def _words(text: str) -> list[str]:
     return _WORD_TOKEN_RE.findall(text.casefold())
 
 
-def _split_items(region: str) -> list[str]:
+def _split_items(region: str, valid: Callable[[str], bool] | None = None) -> list[str]:
+    """The items of ``region``: a JSON array's entries, else the parts of the first separator (comma, newline,
+    semicolon, arrow, inline numbering "1) a 2) b") that gives more than one -- or, given ``valid``, of the
+    separator whose parts hold the most items ``valid`` accepts, ties going to that first separator (a
+    preamble's commas before a list on lines or arrows)."""
     stripped = region.strip()
     if stripped.startswith("[") and stripped.endswith("]"):
         try:
@@ -657,16 +801,16 @@ def _split_items(region: str) -> list[str]:
         if isinstance(loaded, list):
             return [x if isinstance(x, str) else json.dumps(x) for x in loaded]
         region = stripped[1:-1]
-    items: list[str] = [region]
-    for splitter in (",", "\n", ";", _ARROW_RE):
-        if isinstance(splitter, str):
-            parts = region.split(splitter)
-        else:
-            parts = splitter.split(region)
-        items = parts
-        if sum(1 for p in parts if p.strip()) > 1:
-            break
-    return items
+    separators = (",", "\n", ";", _ARROW_RE, _INLINE_NUMBERING_RE)
+    splits = [region.split(sep) if isinstance(sep, str) else sep.split(region) for sep in separators]
+    chosen = next((parts for parts in splits if sum(1 for p in parts if p.strip()) > 1), splits[-1])
+    if valid is not None:
+        best = sum(1 for p in chosen if valid(p))
+        for parts in splits:
+            count = sum(1 for p in parts if valid(p))
+            if count > best:
+                chosen, best = parts, count
+    return chosen
 
 
 class _Matcher:
@@ -746,15 +890,52 @@ class _Matcher:
         return next(iter(maximal)) if len(maximal) == 1 else INVALID
 
 
+_CLAUSE_BREAK_RE = re.compile(r"[,;.!?\n]")
+
+
+def _introduces(head: str, tail: str, matcher: _Matcher) -> bool:
+    """True if ``head``, the text before a colon, introduces the list in ``tail`` rather than starting it: it
+    names no token ("Following the line from the start, the markers are"), or only one clause of it names one
+    and its last clause none ("Starting at the red square (START), the path visits") while ``tail`` lists at
+    least two tokens."""
+    if not matcher.mentions(tail):
+        return False
+    if not matcher.mentions(head):
+        return True
+    clauses = _CLAUSE_BREAK_RE.split(head)
+    if sum(1 for c in clauses if matcher.mentions(c)) != 1 or matcher.mentions(clauses[-1]):
+        return False
+    return sum(1 for item in _split_items(tail) if matcher.mentions(item)) >= 2
+
+
 def _strip_preambles(region: str, matcher: _Matcher) -> str:
-    """Drop leading clauses that end in a colon and name no token ("Following the line from the start, the
-    markers are: ..."), as long as what follows names one."""
-    for _ in range(4):
+    """Drop what introduces the list: leading text up to a colon that :func:`_introduces` it, and leading lines
+    that name no token ("Let me trace the path.\n1. red square ..."), as long as what is left names one."""
+    for _ in range(8):
+        before = region
         head, colon, tail = region.partition(":")
-        if not colon or matcher.mentions(head) or not matcher.mentions(tail):
+        if colon and not matcher.mentions(":") and _introduces(head, tail, matcher):
+            region = tail
+        first, newline, rest = region.lstrip().partition("\n")
+        if newline and not matcher.mentions(first) and matcher.mentions(rest):
+            region = rest
+        if region == before:
             break
-        region = tail
     return region
+
+
+def _tokens(text: str, matcher: _Matcher) -> list[str]:
+    """The tokens of one region (see :func:`parse_sequence`): preambles dropped, split, each item matched."""
+    region = _strip_preambles(_FENCE_LINE_RE.sub("", _clean(_tail(text))), matcher)
+    items = _split_items(region, lambda item: matcher.match(item) not in (None, INVALID))
+    # leading items that name no token finish a preamble ("From start to end, the markers are red square, ...")
+    first = next((k for k, item in enumerate(items) if matcher.mentions(item)), len(items))
+    result = []
+    for item in items[first:]:
+        token = matcher.match(item)
+        if token is not None:
+            result.append(token)
+    return result
 
 
 def parse_sequence(
@@ -762,37 +943,62 @@ def parse_sequence(
     vocabulary: Sequence[str],
     synonyms: Mapping[str, str] | None = None,
     length: int | None = None,
+    *,
+    mode: str = LENIENT,
 ) -> list[str]:
-    """Return the ordered list of vocabulary tokens named in the final-answer region of ``response``.
+    """Return the ordered list of vocabulary tokens that ``response`` answers.
 
-    The region (see :func:`extract_final_answer`; code-fence lines and leading preambles that end in a
-    colon and name no token removed) is read as a JSON array of
+    The final answer is found as :func:`extract_final_answer` describes: the last answer statement wins
+    ("Answer:", ``\\boxed{}``, tags, "Final sequence:" with the list on the next lines, "The path is:").
+    Without a statement (lenient mode), the whole response is read if every item in it names a token; else
+    its first line or paragraph if that is a clean list of two or more tokens followed by a justification;
+    else its last paragraph if that is one; else the whole response as it stands (items naming no token
+    become :data:`INVALID`).  Strict mode reads only boxes, tags and ``Answer:`` lines.
+
+    A region loses code-fence lines and what introduces the list: text up to a colon that names no token
+    ("Following the line from the start, the markers are: ...") or whose one clause naming a token is not
+    its last ("Starting at the red square, the path visits: ...", when at least two tokens follow), and
+    leading lines that name no token ("Let me trace it.\\n1. ...").  It is then read as a JSON array of
     strings if it looks like one, else split on commas -- falling back to newlines, then semicolons, then
-    arrows (``->``, ``→``, ``=>``) while the split yields a single item.  Each item is casefolded, loses
+    arrows (``->``, ``→``, ``=>``) while the split yields a single item, unless a later separator gives more
+    items that each name one token ("The markers, in order: a -> b -> c").  Each item is casefolded, loses
     list numbering (``1.``, ``1)``, ``(1)``), bullets, quotes and punctuation (symbols that occur in the
-    vocabulary or in synonym keys/values are kept), has ``synonyms`` applied word by word (multi-word
-    keys allowed, longest key first, case-insensitive) and is mapped to the unique vocabulary token
-    occurring in it as a contiguous run of whole words ("the red square" -> "red square"; a token
-    contained in a longer matching token does not count).  Items matching no token or several distinct
-    tokens become :data:`INVALID`; empty items are dropped.  Returned tokens are spelled as in
-    ``vocabulary``.  ``length`` is accepted for interface symmetry and ignored: the result is neither
-    padded nor truncated.  No answer gives ``[]``.
+    vocabulary or in synonym keys/values are kept), has ``synonyms`` applied word by word (multi-word keys
+    allowed, longest key first, case-insensitive) and is mapped to the unique vocabulary token occurring in
+    it as a contiguous run of whole words ("the red square" -> "red square"; a token contained in a longer
+    matching token does not count).  Leading items that name no token end a preamble and are dropped
+    ("From start to end, the markers are red square, ..."); later items matching no token, and items
+    matching several distinct tokens, become :data:`INVALID`; empty items are dropped.  Returned tokens are
+    spelled as in ``vocabulary``.  ``length`` is accepted for interface symmetry and ignored: the result is
+    neither padded nor truncated.  No answer gives ``[]``.
     """
     del length  # the scorer pads / truncates
-    region = extract_final_answer(response)
-    if not region:
-        return []
     try:
         matcher = _Matcher(list(vocabulary) if vocabulary is not None else [], synonyms)
     except TypeError:
         return []
-    region = _strip_preambles(_FENCE_LINE_RE.sub("", region), matcher)
-    result = []
-    for item in _split_items(region):
-        token = matcher.match(item)
-        if token is not None:
-            result.append(token)
-    return result
+
+    seen: dict[str, list[str]] = {}  # the whole response is read twice without a statement: once is enough
+
+    def tokens(text: str) -> list[str]:
+        if text not in seen:
+            seen[text] = _tokens(text, matcher)
+        return seen[text]
+
+    def read(region: str, kind: str, mode: str) -> list[str] | None:
+        return tokens(region) or None
+
+    def bare(text: str, kind: str) -> list[str] | None:
+        if kind == "closing":
+            return None  # "... the last marker is green circle." ends a list's description, not the list
+        found = tokens(text)
+        enough = len(found) >= (2 if kind in ("first", "last") else 1)
+        return found if enough and INVALID not in found else None
+
+    def as_it_stands(text: str) -> list[str] | None:
+        return tokens(_tail(text.strip())) or None
+
+    return final_value(response, read, bare, mode, fallback=as_it_stands) or []
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -814,12 +1020,13 @@ def normalise_string(text: str) -> str:
     return _WHITESPACE_RE.sub(" ", text).strip(_STRING_STRIP)
 
 
-def parse_string(response: object) -> str | None:
-    """Return the normalised final-answer region of ``response``, or None if it is empty.
+def parse_string(response: object, *, mode: str = LENIENT) -> str | None:
+    """Return the normalised final-answer region of ``response`` (:func:`extract_final_answer` in ``mode``),
+    or None if it is empty.
 
     Normalisation: NFKC, casefold, control and zero-width characters and lone surrogates removed,
     whitespace runs collapsed to one space, surrounding whitespace, punctuation (``.,;:!?``), quotes and
     markdown emphasis (``*_~``) stripped.
     """
-    result = normalise_string(extract_final_answer(response))
+    result = normalise_string(extract_final_answer(response, mode=mode))
     return result or None

@@ -12,8 +12,8 @@ from typing import Any
 
 from bench_core.dataset import read_items
 from bench_core.errors import DatasetError
-from bench_core.host import Host, default_host
-from bench_core.reward import score
+from bench_core.host import Host, default_host, trace_json
+from bench_core.scorer import score
 from bench_core.types import Item
 
 #: Breakdowns every report has; ``--by`` adds more.
@@ -113,28 +113,32 @@ class _Group:
 def score_dataset(
     root: str | os.PathLike[str], predictions: str | os.PathLike[str], by: Iterable[str] = (), host: Host | None = None
 ) -> dict[str, Any]:
-    """Score every item of ``root``; items without a prediction score 0 and are counted as missing."""
+    """Score every item of ``root``; items without a prediction score 0 and are counted as missing.  A
+    dataset with no items is a DatasetError (an accuracy over nothing is no result)."""
     host = host or default_host()
     items = read_items(root)
+    if not items:
+        raise DatasetError(f"{Path(root) / 'items.jsonl'} holds no items; there is nothing to score")
     responses, counts = load_predictions(predictions)
     fields = list(STANDARD_GROUPS) + [f for f in by if f and f not in STANDARD_GROUPS]
     groups: dict[str, dict[str, _Group]] = {f: defaultdict(_Group) for f in fields}
     overall = _Group()
     known = set()
     missing = []
-    for item in items:
-        known.add(item.id)
-        task = host.tasks.get(item.task_id)
-        category = task.category if task else "unknown"
-        if item.id in responses:
-            result = score(item, responses[item.id], host=host)
-            value, details = result.value, {"answered": result.answered, **result.details}
-        else:
-            missing.append(item.id)
-            value, details = 0.0, {"answered": False}
-        overall.add(value, details)
-        for field in fields:
-            groups[field][field_value(item, field, category)].add(value, details)
+    with host.tracing() as trace:  # which plugins' hooks scored each task's items
+        for item in items:
+            known.add(item.id)
+            task = host.tasks.get(item.task_id)
+            category = task.category if task else "unknown"
+            if item.id in responses:
+                result = score(item, responses[item.id], host=host)
+                value, details = result.value, {"answered": result.answered, **result.details}
+            else:
+                missing.append(item.id)
+                value, details = 0.0, {"answered": False}
+            overall.add(value, details)
+            for field in fields:
+                groups[field][field_value(item, field, category)].add(value, details)
     for field in fields[len(STANDARD_GROUPS):]:
         if set(groups[field]) == {"null"}:
             raise DatasetError(
@@ -154,6 +158,9 @@ def score_dataset(
         "duplicate_ids": counts["duplicates"],
         "predictions_file": str(Path(predictions)),
         "hook_extensions": host.extensions(),
+        # for each task: the plugin that owns it, and the plugins whose hooks ran while its items were scored
+        "owners": {t: host.owner.get(t) for t in sorted({item.task_id for item in items})},
+        "hooks_ran": trace_json(trace),
         "by": {
             f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields
         },
@@ -167,6 +174,20 @@ def _natural(key: str) -> tuple[Any, ...]:
         return (1, 0.0, key)
 
 
+def trace_notes(report: Mapping[str, Any]) -> list[str]:
+    """One note per (hook, plugins) for plugins other than a task's owner whose hooks ran on its items while
+    it was scored (a third party's bench_score wrapper, say), naming the tasks: they may change the numbers."""
+    owners = report.get("owners") or {}
+    foreign: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for task_id, hooks in (report.get("hooks_ran") or {}).items():
+        for hook, names in hooks.items():
+            others = tuple(n for n in names if n != owners.get(task_id))
+            if others:
+                foreign[hook, others].append(task_id)
+    return [f"note: plugin(s) {', '.join(names)} ran {hook} on {', '.join(tasks)}; they may change these numbers"
+            for (hook, names), tasks in sorted(foreign.items())]
+
+
 def format_report(report: Mapping[str, Any]) -> str:
     """A plain-text rendering of a score report."""
     lines = [
@@ -174,8 +195,7 @@ def format_report(report: Mapping[str, Any]) -> str:
         f"missing predictions {report['missing']}, unknown ids {report['unknown_ids']}, "
         f"malformed lines {report['malformed_lines']}, duplicate ids {report['duplicate_ids']}",
     ]
-    for hook, names in (report.get("hook_extensions") or {}).items():
-        lines.append(f"note: {hook} is extended by plugin(s) {', '.join(names)}; they may change these numbers")
+    lines += trace_notes(report)
     extra = {k: v for k, v in report["metrics"].items() if k.startswith("mean_") and k != "mean_answered"}
     answered = round(report["metrics"].get("mean_answered", 0.0) * report["n"])
     lines.append(f"answered (a final answer could be parsed) {answered} of {report['n']}")

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bench_core import parsing
+from bench_core.statements import check_mode
 
 __all__ = ["ANSWER_TYPES", "score_response", "sequence_metrics"]
 
@@ -170,17 +171,10 @@ def _prepare_gold(
     return value
 
 
-def _option_from_text(response: object, options: Sequence[str]) -> str | None:
-    """The letter of the single option whose text the response quotes exactly (case-insensitive)."""
-    said = parsing.parse_string(response)
-    if said is None:
-        return None
-    hits = [
-        i
-        for i, text in enumerate(options)
-        if isinstance(text, str) and parsing.normalise_string(text) == said
-    ]
-    return _ALPHABET[hits[0]] if len(hits) == 1 else None
+def _numbered(options: Sequence[str] | None, gold: Any) -> bool:
+    """True if an integer item's options are numbered and its gold is an option number (the answer of a
+    numbered multiple-choice item: MaRVL's transformation options 1-5)."""
+    return bool(options) and isinstance(gold, int) and 1 <= gold <= len(options)
 
 
 def _score(
@@ -191,40 +185,44 @@ def _score(
     vocabulary: Sequence[str] | None,
     synonyms: Mapping[str, str] | None,
     tolerance: float,
+    mode: str,
 ) -> tuple[float, dict[str, Any]]:
     if answer_type == "option":
-        parsed = parsing.parse_option(response, _option_letters(options))
-        via = "letter"
-        if parsed is None and options:
-            parsed = _option_from_text(response, options)
-            via = "text"
+        letters = _option_letters(options)
+        parsed = parsing.parse_option(response, letters, options=options, synonyms=synonyms, mode=mode)
         details: dict[str, Any] = {"parsed": parsed, "answered": parsed is not None, "gold": gold}
         if parsed is not None:
-            details["via"] = via
+            by_letter = options and parsing.parse_option(response, letters, mode=mode) == parsed
+            details["via"] = "letter" if by_letter or not options else "text"
         return (1.0 if parsed == gold else 0.0), details
+    if answer_type == "integer" and _numbered(options, gold):
+        from bench_core.choices import parse_numbered_option
+
+        number = parse_numbered_option(response, options, synonyms=synonyms, mode=mode)
+        return (1.0 if number == gold else 0.0), {"parsed": number, "answered": number is not None, "gold": gold}
     if answer_type == "integer":
-        parsed = parsing.parse_integer(response)
+        parsed = parsing.parse_integer(response, mode=mode)
         return (1.0 if parsed == gold else 0.0), {
             "parsed": parsed,
             "answered": parsed is not None,
             "gold": gold,
         }
     if answer_type == "number":
-        parsed = parsing.parse_number(response)
+        parsed = parsing.parse_number(response, mode=mode)
         ok = parsed is not None and _close(parsed, gold, tolerance)
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
     if answer_type == "coordinate":
-        point = parsing.parse_coordinate(response, dims=len(gold))
+        point = parsing.parse_coordinate(response, dims=len(gold), mode=mode)
         ok = point is not None and all(_close(p, g, tolerance) for p, g in zip(point, gold, strict=True))
         parsed = None if point is None else list(point)
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": point is not None, "gold": list(gold)}
     if answer_type == "sequence":
         assert vocabulary is not None  # checked by _prepare_gold
-        tokens = parsing.parse_sequence(response, vocabulary, synonyms, length=len(gold))
+        tokens = parsing.parse_sequence(response, vocabulary, synonyms, length=len(gold), mode=mode)
         metrics = sequence_metrics(tokens, gold)
         details = {**metrics, "parsed": tokens, "gold": list(gold)}
         return metrics["exact"], details
-    parsed = parsing.parse_string(response)
+    parsed = parsing.parse_string(response, mode=mode)
     return (1.0 if parsed == gold else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
 
 
@@ -237,8 +235,13 @@ def score_response(
     vocabulary: Sequence[str] | None = None,
     synonyms: Mapping[str, str] | None = None,
     tolerance: float = 1e-6,
+    mode: str = "lenient",
 ) -> tuple[float, dict[str, Any]]:
     """Score ``response`` against ``gold`` with the default scorer for ``answer_type``.
+
+    ``mode`` is how the final answer is read (:mod:`bench_core.parsing`): ``"lenient"`` for evaluation (every
+    answer statement, then a bare answer), ``"strict"`` for training rewards (only ``\\boxed{}``, answer tags
+    or an ``Answer:`` line).
 
     Returns ``(score, details)`` with ``score`` in [0, 1] and ``details`` a JSON-serialisable dict that
     always holds ``parsed`` (the parsed response value or None), ``answered`` (bool) and ``gold`` (the
@@ -246,10 +249,13 @@ def score_response(
 
     * ``"option"`` -- gold is a letter such as ``"C"``.  Valid letters are ``A``.. up to
       ``len(options)`` when ``options`` (the option texts, in order) is given and non-empty, else
-      ``A``-``H``.  When no letter can be parsed, a response quoting exactly one option's text
-      (case-insensitive, after :func:`bench_core.parsing.normalise_string`) selects that option
+      ``A``-``H``.  An answer that gives one option's content instead of its letter (its text, its number,
+      its words: see :func:`bench_core.choices.option_index`; ``synonyms`` apply) selects that option
       (``details["via"] == "text"``).
-    * ``"integer"`` -- gold like ``"7"``; exact equality.
+    * ``"integer"`` -- gold like ``"7"``; exact equality.  With ``options`` and a gold between 1 and their
+      number, the options are numbered and the answer is an option number, read by
+      :func:`bench_core.choices.parse_numbered_option` (an option's words select it; "90 degrees" is never
+      option 90).
     * ``"number"`` -- gold like ``"3.25"``; equal within ``tolerance`` (relative or absolute).
     * ``"coordinate"`` -- gold like ``"(3, 5)"``; the number of dimensions comes from the gold; each
       component equal within ``tolerance``.
@@ -258,20 +264,21 @@ def score_response(
       match; ``details`` also holds every :func:`sequence_metrics` key.
     * ``"string"`` -- equality after :func:`bench_core.parsing.parse_string` normalisation.
 
-    Raises ``ValueError`` for an unknown ``answer_type``, a malformed gold answer or a missing
+    Raises ``ValueError`` for an unknown ``answer_type`` or ``mode``, a malformed gold answer or a missing
     vocabulary, and ``TypeError`` for a gold answer that is not a string (ints and floats are accepted
     and converted).  Never raises because of ``response``: non-string responses (None, bytes, numbers),
     empty, huge or garbled text score 0.0 with ``answered`` False.
     """
     if answer_type not in ANSWER_TYPES:
         raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {', '.join(ANSWER_TYPES)}")
+    check_mode(mode)
     gold_value = _prepare_gold(answer_type, _gold_text(gold), options, vocabulary)
     try:
         tolerance = abs(float(tolerance))
     except (TypeError, ValueError):
         raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
     try:
-        score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance)
+        score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance, mode)
     except _PARSER_FAILURES as exc:  # a parser bug must not abort a whole evaluation run
         details = {"parsed": None, "answered": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
         if answer_type == "sequence":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,25 +31,64 @@ class PixelTolerance:
 #: Items per task when neither ``--count`` nor a preset says how many.
 DEFAULT_SAMPLE = 4
 
-_cache: dict[str, Any] = {}
+#: The methods every implementation defines itself (never the base class's), with their signatures for
+#: messages.  ``distractors`` too: a task without options may return [] explicitly, but a misspelt method
+#: must not turn distractors (and the conformance suite's wrong-answer checks) off silently.
+REQUIRED_METHODS = {
+    "generate": "generate(params, random)",
+    "render": "render(problem)",
+    "verify": "verify(item, images)",
+    "distractors": "distractors(problem, count, random)",
+}
+
+_cache: dict[tuple[str, str], Any] = {}
 
 
 def implementation(task: Task) -> TaskImplementation:
-    """The implementation object of ``task``, imported on first use and cached."""
+    """The implementation object of ``task``, imported on first use, checked against the contract and cached.
+
+    A module that fails to import (or calls ``sys.exit``), or an object that does not define a required
+    method itself (``contract_problem``: a misspelt ``verfy`` or ``distractor`` would otherwise inherit the
+    base class's), is a PluginError naming the task and what is wrong, in one line."""
+    key = (task.id, task.implementation)
     try:
-        return _cache[task.implementation]
+        return _cache[key]
     except KeyError:
         pass
     try:
         impl = load_object(task.implementation)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # also SystemExit from the module's import: the command must not just end
         raise PluginError(
             f"task {task.id}: cannot load its implementation {task.implementation!r}: {type(exc).__name__}: {exc}"
         ) from exc
     if isinstance(impl, type):
         impl = impl()
-    _cache[task.implementation] = impl
+    problem = contract_problem(task, impl)
+    if problem:
+        raise PluginError(f"task {task.id}: {problem}")
+    _cache[key] = impl
     return impl
+
+
+def contract_problem(task: Task, impl: Any) -> str | None:
+    """What ``impl`` lacks of the task contract, in one line, or None: a required method it does not define
+    itself (one inherited from ``TaskImplementation`` counts as missing), naming a near-miss it defines instead
+    (``verfy``, ``distractor``); ``hardness`` where the task declares a difficulty scale."""
+    required = dict(REQUIRED_METHODS)
+    if task.difficulty is not None:
+        required["hardness"] = "hardness(item) (the task declares a difficulty scale)"
+    own = [n for n in dir(impl) if not n.startswith("_") and n not in required and callable(getattr(impl, n, None))]
+    for method, signature in required.items():
+        if callable(getattr(impl, method, None)) and getattr(type(impl), method, None) is not getattr(
+                TaskImplementation, method, None):
+            continue
+        close = difflib.get_close_matches(method, own, n=1, cutoff=0.75)
+        hint = f"; it defines {close[0]}: misspelt?" if close else ""
+        return (f"its implementation {type(impl).__name__} ({task.implementation}) does not define {signature}{hint}"
+                " (every task implements generate, render, verify and distractors itself)")
+    return None
 
 
 class TaskImplementation:
@@ -94,9 +134,17 @@ class TaskImplementation:
 
     def score(self, item: Item, response: Any) -> Score:
         """Score a response with the core scorer of the item's answer type."""
-        from bench_core.reward import score_item
+        from bench_core.scorer import score_item
 
         return score_item(item, response)
+
+    def scoring_hints(self, item: Item) -> Mapping[str, Any]:
+        """What the core scorer needs, beyond the item's answer, answer type and options, to score its
+        responses as this task's ``score`` does, so that a trainer can score them without the plugin
+        (``bench_core.scoring_record``): ``"vocabulary"`` (the tokens of a sequence answer) and
+        ``"synonyms"`` (words models use for the task's words, for sequences and for options answered by
+        their content).  Default: nothing."""
+        return {}
 
     def hardness(self, item: Item) -> float:
         """A model-free measure of how hard ``item`` is, read from its written record (answer-space size,
@@ -113,6 +161,7 @@ class TaskImplementation:
 
     def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
         """Up to ``count`` plausible wrong answers, canonical and pairwise distinct (the option letters of the
-        wrong options, for a multiple-choice task).  Required: there is no empty default, so a misspelt
-        method cannot silently turn it off."""
+        wrong options, for a multiple-choice task).  Required of every task: there is no empty default, so a
+        misspelt method cannot silently turn it off; a task without options whose answers have no plausible
+        neighbours returns ``[]`` explicitly (one with options must propose some: the conformance suite says so)."""
         raise NotImplementedError(f"{type(self).__name__} does not propose distractors")

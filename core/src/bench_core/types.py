@@ -53,6 +53,23 @@ class Parameter:
     maximum: float | None = None
     help: str = ""
 
+    def __attrs_post_init__(self) -> None:
+        problem = _declaration_problem(self)
+        if problem:
+            raise ValueError(f"the task declares {problem} (a bug in the task's description of its parameters, "
+                             "not in a user's setting)")
+
+    def value_problem(self, value: Any) -> str | None:
+        """Why ``value`` is not one of this parameter's values (kind, choices, range), or None: for checking
+        what a generator drew or recorded against what its task declares."""
+        if self.kind == "level":
+            try:
+                parse_level(value, self.choices)
+            except ParameterError as exc:
+                return f"{value!r} for {self.name!r}, which is not a level ({exc})"
+            return None
+        return _value_problem(self, value)
+
     def allowed(self) -> str:
         """Describe the allowed values in words, for error messages and ``bench tasks``."""
         if self.kind == "level":
@@ -118,7 +135,7 @@ def _declaration_problem(p: Parameter) -> str | None:
     """What is inconsistent in a parameter's own declaration, or None."""
     if p.kind == "level":
         if p.minimum is not None or p.maximum is not None:
-            return f"minimum or maximum for the level {p.name!r} (a level is always in [0, 1])"
+            return f"a minimum or maximum for the level {p.name!r} (a level is always in [0, 1])"
         if p.choices is not None and not all(isinstance(c, str) and c for c in p.choices):
             return f"choices {p.choices!r} for the level {p.name!r}, which must be alias names"
         if p.default is not None:
@@ -127,25 +144,44 @@ def _declaration_problem(p: Parameter) -> str | None:
             except ParameterError as exc:
                 return f"default {p.default!r} for {p.name!r}, which is not a level ({exc})"
         return None
+    for bound in ("minimum", "maximum"):
+        value = getattr(p, bound)
+        if value is not None and (p.kind not in ("int", "float") or not _is_kind(value, "float")):
+            return f"{bound} {value!r} for the {p.kind} {p.name!r} (only an int or float has a numeric range)"
     if p.minimum is not None and p.maximum is not None and p.minimum > p.maximum:
         return f"minimum {p.minimum} above maximum {p.maximum} for {p.name!r}"
     if p.choices is not None:
         if not p.choices:
             return f"an empty list of choices for {p.name!r}"
         for choice in p.choices:
-            if not _is_kind(choice, p.kind):
-                return f"choice {choice!r} for {p.name!r}, which is not a {p.kind}"
+            problem = _value_problem(p, choice, check_choices=False)
+            if problem:
+                return f"choice {problem}"
     if p.default is None:
         return None
-    if not _is_kind(p.default, p.kind):
-        return f"default {p.default!r} for {p.name!r}, which is not a {p.kind}"
-    if p.choices is not None and p.default not in p.choices:
-        return f"default {p.default!r} for {p.name!r}, which is not among its choices ({p.allowed()})"
+    problem = _value_problem(p, p.default)
+    return None if problem is None else f"default {problem}"
+
+
+def _value_problem(p: Parameter, value: Any, check_choices: bool = True) -> str | None:
+    """What makes ``value`` (a declared default or choice, or a value a generator drew) not one of ``p``'s
+    values, worded to follow "default " or "drew ", or None if it is one."""
+    if not _is_kind(value, p.kind):
+        return f"{value!r} for {p.name!r}, which is not {'an' if p.kind == 'int' else 'a'} {p.kind}"
+    if check_choices and p.choices is not None and value not in p.choices:
+        return f"{value!r} for {p.name!r}, which is not among its choices ({p.allowed()})"
     low = -math.inf if p.minimum is None else p.minimum
     high = math.inf if p.maximum is None else p.maximum
-    if p.kind in ("int", "float") and not low <= p.default <= high:
-        return f"default {p.default!r} for {p.name!r} outside [{p.minimum}, {p.maximum}]"
+    if p.kind in ("int", "float") and not low <= value <= high:
+        return f"{value!r} for {p.name!r} outside [{_number(p.minimum, '-inf')}, {_number(p.maximum, 'inf')}]"
     return None
+
+
+def _number(bound: float | None, open_end: str) -> str:
+    """A range bound for a message: 8 rather than 8.0, ``open_end`` where there is none."""
+    if bound is None:
+        return open_end
+    return str(int(bound)) if float(bound).is_integer() else str(bound)
 
 
 def _is_kind(value: Any, kind: str) -> bool:
@@ -191,10 +227,6 @@ class Task:
         names = [p.name for p in self.parameters]
         if len(set(names)) != len(names):
             raise ValueError(f"task {self.id}: duplicate parameter names in {names}")
-        for parameter in self.parameters:
-            problem = _declaration_problem(parameter)
-            if problem:
-                raise ValueError(f"{self.id} declares {problem} (a bug in the task's description)")
         levels = [p.name for p in self.parameters if p.kind == "level"]
         if levels and (self.difficulty is None or levels != ["difficulty"]):
             what = "no difficulty scale" if self.difficulty is None else "only 'difficulty' may be of kind 'level'"

@@ -19,7 +19,7 @@ from pathlib import Path
 import attrs
 
 from bench_core.dataset import check_manifest, read_items
-from bench_core.errors import BenchError, DatasetError
+from bench_core.errors import BenchError, DatasetError, PluginError
 from bench_core.generation import build_item, run_jobs, verify_item
 from bench_core.host import Host, default_host
 from bench_core.images import decode_png, sha256
@@ -76,7 +76,9 @@ def check_artefact(host: Host, root: Path, item: Item) -> list[str]:
         return problems
     try:
         return verify_item(host, task, item, images)
-    except Exception as exc:  # a verifier that crashes on an item has not proved it
+    except PluginError as exc:  # a verifier that crashes on an item has not proved it (named by verify_item)
+        return [str(exc)]
+    except Exception as exc:
         return [f"verify raised {type(exc).__name__}: {exc}"]
 
 

@@ -33,6 +33,9 @@ from bench_plugin_marvl import transformation as tr
 from bench_plugin_marvl.descriptions.counting import TASK as COUNTING
 from bench_plugin_marvl.descriptions.transformation import TASK as TRANSFORMATION
 from bench_plugin_marvl.functions import FAMILIES
+from bench_plugin_marvl.verifiers import surfaces
+from bench_plugin_marvl.verifiers import transformation as vt
+from bench_plugin_marvl.verifiers.pixels import Plot, check_plot
 
 
 class _Plugin:
@@ -186,8 +189,9 @@ def test_counting_contour_rings_dashed_the_wrong_way_are_rejected(count_type: st
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Contour-only plots dash exactly the closed rings around hollows (the question says so): a plot with
     every line solid, every closed ring dashed, or the rule turned round misleads a reader about which
-    rings are peaks, and verify must see it on the pixels."""
-    built = _counting("contour", seed=5, count_type=count_type)
+    rings are peaks, and verify must see it on the pixels.  The surface has peaks and hollows, so that each
+    fault changes the picture."""
+    built = _counting("contour", seed=5, count_type=count_type, family="mixed-sign-gaussian-mixture")
     original = plotting.hollow_rings
 
     def faulty(lines: Any, level: float, z: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[bool]:
@@ -201,6 +205,7 @@ def test_counting_contour_rings_dashed_the_wrong_way_are_rejected(count_type: st
 
     monkeypatch.setattr(plotting, "hollow_rings", faulty)
     images = _draw_counting(built.item, built.problem.structure[0])
+    assert not np.array_equal(np.asarray(images[0]), np.asarray(_decoded(built.images)[0])), "no fault planted"
     failures = assert_rejected(_HOST, COUNTING, built.item, images, f"{fault} ({count_type})")
     assert any("innermost contour ring" in f for f in failures)
 
@@ -339,3 +344,100 @@ def test_transformation_shift_of_the_record_is_checked() -> None:
     for steps in (move["shift_samples"] + 3, -move["shift_samples"]):
         bad = _with_scene(item, transformation={**move, "shift_samples": steps, "shift": steps * _sample(item)})
         assert_rejected(_HOST, TRANSFORMATION, bad, images, f"shift recorded as {steps} samples")
+
+
+# -- contour levels at the value of a flat stretch ------------------------------------------------------------
+
+
+def _drawn_pair(family_key: str, params: dict[str, Any], transform: str, shift: int, styles: tuple[str, str],
+                decimals: int | None = None) -> tuple[np.ndarray, list[tuple[Plot, np.ndarray]]]:
+    """A pair drawn as the task draws it, and each panel as its written scene record describes it (levels
+    rounded as the core rounds metadata) with the verifier's own evaluation of what it shows.  ``decimals``
+    is the values' rounding the record declares (None: the check allows no rounding at all)."""
+    family = FAMILIES[family_key]
+    extent = tr.window(family.domain)
+    n = plotting.PLOT_GRID
+    z_a, z_b, lo, hi, _ = tr.plotted_grids(family, params, transform, shift)
+    image = _decoded([plotting.render_pair(z_a, z_b, extent, *styles, vmin=lo, vmax=hi)])[0]
+    margin = n // 4
+    k = np.arange(n + 2 * margin) - margin + 0.5
+    side = extent[1] - extent[0]
+    ext = surfaces.grid(family_key, params, extent[0] + k * side / n, extent[2] + k * side / n)
+    levels = [round(float(v), 6) for v in plotting.contour_levels(lo, hi)]
+    panels = []
+    for box, style, z in zip(plotting.axes_rects_px("pair", plotting.PAIR_SIZE), styles,
+                             (ext[margin:margin + n, margin:margin + n], vt.moved(ext, margin, transform, shift)),
+                             strict=True):
+        kind, cmap = plotting.style_parts(style)
+        panels.append((Plot(box, extent, n, kind, cmap, (lo, hi), levels, 0.0, decimals=decimals), z))
+    return np.asarray(image.convert("RGB")).copy(), panels
+
+
+#: Crossed tunnels (``marvl/transformation`` 0.2.1, seed 7, index 395): the troughs' floors lie at about
+#: -1e-5 and the level at 3.6e-5 is crossed by the drawn samples only near the crossings (short spikes along
+#: the troughs; on the floor between them the nearest samples stand 7e-4 above it and no line is drawn).
+_TUNNELS = ("crossed-tunnels", {"w": 0.3019, "a": [-2.8828, -0.1597, 3.1757],
+                                "b": [-3.1852, -0.9653, 1.051, 3.1903]}, "r180", 0, ("contour", "heatmap-inferno"))
+#: Symmetric lobes (0.2.1, seed 11, indices 1289 and 329): the colour range is symmetric, so a level lies at
+#: 0 (or 5e-7, recorded as 1e-6), the value of the far field, which the drawn values' rounding splits into
+#: patches of 0 and 1e-6; lines used to run along those patches' edges, where the function is not at the level.
+_LOBES = [
+    ("contained-symmetric-lobes", {"m": 5, "sigma": 0.9397, "angle": 2.9927, "centre": [-0.1109, 0.4965]},
+     "r90", 0, ("heatmap-plasma", "heatmap-contour-plasma")),
+    ("contained-symmetric-lobes", {"m": 4, "sigma": 1.0875, "angle": 5.6543, "centre": [0.4231, -0.2647]},
+     "ty", 75, ("heatmap-contour-plasma", "heatmap-contour-plasma")),
+    ("contained-symmetric-lobes", {"m": 5, "sigma": 0.9397, "angle": 2.9927, "centre": [-0.1109, 0.4965]},
+     "r90", 0, ("contour", "contour")),
+]
+
+
+def test_contour_level_just_above_a_trough_floor_is_not_demanded_where_no_sample_crosses_it() -> None:
+    """The missing-line check once extrapolated the level's distance straight through the trough's floor and
+    demanded a line where the drawn samples never reach the level (13 sampled pixels in one tile)."""
+    image, panels = _drawn_pair(*_TUNNELS)
+    plot, z = panels[0]
+    stats: dict[str, float] = {}
+    assert check_plot(image, plot, z, "Plot A", stats) == []
+    assert stats["solid_missing_tile"] == 0
+
+
+@pytest.mark.parametrize("case", _LOBES, ids=["level-0", "level-5e-7", "contour-only"])
+def test_no_contour_line_follows_the_rounding_of_a_flat_far_field(case: tuple[Any, ...]) -> None:
+    """Lines of a level at the far field's value are drawn only where the function crosses it (the nodal
+    rays), not along the rounding of the far field (a patch of 13 sampled pixels of stray ink before)."""
+    image, panels = _drawn_pair(*case)
+    for name, (plot, z) in zip("AB", panels, strict=True):
+        stats: dict[str, float] = {}
+        assert check_plot(image, plot, z, f"Plot {name}", stats) == []
+        if plot.kind != "heatmap":
+            assert stats["stray_ink_tile"] == 0
+
+
+#: Crossed tunnels (0.2.2, seed 11, index 1159): the drawn level 1.00000000003e-6 (recorded as 1e-6) lies just
+#: above the drawn floor of one trough (samples rounded to 1.000e-6), so a line runs all along that floor,
+#: while the function's floor there is 1.004e-6: the rounding of the drawn values decided the crossing.
+_TUNNEL_FLOOR = ("crossed-tunnels", {"w": 0.3518, "a": [-3.6575, -1.462, 1.4592, 3.8611], "b": [-3.0726, 4.038]},
+                 "tx", -64, ("heatmap-contour-magma", "heatmap-contour-inferno"))
+
+
+def test_a_crossing_that_the_rounding_decides_is_not_held_against_the_plot() -> None:
+    """The record declares values drawn to 6 decimals and levels recorded to as many: a line along a trough
+    floor within that of the level is explained (16 sampled pixels of "stray" ink in each panel before)."""
+    image, panels = _drawn_pair(*_TUNNEL_FLOOR, decimals=6)
+    for name, (plot, z) in zip("AB", panels, strict=True):
+        assert check_plot(image, plot, z, f"Plot {name}") == []
+        strict = Plot((plot.left, plot.top, plot.right, plot.bottom), plot.extent, plot.samples, plot.kind,
+                      plot.colormap, (plot.vmin, plot.vmax), plot.levels, 0.0)
+        assert any("lies on no level set" in f for f in check_plot(image, strict, z, f"Plot {name}"))
+
+
+def test_contour_lines_erased_from_a_patch_are_still_rejected() -> None:
+    """The check still catches a patch of a level set drawn without its line (here: painted over)."""
+    image, panels = _drawn_pair(*_TUNNELS, decimals=6)
+    plot, z = panels[0]
+    top, left = round(plot.top) + 120, round(plot.left) + 120
+    patch = image[top:top + 100, left:left + 100]
+    assert (patch.max(axis=2) <= 160).sum() > 200, "the patch must hold contour lines to erase"
+    patch[...] = 255
+    failures = check_plot(image, plot, z, "Plot A")
+    assert any("has no contour line" in failure for failure in failures), failures

@@ -137,7 +137,10 @@ def test_families_and_styles_are_spread_over_the_indices(settings) -> None:
     """Issue 10: every aligned block of 12 items shows the 12 countable families (each can show its own
     item's count), any 9 consecutive items the nine styles, any 3 both maxima and minima; a run across two
     family blocks still shows the larger part of each.  Before: 12 items showed 7 families and 9 items 8
-    styles."""
+    styles.  A family can be left out of a block only when it can show none of the block's counts (e.g. the
+    Gabor function with no target in 2-5): about one block in a hundred."""
+    countable = {name for name, family in FAMILIES.items() if family.countable("maxima") or family.countable("minima")}
+    assert len(countable) == 12
     for seed in (0, 2026):
         design = _design_runs(seed, 240, settings)
         for count_type, name, _, target in design:
@@ -145,12 +148,20 @@ def test_families_and_styles_are_spread_over_the_indices(settings) -> None:
         families = [d[1] for d in design]
         styles = [d[2] for d in design]
         types = [d[0] for d in design]
-        assert all(len(set(families[b:b + 12])) == 12 for b in range(0, 240, 12)), seed
+        short = 0
+        for b in range(0, 240, 12):
+            block = design[b:b + 12]
+            missing = countable - {d[1] for d in block}
+            assert len(missing) <= 1, (seed, b, missing)
+            for name in missing:
+                short += 1
+                assert not any(t in FAMILIES[name].reachable(c) for c, _, _, t in block), (seed, b, name)
+        assert short <= 1, seed
         assert min(len(set(families[s:s + 12])) for s in range(229)) >= 7
         assert sum(len(set(families[s:s + 12])) for s in range(229)) / 229 > 9.5
         assert all(len(set(styles[s:s + 9])) == 9 for s in range(232))
         assert all(len(set(types[s:s + 3])) == 2 for s in range(238))
-        assert set(Counter(families).values()) == {20}
+        assert set(Counter(families).values()) <= {20 - short, 20, 20 + short}
 
 
 def test_target_distribution_follows_the_paper_bins() -> None:

@@ -173,3 +173,33 @@ def test_contour_levels_are_inside_the_range():
     assert len(levels) == plotting.CONTOUR_LEVELS
     assert levels.min() > -1 and levels.max() < 1
     assert np.allclose(np.diff(levels), np.diff(levels)[0])
+
+
+def test_flat_samples_are_those_whose_neighbourhood_barely_changes():
+    z = np.tile(np.arange(12, dtype=float) * 1e-3, (6, 1))  # a slope of 1e-3 per sample along x
+    z[:, :5] = 0.0
+    z[2, 1] = 4e-6  # rounding noise
+    flat = plotting.flat_samples(z, 1e-5)
+    assert flat[:, :4].all() and not flat[:, 4:].any()
+    z[3, 3] = np.nan
+    assert not plotting.flat_samples(z, 1e-5)[2:5, 2:5].any()
+
+
+def test_no_contour_line_follows_the_rounding_of_a_flat_stretch_at_a_level():
+    """A stretch lying at a level's value (0, the middle level of a symmetric range), split by the values'
+    rounding into patches of 0 and 1e-6, gets no line along the patches' edges; the slopes keep theirs."""
+    x, y = plotting.sample_grid(EXTENT)
+    z = np.where(np.abs(x) > 2, x, 0.0) + np.where((np.abs(x) <= 2) & (np.floor(2 * y) % 2 == 0), 1e-6, 0.0)
+    assert 0.0 in plotting.contour_levels(-5.0, 5.0)
+    for style in ("contour", "heatmap-contour-viridis"):
+        image = plotting.render_plot(z, EXTENT, style, vmin=-5.0, vmax=5.0)
+        area = _plot_area(image, "plot").astype(int)
+        width = area.shape[1]
+        if style == "contour":
+            ink = area.max(axis=2) <= 160
+        else:
+            plain = _plot_area(plotting.render_plot(z, EXTENT, "heatmap-viridis", vmin=-5.0, vmax=5.0), "plot")
+            ink = np.abs(area - plain.astype(int)).max(axis=2) > 8
+        middle = ink[:, int(width * 0.35):int(width * 0.65)]  # |x| < 1.5
+        assert not middle.any(), f"{style}: {int(middle.sum())} line pixels in the flat stretch"
+        assert ink[:, :int(width * 0.25)].sum() > 1000  # the slope's lines (x < -2.5)

@@ -398,7 +398,10 @@ def test_pinned_styles_and_pairing():
     ("3. Translation in X", 3), ("(3)", 3), ("**3**", 3), ("three", 3), ("The answer is 3.", 3),
     ("Answer: Rotation 90 degrees clockwise", 1), ("5", 5), ("No Change", 5),
     ("3. Translation in Y", None),  # the number and the text disagree
-    ("", None), ("I am not sure.", None), ("Rotation 180 degrees clockwise-ish", 180),
+    ("", None), ("I am not sure.", None),
+    # issue 11: words are read as the option they name, never as an option number ("90" is no option)
+    ("Rotation 180 degrees clockwise-ish", None), ("a rotation 90 degrees clockwise", 1),
+    ("Answer: the plot was shifted horizontally", 3), ("<final_answer>rotated by 180°</final_answer>", 2),
 ])
 def test_parse_numbered_option(response, expected):
     number, _ = tr.parse_numbered_option(response, [tr.OPTION_TEXT[k] for k in tr.OPTION_KEYS])

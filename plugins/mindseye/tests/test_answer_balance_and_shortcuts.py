@@ -16,6 +16,7 @@ TASKS = tasks()
 SAMPLE = 150
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
 def test_answer_letters_are_uniform_over_a_thousand_items(task):
     from bench_core import implementation
@@ -47,6 +48,7 @@ def _shortcut_solvers(features: list[dict[str, float]]) -> dict[str, int]:
     return picks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
 def test_nuisance_only_solvers_score_at_chance(task):
     host = default_host()

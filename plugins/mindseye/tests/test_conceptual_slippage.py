@@ -149,6 +149,7 @@ def _scene(stimulus, side=300):
             "concept": stimulus.facts["concept"], "grid": GRID}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("concept", CONCEPTS)
 def test_solver_agrees_and_no_rival_or_nuisance_singles_out_a_panel(concept, difficulty):
@@ -207,6 +208,7 @@ def test_descriptions_list_every_concept():
     assert set(DESCRIBED) == set(CONCEPTS)
 
 
+@pytest.mark.slow
 def test_concepts_and_answers_are_balanced_over_a_run():
     jobs = plan(TASK, {}, 5, 12)
     built = [build_item(_HOST, TASK, job.seed, job.index, job.params) for job in jobs]
@@ -227,6 +229,7 @@ def test_looks_are_drawn_from_one_distribution():
     assert look.kind(5) == "circle" and look.colour(2) == INK
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concept", [c for c in CONCEPTS if c != "word"])
 def test_objects_and_holes_stay_visible_at_600x800(concept):
     side = Layout(SIZES["600x800"], 0, 6, 3).tile
@@ -241,6 +244,7 @@ def test_objects_and_holes_stay_visible_at_600x800(concept):
                     assert 2 * hole.area / hole.length * side >= 4.5  # holes stay open
 
 
+@pytest.mark.slow
 def test_the_violator_takes_every_place_in_the_size_order():
     # ink, ink extent and saturation rank the six panels in one order (spacing and word panels excepted: their
     # violator has its own conformer draw's features), and the violator's place in it is balanced over
@@ -374,6 +378,7 @@ def _moved(panel, dx, dy):
     return Panel(marks=tuple(Mark(affinity.translate(m.polygon, dx, dy), m.colour, m.kind) for m in panel.marks))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concept", CONCEPTS)
 def test_options_drawn_one_slot_off_are_caught(concept):
     built = _built(concept)
@@ -392,6 +397,7 @@ def _with_scene(item, options):
     return attrs.evolve(item, metadata={**item.metadata, "scene": scene})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concept", CONCEPTS)
 def test_a_distractor_made_to_break_the_concept_is_caught(concept):
     built = _built(concept)
@@ -452,6 +458,7 @@ def _changed_drawings(panel):
     return {name: Panel(marks=tuple(m)) for name, m in out.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concept", CONCEPTS)
 def test_a_panel_drawn_unlike_its_record_is_caught(concept):
     built = _built(concept)

@@ -106,6 +106,7 @@ def test_the_verifier_infers_every_motion_from_rounded_frames(name):
             assert max(verifier.hausdorff(p, truth) for p in predicted) < verifier.MATCH, (name, shape, speed)
 
 
+@pytest.mark.slow
 def test_solver_agrees_with_the_construction_without_the_safety_net(monkeypatch):
     """``build`` drops any draw the generator's own solver reads differently; here that solver is consulted
     before the filter and must never disagree."""
@@ -250,6 +251,7 @@ def _scenes(built):
     return stimulus, shown
 
 
+@pytest.mark.slow
 def test_foils_are_wrong_distinct_and_on_canvas():
     for index in range(30):
         built = _build(3, index)
@@ -268,6 +270,7 @@ def test_foils_are_wrong_distinct_and_on_canvas():
                 assert dsc._distance(option.content, truth) >= dsc.VISIBLE
 
 
+@pytest.mark.slow
 def test_templates_mean_what_they_say():
     for index in range(24):
         built = _build(4, index)
@@ -296,6 +299,7 @@ def test_templates_mean_what_they_say():
                 assert len(option.content[key]) == len(motion.SHAPES[shapes[key]])
 
 
+@pytest.mark.slow
 def test_pose_voting_never_singles_out_the_truth():
     """Voting for each shape's most common pose across the options never picks the truth alone (every set of
     foils is checked for it), so the vote scores well below 50%."""
@@ -329,6 +333,7 @@ def _pose_profile(shown, k):
     return distances, shared
 
 
+@pytest.mark.slow
 def test_the_answer_is_one_corner_of_a_square():
     """The options form a 2 x 2 design: with one slip per shape every option shares each shape's pose with exactly
     one other option and has the same distances to the others as the truth (so neither likeness nor pose voting
@@ -354,6 +359,7 @@ def test_the_answer_is_one_corner_of_a_square():
     assert designs["swap"] and designs["slips"]
 
 
+@pytest.mark.slow
 def test_the_two_slip_foils_make_the_third():
     """The foil with both slips shows each shape as the one-slip foil of that shape does, and the swap at a wrong
     time shows the wrong time's moment."""
@@ -377,6 +383,7 @@ def test_the_two_slip_foils_make_the_third():
         assert both.latent["t"] == ahead.latent["t"] in (1.25, 1.5)
 
 
+@pytest.mark.slow
 def test_each_way_round_is_equally_likely():
     """Shape A's slip is ahead of the truth as often as behind it, and the wrong time is early as often as late: the
     way round is drawn 50/50 once both qualify, so the truth is not each shape's earlier (or later) pose."""
@@ -394,6 +401,7 @@ def test_each_way_round_is_equally_likely():
         assert abs(np.mean(flags) - 0.5) <= 3 * 0.5 / math.sqrt(len(flags)), (design, np.mean(flags))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("motion_class", ["linear", "periodic", "compound"])
 def test_motion_class_knob(motion_class):
     for index in range(4):
@@ -427,6 +435,7 @@ def test_difficulty_sets_the_knobs():
         assert knobs == {"motion": dsc.MOTION_CLASS[difficulty], "speed": dsc.SPEED[difficulty]}
 
 
+@pytest.mark.slow
 def test_every_template_gets_used_and_shapes_differ():
     used = Counter()
     confounds = Counter()
@@ -460,6 +469,7 @@ def test_shortcut_hits_follow_the_test_suite_solvers():
         assert np.allclose(dsc.shortcut_hits(features)[0], expected / 24)
 
 
+@pytest.mark.slow
 def test_the_truth_is_not_the_typical_option(monkeypatch):
     """Over many items no nuisance shortcut (most/least ink, extent or saturation, furthest from or closest to
     the median) picks the truth more often than chance allows, in expectation over the drawn foil sets."""

@@ -242,6 +242,7 @@ def test_a_distractor_made_correct_in_the_scene_fails():
         assert any("scene solver" in f for f in failures), failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["turn", "drop"])
 @pytest.mark.parametrize("size", ["1024x1024", "600x800"])
 def test_a_figure_drawn_with_one_part_changed_fails(how, size):
@@ -278,6 +279,7 @@ def test_the_record_holds_the_drawn_primitives_and_recursion():
 
 
 # -- items: answer, templates, knobs --------------------------------------------------------------------
+@pytest.mark.slow
 def test_items_answer_is_the_violator_and_templates_are_named():
     for index in range(24):
         built = _build(5, index)
@@ -295,6 +297,7 @@ def test_items_answer_is_the_violator_and_templates_are_named():
         assert Counter(o["latent"]["rule"] for o in options) == {"plain": 2, "irregular": 2}
 
 
+@pytest.mark.slow
 def test_families_knob():
     for index in range(6):
         single = _build(6, index, families="single").item.metadata["options"]
@@ -303,6 +306,7 @@ def test_families_knob():
         assert sorted(Counter(o["latent"]["generator"] for o in paired).values()) == [2, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("violation", recursion.VIOLATIONS)
 def test_violation_knob_is_obeyed(violation):
     for index in range(3):
@@ -340,6 +344,7 @@ def test_difficulty_sets_the_knobs():
 
 
 # -- leaks and legibility -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_violator_is_not_an_ink_outlier_on_average():
     """Over many items the violator is the most- or least-inked panel about as often as chance (2 in 4)."""
     extremes, count = 0, 36
@@ -431,6 +436,7 @@ def _strokes(figure) -> list[tuple[tuple[tuple[float, float], ...], int]]:
     return strokes
 
 
+@pytest.mark.slow
 def test_written_tree_panels_keep_branches_apart():
     """In written items, no two strokes of a tree that share no end point come closer than the clearance (measured
     on the scene record with shapely, independently of ``recursion.gap``)."""

@@ -183,6 +183,7 @@ def test_the_verifier_rolls_a_sector_only_into_its_cone():
 
 
 # -- items ---------------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 def test_exactly_one_option_folds_and_each_template_is_its_error(difficulty):
     for seed in range(15):
@@ -220,6 +221,7 @@ def _family(kind: str) -> str:
     return mc.FAMILY.get(kind, kind)
 
 
+@pytest.mark.slow
 def test_the_options_alone_do_not_tell_which_solid_the_net_is_cut_from():
     # the shortcut of issue 7: the right solid's kind used to be shown twice (pick the regular one of the pair)
     count = 120
@@ -241,6 +243,7 @@ def test_the_options_alone_do_not_tell_which_solid_the_net_is_cut_from():
     assert set(parts) == set(mc.WORLD) and min(parts.values()) >= count / 4 - 3 * math.sqrt(count * 3 / 16)
 
 
+@pytest.mark.slow
 def test_colour_is_no_cue_when_colour_confounds_are_on():
     shares = [_stimulus(200 + s, "medium").facts["correct_shares_net_colour"] for s in range(45)]
     assert 0.1 <= sum(shares) / len(shares) <= 0.45  # one time in four, the chance of any option

@@ -146,6 +146,7 @@ def test_poses_use_the_requested_axes_and_angles(axes, angles):
 
 
 # -- items ---------------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 def test_solver_picks_exactly_the_rotation_and_every_foil_is_wrong(difficulty):
     for seed in SEEDS:
@@ -198,6 +199,7 @@ def test_each_template_is_the_error_it_names(difficulty):
             assert sum(a != b for a, b in zip(changed.colours, original.colours, strict=True)) == 2
 
 
+@pytest.mark.slow
 def test_every_option_stands_to_the_others_as_the_answer_does():
     # issue 7's blind audit: with every foil one edit away from the answer, the answer was the option most
     # like all the others.  Now each option has exactly one mirror image among the others, and the original
@@ -252,6 +254,7 @@ def test_explicit_knobs_override_the_difficulty_defaults():
     assert {c for o in mono.options for c in o.content.colours} == {mt.WHITE}
 
 
+@pytest.mark.slow
 def test_the_mirror_is_usually_the_designated_confound():
     levels = ("easy", "medium", "hard")
     roles = [o.template for seed in range(30) for o in _stimulus(100 + seed, levels[seed % 3]).options

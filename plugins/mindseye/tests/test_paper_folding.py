@@ -220,6 +220,7 @@ def test_hole_count_tells_nothing_about_the_answer():
     assert places["strictly lowest"] >= 1, places  # rarer: it needs three foils with extra holes
 
 
+@pytest.mark.slow
 def test_foil_choice_balances_the_count_shortcuts_in_expectation(monkeypatch):
     """Per item, the weights over foil sets bring every fully weighted count shortcut within 0.03 of chance, so
     over many items the expected hit rates sit at chance (no sampling noise in this check)."""
@@ -341,6 +342,7 @@ def test_planted_fault_options_drawn_one_slot_off(seed, index):
     assert any("holes" in f for f in failures), failures  # the holes found on the pixels disagree
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_a_distractor_made_correct(seed, index):
     built = _built(seed, index)

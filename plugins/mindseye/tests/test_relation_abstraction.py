@@ -254,6 +254,7 @@ def _build(concept, difficulty, seed, size="1024x1024"):
     return IMPL.build(np.random.default_rng(seed), difficulty, {"concept": concept, "size": size})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("concept", sorted(CONCEPTS))
 def test_both_calculators_agree_and_every_positive_is_really_wrong(concept, difficulty):
@@ -323,6 +324,7 @@ def test_near_miss_keeps_the_superficial_match():
     assert len({option.content.width for option in stimulus.options}) == 1
 
 
+@pytest.mark.slow
 def test_the_negative_takes_every_place_in_the_size_order():
     # balanced_sizes: ink, ink extent (and saturation) rank the six figures in one order, and the negative's
     # place in it is balanced over consecutive items like the answer letter, so no nuisance solver beats chance
@@ -369,6 +371,7 @@ def test_descriptions_list_every_concept():
     assert set(verifier.VOCABULARY) == set(VOCABULARY) and set(LINE_ATTRIBUTES) < set(VOCABULARY)
 
 
+@pytest.mark.slow
 def test_concepts_and_answers_are_balanced_over_a_run():
     jobs = plan(TASK, {}, 9, 13)
     built = [build_item(_HOST, TASK, job.seed, job.index, job.params) for job in jobs]
@@ -463,6 +466,8 @@ def test_a_positive_with_a_loose_tail_is_a_second_odd_one_out():
         answer = "ABCDEF".index(built.item.answer)
         if any(t["loose"] for t in tables):
             continue  # a tail would not single a figure out here
+        if "symmetric" in built.item.metadata["concept"]:
+            continue  # a tail breaks the mirror itself: the tailed figure is no longer a positive
         k = next(j for j in range(6) if j != answer)
         _, shown = built.problem.structure
         drawing = shown[k].content
@@ -512,6 +517,7 @@ def _changed(drawing: Drawing, how: str) -> Drawing | None:
     return _redrawn(drawing, strokes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["missing", "extra", "swapped"])
 @pytest.mark.parametrize("size", ["1024x1024", "600x800"])
 def test_a_figure_drawn_otherwise_than_its_record_fails(how, size):
@@ -531,6 +537,7 @@ def test_a_figure_drawn_otherwise_than_its_record_fails(how, size):
             assert any(f"panel {'ABCDEF'[k]}" in f for f in failures), failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", ["1024x1024", "600x800"])
 def test_a_near_miss_drawn_shut_fails(size):
     """The open near-miss negative of a "closed" item drawn with its gap closed (at 600x800 the smallest gaps

@@ -168,6 +168,7 @@ def _ink_orientation(image) -> tuple[float, float]:
     return angle, abs((angle + 45.0) % 90.0 - 45.0)
 
 
+@pytest.mark.slow
 def test_orientation_does_not_point_at_the_answer():
     """Over many items, picking the most / least tilted figure (principal direction of the drawn ink off upright),
     or the one whose tilt is most / least typical, finds the odd figure at chance (within three binomial standard
@@ -187,6 +188,7 @@ def test_orientation_does_not_point_at_the_answer():
     assert max(rates.values()) <= bound, rates
 
 
+@pytest.mark.slow
 def test_stroke_length_does_not_point_at_the_answer():
     ranks = []
     for _, stimulus in _stimuli(90, segments=5):
@@ -227,6 +229,7 @@ def _render_with(problem, content_map):
     return ss.TASK.render(attrs.evolve(problem, structure=(stimulus, shown)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_options_drawn_one_slot_off(seed, index):
     built = _built(seed, index)
@@ -237,6 +240,7 @@ def test_planted_fault_options_drawn_one_slot_off(seed, index):
     assert any("off the recorded strokes" in f for f in failures), failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_a_distractor_made_odd(seed, index):
     """A conformer replaced by an asymmetric figure (the odd figure turned), in the record only and in both the
@@ -254,6 +258,7 @@ def test_planted_fault_a_distractor_made_odd(seed, index):
                     "a conformer made asymmetric (record and picture)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_the_odd_figure_made_symmetric(seed, index):
     """The odd figure replaced by a symmetric one (a conformer turned), in the record only and in both."""
@@ -271,6 +276,7 @@ def test_planted_fault_the_odd_figure_made_symmetric(seed, index):
                     "the odd figure made symmetric (record and picture)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_figure_drawn_mirrored(seed, index):
     """The odd figure drawn mirrored left for right about its own centre while the record keeps it as it was:
@@ -297,6 +303,7 @@ def _nearest_symmetry_image(polylines):
     return tuple(folding.apply(best, p) for p in polylines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_odd_figure_drawn_under_its_nearest_symmetry(seed, index):
     """The subtle mirror: the odd figure drawn mirrored about its best axis (or turned by its best turn), so the
@@ -309,6 +316,7 @@ def test_planted_fault_odd_figure_drawn_under_its_nearest_symmetry(seed, index):
     assert any("off the recorded strokes" in f or "not drawn" in f for f in failures), failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_two_vertices_swapped_in_the_drawing(seed, index):
     """Two neighbouring corners of the odd figure's path swapped in the drawing only."""
@@ -323,6 +331,7 @@ def test_planted_fault_two_vertices_swapped_in_the_drawing(seed, index):
                     "two vertices swapped in the drawing")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "index"), FAULT_ITEMS)
 def test_planted_fault_stroke_left_out(seed, index):
     """One stroke of a conformer left out of the drawing (an asymmetric picture of a symmetric record)."""

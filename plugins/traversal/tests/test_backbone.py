@@ -46,6 +46,7 @@ def _assert_valid(b: Backbone, vertices: int, t: int, s: int, profile) -> None:
     assert b.attempts >= 1 and b.family
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vertices", cells.VERTEX_COUNTS)
 def test_every_reachable_strict_cell_yields_valid_backbones(vertices):
     """(a) Every cell not in UNREACHABLE_STRICT, at every vertex count, for 2 seeds."""

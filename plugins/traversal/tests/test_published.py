@@ -225,6 +225,24 @@ def test_published_bins_are_filled_and_score_groups_on_them(host, path_task, tmp
     assert all(i["metadata"]["published"]["self_int_bin"] == i["metadata"]["cross_bin"] for i in items)
 
 
+def test_score_by_groups_confound_imports_and_generated_items_alike(tmp_path):
+    """The README's ``--by tort_bin,cross_bin,vertices`` finds every value, none under null: published confound
+    records (params hold None for all three) and a default generated run (drawn, recorded in metadata)."""
+    for name, settings, expected in (("confound", ["--set", f"backbones={CONFOUND}"], {"vertices": ["9"]}),
+                                     ("generated", ["--count", "7"], {"cross_bin": [str(b) for b in range(7)]})):
+        out = tmp_path / name
+        run("generate", "traversal/path", *settings, "--seed", "0", "--out", str(out))
+        items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+        assert all(i["params"][k] is None for i in items for k in ("tort_bin", "cross_bin", "vertices"))
+        predictions = tmp_path / f"{name}.jsonl"
+        predictions.write_text("".join(json.dumps({"id": i["id"], "response": i["answer"]}) + "\n" for i in items))
+        by = json.loads(run("score", str(out), str(predictions), "--json", "--by", "tort_bin,cross_bin,vertices"))["by"]
+        for field in ("tort_bin", "cross_bin", "vertices"):
+            assert "null" not in by[field], f"{name}: {field} grouped under null"
+            assert sum(group["n"] for group in by[field].values()) == len(items)
+            assert sorted(by[field]) == sorted(expected.get(field, by[field]))
+
+
 # -- 7. the fixture README names the release's files -----------------------------------------------------
 
 RELEASE_FILE = re.compile(r"(backbones_(no|yes)_confounding_lines/vertices_(9|11|13|15|17)/)?backbones\.jsonl")
@@ -241,3 +259,12 @@ def test_fixture_readme_names_the_fixtures_and_the_release_files_they_come_from(
         section = text.split(f"`{name}`", 1)[1].split("\n- ", 1)[0]
         ids = {int(n) for n in re.findall(r"\b(\d+)\b", section.split("ids", 1)[-1])}
         assert {json.loads(line)["id"] for line in lines(FIXTURES / name)} <= ids, name
+        # ... under a release file of its own vertex count and split ("ids 1, 2 of `...vertices_9/...`")
+        sources = [({int(n) for n in re.findall(r"\d+", listed)}, RELEASE_FILE.fullmatch(file))
+                   for listed, file in re.findall(r"\bids? ([\d,\s]+?)\s+of\s+`([^`]+)`", section)]
+        for line in lines(FIXTURES / name):
+            record = json.loads(line)
+            split = "yes" if "confounders" in record else "no"
+            count = str(len(json.loads(record["points"]) if isinstance(record["points"], str) else record["points"]))
+            assert any(record["id"] in listed and match and match.group(2) == split and match.group(3) == count
+                       for listed, match in sources), f"{name}: record {record['id']} is not listed under its file"

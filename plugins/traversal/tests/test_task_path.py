@@ -22,6 +22,7 @@ def build(host, task, settings, seed=0, count=1):
     return [build_item(host, task, j.seed, j.index, j.params, j.suffix) for j in plan(task, settings, seed, count)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vertices", VERTEX_COUNTS)
 def test_every_reachable_cell_is_generated_in_its_cell(host, path_task, vertices):
     for t, s in reachable_cells(vertices, "strict"):

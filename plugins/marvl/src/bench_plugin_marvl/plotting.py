@@ -39,6 +39,12 @@ PLOT_GRID = 400
 CONTOUR_LEVELS = 15
 #: Decimal places of the plotted values (``quantise``) and of the colour range stored with an item.
 GRID_DECIMALS = 6
+#: Contour lines are not drawn through samples whose 3 x 3 neighbourhood of values spans less than this (ten
+#: steps of their rounding; a thousandth of the colour range if that is less): there a level's line would
+#: trace the rounding of a flat stretch lying at the level (the far field of a pattern that dies out, at the
+#: level 0 of a symmetric colour range) instead of the function.  The verifier demands no line there: its
+#: level sets need a slope of 0.05 level spacings per sample.
+FLAT_SPAN = 10 * 10.0 ** -GRID_DECIMALS
 #: Default image sizes in pixels: a single plot, and an A | B pair.
 PLOT_SIZE: tuple[int, int] = (640, 640)
 PAIR_SIZE: tuple[int, int] = (1024, 512)
@@ -301,10 +307,27 @@ def _bilinear(z: np.ndarray, v: np.ndarray, u: np.ndarray) -> np.ndarray:
     return low + (high - low) * ty
 
 
+def flat_samples(z: np.ndarray, span: float) -> np.ndarray:
+    """Samples of ``z`` whose 3 x 3 neighbourhood (clamped at the edges) spans less than ``span``: every
+    cell between sample centres that touches one has its four values within ``span`` of each other, so a
+    level crossing it runs where the values' rounding puts it (False next to undefined samples)."""
+    padded = np.pad(z, 1, mode="edge")
+    rows, cols = z.shape
+    low, high = z.copy(), z.copy()
+    for dr in range(3):
+        for dc in range(3):
+            window = padded[dr:dr + rows, dc:dc + cols]
+            np.minimum(low, window, out=low)
+            np.maximum(high, window, out=high)
+    with np.errstate(invalid="ignore"):
+        return (high - low) < span
+
+
 def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, float], style: str,
                   vmin: float, vmax: float, dashes: str = "negative") -> list[Any]:
     """The heatmap and / or contour lines of one plot, created on ``ax`` (not yet drawn).  ``dashes`` says
-    which lines of the black-only style are dashed (see ``DASHES``)."""
+    which lines of the black-only style are dashed (see ``DASHES``); no line crosses a flat stretch
+    (``flat_samples``, ``FLAT_SPAN``)."""
     from matplotlib.collections import LineCollection
     from matplotlib.image import AxesImage
 
@@ -324,7 +347,8 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
         rows, cols = z.shape
         xs = sample_axis(xmin, xmax, cols)
         ys = sample_axis(ymin, ymax, rows)
-        field = np.ma.masked_invalid(z) if not np.isfinite(z).all() else z
+        hidden = ~np.isfinite(z) | flat_samples(z, min(FLAT_SPAN, 1e-3 * (vmax - vmin)))
+        field = np.ma.masked_where(hidden, z) if hidden.any() else z
         generator = contourpy.contour_generator(xs, ys, field, line_type="Separate")
         levels = contour_levels(vmin, vmax)
         solid: list[np.ndarray] = []

@@ -44,10 +44,9 @@ from bench_core import (
     Problem,
     Score,
     TaskImplementation,
-    extract_final_answer,
-    normalise_string,
-    parse_integer,
+    score_item,
 )
+from bench_core import parse_numbered_option as core_parse_numbered_option
 from bench_plugin_marvl import plotting
 from bench_plugin_marvl.descriptions.transformation import PAIRINGS, TRANSFORMS
 
@@ -628,37 +627,26 @@ def question_text(option_texts: Sequence[str]) -> str:
     )
 
 
-# a leading option number: "3", "(3)", "3.", "Option 3: Translation in X"; the character classes do not
-# overlap, so a long run of punctuation cannot make the match backtrack quadratically
-_LEADING_NUMBER = re.compile(r"^[\s(\[*#]*(?:(?:option|choice)[\s:#]*)?\(?(\d{1,3})(?!\d)[\s.):\]\-]*(.*)$",
-                             re.IGNORECASE | re.DOTALL)
+#: Words models use for the options' words, for answers that name an option by its content ("shifted
+#: horizontally", "the plots are identical"); the core scorer applies them (``scoring_hints``).
+SYNONYMS: dict[str, str] = {
+    "horizontal": "x", "horizontally": "x", "vertical": "y", "vertically": "y", "cw": "clockwise",
+    "shift": "translation", "shifted": "translation", "moved": "translation", "move": "translation",
+    "identical": "no change", "unchanged": "no change", "the same": "no change", "quarter turn": "rotation 90",
+    "half turn": "rotation 180", "upside down": "rotation 180",
+}  # fmt: skip
 
 
 def parse_numbered_option(response: object, options: Sequence[str]) -> tuple[int | None, str | None]:
-    """``(number, via)`` chosen by ``response`` among numbered ``options`` (1-based), else ``(None, None)``.
-
-    The final-answer region (``<final_answer>`` tags, ``\\boxed{}``, "Answer:" lines) is read as: an
-    option's exact text; a leading number (``3``, ``3.``, ``(3)``, ``Option 3: Translation in X``; if
-    text follows and it names another option, the answer is ambiguous); otherwise the core's integer
-    parser ("three", "option 4 (...)")."""
-    region = extract_final_answer(response)
-    if not region or not options:
+    """``(number, via)`` chosen by ``response`` among numbered ``options`` (1-based), else ``(None, None)``:
+    the core's reading (``bench_core.parse_numbered_option``: the final answer's option number in range, or
+    the option its words name -- "a rotation 90 degrees clockwise" is option 1, never 90) with this task's
+    synonyms; ``via`` is ``"text"`` where the answer named no number in range."""
+    number = core_parse_numbered_option(response, options, synonyms=SYNONYMS)
+    if number is None:
         return None, None
-    said = normalise_string(region)
-    texts = [normalise_string(text) for text in options]
-    if said in texts and texts.count(said) == 1:
-        return texts.index(said) + 1, "text"
-    m = _LEADING_NUMBER.match(region.strip()[:2000])
-    if m:
-        number = int(m.group(1))
-        tail = normalise_string(m.group(2)).rstrip(".")
-        if tail and tail in texts and texts.index(tail) + 1 != number:
-            return None, None
-        return number, "number"
-    value = parse_integer(region)
-    if value is None:
-        return None, None
-    return int(value), "number"
+    by_number = core_parse_numbered_option(response, [""] * len(options))
+    return number, "number" if by_number == number else "text"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1029,17 +1017,20 @@ class Transformation(TaskImplementation):
 
     # -- scoring and distractors ---------------------------------------------------------------------
     def score(self, item: Item, response: Any) -> Score:
-        options = item.options or ()
-        number, via = parse_numbered_option(response, options)
+        """The core scorer of numbered options (``score_item`` with this task's synonyms: what a trainer's
+        scoring record gives too), with the chosen transformation's key."""
+        base = score_item(item, response, synonyms=SYNONYMS)
+        number = base.parsed if isinstance(base.parsed, int) else None
         keys = item.metadata.get("option_keys") or list(OPTION_KEYS)  # shuffled items record their order
         chosen = keys[number - 1] if number is not None and 1 <= number <= len(keys) else None
-        correct = number is not None and str(number) == item.answer.strip()
         # option numbers go into the details as text, so a report does not average them like quantities
         details: dict[str, Any] = {"parsed": None if number is None else str(number), "answered": number is not None,
                                    "gold": item.answer.strip(), "chosen": chosen}
-        if via is not None:
-            details["via"] = via
-        return Score(1.0 if correct else 0.0, parsed=number, answered=number is not None, details=details)
+        return Score(base.value, parsed=number, answered=number is not None, details=details)
+
+    def scoring_hints(self, item: Item) -> Mapping[str, Any]:
+        """The synonyms the scorer applies to answers given in words."""
+        return {"synonyms": SYNONYMS}
 
     def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
         """The other option numbers, most confusable first (smallest verify-side NRMSE is unknown here, so

@@ -10,8 +10,9 @@ typical" or "most atypical" points at the answer exactly as often as at any othe
   narrowest; the smallest option is always the most atypical.
 - ``balanced_sizes`` (relation abstraction, conceptual slippage): the same with one more freedom, which end
   of the order is the most atypical (``SizePlan.small_odd``), and optional absolute bounds per option.
-- ``SizePlannedTask``: a task whose unset concept and whose answer's size plan are balanced over consecutive
-  items and passed to ``build`` explicitly (no state is kept between calls).
+- ``SizePlannedTask``: a task whose unset concept is spread over consecutive items (``spreading``) and whose
+  answer's size plan is balanced over them, both passed to ``build`` explicitly (no state is kept between
+  calls).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bench_core import ItemRandom, Problem
+from bench_core import ItemRandom
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.options import SizePlan
 
@@ -148,8 +149,9 @@ def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Seq
 
 
 class SizePlannedTask(MindsEyeTask):
-    """An odd-one-out task whose unset concept, and whose answer's place in the size order, are balanced over
-    consecutive items (spec §4.3: balance sub-types like the concept the same way as answer positions).
+    """An odd-one-out task whose unset concept is spread over consecutive items (any run of n items shows
+    min(n, concepts) of them) and whose answer's place in the size order is balanced over them (spec §4.3:
+    balance sub-types like the concept the same way as answer positions).
 
     ``plan`` gives ``build`` the (rank, small_odd) plan of ``balanced_sizes``: every (place, end) pair once in
     each block of ``2 * option_count`` consecutive items.
@@ -157,14 +159,10 @@ class SizePlannedTask(MindsEyeTask):
 
     concept_order: tuple[str, ...] = ()
 
-    def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
-        """The base class's item, with an unset concept filled in from ``concept_order`` (balanced over
-        consecutive items, so it is recorded in the item's params)."""
-        source = params["source"] if params["source"] is not None else random.index
-        if params.get("concept") is None:
-            concepts = self.concept_order
-            params = {**params, "concept": concepts[random.balanced(len(concepts), "concept", position=source)]}
-        return super().generate(params, random)
+    def spread_choices(self) -> dict[str, tuple[Any, ...]]:
+        """The base class's spread parameters and the concept (``concept_order``): an unset concept is filled in
+        per source from one seeded order of the concepts repeated, and recorded in the item's params."""
+        return {"concept": tuple(self.concept_order), **super().spread_choices()}
 
     def plan(self, params: Mapping[str, Any], random: ItemRandom, source: int) -> SizePlan:
         """The answer's place in the size order and its atypical end, balanced over consecutive items."""

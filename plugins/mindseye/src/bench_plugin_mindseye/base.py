@@ -12,6 +12,7 @@ nuisance feature (ink, extent, saturation) may single out the answer."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations, product
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,10 +20,23 @@ from PIL import Image
 
 from bench_core import Item, ItemRandom, Problem, TaskImplementation, option_letters
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES, tier_of
-from bench_plugin_mindseye.layout import SIZES, Layout
+from bench_plugin_mindseye.layout import SIZES, Layout, best_layout
 from bench_plugin_mindseye.nuisance import INK_THRESHOLD, option_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus, arrange
 from bench_plugin_mindseye.prompts import PromptTexts, build_question
+from bench_plugin_mindseye.spreading import cycled, least_shown
+
+#: Parameter name -> its values (``MindsEyeTask.cycled_choices``).
+Choices = dict[str, tuple[Any, ...]]
+#: Parameter name -> (turn, why) (``MindsEyeTask.turns``).
+Turns = dict[str, tuple[int, str]]
+#: Parameter name -> tier -> the values that tier can take (``MindsEyeTask.tier_values``).
+TierValues = dict[str, dict[str, tuple[Any, ...]]]
+
+
+def follows(by_tier: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """A ``tier_values`` entry for a parameter that takes one value per tier (``by_tier``: tier -> value)."""
+    return {tier: (value,) for tier, value in by_tier.items()}
 
 
 class MindsEyeTask(TaskImplementation):
@@ -42,6 +56,15 @@ class MindsEyeTask(TaskImplementation):
     #: Least fraction of a panel's drawn pixels (ink in the panel or in its sketch) that must agree with its
     #: sketch.
     sketch_agreement: ClassVar[float] = 0.5
+    #: Parameters that, when unset, ``generate`` fills in per source from one seeded order of their values
+    #: repeated (``spreading.cycled``), so any run of n items shows min(n, values) of them: name -> values.
+    #: They reach ``build`` in ``params`` and are recorded there.  The difficulty tier is always spread so.
+    cycled_choices: ClassVar[Choices] = {}
+    #: Spread parameters (or "difficulty") whose order turns (``spreading``) so that they do not lock to
+    #: another spread parameter: name -> (turn, why).
+    turns: ClassVar[Turns] = {}
+    #: Parameters that, when unset, follow the difficulty tier: name -> tier -> the values that tier can take.
+    tier_values: ClassVar[TierValues] = {}
 
     # -- what a task implements ------------------------------------------------------------------
     def build(self, rng: np.random.Generator, difficulty: str, params: Mapping[str, Any],
@@ -90,22 +113,19 @@ class MindsEyeTask(TaskImplementation):
 
     # -- the shared machinery --------------------------------------------------------------------
     def layout(self, size: str) -> Layout:
-        """The item's layout; on a portrait canvas rows of four panels become 2x2 grids (options, and a query
-        row of four), which enlarges the tiles at 600x800 without changing the reading order."""
-        width, height = SIZES[size]
-        columns, query_columns = self.option_columns, None
-        if height > width and columns == 4 and self.option_count == 4 and self.query_count in (0, 1, 4):
-            columns = 2
-            query_columns = 2 if self.query_count == 4 else None
-        return Layout((width, height), self.query_count, self.option_count, columns, query_columns)
+        """The item's layout on the canvas ``size``: of the legible arrangements of its panels that keep the
+        reading order (``layout.arrangements``: the paper's query row over option rows, the options in fewer
+        columns, a single query panel beside an option grid), the one with the largest tile."""
+        return best_layout(SIZES[size], self.query_count, self.option_count, self.option_columns)
 
     def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
         source = params["source"] if params["source"] is not None else random.index
         level = params["difficulty"]
-        if level is None:  # unset: the paper's three tiers balanced over consecutive items
-            difficulty = DIFFICULTIES[random.balanced(3, "difficulty", position=source)]
+        if level is None:  # unset: the paper's three tiers spread over consecutive items
+            difficulty = DIFFICULTIES[cycled(random, len(DIFFICULTIES), "difficulty", source, self._turn("difficulty"))]
         else:
             difficulty = level if level in DIFFICULTIES else tier_of(level)
+        params = self.spread(params, random, source)
         rng = random.stream("stimulus", source, difficulty)
         stimulus = self.build(rng, difficulty, params, self.plan(params, random, source))
         if len(stimulus.options) != self.option_count:
@@ -146,6 +166,66 @@ class MindsEyeTask(TaskImplementation):
             structure=(stimulus, tuple(shown)),
         )
 
+    def spread_choices(self) -> dict[str, tuple[Any, ...]]:
+        """The parameters spread over the sources when unset, with their values (``cycled_choices``)."""
+        return dict(self.cycled_choices)
+
+    def _turn(self, name: str) -> int | None:
+        return self.turns[name][0] if name in self.turns else None
+
+    def spread(self, params: Mapping[str, Any], random: ItemRandom, source: int) -> dict[str, Any]:
+        """``params`` with every unset spread parameter (``spread_choices``) filled in for ``source``."""
+        filled = dict(params)
+        for name, values in self.spread_choices().items():
+            if filled.get(name) is None:
+                filled[name] = values[cycled(random, len(values), name, source, self._turn(name))]
+        return filled
+
+    def categorical_coverage(self, name: str, params: Mapping[str, Any], start: int, count: int
+                             ) -> tuple[int, str] | None:
+        """The fewest distinct values of parameter ``name`` that items ``start .. start + count - 1`` of a run
+        with ``params`` can show, and why, where that is less than min(count, number of values); None where
+        the run is certain to show that many.  (Read by the repository's categorical-coverage test.)
+
+        Spread parameters and the difficulty tier show one value per place of their order the run reaches
+        (fewer across a turn); a parameter that follows the tier shows what the fewest tiers the run is
+        certain to reach can take; a set parameter shows one value.  Items of one source share all of them
+        (``prompt=all`` writes five items per source)."""
+        spread = {"difficulty": DIFFICULTIES, **self.spread_choices()}
+        values = spread.get(name) or tuple({v for vs in self.tier_values.get(name, {}).values() for v in vs})
+        if not values:
+            return None
+        wanted = min(count, len(values))
+        if params.get(name) is not None:
+            return 1, f"{name} is set"
+        sources = self._sources(params, start, count)
+        tiers = least_shown(len(DIFFICULTIES), sources, self._turn("difficulty"))
+        if name in spread:
+            least = least_shown(len(values), sources, self._turn(name))
+            why = (f"{name} comes from one seeded order of its {len(values)} values repeated over the sources, "
+                   + (f"turning every {self.turns[name][0]} ({self.turns[name][1]}): a run across a turn shows "
+                      "one value fewer" if name in self.turns else "and the run covers fewer sources"))
+        elif params.get("difficulty") is not None:
+            least, why = 1, f"{name} follows the difficulty, which is set"
+        else:
+            by_tier = self.tier_values[name]
+            least = min(len(set(pick)) for shown in combinations(DIFFICULTIES, tiers)
+                        for pick in product(*(by_tier[t] for t in shown)))
+            why = (f"{name} follows the difficulty tier ({_tier_summary(by_tier)}) and the run is certain to "
+                   f"reach only {tiers} of the three tiers, not which")
+        return None if least >= wanted else (least, why)
+
+    @staticmethod
+    def _sources(params: Mapping[str, Any], start: int, count: int) -> range:
+        """The sources of items ``start .. start + count - 1``: one when ``source`` is set, one per five items
+        with ``prompt=all``, else one per item."""
+        if params.get("source") is not None:
+            return range(int(params["source"]), int(params["source"]) + 1)
+        if params.get("prompt") == "all":
+            styles = len(PROMPT_STYLES)
+            return range(start // styles, (start + count - 1) // styles + 1)
+        return range(start, start + count)
+
     def difficulty_position(self, params: Mapping[str, Any], random: ItemRandom) -> int:
         """Items of one ``source`` (the prompt styles of one stimulus) share their difficulty level."""
         return params["source"] if params["source"] is not None else random.index
@@ -165,6 +245,7 @@ class MindsEyeTask(TaskImplementation):
         side = layout.tile
         return {
             "image_size": list(SIZES[size]),
+            "arrangement": layout.name,
             "tile": side,
             "query_boxes": [list(b) for b in query_boxes],
             "option_boxes": [list(b) for b in option_boxes],
@@ -220,6 +301,10 @@ class MindsEyeTask(TaskImplementation):
         confound = problem.metadata["confound"]
         others = [o["label"] for o in problem.metadata["options"] if o["role"] == "filler"]
         return [confound, *others][:count]
+
+
+def _tier_summary(by_tier: Mapping[str, Sequence[Any]]) -> str:
+    return ", ".join(f"{tier} {' or '.join(str(v) for v in values)}" for tier, values in by_tier.items())
 
 
 #: Two colours closer than this (largest channel difference) count as the same colour.

@@ -42,7 +42,7 @@ of varied lightness (edge contrast) keep that difference small against the panel
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -57,6 +57,7 @@ from bench_plugin_mindseye.attributes import (
     isolations,
 )
 from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
+from bench_plugin_mindseye.base import Turns
 from bench_plugin_mindseye.layout import BACKGROUND, Tile
 from bench_plugin_mindseye.nuisance import lookalike_pair, option_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
@@ -142,6 +143,9 @@ class ConceptualSlippage(SizePlannedTask):
     """Odd one out: which panel breaks the concept that the other five share across varying surfaces?"""
 
     concept_order = CONCEPTS
+    # the nine concepts repeat every nine items, a multiple of the three tiers: the tiers turn once a cycle
+    turns: ClassVar[Turns] = {"difficulty": (9, "so that every concept meets every tier; concepts repeat every 9 "
+                                               "items")}
 
     code = "VCS"
     art = "relation"

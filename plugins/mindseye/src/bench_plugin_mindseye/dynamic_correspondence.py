@@ -49,14 +49,14 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations, product
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from PIL import Image
 
 from bench_core import Item
 from bench_plugin_mindseye import motion
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.nuisance import option_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
@@ -283,6 +283,7 @@ class DynamicCorrespondence(MindsEyeTask):
     option_count = 4
     option_columns = 4
     query_count = 4
+    tier_values: ClassVar[TierValues] = {"motion": follows(MOTION_CLASS), "speed": follows(SPEED)}
 
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:
         """Motion class (linear 0, periodic 1, compound 2) plus speed (fast 0, medium 1, slow 2)."""

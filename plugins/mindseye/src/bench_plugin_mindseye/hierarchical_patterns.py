@@ -25,7 +25,7 @@ search of its own and checks on the pixels that each panel shows its recorded pr
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -33,9 +33,9 @@ from PIL import Image, ImageDraw
 
 from bench_core import Item
 from bench_plugin_mindseye import recursion
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import Choices, MindsEyeTask, TierValues, Turns, follows
 from bench_plugin_mindseye.layout import BACKGROUND, INK
-from bench_plugin_mindseye.nuisance import singled_out
+from bench_plugin_mindseye.nuisance import ink_elongation, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
@@ -49,6 +49,18 @@ SUBTLETY = {"easy": "blatant", "medium": "moderate", "hard": "subtle"}
 _AUDIT_FACTOR = 1.6
 _AUDIT_FLOOR_SCALE = 0.8
 _ATTEMPTS = 40
+#: The violator's ink elongation (``nuisance.ink_elongation``) must come within this of a valid figure's drawn
+#: afresh and not shown (of its generator, rule type and motif), relative to that value but between the
+#: bounds; up to MATCH_DRAWS violators are drawn for one target (the closest is taken if none comes close).
+#: Left to itself a violator of a Pythagoras tree or of corner polygons leaned unlike the valid figures of its
+#: kind, and in items whose four figures share a generator the most atypical elongation was the answer 33% of
+#: the time (chance 25%).
+ELONGATION_MATCH = (0.25, 0.003, 0.02)
+#: ... and its amount of ink within this of that figure's (on a log scale).  A tree missing a branch, or with
+#: one level scaled or turned wrong, carries less ink than a valid tree of its kind: the panel with the least
+#: ink was the answer 32% of the time (trees 38-52%).
+INK_MATCH = 0.06
+MATCH_DRAWS = 30
 #: Grid (unit panel coordinates) every drawn coordinate is rounded to: 1/2000 px on the largest panel, so the
 #: drawing is a function of the recorded values and float noise cannot move a pixel.
 QUANTUM_DECIMALS = 5
@@ -106,6 +118,11 @@ def quantise(groups: Sequence[recursion.Group]) -> tuple[recursion.Group, ...]:
     return tuple(recursion.Group(g.kind, np.round(g.data, QUANTUM_DECIMALS)) for g in groups)
 
 
+def _ink_layout(image: Image.Image) -> np.ndarray:
+    """(ink elongation, log of the ink fraction) of a panel: what ``_matched_violator`` matches."""
+    return np.array([ink_elongation(image), float(np.log(max(_grey_features(image)["ink"], 1e-6)))])
+
+
 def _grey_features(image: Image.Image) -> dict[str, float]:
     """``base.option_features`` for a grey panel (the pen is grey, so saturation is nil): ink fraction and ink
     bounding-box area fraction, computed the same way on the same interior."""
@@ -159,6 +176,9 @@ class HierarchicalPatterns(MindsEyeTask):
     option_count = 4
     option_columns = 2
     query_count = 0
+    cycled_choices: ClassVar[Choices] = {"violation": recursion.VIOLATIONS, "families": ("paired", "single")}
+    turns: ClassVar[Turns] = {"families": (4, "so that every violation meets both; violations repeat every 4 items")}
+    tier_values: ClassVar[TierValues] = {"depth": follows(DEPTH), "subtlety": follows(SUBTLETY)}
 
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:
         """Recursion depth plus the violation's subtlety (blatant 0, moderate 1, subtle 2)."""
@@ -175,7 +195,8 @@ class HierarchicalPatterns(MindsEyeTask):
             home = str(rng.choice([g for g in recursion.GENERATORS if violation in recursion.SUPPORTS[g]]))
             other = home if families == "single" else str(rng.choice([g for g in recursion.GENERATORS if g != home]))
             rule_kind = str(rng.choice(["plain", "irregular"]))
-            violator = recursion.construct(home, rng, depth, rule_kind, violation=violation, subtlety=subtlety)
+            side = self.layout(params.get("size") or "1024x1024").tile
+            violator = self._matched_violator(rng, home, depth, rule_kind, violation, subtlety, side)
             hint = _motif_hint(violator.latent)
             # the look-alike takes the other rule type, so each pair (and the whole item) holds one plain-looking
             # and one irregular-looking panel of each kind: rule type alone never points at the violator
@@ -198,6 +219,36 @@ class HierarchicalPatterns(MindsEyeTask):
                      "rule": "every level repeats the level above at a fixed ratio, angle and motif"}
             return Stimulus((), (), options, facts)
         raise RuntimeError(f"HPE: no acceptable item in {_ATTEMPTS} draws (depth={depth}, subtlety={subtlety})")
+
+    def _matched_violator(self, rng: np.random.Generator, home: str, depth: int, rule_kind: str, violation: str,
+                          subtlety: str, side: int) -> recursion.Construction:
+        """A violator whose drawn ink is laid out as a valid figure's is: the elongation and the amount of ink
+        of a valid construction of ``home`` (the violator's rule type and motif) drawn and not shown are the
+        target, and of up to MATCH_DRAWS violators the first within ``ELONGATION_MATCH`` and ``INK_MATCH`` of
+        it is taken, else the closest (in units of those tolerances).  The target is never given up (giving it
+        up when no violator came close kept the targets a violator reaches easily, and the violator then
+        leaned less atypically than a valid figure)."""
+        violator = recursion.construct(home, rng, depth, rule_kind, violation=violation, subtlety=subtlety)
+        hint = _motif_hint(violator.latent)
+        hidden = recursion.construct(home, rng, depth, rule_kind, motif_hint=hint)
+        target = _ink_layout(Panel(hidden.groups).image(side))
+        share, low, high = ELONGATION_MATCH
+        tolerance = np.array([min(max(share * target[0], low), high), INK_MATCH])
+
+        def misfit(construction: recursion.Construction) -> float:
+            return float((np.abs(_ink_layout(Panel(construction.groups).image(side)) - target) / tolerance).max())
+
+        best, best_miss = violator, misfit(violator)
+        for _ in range(MATCH_DRAWS - 1):
+            if best_miss <= 1.0:
+                break
+            violator = recursion.construct(home, rng, depth, rule_kind, violation=violation, subtlety=subtlety)
+            if _motif_hint(violator.latent) != hint:
+                continue
+            miss = misfit(violator)
+            if miss < best_miss:
+                best, best_miss = violator, miss
+        return best
 
     def _acceptable(self, constructions: Sequence[recursion.Construction], panels: Sequence[Panel], side: int) -> bool:
         """Legible parts, trees whose strokes keep clear of each other, visibly different panels, and no nuisance

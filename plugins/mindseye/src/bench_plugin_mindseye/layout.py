@@ -1,9 +1,12 @@
-"""Composite layouts of Mind's Eye items: a row of query panels above a grid of labelled options.
+"""Composite layouts of Mind's Eye items: query panels and a grid of labelled options, in reading order.
 
-Every option tile has the same size, gutter and label band, and labels are uppercase letters in one
-font, size and position, so layout carries no cue (paper §3: consistent gutters and margins "to
-minimise layout cues").  ``Layout.compose`` returns the image and the bounding box of every panel, which
-the items record for attention analyses.
+Every tile has the same size, gutter and label band, and labels are uppercase letters in one font, size and
+position, so layout carries no cue (paper §3: consistent gutters and margins "to minimise layout cues").
+The query panels come first in reading order (left to right, top to bottom), then the options A, B, C ...
+row by row: either the query rows stand over the option rows (the paper's arrangement), or the query grid
+stands on the left beside the option grid.  ``arrangements`` lists the legible ones for an item's panels and
+``best_layout`` takes the one with the largest tile, so the content fills the canvas.  ``Layout.compose``
+returns the image and the bounding box of every panel, which the items record (verify cuts panels at them).
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ FRAME = (170, 170, 170)
 SIZES: dict[str, tuple[int, int]] = {"1024x1024": (1024, 1024), "600x800": (600, 800)}
 #: Supersampling factor for panel drawing; panels are reduced with a box filter.
 SUPERSAMPLE = 3
+#: Gutters between the query grid and the option grid when they stand side by side (one more than between
+#: panels of one grid, so the query reads as apart from the options).
+BESIDE_GUTTERS = 2
 
 Box = tuple[int, int, int, int]
 
@@ -30,12 +36,18 @@ def font(size_px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=max(8, int(size_px)))
 
 
+def _rows(count: int, columns: int) -> int:
+    return -(-count // columns) if count else 0
+
+
 @attrs.frozen
 class Layout:
     """Where each panel goes on a canvas of ``size``.
 
-    ``query_count`` panels (may be 0) run across the top row; ``option_count`` option panels fill a grid
-    of ``option_columns`` columns below.  Each tile is square; label bands sit under the tiles.
+    ``query_count`` panels (may be 0) fill a grid of ``query_columns`` columns (default: one row), and
+    ``option_count`` option panels a grid of ``option_columns`` columns.  The query grid stands over the
+    option grid, or with ``beside`` on its left (vertically centred on it).  Each tile is square; label bands
+    sit under the tiles.
     """
 
     size: tuple[int, int]
@@ -43,6 +55,17 @@ class Layout:
     option_count: int
     option_columns: int
     query_columns: int | None = None  # default: all query panels in one row
+    beside: bool = False
+
+    @property
+    def name(self) -> str:
+        """The arrangement in words, e.g. ``query 1x1 beside options 2x2`` (columns x rows)."""
+        options = f"options {self.option_columns}x{_rows(self.option_count, self.option_columns)}"
+        if not self.query_count:
+            return options
+        columns = self.query_columns or self.query_count
+        query = f"query {columns}x{_rows(self.query_count, columns)}"
+        return f"{query} {'beside' if self.beside else 'over'} {options}"
 
     @property
     def _metrics(self) -> dict[str, float]:
@@ -50,54 +73,75 @@ class Layout:
         margin = round(0.035 * min(width, height))
         gutter = round(0.025 * min(width, height))
         label = round(0.055 * min(width, height))
-        option_rows = -(-self.option_count // self.option_columns)
+        option_rows = _rows(self.option_count, self.option_columns)
         query_columns = self.query_columns or self.query_count
-        query_rows = -(-self.query_count // query_columns) if self.query_count else 0
-        rows = option_rows + query_rows
-        columns = max(self.option_columns, query_columns)
-        tile_w = (width - 2 * margin - (columns - 1) * gutter) / columns
+        query_rows = _rows(self.query_count, query_columns)
+        if self.beside and self.query_count:
+            rows = max(option_rows, query_rows)
+            columns = self.option_columns + query_columns
+            gaps = columns - 2 + BESIDE_GUTTERS
+        else:
+            rows = option_rows + query_rows
+            columns = max(self.option_columns, query_columns)
+            gaps = columns - 1
+        tile_w = (width - 2 * margin - gaps * gutter) / columns
         tile_h = (height - 2 * margin - (rows - 1) * gutter - rows * label) / rows
         tile = int(min(tile_w, tile_h))
         return {"margin": margin, "gutter": gutter, "label": label, "tile": tile, "rows": rows,
-                "option_rows": option_rows}
+                "option_rows": option_rows, "query_rows": query_rows, "query_columns": query_columns}
 
     @property
     def tile(self) -> int:
         """Side of every (square) panel in pixels."""
         return int(self._metrics["tile"])
 
-    def _row_boxes(self, count: int, top: float) -> list[Box]:
+    def _row_boxes(self, count: int, top: float, left: float | None = None) -> list[Box]:
+        """``count`` boxes side by side from ``left`` (default: the row centred on the canvas)."""
         m = self._metrics
-        width = self.size[0]
-        span = count * m["tile"] + (count - 1) * m["gutter"]
-        left = (width - span) / 2
+        if left is None:
+            left = (self.size[0] - count * m["tile"] - (count - 1) * m["gutter"]) / 2
         lefts = [round(left + k * (m["tile"] + m["gutter"])) for k in range(count)]
-        return [
-            (x, round(top), x + m["tile"], round(top) + m["tile"])
-            for x in lefts
-        ]
+        return [(x, round(top), x + m["tile"], round(top) + m["tile"]) for x in lefts]
+
+    def _grid(self, count: int, columns: int, top: float, left: float | None, centre_short: bool) -> list[Box]:
+        """``count`` boxes in rows of ``columns`` from ``top``; a short last row is centred on the row above
+        with ``centre_short``, else it starts under the row's first box."""
+        m = self._metrics
+        boxes: list[Box] = []
+        while len(boxes) < count:
+            row = min(columns, count - len(boxes))
+            if centre_short and left is None:
+                boxes.extend(self._row_boxes(row, top))
+            else:
+                boxes.extend(self._row_boxes(columns, top, left)[:row])
+            top += m["tile"] + m["label"] + m["gutter"]
+        return boxes
+
+    def _height(self, rows: int) -> float:
+        m = self._metrics
+        return rows * (m["tile"] + m["label"]) + (rows - 1) * m["gutter"] if rows else 0.0
 
     def boxes(self) -> tuple[list[Box], list[Box]]:
-        """(query boxes, option boxes), each (left, top, right, bottom), option boxes in label order."""
+        """(query boxes, option boxes), each (left, top, right, bottom), in reading order: query panels left to
+        right and top to bottom, option boxes in label order."""
         m = self._metrics
         height = self.size[1]
-        block = m["rows"] * (m["tile"] + m["label"]) + (m["rows"] - 1) * m["gutter"]
+        if not (self.beside and self.query_count):
+            top = (height - self._height(int(m["rows"]))) / 2
+            query = self._grid(self.query_count, int(m["query_columns"]), top, None, True)
+            top += self._height(int(m["query_rows"])) + (m["gutter"] if self.query_count else 0)
+            return query, self._grid(self.option_count, self.option_columns, top, None, False)
+        columns, tile, gutter = int(m["query_columns"]), m["tile"], m["gutter"]
+        span = ((columns + self.option_columns) * tile + (columns + self.option_columns - 2) * gutter
+                + BESIDE_GUTTERS * gutter)
+        left = (self.size[0] - span) / 2
+        block = self._height(int(m["rows"]))
         top = (height - block) / 2
-        query: list[Box] = []
-        remaining = self.query_count
-        while remaining:
-            count = min(self.query_columns or self.query_count, remaining)
-            query.extend(self._row_boxes(count, top))
-            remaining -= count
-            top += m["tile"] + m["label"] + m["gutter"]
-        options: list[Box] = []
-        remaining = self.option_count
-        while remaining:
-            count = min(self.option_columns, remaining)
-            options.extend(self._row_boxes(self.option_columns, top)[:count])
-            remaining -= count
-            top += m["tile"] + m["label"] + m["gutter"]
-        return query, options
+        query_top = top + (block - self._height(int(m["query_rows"]))) / 2
+        option_top = top + (block - self._height(int(m["option_rows"]))) / 2
+        query = self._grid(self.query_count, columns, query_top, left, False)
+        option_left = left + columns * (tile + gutter) + (BESIDE_GUTTERS - 1) * gutter
+        return query, self._grid(self.option_count, self.option_columns, option_top, option_left, False)
 
     def compose(
         self, query: Sequence[Image.Image], options: Sequence[Image.Image], query_captions: Sequence[str] | None = None,
@@ -153,3 +197,30 @@ class Tile:
     def finish(self) -> Image.Image:
         """The panel at its final size."""
         return self.image.reduce(self.supersample) if self.supersample > 1 else self.image
+
+
+def _divisors(count: int) -> list[int]:
+    """The column counts that fill every row of ``count`` panels (at least 2 columns where count allows),
+    most columns first."""
+    return [c for c in range(count, 0, -1) if count % c == 0 and (c > 1 or count == 1)]
+
+
+def arrangements(size: tuple[int, int], query_count: int, option_count: int, option_columns: int) -> list[Layout]:
+    """The legible arrangements of an item's panels, the paper's first (query panels in one row over options
+    in rows of ``option_columns``): query and option grids with full rows (options in fewer or more columns;
+    a query of several panels in one row or a grid), the query over the options, and a single query panel
+    beside an option grid of two rows or more.  All keep the reading order: query panels, then A, B, C ...
+    row by row."""
+    query_choices = _divisors(query_count) if query_count else [None]
+    option_choices = [option_columns, *(c for c in _divisors(option_count) if c != option_columns)]
+    found = [Layout(size, query_count, option_count, o, q) for q in query_choices for o in option_choices]
+    if query_count == 1:
+        found += [Layout(size, 1, option_count, o, 1, beside=True) for o in option_choices
+                  if _rows(option_count, o) >= 2]
+    return found
+
+
+def best_layout(size: tuple[int, int], query_count: int, option_count: int, option_columns: int) -> Layout:
+    """Of ``arrangements``, the one with the largest tile (the earliest, so the paper's, on a tie)."""
+    candidates = arrangements(size, query_count, option_count, option_columns)
+    return max(candidates, key=lambda layout: (layout.tile, -candidates.index(layout)))

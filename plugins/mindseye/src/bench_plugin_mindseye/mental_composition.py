@@ -51,7 +51,7 @@ import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import shapely
@@ -60,7 +60,7 @@ from PIL import Image
 from bench_core import Item
 from bench_plugin_mindseye import nuisance, raster3d
 from bench_plugin_mindseye.balancing import balanced_scales
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -542,7 +542,7 @@ class MentalComposition(MindsEyeTask):
     art = "transformation"
     texts = PromptTexts(
         question=(
-            "The top figure, labelled Original Shape, is a flat net cut from card. The four figures labelled A, B, "
+            "The figure labelled Original Shape is a flat net cut from card. The four figures labelled A, B, "
             "C and D are 3D solids. Which solid do you get by folding the net along its edges?"
         ),
         hint=(
@@ -559,6 +559,7 @@ class MentalComposition(MindsEyeTask):
     option_count = 4
     option_columns = 4
     query_count = 1
+    tier_values: ClassVar[TierValues] = {"solids": follows({t: k["solids"] for t, k in KNOBS.items()})}
 
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:
         """Solid tier (simple 0, mixed 1, complex 2), plus one for the colour confound."""

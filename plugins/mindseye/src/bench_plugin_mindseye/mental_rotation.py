@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from PIL import Image
 
 from bench_core import Item
 from bench_plugin_mindseye import nuisance, raster3d
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import mental_rotation as verifier
@@ -250,7 +250,7 @@ class MentalRotation(MindsEyeTask):
     art = "transformation"
     texts = PromptTexts(
         question=(
-            "The top panel, labelled Original Shape, shows an object built from cubes. Each of the four figures "
+            "The panel labelled Original Shape shows an object built from cubes. Each of the four figures "
             "labelled A, B, C and D shows an object in a new orientation. Which option is the original object "
             "turned by a pure rotation, with nothing reflected and nothing rebuilt? Turning the object does not "
             "change its cubes: every cube keeps its colour."
@@ -269,6 +269,8 @@ class MentalRotation(MindsEyeTask):
     option_count = 4
     option_columns = 4
     query_count = 1
+    tier_values: ClassVar[TierValues] = {name: follows({t: k[name] for t, k in KNOBS.items()})
+                                         for name in ("axes", "angles", "colouring")}
 
     # -- generation ----------------------------------------------------------------------------------
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:

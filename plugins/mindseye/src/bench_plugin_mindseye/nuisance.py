@@ -37,6 +37,20 @@ def option_features(tile: Image.Image) -> dict[str, float]:
     return {"ink": float(ink.mean()), "extent": float(area), "saturation": float(saturation)}
 
 
+def ink_elongation(tile: Image.Image) -> float:
+    """How far the panel's ink (inside its frame) leans one way: the modulus of its pixels' central second
+    moment, sum of (z - c)^2 for z = x + iy, over their polar moment, sum of |z - c|^2.  0 for ink with no
+    principal direction (a circle, a square, a regular star), 1 for a straight line; a rule-blind solver can
+    read it off any panel."""
+    grey = np.asarray(tile.convert("L"))[FRAME:-FRAME, FRAME:-FRAME]
+    rows, cols = np.nonzero(grey < 255 - INK_THRESHOLD)
+    if not len(rows):
+        return 0.0
+    y, x = rows - rows.mean(), cols - cols.mean()
+    polar = float((x * x + y * y).sum())
+    return float(abs(complex(float((x * x - y * y).sum()), float(2 * (x * y).sum()))) / polar) if polar else 0.0
+
+
 def singled_out(values: Sequence[float], answer: int, factor: float, floor: float) -> bool:
     """True if ``values[answer]`` is the unique extreme and sits further from the others than ``factor`` times
     their own spread plus ``floor`` (a nuisance feature that would let a solver pick the answer)."""

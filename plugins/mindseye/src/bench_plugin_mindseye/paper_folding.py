@@ -157,11 +157,24 @@ def knob_score(sheet: str, group: str, punches: int) -> int:
     return int(sheet == "hexagon") + int(group == "diagonal") + int(punches == 2)
 
 
+#: The knob scores of each tier.
+TIER_SCORES = {"easy": (0,), "medium": (1,), "hard": (2, 3)}
+#: Every (sheet, fold group, punches) combination.
+KNOB_COMBOS = tuple((s, g, p) for s in ("square", "hexagon") for g in ("vh", "diagonal") for p in (1, 2))
+
+
+def tier_knob_values() -> dict[str, dict[str, tuple[Any, ...]]]:
+    """Knob -> tier -> the values ``choose_knobs`` can give that knob at that tier when nothing is set."""
+    names = ("sheet", "fold_group", "punches")
+    return {name: {tier: tuple(sorted({c[k] for c in KNOB_COMBOS if knob_score(*c) in scores}, key=str))
+                   for tier, scores in TIER_SCORES.items()} for k, name in enumerate(names)}
+
+
 def choose_knobs(rng: np.random.Generator, difficulty: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Sheet, fold group and punch count: fixed ones from ``params``, the rest drawn so that the knob score
     matches ``difficulty`` (the nearest score when the fixed knobs make it impossible)."""
-    target = {"easy": (0,), "medium": (1,), "hard": (2, 3)}[difficulty]
-    combos = [(s, g, p) for s in ("square", "hexagon") for g in ("vh", "diagonal") for p in (1, 2)
+    target = TIER_SCORES[difficulty]
+    combos = [(s, g, p) for s, g, p in KNOB_COMBOS
               if params.get("sheet") in (None, s) and params.get("fold_group") in (None, g)
               and params.get("punches") in (None, p)]
     best = min(min(abs(knob_score(*c) - t) for t in target) for c in combos)
@@ -759,6 +772,7 @@ class PaperFolding(MindsEyeTask):
     option_count = 4
     option_columns = 4
     query_count = 4
+    tier_values = tier_knob_values()
 
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:
         """Knob points: a hexagonal sheet, diagonal folds, each punch beyond the first."""

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -57,7 +57,7 @@ from shapely.geometry import MultiLineString
 
 from bench_core import GenerationError, Item, ItemRandom
 from bench_plugin_mindseye import folding
-from bench_plugin_mindseye.base import MindsEyeTask
+from bench_plugin_mindseye.base import Choices, MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile
 from bench_plugin_mindseye.nuisance import option_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
@@ -239,7 +239,7 @@ def vertex_defects(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, dict[fl
     sq = (v * v).sum(axis=1)
     d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored @ v.T)
     axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
-    turns = {}
+    turns: ClassVar[dict[str, tuple[int, str]]] = {}
     for angle in _TURNS:
         turned = folding.apply(folding.rotation((0.0, 0.0), angle), v)
         dd = np.linalg.norm(turned[:, None, :] - v[None, :, :], axis=-1)
@@ -535,6 +535,8 @@ class SymmetricStructures(MindsEyeTask):
     option_count = 4
     option_columns = 4
     query_count = 0
+    cycled_choices: ClassVar[Choices] = {"symmetry": SYMMETRIES}
+    tier_values: ClassVar[TierValues] = {"closeness": follows({t: k[1] for t, k in DIFFICULTY_KNOBS.items()})}
 
     def knob_hardness(self, knobs: Mapping[str, Any]) -> float:
         """Strokes per copy plus the odd figure's closeness to symmetric (far 0, mid 1, near 2)."""

@@ -12,6 +12,7 @@ from PIL.Image import Image
 from bench_core import Item, ItemRandom, Problem, Score, TaskImplementation, option_letters
 from bench_plugin_traversal.distractors import choose_distractors
 from bench_plugin_traversal.geometry import GateProfile
+from bench_plugin_traversal.glyphs import SYNONYMS, VOCABULARY
 from bench_plugin_traversal.prompts import traversal_question
 from bench_plugin_traversal.render import render_scene
 from bench_plugin_traversal.scoring import score_traversal
@@ -68,6 +69,11 @@ class TraversalTask(TaskImplementation):
 
     def score(self, item: Item, response: Any) -> Score:
         return score_traversal(item, response)
+
+    def scoring_hints(self, item: Item) -> Mapping[str, Any]:
+        """The glyph vocabulary and synonyms, so that a scoring record scores sequences (and choice items
+        answered with a sequence) as ``score`` does."""
+        return {"vocabulary": list(VOCABULARY), "synonyms": dict(SYNONYMS)}
 
     def distractors(self, problem: Problem, count: int, random: ItemRandom) -> list[str]:
         if problem.options is not None:

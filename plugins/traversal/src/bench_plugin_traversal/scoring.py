@@ -11,9 +11,10 @@ from bench_plugin_traversal.glyphs import SYNONYMS, VOCABULARY
 
 
 def score_traversal(item: Item, response: Any) -> Score:
-    """Score ``response``; choice-format items are scored as option letters by the core."""
+    """Score ``response``; choice-format items are scored as option letters by the core (an option's markers
+    written out select it, with the glyph synonyms)."""
     if item.answer_type != "sequence":
-        return score_item(item, response)
+        return score_item(item, response, synonyms=SYNONYMS)
     gold = item.answer.split(", ")
     try:
         predicted = parse_sequence(response, VOCABULARY, SYNONYMS, length=len(gold))

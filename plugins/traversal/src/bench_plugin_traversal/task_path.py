@@ -11,8 +11,14 @@ from PIL.Image import Image
 
 from bench_core import GenerationError, Item, ItemRandom, ParameterError, Problem
 from bench_plugin_traversal.artefact import verify_path
-from bench_plugin_traversal.backbone import UNREACHABLE_STRICT, CellUnreachable, generate_backbone
-from bench_plugin_traversal.cells import POPULATED_CELLS, VERTEX_COUNTS, crossing_bin, tortuosity_bin
+from bench_plugin_traversal.backbone import CellUnreachable, generate_backbone
+from bench_plugin_traversal.cells import (
+    CROSSING_BINS,
+    TORTUOSITY_EDGES,
+    VERTEX_COUNTS,
+    crossing_bin,
+    tortuosity_bin,
+)
 from bench_plugin_traversal.common import TraversalTask, make_problem
 from bench_plugin_traversal.confounders import SpursUnplaceable, check_spurs, place_paired_spurs
 from bench_plugin_traversal.geometry import PAPER, STRICT, GateProfile, quantise_points
@@ -27,6 +33,7 @@ from bench_plugin_traversal.published import (
     record_lines,
     warn_skipped,
 )
+from bench_plugin_traversal.schedule import TORT_WINDOW, least_shown, reachable_cells, scheduled_cell
 from bench_plugin_traversal.structure import Traversal, assign_tokens
 
 PROFILES: dict[str, GateProfile] = {"strict": STRICT, "paper": PAPER}
@@ -39,14 +46,6 @@ PAPER_CONFOUND_SOURCES = 20
 #: source in a thousand without a backbone for 5-7 spurs in sparse cells such as t1s4 at 9 vertices;
 #: sources that succeed within fewer tries are unaffected by the limit).
 MAX_SOURCE_TRIES = 32
-
-
-def reachable_cells(vertices: int, profile: str) -> list[tuple[int, int]]:
-    """Populated cells at ``vertices`` that the generator reaches under ``profile``."""
-    cells = sorted(POPULATED_CELLS[vertices])
-    if profile == "strict":
-        cells = [c for c in cells if (vertices, *c) not in UNREACHABLE_STRICT]
-    return cells
 
 
 class TraversalPath(TraversalTask):
@@ -170,10 +169,14 @@ class TraversalPath(TraversalTask):
         paired = params["source"] is not None or params["confounders"] != "none"
         # the cell, backbone, direction and glyphs come from streams keyed by the source, not the index,
         # so the base and confound variants of one source share them
-        cell_rng = random.stream("cell", source)
-        vertex_options = [params["vertices"]] if params["vertices"] is not None else list(VERTEX_COUNTS)
         difficulty = params.get("difficulty")
-        if difficulty is None:
+        if difficulty is None and all(params[k] is None for k in ("vertices", "tort_bin", "cross_bin")):
+            # default runs follow the cell schedule: any few consecutive items spread over the bins
+            vertices, t, s = scheduled_cell(random.stream("cell-schedule", profile_name), source, profile_name)
+        elif difficulty is None:
+            cell_rng = random.stream("cell", source)
+            vertex_options = [params["vertices"]] if params["vertices"] is not None else list(VERTEX_COUNTS)
+            vertex_options = [v for v in vertex_options if self._cells(v, params)]
             vertices = int(vertex_options[int(cell_rng.integers(len(vertex_options)))])
             cells = self._cells(vertices, params)
             t, s = cells[int(cell_rng.integers(len(cells)))]
@@ -225,6 +228,27 @@ class TraversalPath(TraversalTask):
         pair = f"{random.seed}:{vertices}:t{t}s{s}:{profile_name}:{params['format']}:{source}"
         return make_problem(traversal, params, random, variant=CONDITIONS[level], pair=pair if paired else None,
                             metadata=metadata, profile=profile)
+
+    def categorical_coverage(self, name: str, params: Mapping[str, Any], start: int, count: int
+                             ) -> tuple[int, str] | None:
+        """The fewest distinct values of the drawn parameter ``name`` that items ``start .. start + count - 1``
+        can show, with the reason, where the design cannot promise min(count, number of choices); None where
+        it can.  (Read by the repository's categorical-coverage test.)"""
+        if name not in ("vertices", "tort_bin", "cross_bin"):
+            return None
+        if (params["preset"] != "none" or params["backbones"] or params.get("difficulty") is not None
+                or any(params[k] is not None for k in self._DESIGN_KEYS)):
+            return 1, ("only default runs follow the cell schedule; set cells, sources, presets, difficulty and "
+                       "published backbones make no promise")
+        choices = {"vertices": len(VERTEX_COUNTS), "tort_bin": len(TORTUOSITY_EDGES),
+                   "cross_bin": len(CROSSING_BINS)}[name]
+        least = least_shown(name, count, params["profile"])
+        if least >= min(count, choices):
+            return None
+        return least, (f"crossing bins repeat every {len(CROSSING_BINS)} items and vertex counts every "
+                       f"{len(VERTEX_COUNTS)}; tortuosity bins cannot also repeat every {TORT_WINDOW}, or every "
+                       "tortuosity x crossing pair would occur, unpopulated ones included (t0 with 2+ crossings), "
+                       f"so any {TORT_WINDOW} consecutive items show at least {TORT_WINDOW - 1} (cell_schedule.json)")
 
     @staticmethod
     def _all_cells(profile: str) -> list[tuple[int, int, int]]:

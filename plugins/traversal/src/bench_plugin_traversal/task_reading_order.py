@@ -23,19 +23,26 @@ from bench_plugin_traversal.reading_order import LANE_COUNTS, REGIMES, ReadingOr
 from bench_plugin_traversal.structure import Traversal, assign_tokens
 
 
+def spread(params: Mapping[str, Any], random: ItemRandom, name: str, options: Sequence[Any]) -> Any:
+    """The value of ``name``: as set, else the item's entry in one seeded order of ``options`` repeated over the
+    indices, so any n consecutive items show min(n, len(options)) values (the three orders have coprime
+    lengths 4, 3 and 5: every 60 consecutive items show every regime x lanes x vertices layout once)."""
+    if params[name] is not None:
+        return params[name]
+    order = random.stream("order", name).permutation(len(options))
+    return options[int(order[random.index % len(options)])]
+
+
 class ReadingOrder(TraversalTask):
     """Generate, render and verify traversal/reading-order items."""
 
     def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
         rng = random.rng
-
-        def pick(name: str, options: tuple[Any, ...]) -> Any:
-            return params[name] if params[name] is not None else options[int(rng.integers(len(options)))]
-
         difficulty = params.get("difficulty")
-        regime = pick("regime", REGIMES)  # drawn first, as it always was: the default items stay the same
+        regime = spread(params, random, "regime", REGIMES)
         if difficulty is None:
-            lanes, vertices = pick("lanes", LANE_COUNTS), pick("vertices", VERTEX_COUNTS)
+            lanes = spread(params, random, "lanes", LANE_COUNTS)
+            vertices = spread(params, random, "vertices", VERTEX_COUNTS)
         else:
             targets = self.level_layouts(difficulty, params)
             lanes, vertices = targets[int(rng.integers(len(targets)))]
@@ -53,6 +60,15 @@ class ReadingOrder(TraversalTask):
         question = reading_order_question(traversal.tokens[0], vertices, lanes)
         return make_problem(traversal, params, random, variant=regime, pair=None, metadata=metadata, profile=STRICT,
                             question=question)
+
+    def categorical_coverage(self, name: str, params: Mapping[str, Any], start: int, count: int
+                             ) -> tuple[int, str] | None:
+        """The fewest distinct values of the drawn parameter ``name`` that items ``start .. start + count - 1``
+        can show, with the reason, where the design cannot promise min(count, number of choices); None where
+        it can.  (Read by the repository's categorical-coverage test.)"""
+        if name in ("lanes", "vertices") and params.get("difficulty") is not None:
+            return 1, "with difficulty set, the level picks lanes and vertices"
+        return None
 
     @staticmethod
     def _layouts() -> list[tuple[int, int]]:

@@ -12,8 +12,14 @@ verifier's own evaluation ``z`` of the recorded function on those samples, :func
   within two pixels (a level between the smallest and largest value of ``z`` there), and the level sets
   of ``z`` are drawn: pixels where a level of the interpolated ``z`` passes through the pixel centre have
   line ink on them or next to them (dashed levels less often: the gaps of the dashes; a plot that dashes
-  the rings of hollows has ink within two pixels of every such place).  Both are also
-  counted per tile of the panel, because a misdrawn patch (the rings of an extra bump) is local.
+  the rings of hollows has ink within two pixels of every such place).  A level passes there if its
+  first-order distance is under ``ON_LINE_PX`` and the drawn samples around the pixel actually cross it
+  (a level a hair above a trough's flat floor has a distance that runs on through the floor, but no line
+  where the samples stay above it).  Both are also counted per tile of the panel, because a misdrawn
+  patch (the rings of an extra bump) is local.  Both allow for the rounding the scene declares
+  (``sampling.decimals``: the drawn values are rounded to that many places, and the recorded levels to as
+  many): where a level lies within that of the values, the rounding decides whether a line is drawn
+  (along a trough floor at the level's value, say), and neither a line nor its absence tells anything.
 
 The thresholds leave room for anti-aliasing and interpolation and nothing more: a plot of another
 function, a panel of the other plot, an extra bump or a reversed colour map fails by a wide margin.
@@ -112,7 +118,7 @@ class Plot:
 
     def __init__(self, box: Sequence[float], extent: Sequence[float], samples: int, kind: str,
                  colormap: str | None, value_range: Sequence[float], levels: Sequence[float],
-                 dashed_below: float | None, hollows: bool = False) -> None:
+                 dashed_below: float | None, hollows: bool = False, decimals: int | None = None) -> None:
         self.left, self.top, self.right, self.bottom = (float(v) for v in box)
         self.extent = tuple(float(v) for v in extent)
         self.samples = int(samples)
@@ -122,6 +128,10 @@ class Plot:
         self.levels = np.sort(np.asarray(levels, dtype=float))
         self.dashed_below = dashed_below
         self.hollows = hollows
+        #: How far a level may be from the drawn values at a crossing that rounding decides: the values are
+        #: drawn rounded to ``decimals`` places (half a step from the function) and the recorded levels are
+        #: rounded to as many (half a step from the drawn ones); 0 when the scene does not say.
+        self.precision = 0.0 if decimals is None else 1.000001 * 10.0 ** -int(decimals)
 
     @classmethod
     def from_record(cls, panel: Mapping[str, Any], scene: Mapping[str, Any]) -> Plot:
@@ -131,7 +141,7 @@ class Plot:
         dashed = scene.get("dashed_below") if contour else None
         return cls(panel["box"], sampling["extent"], sampling["samples"], panel["plot_type"], panel.get("colormap"),
                    scene["value_range"], scene.get("contour_levels") or [], dashed,
-                   hollows=contour and scene.get("dashed") == "hollows")
+                   hollows=contour and scene.get("dashed") == "hollows", decimals=sampling.get("decimals"))
 
     def sample_axes(self) -> tuple[np.ndarray, np.ndarray]:
         """x and y of the drawn samples: the pixel centres of the extent, ``lo + (k + 1/2) (hi - lo) / n``."""
@@ -297,8 +307,8 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     low, high = _spread(z, reach, np.minimum), _spread(z, reach, np.maximum)
     low = np.minimum(low[np.ix_(i0, j0)], low[np.ix_(i0 + 1, j0 + 1)])
     high = np.maximum(high[np.ix_(i0, j0)], high[np.ix_(i0 + 1, j0 + 1)])
-    first = np.searchsorted(levels, low)
-    explained = (first < levels.size) & (levels[np.minimum(first, levels.size - 1)] <= high)
+    first = np.searchsorted(levels, low - plot.precision)
+    explained = (first < levels.size) & (levels[np.minimum(first, levels.size - 1)] <= high + plot.precision)
     lost = ink & ~explained
     stray = float(lost.sum() / ink.sum())
     stats["stray_ink"] = stray
@@ -309,10 +319,20 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     elif stats["stray_ink_tile"] > MAX_STRAY_INK_TILE:
         failures.append(f"{label}: a patch of contour lines ({int(stats['stray_ink_tile'])} sampled pixels) lies on "
                         f"no level set of the recorded function")
-    on_line = usable & (distance <= ON_LINE_PX)
+    # the first-order distance runs straight on through a trough or a crest; a level set of the interpolated z
+    # passes within ON_LINE_PX of a pixel centre only through the sample cells there, and only if the level
+    # lies between the smallest and largest value of their corners (a level just off a trough's floor is
+    # not crossed by the drawn samples, and no line is drawn there), by more than the rounding of the drawn
+    # values and the recorded levels (within it, the rounding decides whether the drawn samples cross it)
+    cells = int(np.ceil(ON_LINE_PX / plot.px_per_sample))
+    cell_low = _spread(_cell_corners(z, np.minimum), cells, np.minimum)[np.ix_(i0, j0)]
+    cell_high = _spread(_cell_corners(z, np.maximum), cells, np.maximum)[np.ix_(i0, j0)]
+    level = levels[nearest]
+    crossed = (cell_low <= level - plot.precision) & (level + plot.precision <= cell_high)
+    on_line = usable & (distance <= ON_LINE_PX) & crossed
     dashed = np.zeros(on_line.shape, dtype=bool)
     if plot.dashed_below is not None and not plot.hollows:
-        dashed = levels[nearest] < plot.dashed_below
+        dashed = level < plot.dashed_below
     for kind, mask in (("solid", on_line & ~dashed), ("dashed", on_line & dashed)):
         if mask.sum() < 20:
             continue
@@ -342,6 +362,12 @@ def _spread(z: np.ndarray, reach: int, pick: Any) -> np.ndarray:
     for k in range(1, 2 * reach + 1):
         pick(out, rows[k:k + n0], out=out)
     return out
+
+
+def _cell_corners(z: np.ndarray, pick: Any) -> np.ndarray:
+    """``pick`` (np.minimum or np.maximum) of the four corners of every cell between sample centres: entry
+    (i, j) covers samples i..i+1, j..j+1 (shape one less than ``z`` on both axes)."""
+    return pick(pick(z[:-1, :-1], z[:-1, 1:]), pick(z[1:, :-1], z[1:, 1:]))
 
 
 def _tile_sums(mask: np.ndarray, tile: int = TILE) -> np.ndarray:

@@ -19,7 +19,8 @@ def common_parameters() -> tuple[Parameter, ...]:
         Parameter("difficulty", "level", None, choices=DIFFICULTIES,
                   help="a level in [0, 1], a range a..b, or the paper's tiers easy, medium, hard (levels below 1/3 "
                        "give the easy knobs, below 2/3 the medium ones, the rest the hard ones; default: the three "
-                       "tiers balanced per item)"),
+                       "tiers spread over the items, any three in a row show all three; conceptual slippage: any "
+                       "four)"),
         Parameter("size", "str", "1024x1024", choices=SIZES,
                   help="canvas: the paper's 1024x1024, or 600x800 of its resolution ablation"),
         Parameter("prompt", "str", "step-by-step", choices=(*PROMPT_STYLES, "all"),

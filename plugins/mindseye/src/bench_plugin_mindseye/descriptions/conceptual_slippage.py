@@ -11,7 +11,7 @@ CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology
 TASK = Task(
     family="mindseye",
     name="conceptual-slippage",
-    version="0.2.0",
+    version="0.2.1",
     answer_type="option",
     category="relation",
     description=(
@@ -24,7 +24,8 @@ TASK = Task(
     parameters=(
         *common_parameters(),
         Parameter("concept", "str", None, choices=CONCEPTS,
-                  help="the concept the five conforming panels share (default: drawn per item)"),
+                  help="the concept the five conforming panels share (default: spread over the items, any nine "
+                       "in a row show all nine)"),
     ),
     variants=PROMPT_STYLES,
     difficulty=tiers(

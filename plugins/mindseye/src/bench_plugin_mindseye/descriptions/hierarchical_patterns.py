@@ -8,7 +8,7 @@ from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_para
 TASK = Task(
     family="mindseye",
     name="hierarchical-patterns",
-    version="0.2.0",
+    version="0.2.1",
     answer_type="option",
     category="abstraction",
     description=(
@@ -28,10 +28,11 @@ TASK = Task(
                        "(default: blatant easy, moderate medium, subtle hard)"),
         Parameter("violation", "str", None, choices=("scale", "angle", "missing", "motif"),
                   help="how the violating drawing breaks its rule: one level's scale ratio, one level's angle, "
-                       "one missing sub-part, or one level drawn with another motif (default: drawn per item)"),
+                       "one missing sub-part, or one level drawn with another motif (default: spread over the items, "
+                       "any four in a row show all four)"),
         Parameter("families", "str", None, choices=("paired", "single"),
                   help="paired: two generators, two panels each; single: all four panels from one generator "
-                       "(default: drawn per item)"),
+                       "(default: spread over the items, alternating; the alternation turns every four items)"),
     ),
     variants=PROMPT_STYLES,
     difficulty=tiers(

@@ -25,8 +25,8 @@ TASK = Task(
     parameters=(
         *common_parameters(),
         Parameter("concept", "str", None, choices=CONCEPTS,
-                  help="the attribute the positives share (default: drawn per item); hard items pair it with a "
-                       "second attribute that all six figures share"),
+                  help="the attribute the positives share (default: spread over the items, any 13 in a row show all "
+                       "13); hard items pair it with a second attribute that all six figures share"),
     ),
     variants=PROMPT_STYLES,
     difficulty=tiers(

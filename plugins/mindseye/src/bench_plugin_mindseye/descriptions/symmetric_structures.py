@@ -9,7 +9,7 @@ from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_para
 TASK = Task(
     family="mindseye",
     name="symmetric-structures",
-    version="0.2.0",
+    version="0.2.1",
     answer_type="option",
     category="relation",
     description=(
@@ -24,8 +24,8 @@ TASK = Task(
         *common_parameters(),
         Parameter("symmetry", "str", None, choices=("vertical", "horizontal", "rot2", "rot4"),
                   help="the symmetry the conformers share: mirror about an axis within 45 degrees of vertical or of "
-                       "horizontal (each figure tilted independently), or turns by 180 or 90 degrees (default: drawn "
-                       "uniformly)"),
+                       "horizontal (each figure tilted independently), or turns by 180 or 90 degrees (default: spread "
+                       "over the items, any four in a row show all four)"),
         Parameter("segments", "int", None, minimum=3, maximum=10,
                   help="strokes per symmetric copy, the paper's path complexity (its paths have 10); default by "
                        "difficulty: easy 4, medium 6, hard 8"),
