@@ -22,6 +22,7 @@ from bench_core.parsing import (
     _clean,
     _tail,
     normalise_string,
+    replace_phrases,
 )
 from bench_core.statements import LENIENT, STRICT, final_value
 
@@ -72,18 +73,7 @@ def _apply_synonyms(words: list[str], synonyms: Mapping[str, str] | None) -> lis
                 table.setdefault(key_words[0], []).append((key_words, _WORD_RE.findall(value.casefold())))
     for entries in table.values():
         entries.sort(key=lambda kv: len(kv[0]), reverse=True)
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        for key, value in table.get(words[i], ()):
-            if words[i : i + len(key)] == key:
-                out.extend(value)
-                i += len(key)
-                break
-        else:
-            out.append(words[i])
-            i += 1
-    return out
+    return replace_phrases(words, table)
 
 
 _FILLER_STEMS = frozenset(_stem(w) for w in _FILLERS)

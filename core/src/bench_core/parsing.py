@@ -782,6 +782,25 @@ _NUMBERING_RE = re.compile(
 )
 
 
+def replace_phrases(words: Sequence[str],
+                    table: Mapping[str, Sequence[tuple[Sequence[str], Sequence[str]]]]) -> list[str]:
+    """``words`` with the phrases of ``table`` replaced, left to right: ``table`` maps a phrase's first word to
+    its (phrase words, replacement words) pairs, longest phrase first, and the first phrase that matches at a
+    position is replaced; other words are kept."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for key, value in table.get(words[i], ()):
+            if tuple(words[i : i + len(key)]) == tuple(key):
+                out.extend(value)
+                i += len(key)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 def _words(text: str) -> list[str]:
     """Casefolded word tokens; every non-space symbol is its own token ("light-blue" -> light, -, blue)."""
     return _WORD_TOKEN_RE.findall(text.casefold())
@@ -846,18 +865,7 @@ class _Matcher:
     def _apply_synonyms(self, words: list[str]) -> list[str]:
         if not self._synonyms:
             return words
-        out: list[str] = []
-        i = 0
-        while i < len(words):
-            for key, value in self._synonyms.get(words[i], ()):
-                if tuple(words[i : i + len(key)]) == key:
-                    out.extend(value)
-                    i += len(key)
-                    break
-            else:
-                out.append(words[i])
-                i += 1
-        return out
+        return replace_phrases(words, self._synonyms)
 
     def mentions(self, text: str) -> bool:
         """True if ``text`` names any vocabulary token as a run of whole words."""

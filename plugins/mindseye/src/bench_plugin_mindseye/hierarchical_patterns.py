@@ -56,11 +56,11 @@ _ATTEMPTS = 40
 #: kind, and in items whose four figures share a generator the most atypical elongation was the answer 33% of
 #: the time (chance 25%).
 ELONGATION_MATCH = (0.25, 0.003, 0.02)
-#: ... and its amount of ink within this of that figure's (on a log scale).  A tree missing a branch, or with
-#: one level scaled or turned wrong, carries less ink than a valid tree of its kind: the panel with the least
-#: ink was the answer 32% of the time (trees 38-52%).
-INK_MATCH = 0.06
-MATCH_DRAWS = 30
+#: ... and its amount of ink and its edge strength within this of that figure's (on a log scale).  A tree
+#: missing a branch, or with one level scaled or turned wrong, carries less ink and fewer edges than a valid
+#: tree of its kind: the panel with the least ink was the answer 32% of the time (trees 38-52%).
+INK_MATCH = 0.025
+MATCH_DRAWS = 40
 #: Grid (unit panel coordinates) every drawn coordinate is rounded to: 1/2000 px on the largest panel, so the
 #: drawing is a function of the recorded values and float noise cannot move a pixel.
 QUANTUM_DECIMALS = 5
@@ -119,8 +119,14 @@ def quantise(groups: Sequence[recursion.Group]) -> tuple[recursion.Group, ...]:
 
 
 def _ink_layout(image: Image.Image) -> np.ndarray:
-    """(ink elongation, log of the ink fraction) of a panel: what ``_matched_violator`` matches."""
-    return np.array([ink_elongation(image), float(np.log(max(_grey_features(image)["ink"], 1e-6)))])
+    """(ink elongation, log of the ink fraction, log of the mean edge strength) of a panel: what
+    ``_matched_violator`` matches.  Edge strength is the mean magnitude of the grey level's change to the next
+    pixel right and down, over 255: it follows the strokes' length and their ends and corners."""
+    grey = np.asarray(image.convert("L"), dtype=np.float32)[3:-3, 3:-3]
+    gx, gy = np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]
+    edges = float(np.sqrt(gx * gx + gy * gy).mean() / 255.0)
+    return np.array([ink_elongation(image), float(np.log(max(_grey_features(image)["ink"], 1e-6))),
+                     float(np.log(max(edges, 1e-6)))])
 
 
 def _grey_features(image: Image.Image) -> dict[str, float]:
@@ -233,7 +239,7 @@ class HierarchicalPatterns(MindsEyeTask):
         hidden = recursion.construct(home, rng, depth, rule_kind, motif_hint=hint)
         target = _ink_layout(Panel(hidden.groups).image(side))
         share, low, high = ELONGATION_MATCH
-        tolerance = np.array([min(max(share * target[0], low), high), INK_MATCH])
+        tolerance = np.array([min(max(share * target[0], low), high), INK_MATCH, INK_MATCH])
 
         def misfit(construction: recursion.Construction) -> float:
             return float((np.abs(_ink_layout(Panel(construction.groups).image(side)) - target) / tolerance).max())
