@@ -76,6 +76,7 @@ _LAZY = {
     "private_core_imports": ("bench_core.conformance", "private_core_imports"),
     "command_line": ("bench_core.cli", "main"),
     "difficulty_profile": ("bench_core.conformance", "difficulty_profile"),
+    "full_run": ("bench_core.conformance", "full_run"),
 }
 
 __all__ = [
