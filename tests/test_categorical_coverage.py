@@ -126,3 +126,26 @@ def test_marvl_declares_its_limits_with_reasons():
     assert counting.categorical_coverage("style", defaults, OFFSET, 9) is None
     assert counting.categorical_coverage("family", defaults, 0, 12)[0] == 12 - 2  # a block's targets may not allow 12
     assert counting.categorical_coverage("count_type", defaults, OFFSET, 3)[0] == 2
+
+
+def test_traversal_declares_the_limits_of_its_cell_schedule():
+    """traversal/path keeps the published mix, every reachable cell once per cycle (163 under the default strict
+    profile), so short runs cannot show every bin: it declares what its schedule guarantees, and longer runs of
+    the default items show every value."""
+    by_id = {t.id: t for t in TASKS}
+    if "traversal/path" not in by_id:
+        pytest.skip("traversal is not installed")
+    task = by_id["traversal/path"]
+    impl = implementation(task)
+    defaults = task.resolve_params({})
+    for start in STARTS:
+        least, reason = impl.categorical_coverage("vertices", defaults, start, 5)
+        assert least == 4 and "163 items" in reason and "cannot repeat every 5 items" in reason
+        assert impl.categorical_coverage("tort_bin", defaults, start, 6)[0] == 5
+        assert impl.categorical_coverage("cross_bin", defaults, start, 7)[0] == 6
+        for name, full in (("vertices", 4), ("tort_bin", 4), ("cross_bin", 5)):  # short runs: all different
+            assert impl.categorical_coverage(name, defaults, start, full) is None, name
+        for name, count, choices in (("vertices", 9, 5), ("tort_bin", 17, 6), ("cross_bin", 32, 7)):
+            assert impl.categorical_coverage(name, defaults, start, count) is None, name
+            values = {_recorded(name, params, metadata) for params, metadata in _run(task.id, start, count)}
+            assert len(values) == choices, (name, start, sorted(values))

@@ -227,9 +227,10 @@ def test_published_bins_are_filled_and_score_groups_on_them(host, path_task, tmp
 
 def test_score_by_groups_confound_imports_and_generated_items_alike(tmp_path):
     """The README's ``--by tort_bin,cross_bin,vertices`` finds every value, none under null: published confound
-    records (params hold None for all three) and a default generated run (drawn, recorded in metadata)."""
+    records (params hold None for all three) and a default generated run (drawn, recorded in metadata; any 32
+    consecutive items of the cell schedule show the 7 crossing bins)."""
     for name, settings, expected in (("confound", ["--set", f"backbones={CONFOUND}"], {"vertices": ["9"]}),
-                                     ("generated", ["--count", "7"], {"cross_bin": [str(b) for b in range(7)]})):
+                                     ("generated", ["--count", "32"], {"cross_bin": [str(b) for b in range(7)]})):
         out = tmp_path / name
         run("generate", "traversal/path", *settings, "--seed", "0", "--out", str(out))
         items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]

@@ -12,13 +12,7 @@ from PIL.Image import Image
 from bench_core import GenerationError, Item, ItemRandom, ParameterError, Problem
 from bench_plugin_traversal.artefact import verify_path
 from bench_plugin_traversal.backbone import CellUnreachable, generate_backbone
-from bench_plugin_traversal.cells import (
-    CROSSING_BINS,
-    TORTUOSITY_EDGES,
-    VERTEX_COUNTS,
-    crossing_bin,
-    tortuosity_bin,
-)
+from bench_plugin_traversal.cells import VERTEX_COUNTS, crossing_bin, tortuosity_bin
 from bench_plugin_traversal.common import TraversalTask, make_problem
 from bench_plugin_traversal.confounders import SpursUnplaceable, check_spurs, place_paired_spurs
 from bench_plugin_traversal.geometry import PAPER, STRICT, GateProfile, quantise_points
@@ -33,7 +27,14 @@ from bench_plugin_traversal.published import (
     record_lines,
     warn_skipped,
 )
-from bench_plugin_traversal.schedule import TORT_WINDOW, least_shown, reachable_cells, scheduled_cell
+from bench_plugin_traversal.schedule import (
+    CHOICES,
+    bin_shares,
+    cycle_length,
+    least_shown,
+    reachable_cells,
+    scheduled_cell,
+)
 from bench_plugin_traversal.structure import Traversal, assign_tokens
 
 PROFILES: dict[str, GateProfile] = {"strict": STRICT, "paper": PAPER}
@@ -240,15 +241,17 @@ class TraversalPath(TraversalTask):
                 or any(params[k] is not None for k in self._DESIGN_KEYS)):
             return 1, ("only default runs follow the cell schedule; set cells, sources, presets, difficulty and "
                        "published backbones make no promise")
-        choices = {"vertices": len(VERTEX_COUNTS), "tort_bin": len(TORTUOSITY_EDGES),
-                   "cross_bin": len(CROSSING_BINS)}[name]
-        least = least_shown(name, count, params["profile"])
-        if least >= min(count, choices):
+        profile = params["profile"]
+        least = least_shown(name, count, profile)
+        if least >= min(count, CHOICES[name]):
             return None
-        return least, (f"crossing bins repeat every {len(CROSSING_BINS)} items and vertex counts every "
-                       f"{len(VERTEX_COUNTS)}; tortuosity bins cannot also repeat every {TORT_WINDOW}, or every "
-                       "tortuosity x crossing pair would occur, unpopulated ones included (t0 with 2+ crossings), "
-                       f"so any {TORT_WINDOW} consecutive items show at least {TORT_WINDOW - 1} (cell_schedule.json)")
+        shares = bin_shares(name, profile)
+        rare, common = min(shares, key=shares.__getitem__), max(shares, key=shares.__getitem__)
+        uneven = (f"{name} {rare} has {shares[rare]} of them and {name} {common} {shares[common]}"
+                  + (", so vertex counts cannot repeat every 5 items" if name == "vertices" else ""))
+        return least, (f"default runs keep the published mix, every reachable cell once per cycle of "
+                       f"{cycle_length(profile)} items: {uneven}; measured on cell_schedule.json ({profile}), "
+                       f"any {count} consecutive items show at least {least} of the {CHOICES[name]}")
 
     @staticmethod
     def _all_cells(profile: str) -> list[tuple[int, int, int]]:
