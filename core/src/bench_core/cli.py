@@ -339,5 +339,163 @@ def score(directory: str, predictions: str, as_json: bool, by: str) -> None:
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
 
 
+@main.command("report")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("predictions", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(),
+              help="Report folder: a new one, an empty one or an earlier report's.")
+@click.option("--by", "by", default="", metavar="FIELD,...",
+              help="Also draw each task's accuracy by these params/metadata fields, e.g. tort_bin,vertices.")
+def report_command(directory: str, predictions: str, out_dir: str, by: str) -> None:
+    """Write a report of PREDICTIONS scored against DIRECTORY: OUT/index.html (self-contained: figures and
+    example images embedded, nothing fetched), OUT/report.md (the tables) and the figures as PNG under
+    OUT/figures.  Each family gets its paper's figures; needs matplotlib (pip install 'bench-core[report]')."""
+    from bench_core.errors import BenchError
+    from bench_core.report_page import write_report
+
+    if not out_dir.strip():
+        raise click.BadParameter("must name a folder", param_hint="--out")
+    try:
+        page = write_report(directory, predictions, out_dir, [f.strip() for f in by.split(",") if f.strip()])
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    figures = sum(len(s.charts) for s in page.sections)
+    click.echo(f"wrote {os.path.join(out_dir, 'index.html')}, report.md and {figures} figures: overall accuracy "
+               f"{page.summary['overall']:.4f} over {page.summary['n']} items")
+
+
+@main.command("eval")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--model", default=None, help="Model name the endpoint serves (required unless --list-prompts).")
+@click.option("--base-url", default=lambda: os.environ.get("OPENAI_BASE_URL") or "http://localhost:8000/v1",
+              show_default="$OPENAI_BASE_URL, else http://localhost:8000/v1",
+              help="OpenAI-compatible endpoint: the URL before /chat/completions.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR",
+              help="Environment variable holding the API key (the key is never taken on the command line, "
+                   "written or logged); unset: no key is sent.")
+@click.option("--concurrency", type=click.IntRange(1, 512), default=8, show_default=True,
+              help="Requests in flight at once.")
+@click.option("--prompt", "prompt", default="paper", show_default=True, metavar="STYLE",
+              help="Prompt style: 'paper' (each family's paper wrapper), 'plain' (the question as is) or a "
+                   "family's other styles; --list-prompts shows them.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Ask only the first N items of each task.")
+@click.option("--tasks", "task_sel", default="", metavar="SEL,...",
+              help="Ask only the items of these tasks or families (FAMILY or FAMILY/TASK).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Predictions JSONL (default: DIR/predictions/MODEL.STYLE.jsonl); an existing one is resumed.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=300.0, show_default=True,
+              help="Seconds a request may wait for the server before it is retried.")
+@click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+              help="Retries of a request after a 429, a 5xx, a timeout or a dropped connection.")
+@click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
+              help="Seconds before the first retry; doubles each retry (at most 60 s), with jitter.")
+@click.option("--temperature", type=float, default=None, help="Sampling temperature (default: the server's).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None, help="Longest answer (default: the server's).")
+@click.option("--param", "extra", multiple=True, metavar="KEY=VALUE",
+              help="Another request field (repeatable); VALUE is JSON if it parses, else a string, e.g. seed=0.")
+@click.option("--list-prompts", is_flag=True, help="Describe the prompt styles of the dataset's tasks and exit.")
+def eval_command(directory: str, model: str | None, base_url: str, api_key_env: str, concurrency: int, prompt: str,
+                 limit: int | None, task_sel: str, out_path: str | None, timeout: float, max_retries: int,
+                 backoff: float, temperature: float | None, max_tokens: int | None, extra: tuple[str, ...],
+                 list_prompts: bool) -> None:
+    """Ask a model every item of DIRECTORY through an OpenAI-compatible chat-completions endpoint: each
+    item's images (as base64 data URLs) and its question in the chosen prompt style, as one user message.
+
+    Each answer is appended to the predictions file as it comes (with the model, endpoint, prompt style, token
+    usage and latency); running the same command again resumes, never asking an answered item twice.  A wrong
+    key, model or URL stops the run at once, saying which; failed items are asked again by the next run."""
+    from bench_core import prompts
+    from bench_core.chat import ChatClient
+    from bench_core.dataset import read_items
+    from bench_core.errors import BenchError
+    from bench_core.evaluation import PredictionsFile, Progress, default_out, run_eval, select_items, summary
+
+    try:
+        selectors = [s.strip() for s in task_sel.split(",") if s.strip()]
+        items = select_items(read_items(directory), selectors, limit)
+        host = _host()
+        tasks = sorted({(i.task_id, i.family) for i in items})
+        if list_prompts:
+            _list_prompts([(t, f, host.tasks.get(t)) for t, f in tasks])
+            return
+        if not model:
+            raise click.UsageError("--model is required: the name of the model the endpoint serves")
+        styles = prompts.resolve(prompt, [(t, f, host.tasks.get(t)) for t, f in tasks])
+        key = _api_key(api_key_env)
+        params = _request_params(temperature, max_tokens, extra)
+        client = ChatClient(base_url, model, api_key=key, key_source=f"${api_key_env}", timeout=timeout,
+                            max_retries=max_retries, backoff=backoff, params=params)
+        predictions = PredictionsFile(out_path or default_out(directory, model, prompt))
+    except BenchError as exc:
+        raise _fail(exc) from exc
+    with predictions:
+        try:
+            predictions.check_run(model, prompt)
+        except BenchError as exc:
+            raise _fail(exc) from exc
+        if predictions.repaired:
+            click.echo(f"bench: {predictions.path}: {predictions.repaired}", err=True)
+        try:
+            outcome = run_eval(directory, items, styles, prompt, client, predictions, concurrency=concurrency,
+                               progress=Progress(len(items) - sum(i.id in predictions.records for i in items)))
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted: {predictions.path} holds {len(predictions.records)} answers; run the same "
+                       "command again to resume", err=True)
+            sys.exit(130)
+        except BenchError as exc:  # the predictions file could not be written
+            raise _fail(exc) from exc
+        for line in summary(outcome, client, predictions, directory):
+            click.echo(line)
+    if outcome.stopped is not None:
+        raise _fail(BenchError(f"stopped: {outcome.stopped}\nthe {len(predictions.records)} answers in "
+                               f"{predictions.path} are kept: fix the cause and run the same command to resume"))
+    if outcome.failed:
+        first = "; ".join(f"{i}: {why}" for i, why in outcome.failed[:3])
+        raise _fail(BenchError(f"{len(outcome.failed)} items failed ({first}); run the same command again to ask "
+                               "them again"))
+
+
+def _api_key(variable: str) -> str | None:
+    """The API key from the environment variable ``variable``; None (no key sent) when it is unset or empty,
+    said on stderr, or an error when another variable than the default was named."""
+    key = os.environ.get(variable, "").strip()
+    if key:
+        return key
+    source = click.get_current_context().get_parameter_source("api_key_env")
+    if source is not None and source.name != "DEFAULT":
+        raise click.BadParameter(f"${variable} is not set (or empty); export the key in it", param_hint="--api-key-env")
+    click.echo(f"bench: ${variable} is not set: sending requests without an API key", err=True)
+    return None
+
+
+def _request_params(temperature: float | None, max_tokens: int | None, extra: Sequence[str]) -> dict[str, Any]:
+    """The request fields beyond model and messages."""
+    params: dict[str, Any] = {}
+    if temperature is not None:
+        params["temperature"] = temperature
+    if max_tokens is not None:
+        params["max_tokens"] = max_tokens
+    for key, raw in _parse_settings(extra).items():
+        if key in ("model", "messages"):
+            raise click.BadParameter(f"{key} is set by bench eval itself (--model, --prompt)", param_hint="--param")
+        try:
+            params[key] = json.loads(raw)
+        except ValueError:
+            params[key] = raw
+    return params
+
+
+def _list_prompts(tasks: Sequence[tuple[str, str, Any]]) -> None:
+    from bench_core.prompts import styles_for
+
+    for task_id, family, task in tasks:
+        click.echo(task_id)
+        for name, style in sorted(styles_for(family, task).items()):
+            click.echo(f"  {name}: {style.description}")
+            if style.system:
+                click.echo("      system: " + style.system.replace("\n", "\n              "))
+            click.echo("      user:   [images] " + style.template.replace("\n", "\n              "))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

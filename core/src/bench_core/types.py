@@ -194,6 +194,49 @@ def _is_kind(value: Any, kind: str) -> bool:
     return isinstance(value, str) and bool(value)
 
 
+#: The placeholder a prompt template's text must contain: it is replaced by the item's question.
+QUESTION_PLACEHOLDER = "{question}"
+
+
+@attrs.frozen
+class PromptStyle:
+    """A named way of asking a model an item, for ``bench eval --prompt NAME``.
+
+    The user message carries the item's images, then ``template`` with ``{question}`` replaced by the item's
+    question (the only placeholder: other braces, as in ``\\boxed{}``, are literal); ``system``, when given, is
+    sent first as a system message.  ``description`` says what the style asks for and where it comes from (a
+    paper's figure or appendix), for ``bench eval --list-prompts``.
+    """
+
+    name: str = attrs.field(validator=_check_name)
+    template: str = attrs.field(validator=attrs.validators.instance_of(str))
+    description: str = attrs.field(validator=attrs.validators.instance_of(str))
+    system: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if QUESTION_PLACEHOLDER not in self.template:
+            raise ValueError(f"prompt style {self.name!r}: its template must contain {QUESTION_PLACEHOLDER} (where "
+                             "the item's question goes)")
+        if not self.description.strip():
+            raise ValueError(f"prompt style {self.name!r}: describe what it asks for (description is empty)")
+        if self.system is not None and not self.system.strip():
+            raise ValueError(f"prompt style {self.name!r}: system is empty; leave it None for no system message")
+
+    def user_text(self, question: str) -> str:
+        """The text part of the user message for ``question``."""
+        return self.template.replace(QUESTION_PLACEHOLDER, question)
+
+
+def _check_prompt_styles(instance: Any, attribute: attrs.Attribute, value: tuple[Any, ...]) -> None:
+    names = [getattr(s, "name", None) for s in value]
+    if not all(isinstance(s, PromptStyle) for s in value):
+        raise ValueError(f"{attribute.name} must hold bench_core.PromptStyle objects, got {value!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{attribute.name}: duplicate style names in {names}")
+
+
 @attrs.frozen
 class Task:
     """What a task is, without loading its code.
@@ -219,6 +262,9 @@ class Task:
     difficulty: Difficulty | None = attrs.field(
         default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Difficulty))
     )
+    #: Ways of asking a model this task's items (``bench eval --prompt NAME``), e.g. the paper's own wrapper as
+    #: ``paper``; they take precedence over the core's styles of the same name (``bench_core.prompts``).
+    prompt_styles: tuple[PromptStyle, ...] = attrs.field(default=(), converter=tuple, validator=_check_prompt_styles)
     #: Parameters the core added (the ``difficulty`` level of a scale the task did not list itself): left
     #: out of the resolved params while unset, so items made before the scale existed keep their records.
     added_parameters: tuple[str, ...] = attrs.field(init=False, default=(), eq=False, repr=False)

@@ -6,11 +6,12 @@ is generated.
 
 from __future__ import annotations
 
-from bench_core import Difficulty, Parameter, Task, hookimpl
+from bench_core import Difficulty, Parameter, PromptStyle, Task, hookimpl
 from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX_COUNTS
 from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
+from bench_plugin_traversal.prompts import SYSTEM_PROMPT
 
-__version__ = "0.2.1"
+__version__ = "0.2.2"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "traversal"
@@ -20,6 +21,16 @@ _TORT_HELP = ", ".join(
 )
 _CROSS_HELP = ", ".join(
     f"{k}={lo}" + ("+" if hi is None else f"-{hi}" if hi != lo else "") for k, (lo, hi) in enumerate(CROSSING_BINS)
+)
+
+#: How ``bench eval --prompt paper`` asks an item (App. A.6): a short system message asking for the bare
+#: answer in the requested format, then the image and the question (which already names the START glyph, the
+#: exact length, the vocabulary and the comma-separated format).
+PAPER_PROMPT = PromptStyle(
+    "paper", "{question}",
+    "TraversalBench (App. A.6): a system message asking for the final answer only, in exactly the requested "
+    "format; the question as is (it states the START glyph, the exact length and the comma-separated format)",
+    system=SYSTEM_PROMPT,
 )
 
 PATH = Task(
@@ -70,6 +81,7 @@ PATH = Task(
                 "separate setting (the paper's confound split)",
         proxy="self-crossings of the path (metadata.crossings), the paper's dominant source of difficulty",
     ),
+    prompt_styles=(PAPER_PROMPT,),
 )
 
 READING_ORDER = Task(
@@ -102,6 +114,7 @@ READING_ORDER = Task(
                 "per item: it is what this benchmark compares",
         proxy="that expected token-accuracy drop in points, from the item's recorded lane and vertex counts",
     ),
+    prompt_styles=(PAPER_PROMPT,),
 )
 
 
