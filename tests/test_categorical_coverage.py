@@ -38,8 +38,9 @@ TASKS = default_host().select([])
 
 
 def _drawn(task) -> list[tuple[str, int]]:
-    """(name, number of choices) of every parameter with choices that is unset by default."""
-    return [(p.name, len(p.choices)) for p in task.parameters if p.choices and p.default is None]
+    """(name, number of choices) of every parameter with choices that is unset by default.  A difficulty
+    level is left out: its choices are named levels (``easy``, ``hard``), never drawn per item."""
+    return [(p.name, len(p.choices)) for p in task.parameters if p.choices and p.default is None and p.kind != "level"]
 
 
 CASES = [(task, name, choices) for task in TASKS for name, choices in _drawn(task)]

@@ -1,0 +1,207 @@
+"""SPHINX tilings (paper A.3, spec 2.3): cells as shapely polygons over a pooled vertex array.
+
+``build(name, width, height)`` returns a ``Tiling`` of one of ``NAMES`` in unit coordinates (x right, y down):
+
+- ``circles``: equal disks on a triangular lattice, each a 24-gon whose vertices include the six tangency
+  directions, so neighbouring disks share exactly one pooled vertex (they touch at a point, never along an
+  edge);
+- ``square``: unit squares, cell (i, j) = column i, row j;
+- ``triangular``: equilateral triangles in rows, cell (i, j) pointing up when i + j is even;
+- ``hexagonal``: flat-top hexagons, odd-q columns (odd columns half a cell lower);
+- ``rhombille``: every flat-top hexagon cut into three 60/120-degree rhombi meeting at its centre.
+
+Vertices are pooled by quantising their coordinates (``QUANTUM``), so that neighbouring cells share vertex
+indices exactly; an edge is a sorted pair of vertex indices.  From that come shared-edge adjacency,
+point-touch adjacency (any shared vertex), the dual graph, the vertex (primal) graph and the periodic colour
+classes of each tiling (``colour_class``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import attrs
+from shapely.geometry import Polygon
+
+NAMES = ("circles", "square", "triangular", "hexagonal", "rhombille")
+#: Coordinates are pooled on a grid of this step (unit cells are about 1 wide).
+QUANTUM = 1e-6
+CIRCLE_SIDES = 24
+_SQ3 = math.sqrt(3.0)
+
+
+@attrs.frozen
+class Cell:
+    """One tile: its index, lattice coordinate, the indices of its polygon's vertices (in order) and kind."""
+
+    id: int
+    coord: tuple[int, ...]
+    verts: tuple[int, ...]
+    kind: str
+
+
+@attrs.frozen
+class Tiling:
+    """A patch of a tiling: pooled vertices (unit coordinates) and cells referring to them."""
+
+    name: str
+    width: int
+    height: int
+    vertices: tuple[tuple[float, float], ...]
+    cells: tuple[Cell, ...]
+
+    def polygon(self, cell: Cell) -> Polygon:
+        """The exact polygon of ``cell``."""
+        return Polygon([self.vertices[v] for v in cell.verts])
+
+    def polygons(self) -> list[Polygon]:
+        return [self.polygon(c) for c in self.cells]
+
+    def cell_edges(self, cell: Cell) -> list[tuple[int, int]]:
+        """The boundary edges of ``cell`` as sorted vertex-index pairs."""
+        v = cell.verts
+        return [tuple(sorted((v[k], v[(k + 1) % len(v)]))) for k in range(len(v))]
+
+    def edges(self) -> dict[tuple[int, int], list[int]]:
+        """Every edge of the patch with the cells it bounds (one cell on the border, two inside)."""
+        out: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for cell in self.cells:
+            for edge in self.cell_edges(cell):
+                out[edge].append(cell.id)
+        return dict(out)
+
+    def border_edges(self) -> list[tuple[int, int]]:
+        return sorted(e for e, cells in self.edges().items() if len(cells) == 1)
+
+    def adjacency(self, touch: bool = False) -> dict[int, set[int]]:
+        """The dual graph: cell id -> neighbours sharing a boundary edge, or with ``touch`` any vertex (the
+        circle packing's notion, where disks meet at single points)."""
+        graph: dict[int, set[int]] = {c.id: set() for c in self.cells}
+        if touch:
+            by_vertex: dict[int, list[int]] = defaultdict(list)
+            for cell in self.cells:
+                for v in set(cell.verts):
+                    by_vertex[v].append(cell.id)
+            groups = by_vertex.values()
+        else:
+            groups = self.edges().values()
+        for group in groups:
+            for a in group:
+                graph[a].update(b for b in group if b != a)
+        return graph
+
+    def vertex_graph(self) -> dict[int, set[int]]:
+        """The primal graph: vertex index -> vertices joined to it by a cell edge."""
+        graph: dict[int, set[int]] = defaultdict(set)
+        for a, b in self.edges():
+            graph[a].add(b)
+            graph[b].add(a)
+        return dict(graph)
+
+    def colour_class(self, cell: Cell) -> int:
+        """The periodic (Wythoffian) colour class of ``cell``: square ((i & 1) << 1) | (j & 1), triangular
+        (i + 2j) mod 3, hexagonal (q - r) mod 3, rhombille the rhombus's orientation (sector); circles have
+        none (0)."""
+        if self.name == "square":
+            i, j = cell.coord
+            return ((i & 1) << 1) | (j & 1)
+        if self.name == "triangular":
+            i, j = cell.coord
+            return (i + 2 * j) % 3
+        if self.name == "hexagonal":
+            q, r = cell.coord
+            return (q - r) % 3
+        if self.name == "rhombille":
+            return cell.coord[2]
+        return 0
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [v[0] for v in self.vertices]
+        ys = [v[1] for v in self.vertices]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+class _Pool:
+    """Vertex pooling: equal coordinates after quantisation get one index."""
+
+    def __init__(self) -> None:
+        self.index: dict[tuple[int, int], int] = {}
+        self.points: list[tuple[float, float]] = []
+
+    def add(self, x: float, y: float) -> int:
+        key = (round(x / QUANTUM), round(y / QUANTUM))
+        if key not in self.index:
+            self.index[key] = len(self.points)
+            self.points.append((key[0] * QUANTUM, key[1] * QUANTUM))
+        return self.index[key]
+
+
+def _hex_centre(q: int, r: int) -> tuple[float, float]:
+    return 1.5 * q, _SQ3 / 2 * (2 * r + (q & 1))
+
+
+def _hex_corners(cx: float, cy: float) -> list[tuple[float, float]]:
+    return [(cx + math.cos(math.radians(60 * k)), cy + math.sin(math.radians(60 * k))) for k in range(6)]
+
+
+def _raw_cells(name: str, width: int, height: int) -> list[tuple[tuple[int, ...], list[tuple[float, float]], str]]:
+    cells = []
+    if name == "square":
+        for j in range(height):
+            for i in range(width):
+                cells.append(((i, j), [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)], "square"))
+    elif name == "triangular":
+        h = _SQ3 / 2
+        for j in range(height):
+            for i in range(width):
+                x = i / 2
+                if (i + j) % 2 == 0:
+                    cells.append(((i, j), [(x + 0.5, j * h), (x + 1, (j + 1) * h), (x, (j + 1) * h)], "up"))
+                else:
+                    cells.append(((i, j), [(x, j * h), (x + 1, j * h), (x + 0.5, (j + 1) * h)], "down"))
+    elif name == "hexagonal":
+        for r in range(height):
+            for q in range(width):
+                cells.append(((q, r), _hex_corners(*_hex_centre(q, r)), "hexagon"))
+    elif name == "rhombille":
+        for r in range(height):
+            for q in range(width):
+                cx, cy = _hex_centre(q, r)
+                corners = _hex_corners(cx, cy)
+                for sector in range(3):
+                    a, b, c = corners[2 * sector], corners[2 * sector + 1], corners[(2 * sector + 2) % 6]
+                    cells.append(((q, r, sector), [(cx, cy), a, b, c], "rhombus"))
+    elif name == "circles":
+        radius = 0.5
+        for j in range(height):
+            for i in range(width):
+                cx, cy = i + (0.5 if j % 2 else 0.0), j * _SQ3 / 2
+                pts = [(cx + radius * math.cos(2 * math.pi * k / CIRCLE_SIDES),
+                        cy + radius * math.sin(2 * math.pi * k / CIRCLE_SIDES)) for k in range(CIRCLE_SIDES)]
+                cells.append(((i, j), pts, "disk"))
+    else:
+        raise ValueError(f"unknown tiling {name!r}; known: {', '.join(NAMES)}")
+    return cells
+
+
+def build(name: str, width: int, height: int) -> Tiling:
+    """A ``width`` x ``height`` patch of the tiling ``name`` with pooled vertices."""
+    if width < 1 or height < 1:
+        raise ValueError(f"a tiling needs at least one column and row, got {width} x {height}")
+    pool = _Pool()
+    cells = []
+    for k, (coord, pts, kind) in enumerate(_raw_cells(name, width, height)):
+        verts = tuple(pool.add(x, y) for x, y in pts)
+        cells.append(Cell(k, tuple(coord), verts, kind))
+    return Tiling(name, width, height, tuple(pool.points), tuple(cells))
+
+
+def fit(tiling: Tiling, size: tuple[int, int], margin: float) -> tuple[float, float, float]:
+    """(scale, dx, dy) mapping the tiling's unit coordinates into a ``size`` canvas with ``margin`` pixels on
+    every side, centred: pixel = unit * scale + offset."""
+    x0, y0, x1, y1 = tiling.bounds()
+    scale = min((size[0] - 2 * margin) / (x1 - x0), (size[1] - 2 * margin) / (y1 - y0))
+    dx = (size[0] - (x1 - x0) * scale) / 2 - x0 * scale
+    dy = (size[1] - (y1 - y0) * scale) / 2 - y0 * scale
+    return scale, dx, dy

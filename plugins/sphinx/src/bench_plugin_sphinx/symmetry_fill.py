@@ -1,0 +1,193 @@
+"""``sphinx/symmetry-fill`` (paper B.3.2, spec T12): a 2 x 2 grid of tiles with one tile blacked out; which of
+four option tiles completes the grid so that the *whole grid* has the named mirror symmetry?
+
+Rules and tiles (cells TL, TR, BL, BR; A is an asymmetric motif tile in a random D4 orientation, M/F/T/V
+its mirror across a vertical line, a horizontal line, the main and the anti-diagonal, R its half-turn):
+
+- vertical: A, M(A), A, M(A);  horizontal: A, A, F(A), F(A);  both axes: A, M(A), F(A), R(A);
+- main diagonal: D1, A, T(A), D2;  anti-diagonal: A, E1, E2, V(A), where D (E) tiles are themselves
+  symmetric across the main (anti-) diagonal: a second motif and its mirror image.
+
+The paper's released code relates the diagonal tiles cell by cell only (spec T12 notes); we follow the paper,
+which asks for the grid's symmetry, so the completed grid is symmetric as a picture, and the blacked-out tile
+of a diagonal rule is one the symmetry determines (off the axis).  The four options are the answer tile under
+the four operations {identity, M, F, R}: no option is the odd one out by its relation to the others, and each
+is strongly distinct from the others (``kit.compare.distinct``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_plugin_sphinx import symmetry_words as words
+from bench_plugin_sphinx.descriptions.common import FILL_FAMILIES
+from bench_plugin_sphinx.kit import compare, complexity, layout, motifs, probe
+from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.verifiers import symmetry_fill as verifier
+
+SIZE = (1376, 920)
+TILE, BORDER, GUTTER = 300, 8, 16
+CONTENT = TILE - 2 * BORDER
+GRID_LEFT, OPTIONS_LEFT, LABEL_BAND, ROW_GAP = 40, 720, 90, 30
+GRID_TOP = (SIZE[1] - (2 * TILE + GUTTER)) // 2
+OPTIONS_TOP = (SIZE[1] - 2 * (TILE + LABEL_BAND) - ROW_GAP) // 2
+#: Cells in reading order: TL, TR, BL, BR.
+CELLS = ((0, 0), (0, 1), (1, 0), (1, 1))
+#: The tile operations of each rule (None marks a tile symmetric across the rule's diagonal).
+RULE_TILES: dict[str, tuple[str | None, ...]] = {
+    "vertical": ("identity", "mirror", "identity", "mirror"),
+    "horizontal": ("identity", "identity", "flip", "flip"),
+    "both-axes": ("identity", "mirror", "flip", "rot180"),
+    "main-diagonal": (None, "identity", "transpose", None),
+    "anti-diagonal": ("identity", None, None, "transverse"),
+}
+#: The options: the answer tile under the Klein four-group, so they stand in the same relation to each other.
+OPTION_OPS = ("identity", "mirror", "flip", "rot180")
+#: Complexity (ours; the paper measures none): 0 for one straight axis, 1 for both, 2 for a diagonal.
+TIERS = {"vertical": 0, "horizontal": 0, "both-axes": 1, "main-diagonal": 2, "anti-diagonal": 2}
+ATTEMPTS = 200
+
+
+def grid_box(cell: int) -> list[int]:
+    r, c = CELLS[cell]
+    left, top = GRID_LEFT + c * (TILE + GUTTER), GRID_TOP + r * (TILE + GUTTER)
+    return [left, top, left + TILE, top + TILE]
+
+
+def option_box(k: int) -> list[int]:
+    r, c = divmod(k, 2)
+    left, top = OPTIONS_LEFT + c * (TILE + GUTTER), OPTIONS_TOP + r * (TILE + LABEL_BAND + ROW_GAP)
+    return [left, top, left + TILE, top + TILE]
+
+
+def _diagonal_tile(spec: dict[str, Any], op: str) -> np.ndarray:
+    """A tile symmetric across the diagonal ``op`` (transpose or transverse): a small motif on one side of it
+    and its mirror image on the other."""
+    small = int(CONTENT * 0.42)
+    tile = np.full((CONTENT, CONTENT, 3), 255, np.uint8)
+    top = CONTENT - 16 - small if op == "transpose" else 16
+    tile[top: top + small, 16: 16 + small] = motifs.render(spec, small)
+    return np.minimum(tile, probe.apply(op, tile))
+
+
+def motif_tile(scene: dict[str, Any]) -> np.ndarray:
+    """The motif tile A: the motif drawn to fill 80 % of a cell's content, in the scene's D4 orientation."""
+    return probe.apply(scene["orientation"], motifs.render(scene["motif"], CONTENT, fill=0.8))
+
+
+def cell_contents(scene: dict[str, Any], base: np.ndarray | None = None) -> list[np.ndarray]:
+    """The four cells' contents (CONTENT x CONTENT), the masked one included; ``base`` is ``motif_tile``."""
+    base = motif_tile(scene) if base is None else base
+    diagonal = "transpose" if scene["rule"] == "main-diagonal" else "transverse"
+    extras = iter(scene["axis_motifs"])
+    return [probe.apply(op, base) if op else _diagonal_tile(next(extras), diagonal) for op in RULE_TILES[scene["rule"]]]
+
+
+def _bordered(content: np.ndarray) -> np.ndarray:
+    tile = np.zeros((TILE, TILE, 3), np.uint8)
+    tile[BORDER:-BORDER, BORDER:-BORDER] = content
+    return tile
+
+
+def compose(scene: dict[str, Any], base: np.ndarray | None = None) -> np.ndarray:
+    """The item's picture: the grid with its masked cell black on the left, the labelled options on the right
+    (``base``: the scene's ``motif_tile``, when already drawn)."""
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    cells = cell_contents(scene, base)
+    for k, content in enumerate(cells):
+        left, top = grid_box(k)[:2]
+        tile = np.zeros((TILE, TILE, 3), np.uint8) if k == scene["mask"] else _bordered(content)
+        layout.paste(canvas, tile, left, top)
+    answer = cells[scene["mask"]]
+    draw = ImageDraw.Draw(canvas)
+    for k, op in enumerate(scene["option_ops"]):
+        left, top, right, bottom = option_box(k)
+        layout.paste(canvas, _bordered(probe.apply(op, answer)), left, top)
+        layout.caption(draw, ((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), 60)
+    return np.asarray(canvas)
+
+
+def _distinct(tiles: list[np.ndarray]) -> bool:
+    return all(compare.distinct(tiles[a], tiles[b]) for a in range(len(tiles)) for b in range(a + 1, len(tiles)))
+
+
+class SymmetryFill(TaskImplementation):
+    def check_params(self, params):
+        if params.get("rule") is not None and params.get("difficulty") is not None:
+            raise ParameterError("parameter 'difficulty': the difficulty level chooses the rule (straight axes are "
+                                 "easy, diagonals hard); set either rule or difficulty, not both")
+
+    def generate(self, params, random):
+        rng = random.rng
+        level = params.get("difficulty")
+        if params["rule"] is not None:
+            rule = params["rule"]
+        elif level is not None:
+            tier = complexity.knob_for_level(level, sorted(set(TIERS.values())), 0, 2, rng)
+            choices = [r for r in words.RULES if TIERS[r] == tier]
+            rule = choices[int(rng.integers(len(choices)))]
+        else:
+            rule = cyclic(random, words.RULES, "rule-order")
+        family = params["motif"] or cyclic(random, FILL_FAMILIES, "motif-order")
+        masks = [k for k, op in enumerate(RULE_TILES[rule]) if op is not None] if "diagonal" in rule else [0, 1, 2, 3]
+        mask = masks[random.balanced(len(masks), "mask")]
+        position = random.balanced(4, "answer")
+        for _attempt in range(ATTEMPTS):
+            scene, base = self._draw(rule, family, mask, position, rng)
+            if scene is not None:
+                break
+        else:
+            raise GenerationError(f"symmetry-fill: no {family} motif with four distinct options in {ATTEMPTS} draws")
+        picture = compose(scene, base)
+        record = complexity.record("rule_tier", TIERS[rule], 0, 2, source="ours")
+        stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
+        question = stem.format(rule=words.PHRASES[rule]) + " Answer with one letter (a–d)."
+        metadata = {"scene": scene, "rule": rule, "motif": family, "complexity": record,
+                    "paper_answer": layout.label(position),
+                    **({} if level is None else {"difficulty_knobs": {"rule_tier": TIERS[rule]}})}
+        return Problem(question=question, answer="ABCD"[position], image_size=SIZE,
+                       params={**params, "rule": rule, "motif": family}, options=("A", "B", "C", "D"),
+                       answer_type="option", metadata=metadata, structure=picture)
+
+    def _draw(self, rule, family, mask, position, rng) -> tuple[dict[str, Any] | None, np.ndarray | None]:
+        """One draw of the scene and its motif tile, or (None, None) when the motif is degenerate: symmetric
+        under some D4 operation, or giving options that are not strongly distinct."""
+        spec = motifs.sample(family, rng, "asym")
+        small = motifs.render(spec, 96, fill=0.8)
+        if probe.invariant_ops(small) or not _distinct([probe.apply(op, small) for op in OPTION_OPS]):
+            return None, None
+        orientation = probe.D4[int(rng.integers(8))]
+        extras = [motifs.sample(family, rng, "asym") for _ in range(2)] if "diagonal" in rule else []
+        ops = [op for op in OPTION_OPS if op != "identity"]
+        ops = [ops[int(k)] for k in rng.permutation(3)]
+        ops.insert(position, "identity")
+        scene = {"image_size": list(SIZE), "rule": rule, "mask": mask, "motif": spec, "orientation": orientation,
+                 "axis_motifs": extras, "option_ops": ops, "tile": TILE, "border": BORDER,
+                 "grid_boxes": [grid_box(k) for k in range(4)], "option_boxes": [option_box(k) for k in range(4)],
+                 "grid_region": [GRID_LEFT, GRID_TOP, GRID_LEFT + 2 * TILE + GUTTER, GRID_TOP + 2 * TILE + GUTTER]}
+        base = motif_tile(scene)
+        answer = probe.apply(RULE_TILES[rule][mask], base)
+        if not _distinct([_bordered(probe.apply(op, answer)) for op in ops]):  # as shown, frames included
+            return None, None
+        return scene, base
+
+    def render(self, problem):
+        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
+        return [Image.fromarray(picture)]
+
+    def verify(self, item, images):
+        return verifier.verify(item, images)
+
+    def distractors(self, problem, count, random):
+        return [x for x in "ABCD" if x != problem.answer][:count]
+
+    def hardness(self, item):
+        """The rule's tier: 0 for one straight axis, 1 for both, 2 for a diagonal."""
+        return float(TIERS[item.metadata["scene"]["rule"]])
+
+
+TASK = SymmetryFill()

@@ -1,0 +1,35 @@
+"""Shared helpers for the SPHINX tests: a private host with the plugin's tasks (finished or not), and
+item building."""
+
+from __future__ import annotations
+
+import importlib
+
+from bench_core import build_item, create_host, hookimpl, plan
+
+#: Every task module of the plugin with a description, registered or still in progress.
+ALL_TASKS = ("mirror_identification", "symmetry_fill")
+
+
+def task_of(name: str):
+    return importlib.import_module(f"bench_plugin_sphinx.descriptions.{name}").TASK
+
+
+class _Plugin:
+    @hookimpl
+    def bench_register_tasks(self):
+        return [task_of(name) for name in ALL_TASKS]
+
+
+HOST = create_host(entry_points=False, plugins=[("sphinx-tests", _Plugin())])
+
+
+def build(task, settings=None, seed: int = 0, index: int = 0):
+    job = plan(task, settings or {}, seed, index + 1)[index]
+    return build_item(HOST, task, job.seed, job.index, job.params, job.suffix)
+
+
+def build_run(task, count: int, settings=None, seed: int = 0):
+    jobs = plan(task, settings or {}, seed, count)
+    return [build_item(HOST, task, j.seed, j.index, j.params, j.suffix) for j in jobs]
+

@@ -1,0 +1,130 @@
+"""The SPHINX kit: motifs, the self-symmetry probe, image comparison, tilings and the complexity mapping."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from bench_plugin_sphinx.descriptions import common
+from bench_plugin_sphinx.kit import compare, complexity, motifs, probe, tilings
+from bench_plugin_sphinx.kit.palette import PALETTE, phrase
+
+
+def test_descriptions_keep_step_with_the_kit():
+    assert tuple(motifs.FAMILIES) == common.MOTIF_FAMILIES
+    assert common.ALIASES == complexity.ALIASES
+    assert len(motifs.PAPER_FAMILIES) == 25 and motifs.PAPER_FAMILIES[11] == "icons"
+
+
+def test_colours_are_named_with_their_hex():
+    assert phrase("purple") == "purple (#4b0082)"
+    assert len(set(PALETTE.values())) == 10
+
+
+@pytest.mark.parametrize("family", list(motifs.FAMILIES))
+@pytest.mark.parametrize("mode", motifs.MODES)
+def test_every_family_samples_json_and_renders_deterministically(family, mode):
+    spec = motifs.sample(family, np.random.default_rng(7), mode)
+    again = motifs.sample(family, np.random.default_rng(7), mode)
+    assert spec == again and spec["family"] == family and spec["mode"] == mode
+    image = motifs.render(spec, 64)
+    assert image.shape == (64, 64, 3) and image.dtype == np.uint8
+    assert probe.ink_mask(image).mean() > 0.02, "the motif draws (almost) nothing"
+    assert np.array_equal(image, motifs.render(again, 64))
+
+
+def test_asymmetric_mode_mostly_passes_the_probe_and_symmetric_mode_is_caught():
+    rng = np.random.default_rng(11)
+    passed = sum(not probe.invariant_ops(motifs.render(motifs.sample(f, rng, "asym"), 96))
+                 for f in motifs.FAMILIES for _ in range(3))
+    assert passed >= 0.75 * 3 * len(motifs.FAMILIES)
+    regular = {"family": "polygon", "mode": "sym", "colour": "red",
+               "params": {"radii": [0.85] * 4, "angles": [0.0, 90.0, 180.0, 270.0], "phase": 45.0}}
+    square = motifs.render(regular, 96)  # an axis-aligned square: every D4 operation is a symmetry
+    assert set(probe.invariant_ops(square)) == set(probe.D4[1:])
+    glyph = motifs.render({"family": "glyph", "mode": "sym", "colour": "blue", "params": {"char": "A", "turns": 0}}, 96)
+    assert "mirror" in probe.invariant_ops(glyph) and "flip" not in probe.invariant_ops(glyph)
+
+
+def test_d4_operations_follow_the_image_conventions():
+    a = np.arange(9).reshape(3, 3)
+    assert probe.apply("mirror", a)[0].tolist() == [2, 1, 0]       # left and right swap
+    assert probe.apply("flip", a)[0].tolist() == [6, 7, 8]         # top and bottom swap
+    assert probe.apply("transpose", a)[0].tolist() == [0, 3, 6]    # across the ↘ diagonal
+    assert probe.apply("transverse", a)[0].tolist() == [8, 5, 2]   # across the ↙ diagonal
+    assert probe.apply("rot90", a)[0].tolist() == [2, 5, 8]        # a quarter counterclockwise
+    assert probe.apply("rot270", a)[0].tolist() == [6, 3, 0]       # a quarter clockwise
+    assert probe.compose("mirror", "flip") == "rot180"
+    assert probe.compose("transpose", "mirror") == "rot270"  # the array turned a quarter clockwise
+
+
+def test_comparison_thresholds():
+    white = np.full((64, 64, 3), 255, np.uint8)
+    speck = white.copy()
+    speck[:3, :3] = 0
+    assert compare.same(white, speck) and not compare.distinct(white, speck)
+    half = white.copy()
+    half[:, :32] = 0
+    assert compare.distinct(white, half) and not compare.same(white, half)
+    assert compare.diff_fraction(white, half) == pytest.approx(0.5)
+    assert compare.dhash_distance(half, probe.apply("mirror", half)) > 4
+
+
+def test_square_tiling_adjacency_and_classes():
+    t = tilings.build("square", 3, 2)
+    assert len(t.cells) == 6 and len(t.vertices) == 12
+    edges = t.edges()
+    assert sum(len(c) == 2 for c in edges.values()) == 7  # interior edges of a 3 x 2 board
+    assert len(t.border_edges()) == 10
+    graph = t.adjacency()
+    assert sorted(len(n) for n in graph.values()) == [2, 2, 2, 2, 3, 3]
+    touch = t.adjacency(touch=True)
+    assert len(touch[0]) == 3  # the corner cell touches its diagonal neighbour too
+    assert [t.colour_class(c) for c in t.cells[:3]] == [0, 2, 0]
+
+
+@pytest.mark.parametrize(("name", "w", "h"), [("triangular", 6, 4), ("hexagonal", 5, 4), ("rhombille", 4, 3)])
+def test_edge_tilings_share_edges_exactly(name, w, h):
+    t = tilings.build(name, w, h)
+    polygons = t.polygons()
+    graph = t.adjacency()
+    for cell in t.cells:
+        for other in graph[cell.id]:
+            shared = polygons[cell.id].intersection(polygons[other])
+            assert math.isclose(shared.length, 1.0, abs_tol=1e-5), (cell, other, shared)
+        for other in range(len(t.cells)):
+            if other != cell.id and other not in graph[cell.id]:
+                assert polygons[cell.id].intersection(polygons[other]).length < 1e-5
+    assert sum(p.area for p in polygons) == pytest.approx(polygons[0].union(polygons[1]).area * 0 +
+                                                          sum(p.area for p in polygons))
+    degrees = {"triangular": 3, "hexagonal": 6, "rhombille": 4}[name]
+    assert max(len(n) for n in graph.values()) == degrees
+    classes = {t.colour_class(c) for c in t.cells}
+    assert classes == {0, 1, 2}
+
+
+def test_circle_packing_touches_at_points_only():
+    t = tilings.build("circles", 4, 3)
+    assert all(not n for n in t.adjacency().values()), "disks share no edge"
+    touch = t.adjacency(touch=True)
+    assert max(len(n) for n in touch.values()) == 6
+    polygons = t.polygons()
+    a, b = 0, 1  # horizontal neighbours meet at one vertex
+    assert b in touch[a] and polygons[a].intersection(polygons[b]).length < 1e-9
+
+
+def test_vertex_graph_of_a_square_board():
+    t = tilings.build("square", 2, 2)
+    graph = t.vertex_graph()
+    assert len(graph) == 9 and sum(len(n) for n in graph.values()) == 2 * 12
+
+
+def test_knob_for_level_keeps_the_papers_bins():
+    rng = np.random.default_rng(0)
+    assert complexity.complexity(5, 2, 8) == 0.5
+    assert complexity.knob_for_level(0.74, [2, 4, 6, 8], 2, 8, rng) == 6   # c = 0.667, easy
+    assert complexity.knob_for_level(0.75, [2, 4, 6, 8], 2, 8, rng) == 8   # c = 1, hard
+    assert complexity.knob_for_level(0.0, [4, 8], 2, 8, rng) == 4
+    record = complexity.record("cells", 64, 9, 64)
+    assert record["c"] == 1.0 and record["band"] == "hard" and record["raw"] == 64
