@@ -1,14 +1,22 @@
-"""Throughput of item generation, per task and per TraversalBench cell, against the PNG-encode floor.
+"""Throughput of item generation per task, against the PNG-encode floor, with the per-stage split.
 
-For every task (and for traversal/path, every populated cell x vertex count) it builds items the way
-``bench generate`` does (generate + render + verify + PNG encode, one core) and times the PNG encode of
-the same images on its own.  Times are CPU seconds of this single-threaded process (``process_time``), so
-the figures mean "items/s on one core" even on a busy machine.  ``--memory N`` also writes N items of
-every task to a temporary dataset and
-prints the peak resident memory after every tenth of the run, to show it stays flat.
+For every task of every installed family (or those ``--tasks`` selects) it builds ``--count`` items the way
+``bench generate`` does -- generate + render + PNG encode + verify, the verify including the artefact checks
+on the record read back and the PNGs decoded again -- by calling ``build_item`` itself, whose ``timings``
+hook adds up the CPU time of each stage (so the stages are timed inside the one code path, not re-enacted).
+It then times the PNG encode alone of the same images: the task's floor.  Times are CPU seconds of this
+single-threaded process (``process_time``), so the figures mean "per item on one core" even on a busy
+machine.  Every figure is the median of ``--repeat`` (default 3) repetitions.  It prints one markdown table:
 
-    python benchmarks/throughput.py --per-cell 6
-    python benchmarks/throughput.py --skip-cells --memory 10000
+    | task | items/s | encode-only/s | ratio | generate ms | render ms | verify ms | encode ms |
+
+``--cells N`` adds the rate of every TraversalBench cell x vertex count (N items each); ``--memory N`` also
+writes N items of every task to a temporary dataset and prints the peak resident memory after every tenth
+of the run, to show it stays flat.
+
+    python benchmarks/throughput.py                       # all tasks, 100 items, median of 3
+    python benchmarks/throughput.py --tasks traversal --count 50
+    python benchmarks/throughput.py --tasks traversal/path --cells 6 --memory 10000
 """
 
 from __future__ import annotations
@@ -20,9 +28,13 @@ import tempfile
 import time
 
 from bench_core.dataset import DatasetWriter
+from bench_core.errors import BenchError
 from bench_core.generation import build_item, plan
 from bench_core.host import default_host
 from bench_core.images import encode_png
+
+#: The stages ``build_item`` reports, in the order it runs them but for verify last in the table.
+STAGES = ("generate", "render", "verify", "encode")
 
 
 def peak_rss_mb() -> float:
@@ -30,19 +42,29 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def time_items(host, task, settings: dict, count: int, seed: int) -> tuple[float, float]:
-    """(items/s for build_item, items/s for the PNG encode alone) over ``count`` items."""
+def time_items(host, task, settings: dict, count: int, seed: int) -> tuple[float, float, dict[str, float]]:
+    """One repetition over ``count`` items: (items/s of ``build_item``, items/s of the PNG encode alone of the
+    same images, CPU ms per item of each stage)."""
     jobs = plan(task, settings, seed, count)
     built_time = encode_time = 0.0
+    timings: dict[str, float] = {}
     for job in jobs:
         start = time.process_time()
-        built = build_item(host, task, job.seed, job.index, job.params, job.suffix)
+        built = build_item(host, task, job.seed, job.index, job.params, job.suffix, timings=timings)
         built_time += time.process_time() - start
         start = time.process_time()
         for image in built.images:
             encode_png(image)
         encode_time += time.process_time() - start
-    return len(jobs) / built_time, len(jobs) / encode_time
+    stages = {stage: 1000 * timings.get(stage, 0.0) / len(jobs) for stage in STAGES}
+    return len(jobs) / built_time, len(jobs) / encode_time, stages
+
+
+def median_run(host, task, settings: dict, count: int, seed: int, repeat: int) -> tuple[float, float, dict]:
+    """``time_items`` repeated ``repeat`` times; the median of every figure separately."""
+    runs = [time_items(host, task, settings, count, seed) for _ in range(repeat)]
+    stages = {stage: statistics.median(run[2][stage] for run in runs) for stage in STAGES}
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), stages
 
 
 def cells_report(host, per_cell: int, seed: int) -> None:
@@ -53,7 +75,7 @@ def cells_report(host, per_cell: int, seed: int) -> None:
     rows = []
     for vertices in VERTEX_COUNTS:
         for t, s in reachable_cells(vertices, "strict"):
-            rate, encode_rate = time_items(
+            rate, encode_rate, _ = time_items(
                 host, task, {"vertices": vertices, "tort_bin": t, "cross_bin": s}, per_cell, seed
             )
             rows.append((vertices, t, s, rate, encode_rate))
@@ -69,12 +91,19 @@ def cells_report(host, per_cell: int, seed: int) -> None:
     print(f"slowest cell v={slowest[0]} t{slowest[1]} s{slowest[2]}: {slowest[3]:.1f} items/s")
 
 
-def tasks_report(host, selectors: list[str], count: int, seed: int) -> None:
+def tasks_report(host, selectors: list[str], count: int, seed: int, repeat: int) -> None:
+    """Print the markdown table of every selected task (default settings), flushing row by row."""
+    print(f"{count} items per task, median of {repeat}, CPU time on one core\n")
+    print("| task | items/s | encode-only/s | ratio | " + " | ".join(f"{s} ms" for s in STAGES) + " |")
+    print("|---|---:|---:|---:|" + "---:|" * len(STAGES))
     for task in host.select(selectors):
-        for settings in ({},) if task.id != "traversal/path" else ({}, {"confounders": "high"}, {"format": "choice"}):
-            rate, encode_rate = time_items(host, task, settings, count, seed)
-            label = task.id + (f" {settings}" if settings else "")
-            print(f"  {label:<46} {rate:7.1f} items/s   encode only {encode_rate:7.1f}/s")
+        try:
+            rate, encode_rate, stages = median_run(host, task, {}, count, seed, repeat)
+        except BenchError as exc:  # a task that cannot build its items gets a row saying so; the others still run
+            print(f"| {task.id} | failed: {type(exc).__name__}: {str(exc)[:300]} |", flush=True)
+            continue
+        split = " | ".join(f"{stages[s]:.1f}" for s in STAGES)
+        print(f"| {task.id} | {rate:.1f} | {encode_rate:.1f} | {rate / encode_rate:.2f} | {split} |", flush=True)
 
 
 def memory_report(host, selectors: list[str], count: int, seed: int) -> None:
@@ -96,19 +125,20 @@ def memory_report(host, selectors: list[str], count: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--per-cell", type=int, default=6, help="items per traversal cell")
-    parser.add_argument("--per-task", type=int, default=60, help="items per task for the task table")
+    parser.add_argument("--count", type=int, default=100, help="items per task and repetition (default 100)")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions; figures are medians (default 3)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-cells", action="store_true")
-    parser.add_argument("--memory", type=int, default=0, metavar="N", help="also write N items per task")
     parser.add_argument("--tasks", nargs="*", default=[], metavar="SELECTOR", help="families or tasks (default: all)")
+    parser.add_argument("--cells", type=int, default=0, metavar="N", help="also time every traversal/path cell")
+    parser.add_argument("--memory", type=int, default=0, metavar="N", help="also write N items per task")
     args = parser.parse_args()
+    if args.count < 1 or args.repeat < 1:
+        parser.error("--count and --repeat must be at least 1")
     host = default_host()
-    print("per task (one core):")
-    tasks_report(host, args.tasks, args.per_task, args.seed)
-    if not args.skip_cells and "traversal/path" in {t.id for t in host.select(args.tasks)}:
+    tasks_report(host, args.tasks, args.count, args.seed, args.repeat)
+    if args.cells and "traversal/path" in {t.id for t in host.select(args.tasks)}:
         print("\nper traversal/path cell (one core):")
-        cells_report(host, args.per_cell, args.seed)
+        cells_report(host, args.cells, args.seed)
     if args.memory:
         print(f"\nmemory over {args.memory} items per task:")
         memory_report(host, args.tasks, args.memory, args.seed)

@@ -8,6 +8,7 @@ must not be read as option 90.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -65,15 +66,29 @@ def _stem(word: str) -> str:
 def _apply_synonyms(words: list[str], synonyms: Mapping[str, str] | None) -> list[str]:
     if not synonyms:
         return words
+    try:
+        table = _cached_table(tuple(synonyms.items()))
+    except TypeError:  # unhashable values
+        table = _synonym_table(synonyms.items())
+    return replace_phrases(words, table)
+
+
+def _synonym_table(pairs: object) -> dict[str, list[tuple[list[str], list[str]]]]:
+    """The phrase table of :func:`bench_core.parsing.replace_phrases` for synonym (key, value) pairs."""
     table: dict[str, list[tuple[list[str], list[str]]]] = {}
-    for key, value in synonyms.items():
+    for key, value in pairs:  # type: ignore[attr-defined]
         if isinstance(key, str) and isinstance(value, str):
             key_words = _WORD_RE.findall(key.casefold())
             if key_words:
                 table.setdefault(key_words[0], []).append((key_words, _WORD_RE.findall(value.casefold())))
     for entries in table.values():
         entries.sort(key=lambda kv: len(kv[0]), reverse=True)
-    return replace_phrases(words, table)
+    return table
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_table(pairs: tuple[tuple[object, object], ...]) -> dict[str, list[tuple[list[str], list[str]]]]:
+    return _synonym_table(pairs)
 
 
 _FILLER_STEMS = frozenset(_stem(w) for w in _FILLERS)
@@ -116,22 +131,22 @@ def _option_index(
     """
     if not isinstance(text, str) or not text.strip() or not options:
         return None
-    texts = [normalise_string(o) if isinstance(o, str) else "" for o in options]
+    profile = _profile(options, synonyms)
+    texts = profile.texts
     said = normalise_string(_clean(text))
     exact = [i for i, t in enumerate(texts) if t and t == said]
     if len(exact) == 1:
         return exact[0]
     if len(exact) > 1:
         return None
-    numbers = [_bare_number(o) if isinstance(o, str) else None for o in options]
+    numbers = profile.numbers
     if all(n is not None for n in numbers):
         value = _bare_number(_clean(text))
         hits = [i for i, n in enumerate(numbers) if value is not None and n == value]
         return hits[0] if len(hits) == 1 else None
     if not fuzzy:
         return None
-    words = [_content_words(o, synonyms) if isinstance(o, str) else [] for o in options]
-    cores = [[w for w in option if w not in _FILLER_STEMS] or option for option in words]
+    cores = profile.cores
     said = _content_words(_clean(text), synonyms)
     said_core = [w for w in said if w not in _FILLER_STEMS] or said
     if not said_core:
@@ -142,17 +157,46 @@ def _option_index(
     if len(ordered) > 1:
         return None
     said_bag = Counter(said_core)
-    same = [i for i, core in enumerate(cores) if Counter(core) == said_bag]
+    same = [i for i, bag in enumerate(profile.bags) if bag == said_bag]
     if len(same) == 1:
         return same[0]
     if same:
         return None
     partial = []  # a part of one option's words that no other option shares ("rotation 180"); no word repeated
-    for i, core in enumerate(cores):
-        others = {w for j, other in enumerate(cores) if j != i for w in other}
-        if said_bag <= Counter(core) and set(said_bag) - others:
+    for i, bag in enumerate(profile.bags):
+        if said_bag <= bag and set(said_bag) - profile.others[i]:
             partial.append(i)
     return partial[0] if len(partial) == 1 else None
+
+
+class _Profile:
+    """What :func:`_option_index` reads of a set of options, worked out once for each set: their normalised
+    texts, their values where they are bare numbers, their content words without fillers (with synonyms),
+    those words counted, and for each option the words of the others."""
+
+    def __init__(self, options: Sequence[str], synonyms: Mapping[str, str] | None) -> None:
+        self.texts = [normalise_string(o) if isinstance(o, str) else "" for o in options]
+        self.numbers = [_bare_number(o) if isinstance(o, str) else None for o in options]
+        words = [_content_words(o, synonyms) if isinstance(o, str) else [] for o in options]
+        self.cores = [[w for w in option if w not in _FILLER_STEMS] or option for option in words]
+        self.bags = [Counter(core) for core in self.cores]
+        self.others = [{w for j, other in enumerate(self.cores) if j != i for w in other}
+                       for i in range(len(self.cores))]
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_profile(options: tuple[object, ...], synonyms: tuple[tuple[object, object], ...] | None) -> _Profile:
+    return _Profile(options, None if synonyms is None else dict(synonyms))  # type: ignore[arg-type]
+
+
+def _profile(options: Sequence[str], synonyms: Mapping[str, str] | None) -> _Profile:
+    """The profile of ``options`` (cached on their values and the synonyms', in order, where hashable)."""
+    if synonyms is None or isinstance(synonyms, Mapping):
+        try:
+            return _cached_profile(tuple(options), None if synonyms is None else tuple(synonyms.items()))
+        except TypeError:
+            pass
+    return _Profile(options, synonyms)
 
 
 def _number_value(token: str) -> int:

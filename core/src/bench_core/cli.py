@@ -327,13 +327,18 @@ def audit(directory: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (field 'overall' is the accuracy).")
 @click.option("--by", "by", default="", metavar="FIELD,...",
               help="Extra breakdowns: params/metadata fields, e.g. tort_bin,cross_bin or metadata.crossings.")
-def score(directory: str, predictions: str, as_json: bool, by: str) -> None:
-    """Score PREDICTIONS (JSONL of {"id": ..., "response": ...}) against the items of DIRECTORY."""
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes scoring parts of the items file (the report is the same with any number).")
+def score(directory: str, predictions: str, as_json: bool, by: str, workers: int) -> None:
+    """Score PREDICTIONS (JSONL of {"id": ..., "response": ...}) against the items of DIRECTORY.
+
+    Both files are streamed: memory holds an index of the predictions and the counters of each group."""
     from bench_core.errors import BenchError
     from bench_core.report import format_report, score_dataset
 
     try:
-        report = score_dataset(directory, predictions, [f.strip() for f in by.split(",") if f.strip()])
+        report = score_dataset(directory, predictions, [f.strip() for f in by.split(",") if f.strip()],
+                               workers=workers)
     except BenchError as exc:
         raise _fail(exc) from exc
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))

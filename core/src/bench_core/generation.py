@@ -6,6 +6,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -74,7 +75,7 @@ def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) 
 
 
 def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "", *,
-               encode: bool = True) -> Built:
+               encode: bool = True, timings: dict[str, float] | None = None) -> Built:
     """Generate and render one item, encode its PNGs, then verify the item as it will be written.
 
     The result depends only on (task, version, seed, index, params).  Verify runs on the item's JSON record
@@ -85,7 +86,12 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
     ``encode=False`` (for training streams) skips the PNGs: the item has no ``image_sha256`` and
     ``Built.pngs`` is empty, and verify sees the rendered images converted as decoding would (``as_decoded``;
     PNG is lossless, so the pixels are the same).
+
+    ``timings`` (for benchmarks), when given, has the CPU seconds (``process_time``) of each stage added under
+    ``generate`` (drawing the level and the problem), ``render``, ``encode`` and ``verify`` (the record read
+    back, the PNGs decoded, every verifier run); the result is the same with or without it.
     """
+    clock = _StageClock(timings)
     params = task.resolve_params(params)
     random = ItemRandom(task.id, task.version, seed, index)
     impl = implementation(task)
@@ -100,8 +106,11 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
             raise GenerationError(f"{task.id}: generate recorded {LEVEL_KEY}={metadata[LEVEL_KEY]!r}, but the "
                                   f"item's level is {level} (the core records it; leave the key alone)")
         metadata = {**metadata, LEVEL_KEY: level}
+    clock.lap("generate")
     images = tuple(impl.render(problem) or ())
+    clock.lap("render")
     pngs = tuple(encode_png(image) for image in images) if encode else ()
+    clock.lap("encode")
     job = Job(task.id, seed, index, params, suffix)
     base = f"images/{task.family}/{task.name}/{job.item_id}"
     paths = [f"{base}.png"] if len(images) == 1 else [f"{base}_{k}.png" for k in range(len(images))]
@@ -132,7 +141,22 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
             f"{task.id} {task.version} seed={seed} index={index} params={_brief(params)}: the generator accepted an "
             f"item that verify rejects: {'; '.join(failures)}"
         )
+    clock.lap("verify")
     return Built(written, pngs, problem, images)
+
+
+class _StageClock:
+    """Adds the CPU time since the previous lap to ``timings[stage]``; does nothing when ``timings`` is None."""
+
+    def __init__(self, timings: dict[str, float] | None) -> None:
+        self.timings = timings
+        self.last = time.process_time() if timings is not None else 0.0
+
+    def lap(self, stage: str) -> None:
+        if self.timings is not None:
+            now = time.process_time()
+            self.timings[stage] = self.timings.get(stage, 0.0) + now - self.last
+            self.last = now
 
 
 def drawn_values(task: Task, params: Mapping[str, Any], problem: Problem) -> dict[str, Any]:

@@ -29,6 +29,7 @@ Guarantees shared by every public function here:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -116,8 +117,10 @@ def _clean(s: str) -> str:
     for _ in range(12):
         before = s
         s = s.strip()
-        s = _strip_code_fence(s)
-        s = _LATEX_WRAPPER_RE.sub(r"\1", s)
+        if "`" in s:
+            s = _strip_code_fence(s)
+        if "\\" in s:  # every wrapper starts with a backslash
+            s = _LATEX_WRAPPER_RE.sub(r"\1", s)
         if len(s) >= 2 and s.startswith("$") and s.endswith("$"):
             s = s.strip("$")
         if len(s) >= 4 and s[:2] in ("\\(", "\\[") and s[-2:] in ("\\)", "\\]"):
@@ -832,10 +835,27 @@ def _split_items(region: str, valid: Callable[[str], bool] | None = None) -> lis
     return chosen
 
 
+#: What a matcher remembers: this many texts of each kind, up to this many characters each.
+_MEMO_ENTRIES = 2048
+_MEMO_CHARS = 400
+_UNSEEN = object()
+
+
+def _remember(memo: dict, key: object, value: object) -> None:
+    if len(memo) >= _MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
+
+
 class _Matcher:
-    """Maps one item's text to the unique vocabulary token it mentions (after synonyms)."""
+    """Maps one item's text to the unique vocabulary token it mentions (after synonyms).  Pure: it remembers
+    the texts it has matched (and, for :func:`parse_sequence`, the responses it has read), so a text seen
+    again costs a lookup."""
 
     def __init__(self, vocabulary: Sequence[str], synonyms: Mapping[str, str] | None) -> None:
+        self._matched: dict[str, str | None] = {}
+        self._mentioned: dict[str, bool] = {}
+        self.parsed: dict[tuple[str, str], tuple[str, ...]] = {}
         vocab = [v for v in vocabulary if isinstance(v, str)]
         synonym_pairs = []
         if synonyms:
@@ -869,6 +889,14 @@ class _Matcher:
 
     def mentions(self, text: str) -> bool:
         """True if ``text`` names any vocabulary token as a run of whole words."""
+        found = self._mentioned.get(text)
+        if found is None:
+            found = self._mentions(text)
+            if len(text) <= _MEMO_CHARS:
+                _remember(self._mentioned, text, found)
+        return found
+
+    def _mentions(self, text: str) -> bool:
         words = self._apply_synonyms(self._words(text))
         return any(
             tuple(words[i : i + len(token_words)]) == token_words
@@ -878,6 +906,14 @@ class _Matcher:
 
     def match(self, item: str) -> str | None:
         """The vocabulary token for ``item``; INVALID if none/several; None if the item is empty."""
+        found = self._matched.get(item, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._match(item)
+            if len(item) <= _MEMO_CHARS:
+                _remember(self._matched, item, found)
+        return found  # type: ignore[return-value]
+
+    def _match(self, item: str) -> str | None:
         for pattern in (_BULLET_RE, _NUMBERING_RE):
             rest = pattern.sub("", item, count=1)
             if rest.strip():
@@ -982,10 +1018,38 @@ def parse_sequence(
     """
     del length  # the scorer pads / truncates
     try:
-        matcher = _Matcher(list(vocabulary) if vocabulary is not None else [], synonyms)
+        matcher = _matcher(vocabulary, synonyms)
     except TypeError:
         return []
+    if isinstance(response, str) and len(response) <= _MEMO_CHARS and mode in (LENIENT, STRICT):
+        key = (response, mode)
+        found = matcher.parsed.get(key)
+        if found is None:
+            found = tuple(_parse_sequence(response, matcher, mode))
+            _remember(matcher.parsed, key, found)
+        return list(found)
+    return _parse_sequence(response, matcher, mode)
 
+
+@functools.lru_cache(maxsize=16)
+def _cached_matcher(vocabulary: tuple[object, ...], synonyms: tuple[tuple[object, object], ...] | None) -> _Matcher:
+    return _Matcher(vocabulary, None if synonyms is None else dict(synonyms))  # type: ignore[arg-type]
+
+
+def _matcher(vocabulary: Sequence[str] | None, synonyms: Mapping[str, str] | None) -> _Matcher:
+    """The matcher of a vocabulary and synonyms: built once for each (cached on their values, in order), or
+    afresh where they are not hashable.  TypeError where ``vocabulary`` is not a sequence."""
+    vocab = list(vocabulary) if vocabulary is not None else []
+    if synonyms is None or isinstance(synonyms, Mapping):
+        try:
+            return _cached_matcher(tuple(vocab), None if synonyms is None else tuple(synonyms.items()))
+        except TypeError:  # unhashable values: built for this call only
+            pass
+    return _Matcher(vocab, synonyms)
+
+
+def _parse_sequence(response: object, matcher: _Matcher, mode: str) -> list[str]:
+    """:func:`parse_sequence` with its matcher."""
     seen: dict[str, list[str]] = {}  # the whole response is read twice without a statement: once is enough
 
     def tokens(text: str) -> list[str]:

@@ -125,10 +125,14 @@ def score_record(record: Mapping[str, Any] | str | Item, response: Any, *, mode:
     """Score ``response`` from a scoring record with the core scorer, reading its final answer in ``mode``;
     never raises on the response (a malformed record is a ValueError).  A sequence record without a
     vocabulary is scored against its answer's tokens."""
+    return _score_plain(as_record(record), response, mode)
+
+
+def _score_plain(record: Mapping[str, Any], response: Any, mode: str) -> Score:
+    """:func:`score_record` of a record :func:`as_record` made."""
     from bench_core.scorer import gold_vocabulary
     from bench_core.scoring import score_response
 
-    record = as_record(record)
     check_mode(mode)
     options = record.get("options") or None
     vocabulary = record.get("vocabulary")
@@ -143,7 +147,8 @@ def score_record(record: Mapping[str, Any] | str | Item, response: Any, *, mode:
 # Components
 # ---------------------------------------------------------------------------------------------------
 
-_TAG_SPACE_RE = re.compile(r"\s*([<>/])\s*")
+_SPACE_BEFORE_TAG_RE = re.compile(r"\s+(?=[<>/])")  # together: whitespace around "<", ">" and "/" dropped
+_SPACE_AFTER_TAG_RE = re.compile(r"(?<=[<>/])\s+")
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
 _BOX_RE = re.compile(r"\\boxed\{.*\}", re.DOTALL)
@@ -156,7 +161,7 @@ def format_reward(response: Any) -> float:
     ``\\boxed{...}`` follows that ``</think>``.  0.0 otherwise, and for anything not a string."""
     if not isinstance(response, str):
         return 0.0
-    text = _TAG_SPACE_RE.sub(r"\1", response)
+    text = _SPACE_AFTER_TAG_RE.sub("", _SPACE_BEFORE_TAG_RE.sub("", response))
     if not text.startswith(_THINK_OPEN):
         return 0.0
     close = text.rfind(_THINK_CLOSE)
@@ -168,7 +173,11 @@ def format_reward(response: Any) -> float:
 def reward_components(record: Mapping[str, Any] | str | Item, response: Any, *, mode: str = "strict"
                       ) -> dict[str, float]:
     """``{"correct", "format", "partial"}`` for ``response`` (see the module's docstring), each in [0, 1]."""
-    result = score_record(record, response, mode=mode)
+    return _components(as_record(record), response, mode)
+
+
+def _components(record: Mapping[str, Any], response: Any, mode: str) -> dict[str, float]:
+    result = _score_plain(record, response, mode)
     partial = result.value
     if result.details.get("edit_similarity") is not None:  # a sequence: what is right of the answered list
         partial = max(result.value, float(result.details["edit_similarity"]) if result.answered else 0.0)
@@ -211,4 +220,4 @@ def reward(
         record = scoring_record(item)
     else:
         record = as_record(item)
-    return combine(reward_components(record, response, mode=mode), combination)
+    return combine(_components(record, response, mode), combination)

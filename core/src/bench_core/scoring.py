@@ -9,6 +9,7 @@ since those are bugs in the item generator rather than model behaviour.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,18 @@ _PARSER_FAILURES = (
 
 
 def _levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
+    """The edit distance of two token lists; a common prefix and suffix, which an optimal alignment always
+    matches, are dropped before the quadratic table (a list one swap away costs a 2 x 2 table)."""
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    stop_a, stop_b = len(a), len(b)
+    while stop_a > start and stop_b > start and a[stop_a - 1] == b[stop_b - 1]:
+        stop_a -= 1
+        stop_b -= 1
+    a, b = a[start:stop_a], b[start:stop_b]
+    if not a or not b:
+        return len(a) + len(b)
     if len(a) < len(b):
         a, b = b, a
     previous = list(range(len(b) + 1))
@@ -109,13 +122,29 @@ def _option_letters(options: Sequence[str] | None) -> str:
     return _ALPHABET[: len(options)]
 
 
-def _gold_sequence(gold: str, vocabulary: Sequence[str]) -> list[str]:
+def _spellings(vocabulary: Sequence[str]) -> tuple[frozenset[str], dict[str, str]]:
+    """(the vocabulary's tokens, each casefolded token's first spelling); ValueError unless it is a sequence of
+    strings.  Worked out once for each vocabulary."""
     if isinstance(vocabulary, str) or not all(isinstance(token, str) for token in vocabulary):
         raise ValueError("vocabulary must be a sequence of strings")
-    canonical = set(vocabulary)
+    key = tuple(vocabulary)
+    if all(type(token) is str for token in key):
+        return _cached_spellings(key)
+    return _index_spellings(key)
+
+
+def _index_spellings(vocabulary: tuple[str, ...]) -> tuple[frozenset[str], dict[str, str]]:
     folded: dict[str, str] = {}
     for token in vocabulary:
         folded.setdefault(token.strip().casefold(), token)
+    return frozenset(vocabulary), folded
+
+
+_cached_spellings = functools.lru_cache(maxsize=32)(_index_spellings)
+
+
+def _gold_sequence(gold: str, vocabulary: Sequence[str]) -> list[str]:
+    canonical, folded = _spellings(vocabulary)
     tokens = []
     for raw in gold.split(","):
         token = raw.strip()
@@ -268,7 +297,76 @@ def score_response(
     vocabulary, and ``TypeError`` for a gold answer that is not a string (ints and floats are accepted
     and converted).  Never raises because of ``response``: non-string responses (None, bytes, numbers),
     empty, huge or garbled text score 0.0 with ``answered`` False.
+
+    A pure function: a call whose arguments are plain values (a response of at most 1,000 characters,
+    options and vocabulary lists of strings, a dict of string synonyms) is remembered, and the same call again
+    returns a copy of its result without parsing.
     """
+    key = _memo_key(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode)
+    if key is not None:
+        found = _MEMO.get(key)
+        if found is not None:
+            return found[0], _copy(found[1])
+    score, details = _score_response(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode)
+    if key is not None:
+        if len(_MEMO) >= _MEMO_ENTRIES:
+            _MEMO.clear()
+        _MEMO[key] = (score, _copy(details))
+    return score, details
+
+
+#: Scored responses remembered (a response seen again for the same gold answer is not parsed again): this
+#: many, each of at most this many characters.
+_MEMO_ENTRIES = 8192
+_MEMO_CHARS = 1000
+_MEMO: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
+
+
+def _strings(values: Any) -> tuple[str, ...] | None:
+    """``values`` as a tuple if it is a list or tuple of plain strings, else None."""
+    if type(values) not in (list, tuple) or not all(type(v) is str for v in values):
+        return None
+    return tuple(values)
+
+
+def _memo_key(answer_type: Any, gold: Any, response: object, options: Any, vocabulary: Any, synonyms: Any,
+              tolerance: Any, mode: Any) -> tuple[Any, ...] | None:
+    """The memo key of a call whose arguments are all plain (strings, numbers, lists of strings, a dict of
+    strings), or None: such a call is a function of the key alone."""
+    if not (response is None or (type(response) is str and len(response) <= _MEMO_CHARS)):
+        return None
+    if type(gold) not in (str, int, float) or type(answer_type) is not str or type(mode) is not str:
+        return None
+    opts = None if options is None else _strings(options)
+    vocab = None if vocabulary is None else _strings(vocabulary)
+    if (opts is None and options is not None) or (vocab is None and vocabulary is not None):
+        return None
+    syn: tuple[Any, ...] | None = None
+    if synonyms is not None:
+        if type(synonyms) is not dict:
+            return None
+        syn = tuple(synonyms.items())
+        if not all(type(k) is str and type(v) is str for k, v in syn):
+            return None
+    if type(tolerance) not in (int, float):
+        return None
+    return (answer_type, gold.__class__, gold, response, opts, vocab, syn, tolerance, mode)
+
+
+def _copy(details: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if type(v) is list else v for k, v in details.items()}
+
+
+def _score_response(
+    answer_type: str,
+    gold: str,
+    response: object,
+    options: Sequence[str] | None,
+    vocabulary: Sequence[str] | None,
+    synonyms: Mapping[str, str] | None,
+    tolerance: float,
+    mode: str,
+) -> tuple[float, dict[str, Any]]:
     if answer_type not in ANSWER_TYPES:
         raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {', '.join(ANSWER_TYPES)}")
     check_mode(mode)

@@ -173,7 +173,8 @@ _PHRASES = [
     # "..., which is option 1"
     r"\b(?:which|that)[ \t]{1,3}(?:is|corresponds[ \t]{1,3}to|matches)[ \t]{1,3}(?=(?:option|choice)\b)",
 ]
-_PHRASE_RE = re.compile("|".join(f"(?:{p})" for p in _PHRASES), re.IGNORECASE)
+# Every phrase starts with one of these characters: the lookahead turns most positions down in one test.
+_PHRASE_RE = re.compile("(?=[acfhimostwy;])(?:" + "|".join(f"(?:{p})" for p in _PHRASES) + ")", re.IGNORECASE)
 # "B is correct", "Option 2 is the right answer": the answer is the clause before the phrase.
 _VERDICT_RE = re.compile(
     r"[ \t]{1,3}is[ \t]{1,3}(?:the[ \t]{1,3})?(?:correct|right|best|closest|answer)"
@@ -302,7 +303,13 @@ _OVERLAP = 200  # longer than any marker: one that straddles a window's end is f
 
 
 def _matches(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
-    """Matches of ``pattern`` that start in ``text[lo:hi]``."""
+    """Matches of ``pattern`` that start in ``text[lo:hi]`` (no pattern here matches the empty string)."""
+    if hi >= len(text):
+        return pattern.finditer(text, lo)
+    return _matches_before(pattern, text, lo, hi)
+
+
+def _matches_before(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
     for m in pattern.finditer(text, lo, min(len(text), hi + _OVERLAP)):
         if m.start() >= hi:
             break
@@ -334,10 +341,34 @@ def _candidates(text: str, mode: str, lo: int, hi: int) -> list[_Candidate]:
     return found
 
 
+#: The candidates of the last few texts of at most one window (a response is read by several parsers, each
+#: in lenient and strict mode): text -> (lenient candidates, strict ones or None until asked for).
+_RECENT: dict[str, list[Any]] = {}
+_RECENT_TEXTS = 8
+
+
+def _window_candidates(text: str, mode: str) -> list[_Candidate]:
+    """:func:`_candidates` of a text that fits one window, found once for both modes: the strict candidates
+    are the lenient ones of the strict kind, in the same order."""
+    found = _RECENT.get(text)
+    if found is None:
+        if len(_RECENT) >= _RECENT_TEXTS:
+            _RECENT.clear()
+        found = _RECENT[text] = [_candidates(text, LENIENT, 0, len(text)), None]
+    if mode == LENIENT:
+        return found[0]
+    if found[1] is None:
+        found[1] = [c for c in found[0] if c[2] == STRICT]
+    return found[1]
+
+
 def _reversed_candidates(text: str, mode: str) -> Iterator[_Candidate]:
     """The candidates of :func:`_candidates` from the last to the first, found in windows that grow from the
     end of the text: a response that states its answer at the end is never scanned whole."""
     hi, size = len(text), 2 * MAX_REGION_CHARS
+    if hi <= size:
+        yield from reversed(_window_candidates(text, mode))
+        return
     while hi > 0:
         lo = max(0, hi - size)
         yield from reversed(_candidates(text, mode, lo, hi))

@@ -441,3 +441,21 @@ def test_contour_lines_erased_from_a_patch_are_still_rejected() -> None:
     patch[...] = 255
     failures = check_plot(image, plot, z, "Plot A")
     assert any("has no contour line" in failure for failure in failures), failures
+
+
+def test_the_pixel_checks_window_extremes_are_read_at_the_sampled_pixels_alone() -> None:
+    """``pixels._lattice_pick``: the smallest and largest value of every window around the sampled samples (indices
+    clamped at the grid's edge), as a brute-force scan of each window finds them."""
+    from bench_plugin_marvl.verifiers import pixels
+
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        n0, n1 = (int(v) for v in rng.integers(4, 40, 2))
+        z = np.round(rng.random((n0, n1)), 2)
+        rows = np.sort(rng.integers(0, n0, int(rng.integers(1, 12))))
+        cols = np.sort(rng.integers(0, n1, int(rng.integers(1, 12))))
+        before, after = int(rng.integers(0, 3)), int(rng.integers(0, 4))
+        for pick, reduce in ((np.minimum, np.min), (np.maximum, np.max)):
+            expected = [[reduce(z[max(r - before, 0):min(r + after, n0 - 1) + 1,
+                                  max(c - before, 0):min(c + after, n1 - 1) + 1]) for c in cols] for r in rows]
+            assert np.array_equal(pixels._lattice_pick(z, rows, cols, before, after, pick), expected)

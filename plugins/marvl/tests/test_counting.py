@@ -315,3 +315,22 @@ def test_rejections_are_recorded_and_counted() -> None:
     totals = rejection_counts(item.metadata for item in items)
     draws = sum(item.metadata["certifier"]["draws"] for item in items)
     assert sum(totals.values()) >= draws - len(items)  # every discarded draw carries at least one code
+
+
+def test_the_family_matching_does_not_depend_on_the_order_items_are_made_in() -> None:
+    """A block's family matching is worked out once and kept for its other items (``_spread_family``): items
+    made backwards, after other seeds and settings, or each by a fresh implementation, get the families they
+    get in order."""
+    from bench_plugin_marvl.counting import Counting
+
+    def family(impl: Counting, params: dict, seed: int, index: int) -> str:
+        return impl._draw_design(params, ItemRandom(TASK.id, TASK.version, seed, index), index)[2]
+
+    shared = Counting()
+    for settings in ({}, {"format": "choice"}):
+        params = TASK.resolve_params(settings)
+        for seed in (3, 4):
+            fresh = [family(Counting(), params, seed, i) for i in range(30)]
+            backward = [family(shared, params, seed, i) for i in reversed(range(30))][::-1]
+            assert backward == fresh, (settings, seed)
+            assert len(set(fresh[:12])) >= 10  # the spread is at work

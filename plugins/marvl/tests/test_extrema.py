@@ -235,3 +235,44 @@ def test_gradient_recount_agrees_with_the_engine_on_countable_families() -> None
                 continue  # the certifier rejects these; the two routes may differ there
             recount = [q for q in E.count_by_gradient(f, p) if q.kind in kinds and q.edge >= E.BAND]
             assert len(recount) == a.count(kinds), (name, p)
+
+
+def _eight_neighbour_tops(z: np.ndarray, kind: str, strict: bool, max_ties: int = 3) -> np.ndarray:
+    """The definitions of ``strict_extrema`` and ``top_samples``, compared with all 8 neighbours everywhere."""
+    g = (1.0 if kind == "maxima" else -1.0) * z
+    core = g[1:-1, 1:-1]
+    rows, cols = g.shape
+    ok = np.ones(core.shape, dtype=bool)
+    ties = np.zeros(core.shape, dtype=int)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                other = g[1 + dr:rows - 1 + dr, 1 + dc:cols - 1 + dc]
+                ok &= core > other if strict else core >= other
+                ties += core == other
+    if not strict:
+        ok &= (ties <= max_ties) & (core > g.min())
+    return np.argwhere(ok) + 1
+
+
+def test_grid_scans_find_exactly_the_eight_neighbour_tops() -> None:
+    """The row-first scans (two whole-grid comparisons, then the other six neighbours at the survivors) find
+    the same samples, in the same order, as comparing every sample with its 8 neighbours: on smooth grids,
+    grids full of ties (plateaus, two-sample tops) and grids with undefined samples."""
+    rng = np.random.default_rng(4)
+    for trial in range(120):
+        shape = tuple(int(v) for v in rng.integers(3, 30, 2))
+        z = [rng.random(shape), rng.integers(0, 3, shape).astype(float), np.round(rng.random(shape), 1)][trial % 3]
+        if trial % 4 == 0:
+            z[rng.random(shape) < 0.05] = np.nan
+        for kind in ("maxima", "minima"):
+            assert np.array_equal(E.strict_extrema(z, kind), _eight_neighbour_tops(z, kind, strict=True))
+            assert np.array_equal(E.top_samples(z, kind), _eight_neighbour_tops(z, kind, strict=False))
+    with pytest.raises(ValueError, match="kind"):
+        E.strict_extrema(np.zeros((4, 4)), "saddles")
+
+
+def test_a_grid_without_equal_neighbours_has_nothing_flat() -> None:
+    z = np.random.default_rng(1).random((40, 50))
+    top, sloped = E.flat_structure(z, "maxima")
+    assert not top.any() and not sloped.any() and E.plateau_tops(z, "minima") == []

@@ -205,3 +205,25 @@ def test_wave_surface_extrema_sit_where_the_target_says() -> None:
             and math.isclose(math.sin(p["w1"] * x + p["p1"]) * math.cos(p["w2"] * y + p["p2"]), 1, abs_tol=1e-6)
         )
         assert count == target
+
+
+def _gaussian_sum(p: dict, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The Gaussian families' grid as one outer product per component over the whole grid, in order."""
+    out = np.zeros((len(ys), len(xs)))
+    for (cx, cy), s, a in zip(p["centres"], p["sigmas"], p["amplitudes"], strict=True):
+        out += (a * np.exp(-((ys - cy) ** 2) / (2.0 * s * s)))[:, None] * np.exp(-((xs - cx) ** 2) / (2.0 * s * s))
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n, f in FAMILIES.items() if f.grid_function is None
+                                  or f.grid_function is F._gaussians_grid])
+def test_large_grids_give_every_sample_its_own_value_bit_for_bit(name: str) -> None:
+    """Large grids are evaluated a block of rows at a time (Gaussian sums only where a component is not 0):
+    every sample gets exactly the bits of the whole-grid evaluation, so the drawn values cannot change."""
+    f = FAMILIES[name]
+    rng = np.random.default_rng(5)
+    xs, ys = np.linspace(-6.1, 5.8, 431), np.linspace(-5.7, 6.3, 389)  # a short last block of rows
+    for _ in range(2):
+        p = f.sample(rng)
+        whole = _gaussian_sum(p, xs, ys) if f.grid_function is not None else f.evaluate(p, xs[None, :], ys[:, None])
+        assert f.evaluate_grid(p, xs, ys).tobytes() == np.asarray(whole, dtype=float).tobytes()

@@ -203,3 +203,30 @@ def test_no_contour_line_follows_the_rounding_of_a_flat_stretch_at_a_level():
         middle = ink[:, int(width * 0.35):int(width * 0.65)]  # |x| < 1.5
         assert not middle.any(), f"{style}: {int(middle.sum())} line pixels in the flat stretch"
         assert ink[:, :int(width * 0.25)].sum() > 1000  # the slope's lines (x < -2.5)
+
+
+@pytest.mark.parametrize("layout", ["plot", "pair"])
+def test_heatmaps_drawn_from_their_pixels_are_matplotlibs_image(layout, monkeypatch):
+    """The fast heatmap (each pixel's sample read once from matplotlib's resampling, then one table lookup per
+    plot) draws exactly the pixels of matplotlib's image artist: every colour map, values outside the colour
+    range, undefined samples, another grid shape and extent."""
+    z = _field()
+    z[10:30, 40:90] = np.nan
+    z[200, 200:205] = np.inf
+    small = _field((-2.0, 7.0, -2.0, 7.0), 173)
+    cases = [(z, EXTENT), (small, (-2.0, 7.0, -2.0, 7.0))]
+    lo, hi = float(np.nanmin(z[np.isfinite(z)])), float(np.nanmax(z[np.isfinite(z)]))
+    limits = dict(vmin=lo + 0.2 * (hi - lo), vmax=hi - 0.1 * (hi - lo))  # some samples under and over
+    for grid, extent in cases:
+        for style in [s for s in plotting.STYLES if plotting.style_parts(s)[1]]:
+            images = []
+            for fast in (True, False):
+                monkeypatch.setattr(plotting, "FAST_HEATMAPS", fast)
+                if layout == "plot":
+                    images.append(plotting.render_plot(grid, extent, style, **limits).tobytes())
+                else:
+                    images.append(plotting.render_pair(grid, grid[::-1], extent, style, "heatmap-magma",
+                                                       **limits).tobytes())
+            assert images[0] == images[1], (style, grid.shape)
+    maps = plotting._surfaces[(layout, plotting.PLOT_SIZE if layout == "plot" else plotting.PAIR_SIZE)].pixel_maps
+    assert maps and all(m is not None for m in maps.values())  # the fast path was taken, not the fallback

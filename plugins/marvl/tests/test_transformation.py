@@ -154,6 +154,85 @@ def test_display_space():
     assert clipped and lo == 0.0 and hi == pytest.approx(0.995, abs=0.01)
 
 
+
+def _colour_range_by_percentiles(*grids):
+    """``colour_range``'s rule with the percentiles always computed (the shortcut must not change a result)."""
+    values = np.concatenate([np.asarray(g, dtype=float).ravel() for g in grids])
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return 0.0, 1.0, False
+    lo, hi = float(values.min()), float(values.max())
+    q_lo, q_hi = (float(v) for v in np.percentile(values, (0.5, 99.5)))
+    body, clipped = q_hi - q_lo, False
+    if body > 0:
+        if lo < q_lo - 4 * body:
+            lo, clipped = q_lo, True
+        if hi > q_hi + 4 * body:
+            hi, clipped = q_hi, True
+    lo, hi = plotting.value_range(np.array([lo, hi]))
+    return lo, hi, clipped
+
+
+def test_colour_range_skips_the_percentiles_only_where_no_tail_can_be_cut():
+    rng = np.random.default_rng(6)
+    cases = [rng.random(5000), rng.normal(size=4000), np.exp(rng.normal(size=3000) * 3), np.full(50, 2.0),
+             np.array([1.0, np.nan, 3.0]), np.array([np.inf, np.nan]), rng.random(7) ** 40]
+    for scale in (1e-9, 1.0, 1e9):
+        spike = rng.random(2000) * scale
+        spike[rng.integers(2000, size=3)] = 80 * scale  # a singular tail past four bodies
+        cases += [spike, -spike, np.concatenate([spike, -spike])]
+    for values in cases:
+        assert tr.colour_range(values) == _colour_range_by_percentiles(values)
+        assert tr.colour_range(values[: len(values) // 2], values[len(values) // 2:]) == \
+            _colour_range_by_percentiles(values)
+
+
+def test_best_translation_is_the_smallest_error_over_the_whole_shifts():
+    """Every whole shift's NRMSE at once (by FFT) gives the error of the best shift, and with a ``stop_below``
+    the first shift in increasing order below it, as shift-by-shift ``nrmse`` does (to rounding)."""
+    bump = _Family("bump", _bump(1.5, 2.5))
+    an = tr._Analysis(bump, {}, (-5.0, 5.0, -5.0, 5.0))
+    lo, hi, _ = tr.colour_range(an.a)
+    target = tr.to_display(an.transformed("r90"), lo, hi)
+    ext, m, n = tr.to_display(an.ext, lo, hi), an.margin, an.n
+    for axis in ("tx", "ty"):
+        errors = [tr.nrmse(target, ext[m:m + n, m - s:m - s + n] if axis == "tx" else ext[m - s:m - s + n, m:m + n])
+                  for s in range(-m, m + 1)]
+        assert min(errors) > tr.SIMILARITY + 0.05  # far from a match: no quarter-step refinement
+        assert an.best_translation(target, axis, lo, hi, stop_below=0.0) == pytest.approx(min(errors), abs=1e-12)
+        stop = float(np.quantile(errors, 0.3))
+        first = next(e for e in errors if e < stop)
+        assert an.best_translation(target, axis, lo, hi, stop_below=stop) == pytest.approx(first, abs=1e-12)
+
+
+def test_the_plotted_check_measures_the_answers_own_shift_alone(monkeypatch):
+    """For a translation, the plotted check measures the answer's axis at B's own shift only (the best shift can
+    only be closer; the search over every shift runs for the other axis alone): the same decision as searching
+    both axes."""
+    family = FAMILIES["gaussian-mixture"]
+    rng = np.random.default_rng(2)
+    n, margin = plotting.PLOT_GRID, 140
+    k = np.arange(n + 2 * margin) - margin + 0.5
+    searched = []
+    profile = tr.shift_profile
+    monkeypatch.setattr(tr, "shift_profile", lambda *args: searched.append(args[2]) or profile(*args))
+    for transform, shift in (("tx", 37), ("ty", -52), ("tx", 0)):
+        params = family.sample(rng)
+        searched.clear()
+        errors, (z_a, z_b, lo, hi, _) = tr.plotted_check(family, params, transform, shift)
+        assert searched == [{"tx": "ty", "ty": "tx"}[transform]]
+        xs = -5.0 + k * (10.0 / n)
+        full = tr.option_errors_on_grid(tr.evaluate_grid(family, params, xs, xs), z_b, margin, lo, hi)
+        assert errors[transform] < 1e-6 and errors[f"{transform}_best_shift"] == shift
+        assert full[transform] < 1e-6 and full[f"{transform}_best_shift"] == shift
+        assert tr.plotted_ok(errors, transform) == tr.plotted_ok(full, transform)
+        rotations = ("none", "r90", "r180")
+        assert [errors[key] for key in rotations] == [full[key] for key in rotations]
+        # Plot A read from the search grid is Plot A evaluated on its own
+        own = tr.transformed_grid(family, params, "none", tr.window(family.domain), n)
+        assert np.array_equal(z_a, plotting.quantise(own))
+
+
 # -- Algorithm 1 ------------------------------------------------------------------------------------------
 
 

@@ -48,13 +48,8 @@ def _shortcut_solvers(features: list[dict[str, float]]) -> dict[str, int]:
     return picks
 
 
-#: Known shortcuts found by the full run at the stop of 2026-11-26 (expected failures to fix next, not hidden).
-NUISANCE_KNOWN = {
-    "mindseye/hierarchical-patterns": "typical_extent solver scores 0.38 at 600x800 (seed 21, 150 items) since the "
-                                      "violator's ink and edges are matched to a hidden valid figure's",
-    "mindseye/dynamic-correspondence": "seed 21 item 70 at 600x800 stops generation: verify rejects a dashed "
-                                       "outline the generator accepted (83% in colour, 7% gaps)",
-}
+#: Known shortcuts (expected failures to fix next, not hidden): task id -> reason.  Remove a task when it passes.
+NUISANCE_KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.slow

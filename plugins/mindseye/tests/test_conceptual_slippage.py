@@ -489,3 +489,78 @@ def test_a_broken_record_fails_verification_without_a_crash():
     failures = assert_rejected(_HOST, TASK, _with_scene(built.item, options), [decode_png(built.pngs[0])],
                                "a ring of one point")
     assert any("cannot be verified" in f for f in failures), failures
+
+
+# -- speed-ups that must not change a value ------------------------------------------------------------------
+def _rows_residual_everywhere(centres: np.ndarray, apart: float) -> float:
+    """``rows_residual`` by its definition: every split into two rows of at least two, every candidate normal
+    (the split's least-squares normal and the normal of every pair of centres), no split left out."""
+    import itertools
+    import math
+
+    n = len(centres)
+    if n < 4:
+        return math.inf
+    best = math.inf
+    pairs = list(itertools.combinations(range(n), 2))
+    for code in range(2 ** (n - 1)):
+        group = np.array([(code >> k) & 1 for k in range(n)], dtype=bool)
+        if not 2 <= group.sum() <= n - 2:
+            continue
+        weights = np.stack([group, ~group]).astype(float)[None]
+        means = (weights @ centres / weights.sum(axis=2, keepdims=True))[0]
+        deviation = centres - np.where(group[:, None], means[0], means[1])
+        fitted = np.linalg.eigh((deviation.T @ deviation)[None])[1][0, :, 0]
+        steps = np.array([centres[j] - centres[i] for i, j in pairs])
+        shared = np.column_stack([-steps[:, 1], steps[:, 0]]) / np.maximum(np.hypot(*steps.T), 1e-12)[:, None]
+        normals = np.vstack([fitted, shared])
+        residual = np.abs(normals @ deviation.T).max(axis=1)
+        distance = np.abs(normals @ (means[0] - means[1]))
+        best = min(best, float(np.where(distance >= apart, residual, math.inf).min()))
+    return best
+
+
+def test_rows_residual_is_the_least_over_every_split():
+    """``rows_residual`` measures only the splits that can win (a floor from triangles within a group, row
+    means far enough apart); its value is the least over every split all the same."""
+    from bench_plugin_mindseye.slippage_panels import ROWS_APART, ROWS_CLEAR, rows_residual
+
+    rng = np.random.default_rng(4)
+    for trial in range(150):
+        n = int(rng.integers(4, 9))
+        if trial % 3 == 0:
+            centres = rng.uniform(0.1, 0.9, size=(n, 2))
+        else:  # two rows, one object pushed off its row now and then
+            angle = rng.uniform(0, np.pi)
+            along, across = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+            centres = np.array([0.5 + t * along + (0.17 if k < n // 2 else -0.17) * across
+                                for k, t in enumerate(rng.uniform(-0.3, 0.3, n))])
+            if trial % 3 == 1:
+                centres[rng.integers(n)] += rng.uniform(-0.1, 0.1, 2)
+        for apart in (ROWS_APART, ROWS_CLEAR):
+            assert rows_residual(centres, apart) == _rows_residual_everywhere(centres, apart)
+
+
+def test_measurements_are_memoised_while_their_object_lives():
+    """``memo.memoised`` computes a measurement once per live object and forgets it when the object goes."""
+    import gc
+
+    from bench_plugin_mindseye import memo
+
+    calls = []
+
+    def area(polygon: Polygon) -> float:
+        calls.append(polygon)
+        return polygon.area
+
+    square = Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
+    gc.collect()  # entries of earlier tests' dead objects go now, not during the count below
+    before = memo.entries()
+    assert memo.memoised(square, "test-area", area) == 1.0
+    assert memo.memoised(square, "test-area", area) == 1.0
+    assert len(calls) == 1 and memo.entries() == before + 1
+    other = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])  # an equal-looking key never shares another's value
+    assert memo.memoised(other, "test-area", area) == 4.0
+    del square, other, calls[:]
+    gc.collect()
+    assert memo.entries() == before

@@ -117,3 +117,20 @@ def test_items_record_the_arrangement_and_its_boxes(name):
     query, options = layout.boxes()
     assert scene["query_boxes"] == [list(b) for b in query] and scene["option_boxes"] == [list(b) for b in options]
     assert [o["bbox"] for o in built.item.metadata["options"]] == scene["option_boxes"]
+
+
+@pytest.mark.parametrize("supersample", [1, 2, 3])
+def test_a_grey_tile_draws_the_same_panel_as_an_rgb_one(supersample):
+    """``Tile(grey=True)`` (one channel for black-on-white panels) finishes to exactly the RGB panel the three
+    channels give, antialiased reduction included; a colour that is not a grey is refused."""
+    from bench_plugin_mindseye.layout import INK, Tile, grey_level
+
+    rgb, grey = Tile(101, supersample), Tile(101, supersample, grey=True)
+    for tile, ink in ((rgb, INK), (grey, grey_level(INK))):
+        tile.draw.line([tile.px(0.1, 0.2), tile.px(0.83, 0.61), tile.px(0.3, 0.9)], fill=ink, width=5, joint="curve")
+        tile.draw.ellipse((*tile.px(0.5, 0.1), *tile.px(0.71, 0.33)), fill=ink)
+    a, b = rgb.finish(), grey.finish()
+    assert b.mode == "RGB" and a.size == b.size
+    assert np.array_equal(np.asarray(a), np.asarray(b))
+    with pytest.raises(ValueError, match="not a grey"):
+        grey_level((20, 30, 20))

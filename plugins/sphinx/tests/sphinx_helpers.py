@@ -8,7 +8,9 @@ import importlib
 from bench_core import build_item, create_host, hookimpl, plan
 
 #: Every task module of the plugin with a description, registered or still in progress.
-ALL_TASKS = ("mirror_identification", "symmetry_fill")
+ALL_TASKS = ("mirror_identification", "symmetry_fill", "shape_counting", "pie_chart", "tiles_line_length",
+             "chart_comparison", "frieze_groups", "tiles_line_intersections", "positional_count", "tiles_recoloring",
+             "stack_count", "venn_diagram", "wallpaper_groups", "shape_sorting")
 
 
 def task_of(name: str):

@@ -14,7 +14,11 @@ from bench_core import default_host
 
 def test_the_entry_point_registers_the_finished_tasks():
     ids = sorted(t.id for t in default_host().select(["sphinx"]))
-    assert ids == ["sphinx/mirror-identification", "sphinx/symmetry-fill"]
+    assert ids == ["sphinx/chart-comparison", "sphinx/frieze-groups", "sphinx/mirror-identification",
+                   "sphinx/pie-chart", "sphinx/positional-count", "sphinx/shape-counting", "sphinx/shape-sorting",
+                   "sphinx/stack-count", "sphinx/symmetry-fill", "sphinx/tiles-line-intersections",
+                   "sphinx/tiles-line-length", "sphinx/tiles-recoloring", "sphinx/venn-diagram",
+                   "sphinx/wallpaper-groups"]
     assert set(bench_plugin_sphinx.REGISTERED) <= set(ALL_TASKS)
     assert all(t.difficulty is not None and set(t.difficulty.aliases) == {"easy", "hard"}
                for t in bench_plugin_sphinx.tasks())

@@ -46,7 +46,16 @@ from typing import Any
 import attrs
 import numpy as np
 
-from bench_plugin_marvl.extrema import BAND, Analysis, Extremum, edge_distance, flat_structure, window_extrema
+from bench_plugin_marvl.extrema import (
+    BAND,
+    Analysis,
+    Extremum,
+    box_max,
+    cells_of,
+    edge_distance,
+    flat_structure,
+    window_extrema,
+)
 
 #: Every reason code the certifier can give, in the order the gates run.
 REASONS = ("border_unstable", "not_strict", "plateau", "grid_disagreement", "too_close", "low_prominence",
@@ -274,8 +283,5 @@ def _grid_top(g: np.ndarray, e: Extremum, xs: np.ndarray, ys: np.ndarray) -> tup
 def _rivals(g: np.ndarray, floor: float) -> np.ndarray:
     """(row, col) of every 3 x 3 local top of g (edge samples included, ties kept) at or above ``floor``:
     the highest point of any superlevel component is one of them."""
-    padded = np.pad(g, 1, mode="constant", constant_values=-np.inf)
-    rows, cols = g.shape
-    best = np.max([padded[1 + dr: 1 + dr + rows, 1 + dc: 1 + dc + cols]
-                   for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=0)
-    return np.argwhere((g >= best) & (g >= floor))
+    best = box_max(np.pad(g, 1, mode="constant", constant_values=-np.inf))
+    return cells_of((g >= best) & (g >= floor))

@@ -185,6 +185,11 @@ class Counting(TaskImplementation):
 
     _DESIGN_KEYS = ("count_type", "count", "family", "style", "source")
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: The family matching of recent blocks (``_spread_family``), by (task, version, seed, params, block).
+        self._block_cache: dict[tuple, list[str | None]] = {}
+
     # -- parameters --------------------------------------------------------------------------------------
     def check_params(self, params: Mapping[str, Any]) -> None:
         if params.get("difficulty") is not None and (params["preset"] == "mini" or params["count"] is not None):
@@ -266,12 +271,21 @@ class Counting(TaskImplementation):
         pool = family_pool(params)
         block = source // len(pool)
         members = range(block * len(pool), (block + 1) * len(pool))
-        options = []
-        for member in members:
-            member_type, member_target = (count_type, target) if member == source else self._type_and_target(
-                params, random, member)
-            options.append([n for n in eligible(member_type, member_target) if n in pool])
-        assigned = spread_families(options, random.stream("family-block", block))[source - members.start]
+        key = (random.task_id, random.version, random.seed, repr(sorted(params.items())), block)
+        assignment = self._block_cache.get(key)
+        if assignment is None:
+            # the block's matching depends on the seed and params alone (no item index): it is worked out once
+            # and kept for the block's other items
+            options = []
+            for member in members:
+                member_type, member_target = (count_type, target) if member == source else self._type_and_target(
+                    params, random, member)
+                options.append([n for n in eligible(member_type, member_target) if n in pool])
+            assignment = spread_families(options, random.stream("family-block", block))
+            if len(self._block_cache) >= 64:
+                self._block_cache.pop(next(iter(self._block_cache)))
+            self._block_cache[key] = assignment
+        assigned = assignment[source - members.start]
         if assigned is not None:
             return assigned
         names = eligible(count_type, target)

@@ -9,8 +9,11 @@ are pinned for every draw and nothing carries a timestamp, so a fresh process dr
 
 Speed: one figure per layout and size is reused; its frame, ticks, labels and titles are drawn once per
 extent into a background, and each plot restores that background and paints only its data (an image
-and contour lines) and the frame over it.  matplotlib (Agg) is imported on first use, so importing this
-module is cheap.
+and contour lines) and the frame over it.  A heatmap's pixels are the colour-map bytes of each pixel's
+nearest sample: which sample that is depends only on the panel and the grid's shape, so it is read once
+from matplotlib's own image resampling (``_nearest_samples``) and every heatmap is then one table lookup,
+handed to the same Agg call matplotlib's image artist ends in -- the same pixels at a fraction of the
+cost.  matplotlib (Agg) is imported on first use, so importing this module is cheap.
 """
 
 from __future__ import annotations
@@ -172,6 +175,9 @@ class _Surface:
     axes: list[Any]
     backgrounds: dict[tuple, Any] = attrs.field(factory=dict)
     current: tuple | None = None
+    #: (axes index, grid shape, extent) -> the heatmap's nearest-sample maps (``_nearest_samples``), or None
+    #: where they could not be read and matplotlib's image artist draws the heatmap.
+    pixel_maps: dict[tuple, Any] = attrs.field(factory=dict)
 
 
 _surfaces: dict[tuple[str, tuple[int, int]], _Surface] = {}
@@ -313,21 +319,24 @@ def flat_samples(z: np.ndarray, span: float) -> np.ndarray:
     level crossing it runs where the values' rounding puts it (False next to undefined samples)."""
     padded = np.pad(z, 1, mode="edge")
     rows, cols = z.shape
-    low, high = z.copy(), z.copy()
-    for dr in range(3):
-        for dc in range(3):
-            window = padded[dr:dr + rows, dc:dc + cols]
-            np.minimum(low, window, out=low)
-            np.maximum(high, window, out=high)
+    spans = []
+    for pick in (np.minimum, np.maximum):  # separable: along the rows, then down the columns
+        across = pick(padded[:, :cols], padded[:, 1:cols + 1])
+        pick(across, padded[:, 2:], out=across)
+        out = pick(across[:rows], across[1:rows + 1])
+        pick(out, across[2:], out=out)
+        spans.append(out)
+    low, high = spans
     with np.errstate(invalid="ignore"):
         return (high - low) < span
 
 
 def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, float], style: str,
-                  vmin: float, vmax: float, dashes: str = "negative") -> list[Any]:
+                  vmin: float, vmax: float, dashes: str = "negative", maps: _PixelMaps | None = None) -> list[Any]:
     """The heatmap and / or contour lines of one plot, created on ``ax`` (not yet drawn).  ``dashes`` says
     which lines of the black-only style are dashed (see ``DASHES``); no line crosses a flat stretch
-    (``flat_samples``, ``FLAT_SPAN``)."""
+    (``flat_samples``, ``FLAT_SPAN``).  With ``maps`` (``_nearest_samples``) the heatmap is drawn from its
+    pixels (``_heatmap_pixels``), else by matplotlib's image artist: the same pixels either way."""
     from matplotlib.collections import LineCollection
     from matplotlib.image import AxesImage
 
@@ -335,10 +344,13 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
     kind, cmap = style_parts(style)
     artists: list[Any] = []
     if cmap is not None:
-        image = AxesImage(ax, cmap=_cmap(cmap), origin="lower", extent=extent, interpolation="nearest")
-        image.set_data(z)
-        image.set_clim(vmin, vmax)
-        image.set_transform(ax.transData)
+        if maps is not None:
+            image = _pixel_artist(_heatmap_pixels(z, cmap, vmin, vmax, maps), maps.left, maps.bottom)
+        else:
+            image = AxesImage(ax, cmap=_cmap(cmap), origin="lower", extent=extent, interpolation="nearest")
+            image.set_data(z)
+            image.set_clim(vmin, vmax)
+            image.set_transform(ax.transData)
         image.set_clip_path(ax.patch)
         artists.append(image)
     if kind != "heatmap":
@@ -377,14 +389,138 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
     return artists
 
 
+#: Draw heatmaps from their pixels (``_heatmap_pixels``); False draws them with matplotlib's image artist
+#: (the tests compare the two).
+FAST_HEATMAPS = True
+
+
+@attrs.frozen
+class _PixelMaps:
+    """Where matplotlib puts a heatmap of one grid shape in one panel: the image it hands to Agg has
+    ``len(rows)`` x ``len(cols)`` pixels, pixel (i, j) shows sample (rows[i], cols[j]), and its corner is
+    drawn at (left, bottom) in display pixels."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    left: float
+    bottom: float
+
+
+def _nearest_samples(surface: _Surface, index: int, shape: tuple[int, int], extent: tuple[float, float, float, float],
+                     renderer: Any) -> _PixelMaps | None:
+    """The heatmap's pixel maps of panel ``index`` for grids of ``shape`` over ``extent``, read once from
+    matplotlib: two calibration heatmaps, whose samples' colours are all different, one numbering the
+    columns and one the rows, go through the image artist's own resampling (``make_image``), and each
+    output pixel's colour names its sample.  Nearest-sample resampling is a map of positions only, so
+    every heatmap of this shape is that map applied to its colours.  None (the image artist draws) unless
+    every pixel is opaque, names a sample, each output column (row) shows one sample column (row), and a
+    test field (undefined samples, values beyond the colour range) comes out as the image artist makes it."""
+    key = (index, tuple(shape), tuple(extent))
+    if key not in surface.pixel_maps:
+        surface.pixel_maps[key] = _read_nearest_samples(surface.axes[index], shape, extent, renderer)
+    return surface.pixel_maps[key]
+
+
+def _read_nearest_samples(ax: Any, shape: tuple[int, int], extent: tuple[float, float, float, float],
+                          renderer: Any) -> _PixelMaps | None:
+    from matplotlib.colors import ListedColormap, Normalize
+    from matplotlib.image import AxesImage
+
+    found = []
+    for axis in (0, 1):
+        count = shape[axis]
+        if count > 1024:
+            return None
+        ids = np.arange(count)
+        table = np.stack([ids % 256, 40 + 50 * (ids // 256), np.full(count, 90), np.full(count, 255)], axis=1)
+        cmap = ListedColormap(table / 255.0)
+        colours = cmap(ids, bytes=True).astype(np.int64)
+        codes = colours[:, 0] | colours[:, 1] << 8 | colours[:, 2] << 16
+        if len(np.unique(codes)) != count:
+            return None
+        data = np.broadcast_to((ids[:, None] if axis == 0 else ids[None, :]).astype(float), shape)
+        probe = AxesImage(ax, cmap=cmap, norm=Normalize(-0.5, count - 0.5), origin="lower", extent=extent,
+                          interpolation="nearest")
+        probe.set_data(np.array(data))
+        probe.set_transform(ax.transData)
+        probe.set_clip_path(ax.patch)
+        pixels, left, bottom, _ = probe.make_image(renderer, renderer.get_image_magnification())
+        if pixels is None or not (pixels[..., 3] == 255).all():
+            return None
+        seen = pixels[..., :3].astype(np.int64)
+        seen = seen[..., 0] | seen[..., 1] << 8 | seen[..., 2] << 16
+        order = np.argsort(codes)
+        at = np.minimum(np.searchsorted(codes[order], seen), count - 1)
+        named = np.where(codes[order][at] == seen, ids[order][at], -1)
+        line = named[:, :1] if axis == 0 else named[:1, :]
+        if (named < 0).any() or not (named == line).all():
+            return None
+        found.append((line.ravel(), float(left), float(bottom)))
+    (rows, left, bottom), (cols, left_again, bottom_again) = found
+    if (left, bottom) != (left_again, bottom_again):
+        return None
+    maps = _PixelMaps(rows, cols, left, bottom)
+    # and a check of the whole route on a field with undefined samples and values outside the colour range
+    field = np.sin(np.arange(shape[0] * shape[1], dtype=float).reshape(shape) * 0.37)
+    field.ravel()[::97] = np.nan
+    field.ravel()[5::89] = np.inf
+    probe = AxesImage(ax, cmap=_cmap("viridis"), origin="lower", extent=extent, interpolation="nearest")
+    probe.set_data(field)
+    probe.set_clim(-0.8, 0.9)
+    probe.set_transform(ax.transData)
+    probe.set_clip_path(ax.patch)
+    pixels, *_ = probe.make_image(renderer, renderer.get_image_magnification())
+    return maps if np.array_equal(pixels, _heatmap_pixels(field, "viridis", -0.8, 0.9, maps)) else None
+
+
+def _heatmap_pixels(z: np.ndarray, cmap: str, vmin: float, vmax: float, maps: _PixelMaps) -> np.ndarray:
+    """The RGBA bytes matplotlib's image artist hands to Agg for the heatmap of ``z``: each sample's colour
+    as its ``Normalize(vmin, vmax)`` and colour map give it (undefined samples in the "bad" colour), at the
+    pixels ``maps`` says show it."""
+    with np.errstate(invalid="ignore"):
+        position = (z - vmin) / (vmax - vmin)
+    position[~np.isfinite(z)] = np.nan
+    colours = np.ascontiguousarray(_cmap(cmap)(position, bytes=True)).view(np.uint32)[..., 0]
+    pixels = colours.take(maps.rows, axis=0).take(maps.cols, axis=1)  # one 4-byte word per pixel
+    return pixels.view(np.uint8).reshape(*pixels.shape, 4)
+
+
+_PIXEL_ARTIST: Any = None
+
+
+def _pixel_artist(pixels: np.ndarray, left: float, bottom: float) -> Any:
+    """An artist that draws ready RGBA ``pixels`` with their corner at (left, bottom), as matplotlib's image
+    artist draws its resampled image: one ``draw_image`` call, clipped like the image artist."""
+    global _PIXEL_ARTIST
+    if _PIXEL_ARTIST is None:
+        from matplotlib.artist import Artist
+
+        class PixelArtist(Artist):
+            def __init__(self, pixels: np.ndarray, left: float, bottom: float) -> None:
+                super().__init__()
+                self.pixels, self.left, self.bottom = pixels, left, bottom
+
+            def draw(self, renderer: Any) -> None:
+                gc = renderer.new_gc()
+                self._set_gc_clip(gc)
+                gc.set_alpha(1.0)
+                renderer.draw_image(gc, self.left, self.bottom, self.pixels)
+                gc.restore()
+
+        _PIXEL_ARTIST = PixelArtist
+    return _PIXEL_ARTIST(pixels, left, bottom)
+
+
 def _draw(surface: _Surface, panels: Sequence[tuple[np.ndarray, str]], extent: tuple[float, float, float, float],
           vmin: float, vmax: float, dashes: str = "negative") -> Image.Image:
     """Restore the current background, draw every panel's data and the frames over it, return the pixels."""
     canvas = surface.canvas
-    canvas.restore_region(surface.backgrounds[surface.current])
     renderer = canvas.get_renderer()
-    for ax, (z, style) in zip(surface.axes, panels, strict=True):
-        for artist in _data_artists(ax, z, extent, style, vmin, vmax, dashes):
+    maps = [_nearest_samples(surface, k, z.shape, extent, renderer) if FAST_HEATMAPS and style_parts(style)[1]
+            else None for k, (z, style) in enumerate(panels)]
+    canvas.restore_region(surface.backgrounds[surface.current])
+    for ax, (z, style), panel_maps in zip(surface.axes, panels, maps, strict=True):
+        for artist in _data_artists(ax, z, extent, style, vmin, vmax, dashes, panel_maps):
             artist.draw(renderer)
         for spine in ax.spines.values():
             spine.draw(renderer)

@@ -268,10 +268,14 @@ def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
     a tail reaching more than four times the 0.5-99.5 % body past it (a singularity) is cut at the
     percentile, so the rest of the surface stays visible (spec: percentile clipping for singular families)."""
     values = np.concatenate([np.asarray(g, dtype=float).ravel() for g in grids])
-    values = values[np.isfinite(values)]
+    finite = np.isfinite(values)
+    if not finite.all():
+        values = values[finite]
     if values.size == 0:
         return 0.0, 1.0, False
     lo, hi = float(values.min()), float(values.max())
+    if _no_far_tail(values, lo, hi):
+        return (*plotting.value_range(np.array([lo, hi])), False)
     q_lo, q_hi = (float(v) for v in np.percentile(values, (0.5, 99.5)))
     body = q_hi - q_lo
     clipped = False
@@ -282,6 +286,18 @@ def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
             hi, clipped = q_hi, True
     lo, hi = plotting.value_range(np.array([lo, hi]))
     return lo, hi, clipped
+
+
+def _no_far_tail(values: np.ndarray, lo: float, hi: float) -> bool:
+    """Whether ``colour_range`` certainly cuts no tail, without its percentiles: when 1 % of the values lie in
+    the lowest tenth of the range and 1 % in the highest, the 0.5 and 99.5 percentiles lie inside those
+    tenths, so the body between them is at least 0.8 of the range and no tail reaches four bodies past it."""
+    span = hi - lo
+    if not span > 0:
+        return False
+    need = math.ceil(0.01 * values.size) + 2
+    return (int(np.count_nonzero(values <= lo + 0.1 * span)) >= need
+            and int(np.count_nonzero(values >= hi - 0.1 * span)) >= need)
 
 
 def to_display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -385,8 +401,18 @@ class _Analysis:
         """T f on the window grid, evaluated from the formula at the transformed coordinates."""
         key = (kind, shift)
         if key not in self._cache:
-            self._cache[key] = transformed_grid(self.family, self.params, kind, self.extent, self.n, shift)
+            if kind == "none" and self._window_is_middle():
+                self._cache[key] = self.a  # the same sample coordinates, so the same values
+            else:
+                self._cache[key] = transformed_grid(self.family, self.params, kind, self.extent, self.n, shift)
         return self._cache[key]
+
+    def _window_is_middle(self) -> bool:
+        """Whether the middle of ``ext`` sits exactly (bit for bit) at the window grid's sample coordinates."""
+        xmin, xmax, ymin, ymax = self.extent
+        k = np.arange(self.n) + 0.5
+        return (np.array_equal(xmin + k * self.step, plotting.sample_axis(xmin, xmax, self.n))
+                and np.array_equal(ymin + k * self.step, plotting.sample_axis(ymin, ymax, self.n)))
 
     def best_translation(self, target: np.ndarray, axis: str, lo: float, hi: float, stop_below: float) -> float:
         """The smallest NRMSE between ``target`` (display space) and f shifted along ``axis`` by at most
@@ -394,15 +420,15 @@ class _Analysis:
         around the best one by formula when that is close to the threshold.  Stops early once a value below
         ``stop_below`` is found (the pair is rejected anyway)."""
         ext = to_display(self.ext, lo, hi)
-        m, n = self.margin, self.n
-        errors = {}
-        for s in range(-m, m + 1):
-            view = ext[m:m + n, m - s:m - s + n] if axis == "tx" else ext[m - s:m - s + n, m:m + n]
-            errors[s] = nrmse(target, view)
-            if errors[s] < stop_below:
-                return errors[s]
-        best_s = min(errors, key=errors.__getitem__)
-        best = errors[best_s]
+        m = self.margin
+        # every whole shift at once (``shift_profile``: the same errors as ``nrmse`` of each shifted view, to
+        # rounding); the first shift in increasing order below ``stop_below`` ends the search
+        profile = shift_profile(target, ext, axis, m)
+        below = np.flatnonzero(profile < stop_below)
+        if below.size:
+            return float(profile[below[0]])
+        best_s = int(np.argmin(profile)) - m
+        best = float(profile[best_s + m])
         if best < SIMILARITY + 0.05:
             # sharp edges make the error a cusp in the shift: look between the grid steps as well
             for frac in (-0.75, -0.5, -0.25, 0.25, 0.5, 0.75):
@@ -418,7 +444,7 @@ class _Analysis:
         shift): recorded for rotations, which on radial or lattice-like surfaces look like such a shift."""
         ext = to_display(self.ext, lo, hi)
         n, size = self.n, ext.shape[0]
-        shape = (fft_size(size + n - 1),) * 2
+        shape = (fft_size(size),) * 2  # circular is enough: the lags used never wrap (see ``shift_profile``)
         cross = np.fft.irfft2(np.conj(np.fft.rfft2(target, shape)) * np.fft.rfft2(ext, shape), shape)
         cross = cross[: size - n + 1, : size - n + 1]
         table = np.zeros((size + 1, size + 1))
@@ -454,15 +480,18 @@ def _has_feature(an: _Analysis, allow_listed: bool) -> tuple[bool, float]:
     return allow_listed or depth >= PROMINENCE, depth
 
 
-def plotted_grids(family: Any, params: Mapping[str, Any], transform: str, shift_px: int
-                  ) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
+def plotted_grids(family: Any, params: Mapping[str, Any], transform: str, shift_px: int,
+                  window_values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
     """The drawn grids of A and B (quantised, ``plotting.quantise``) and their colour range ``(lo, hi,
     clipped)``, rounded to ``plotting.GRID_DECIMALS`` places: what the image shows is a function of the
-    stored parameters and these rounded numbers only."""
+    stored parameters and these rounded numbers only.  ``window_values`` is f already evaluated at Plot A's
+    samples (the same coordinates, bit for bit), if the caller has it."""
     extent = window(family.domain)
     n = plotting.PLOT_GRID
     shift = shift_px * (extent[1] - extent[0]) / n
-    z_a = plotting.quantise(transformed_grid(family, params, "none", extent, n))
+    if window_values is None:
+        window_values = transformed_grid(family, params, "none", extent, n)
+    z_a = plotting.quantise(window_values)
     z_b = plotting.quantise(transformed_grid(family, params, transform, extent, n, shift))
     lo, hi, clipped = colour_range(z_a, z_b)
     lo, hi = round(lo, plotting.GRID_DECIMALS), round(hi, plotting.GRID_DECIMALS)
@@ -474,14 +503,31 @@ def plotted_grids(family: Any, params: Mapping[str, Any], transform: str, shift_
 def plotted_errors(family: Any, params: Mapping[str, Any], transform: str, shift_px: int) -> dict[str, Any]:
     """Every option's NRMSE against B on the plotted grid (``option_errors_on_grid``), with the drawn
     colour range: the generator's last acceptance check."""
-    _, z_b, lo, hi, _ = plotted_grids(family, params, transform, shift_px)
+    return plotted_check(family, params, transform, shift_px)[0]
+
+
+def plotted_check(family: Any, params: Mapping[str, Any], transform: str, shift_px: int
+                  ) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray, float, float, bool]]:
+    """``plotted_errors`` and the ``plotted_grids`` it measured them on (an accepted pair draws them).
+
+    f is evaluated once on the window grown by the translation search's margin; where that grid's middle
+    has exactly Plot A's sample coordinates (a square window: both axes use one spacing), Plot A's values are
+    read from it instead of evaluating f there again (f is evaluated sample by sample, so the same
+    coordinates give the same values)."""
     extent = window(family.domain)
     n = plotting.PLOT_GRID
     margin = math.ceil(EQUIVALENCE_RANGE * n)
     step = (extent[1] - extent[0]) / n
     k = np.arange(n + 2 * margin) - margin + 0.5
-    ext = evaluate_grid(family, params, extent[0] + k * step, extent[2] + k * step)
-    return option_errors_on_grid(ext, z_b, margin, lo, hi)
+    ext_x, ext_y = extent[0] + k * step, extent[2] + k * step
+    ext = evaluate_grid(family, params, ext_x, ext_y)
+    inner = slice(margin, margin + n)
+    same = (np.array_equal(ext_x[inner], plotting.sample_axis(extent[0], extent[1], n))
+            and np.array_equal(ext_y[inner], plotting.sample_axis(extent[2], extent[3], n)))
+    grids = plotted_grids(family, params, transform, shift_px, ext[inner, inner] if same else None)
+    _, z_b, lo, hi, _ = grids
+    known = (transform, shift_px) if transform in ("tx", "ty") else None
+    return option_errors_on_grid(ext, z_b, margin, lo, hi, known), grids
 
 
 def plotted_ok(errors: Mapping[str, Any], transform: str) -> bool:
@@ -503,6 +549,8 @@ class Accepted:
     candidate: int | None
     feature_depth: float | None
     diagonal_shift_error: float | None  # rotations: NRMSE of B against the best 2-D shift of A
+    #: ``plotted_grids`` of the pair, as the last check measured them (None: ``generate`` computes them)
+    plotted: tuple | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def _shift_candidates(rng: np.random.Generator, band: tuple[float, float] | None = None) -> list[int]:
@@ -534,14 +582,15 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
         an = _Analysis(family, params, extent)
         if transform in ("r90", "r180"):
             errors, ok = _wrong_option_errors(an, transform, 0.0)
-            if ok and not plotted_ok(plotted_errors(family, params, transform, 0), transform):
+            plotted = plotted_check(family, params, transform, 0) if ok else None
+            if ok and not plotted_ok(plotted[0], transform):
                 reject(f"{transform} ambiguous on the plotted grid")
                 continue
             if ok:
                 b = an.transformed(transform)
                 lo, hi, _ = colour_range(an.a, b)
                 diagonal = an.best_shift_2d(to_display(b, lo, hi), lo, hi)
-                return Accepted(key, params, transform, 0, errors, draw, None, None, diagonal)
+                return Accepted(key, params, transform, 0, errors, draw, None, None, diagonal, plotted[1])
             reject(f"{transform} similar to {min(errors, key=errors.__getitem__)}")
             continue
         ok, depth = _has_feature(an, allow_listed)
@@ -551,11 +600,12 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
         failed = "none"
         for number, shift_px in enumerate(_shift_candidates(rng, shift_band)):
             errors, ok = _wrong_option_errors(an, transform, shift_px * side / plotting.PLOT_GRID)
-            if ok and not plotted_ok(plotted_errors(family, params, transform, shift_px), transform):
+            plotted = plotted_check(family, params, transform, shift_px) if ok else None
+            if ok and not plotted_ok(plotted[0], transform):
                 failed = "the plotted grid"
                 continue
             if ok:
-                return Accepted(key, params, transform, shift_px, errors, draw, number, depth, None)
+                return Accepted(key, params, transform, shift_px, errors, draw, number, depth, None, plotted[1])
             failed = min(errors, key=errors.__getitem__)
         reject(f"{transform}: all {CANDIDATE_SHIFTS} shifts similar (last to {failed})")
     return None
@@ -573,26 +623,33 @@ def shift_profile(target: np.ndarray, source: np.ndarray, axis: str, margin: int
     of the result is the shift s = k - margin, i.e. ``source`` shifted by s samples (content moving towards
     larger x or y).  Computed by FFT cross-correlation, summed over the rows (or columns)."""
     n = target.shape[0]
-    if axis == "ty":
-        target, source = target.T, source.T
-    band = source[margin:margin + n, :]  # the rows (x-shift) that the window sees
-    width = band.shape[1]
-    size = fft_size(width + n - 1)
+    # the lines along the shift (rows for x, columns for y) that the window sees; the transforms run along
+    # the shift axis of the arrays as they are (a transposed view would make every transform gather)
+    along = 1 if axis == "tx" else 0
+    band = source[margin:margin + n, :] if along == 1 else source[:, margin:margin + n]
+    width = band.shape[along]
+    # a circular correlation of length >= width is enough: the lags used, t + j <= width - 1, never wrap
+    size = fft_size(width)
     cross = np.fft.irfft(
-        (np.conj(np.fft.rfft(target, size, axis=1)) * np.fft.rfft(band, size, axis=1)).sum(axis=0), size
-    )[: width - n + 1]  # cross[t] = sum_ij target[i, j] band[i, t + j]
-    energy = np.concatenate(([0.0], np.cumsum((band ** 2).sum(axis=0))))
+        (np.conj(np.fft.rfft(target, size, axis=along)) * np.fft.rfft(band, size, axis=along)).sum(axis=1 - along),
+        size,
+    )[: width - n + 1]  # cross[t] = sum_ij target[i, j] band[i, t + j] (x; for y, rows and columns swap)
+    energy = np.concatenate(([0.0], np.cumsum((band ** 2).sum(axis=1 - along))))
     window_energy = energy[n:] - energy[:-n]  # sum over columns t .. t + n - 1
     ssd = (target ** 2).sum() + window_energy - 2 * cross
     # offset t corresponds to the shift s = margin - t; return in increasing s
     return np.sqrt(np.maximum(ssd, 0.0) / target.size)[::-1]
 
 
-def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: float, hi: float) -> dict[str, Any]:
+def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: float, hi: float,
+                          known: tuple[str, int] | None = None) -> dict[str, Any]:
     """Verify's NRMSE of B against every option, from the extended grid of f alone (no formula).
 
     Rotations are array rotations of the window part (exact on a pixel-centred square grid: the r90 image
-    of a sample point is a sample point); translations are every whole-sample shift within the margin."""
+    of a sample point is a sample point); translations are every whole-sample shift within the margin.
+    ``known`` = (axis, shift) is B's own translation: that axis is measured at that shift alone when B is
+    already below the acceptance threshold there (the best shift can only be lower, and below the threshold
+    is all the acceptance rule asks); its error and ``_best_shift`` are then that shift's."""
     n = b.shape[0]
     ext = to_display(a_ext, lo, hi)
     target = to_display(b, lo, hi)
@@ -601,6 +658,14 @@ def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: flo
     errors: dict[str, Any] = {"none": nrmse(target, a), "r90": nrmse(target, np.rot90(a, 1)),
                               "r180": nrmse(target, a[::-1, ::-1])}
     for axis in ("tx", "ty"):
+        if known is not None and known[0] == axis and abs(known[1]) <= margin:
+            s = known[1]
+            view = ext[margin:margin + n, margin - s:margin - s + n] if axis == "tx" else (
+                ext[margin - s:margin - s + n, margin:margin + n])
+            error = nrmse(target, view)
+            if error < SIMILARITY - PLOTTED_MARGIN:
+                errors[axis], errors[f"{axis}_best_shift"] = error, s
+                continue
         profile = shift_profile(target, ext, axis, margin)
         k = int(np.argmin(profile))
         errors[axis] = float(profile[k])
@@ -868,7 +933,8 @@ class Transformation(TaskImplementation):
         side = extent[1] - extent[0]
         shift = accepted.shift_px * side / plotting.PLOT_GRID
         n = plotting.PLOT_GRID
-        z_a, z_b, lo, hi, clipped = plotted_grids(family, accepted.params, accepted.transform, accepted.shift_px)
+        z_a, z_b, lo, hi, clipped = accepted.plotted or plotted_grids(family, accepted.params, accepted.transform,
+                                                                      accepted.shift_px)
         style_a, style_b = self._styles(params, random)
         if params["option_order"] == "shuffled":
             # the answer's position is balanced over the five slots; the other options are shuffled

@@ -19,6 +19,7 @@ category (an ambiguous figure then stands out and the item fails verification).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +28,8 @@ import shapely
 from PIL import Image, ImageChops, ImageStat
 from shapely import affinity
 from shapely.geometry import LineString, Polygon
+
+from bench_plugin_mindseye.memo import memoised
 
 #: The value of an attribute whose measurement falls between the "clearly yes" and "clearly no" bands.
 AMBIGUOUS = "ambiguous"
@@ -629,6 +632,7 @@ _HOLLOW_RATIO, _SOLID_RATIO = 0.235, 0.27  # stroke thickness over mark size: ou
 #: big the shape is); the gaps between the classes are undecidable.
 _BORDERS = (("thin", 0.0, 0.25), ("medium", 0.28, 0.44), ("thick", 0.5, 10.0))
 _SYMMETRIC_IOU = 0.88
+_BOUND_SLACK = 1 - 1e-9  # bounds that skip a measurement keep this much room for rounding
 _SYMMETRIC_SHIFT = 0.06  # how far a reflected centre may land from a matching mark for the layout to look symmetric
 
 
@@ -690,7 +694,48 @@ def _one(values: Sequence[Any], mixed: str = "mixed") -> Any:
 
 def _components(marks: Sequence[Polygon]) -> list[Any]:
     """Connected pieces of ink (overlapping or touching marks merge)."""
-    return list(shapely.get_parts(shapely.unary_union([m.buffer(0.002) for m in marks])))
+    return list(shapely.get_parts(shapely.unary_union([grown(m) for m in marks])))
+
+
+def grown(mark: Polygon) -> Polygon:
+    """The mark grown by 0.002 (marks closer than that touch), made once per mark (``memo``)."""
+    return memoised(mark, "grown", _grow)
+
+
+def _grow(mark: Polygon) -> Polygon:
+    return mark.buffer(0.002)
+
+
+def marks_bounds(marks: Sequence[Polygon]) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of the marks together: that of their union, from the marks' own boxes (each
+    taken once per mark)."""
+    boxes = [memoised(m, "bounds", _bounds) for m in marks]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _centre(mark: Polygon) -> tuple[float, float]:
+    """The mark's centroid as (x, y)."""
+    point = mark.centroid
+    return point.x, point.y
+
+
+def _area(mark: Polygon) -> float:
+    return mark.area
+
+
+def _bounds(mark: Polygon) -> tuple[float, float, float, float]:
+    return mark.bounds
+
+
+def _reflection(angle: float, cx: float, cy: float) -> list[float]:
+    """The affine matrix (shapely's order) of the reflection about the line through (cx, cy) at ``angle``
+    degrees; exact for the vertical and horizontal axes."""
+    if angle == 0.0:
+        return [1.0, 0.0, 0.0, -1.0, 0.0, 2 * cy]
+    if angle == 90.0:
+        return [-1.0, 0.0, 0.0, 1.0, 2 * cx, 0.0]
+    c, s = math.cos(math.radians(2 * angle)), math.sin(math.radians(2 * angle))
+    return [c, s, s, -c, cx - c * cx - s * cy, cy - s * cx + c * cy]
 
 
 def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
@@ -701,12 +746,10 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     viewer who ignores how the shapes are turned sees no symmetry; AMBIGUOUS otherwise."""
     union = shapely.unary_union([m for m, _ in marks])
     c = union.centroid
-    centres = np.array([[m.centroid.x, m.centroid.y] for m, _ in marks])
+    cx, cy = c.x, c.y
+    centres = np.array([memoised(m, "centre", _centre) for m, _ in marks])
     colours = [colour for _, colour in marks]
-    areas = [m.area for m, _ in marks]
-
-    def alike(i: int, j: int) -> bool:  # marks a viewer could pair up: same colour, similar size
-        return colours[i] == colours[j] and 0.5 < areas[i] / areas[j] < 2.0
+    areas = [memoised(m, "area", _area) for m, _ in marks]
 
     # how far off a reflected centre may land and still look in place: a fraction of the usual distance
     # between neighbouring marks (symmetry is judged relative to the layout), within 0.02-0.06
@@ -716,31 +759,74 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     else:
         tolerance = _SYMMETRIC_SHIFT
 
-    best, placed = 0.0, False
+    # symmetric if, about one of the axes, every mark reflects onto a mark of its colour (IoU >= 0.88): an
+    # axis fails at its first mark without such a partner, and a mark's partners are looked for only among
+    # marks of its colour whose area and box could give that IoU at all
+    boxes = [memoised(m, "bounds", _bounds) for m, _ in marks]
     for angle in (0.0, 45.0, 90.0, 135.0):
-        worst = 1.0
+        matrix = _reflection(angle, cx, cy)
         for mark, colour in marks:
-            image = affinity.rotate(affinity.scale(affinity.rotate(mark, -angle, origin=c), 1, -1, origin=c),
-                                    angle, origin=c)
-            match = 0.0
-            for other, other_colour in marks:
-                if other_colour != colour or not image.intersects(other):
-                    continue
-                inter = image.intersection(other).area
-                match = max(match, inter / (image.area + other.area - inter))
-            worst = min(worst, match)
-        best = max(best, worst)
+            if not _has_partner(affinity.affine_transform(mark, matrix), colour, marks, areas, boxes):
+                break
+        else:
+            return True
+    # marks a viewer could pair up: same colour, similar size; is there an axis about which every mark's
+    # centre lands near the centre of such a mark?
+    area = np.array(areas)
+    same = np.array([[a == b for b in colours] for a in colours])
+    ratio = area[:, None] / area[None, :]
+    alike = same & (ratio > 0.5) & (ratio < 2.0)
+    q = centres - [cx, cy]
+    for angle in (0.0, 45.0, 90.0, 135.0):
         u = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
-        q = centres - [c.x, c.y]
-        images = 2 * np.outer(q @ u, u) - q + [c.x, c.y]
-        misses = [min((np.linalg.norm(images[i] - centres[j]) for j in range(len(marks)) if alike(i, j)),
-                      default=np.inf) for i in range(len(marks))]
-        placed |= max(misses) <= tolerance
-    if best >= _SYMMETRIC_IOU:
-        return True
-    if not placed:
-        return False
-    return AMBIGUOUS
+        images = 2 * np.outer(q @ u, u) - q + [cx, cy]
+        offsets = images[:, None, :] - centres[None, :, :]
+        misses = np.where(alike, np.sqrt((offsets * offsets).sum(axis=2)), np.inf).min(axis=1)
+        if misses.max() <= tolerance:
+            return AMBIGUOUS
+    return False
+
+
+def _has_partner(image: Polygon, colour: Any, marks: Sequence[tuple[Polygon, Any]], areas: Sequence[float],
+                 boxes: Sequence[tuple[float, float, float, float]]) -> bool:
+    """Whether some mark of ``colour`` overlaps ``image`` (a reflected mark) with intersection over union of at
+    least ``_SYMMETRIC_IOU``.  Marks whose area or box overlap bounds the IoU below that are skipped unmeasured:
+    the IoU is at most the smaller area over the larger, and at most (overlap of the boxes, capped by either
+    area) over (the two areas less that overlap)."""
+    area = image.area
+    x0, y0, x1, y1 = image.bounds
+    for (other, other_colour), other_area, (u0, v0, u1, v1) in zip(marks, areas, boxes, strict=True):
+        if other_colour != colour or min(area, other_area) < _BOUND_SLACK * _SYMMETRIC_IOU * max(area, other_area):
+            continue
+        overlap = min(max(0.0, min(x1, u1) - max(x0, u0)) * max(0.0, min(y1, v1) - max(y0, v0)), area, other_area)
+        if overlap < _BOUND_SLACK * _SYMMETRIC_IOU * (area + other_area - overlap):
+            continue
+        if not image.intersects(other):
+            continue
+        inter = image.intersection(other).area
+        if inter / (image.area + other.area - inter) >= _SYMMETRIC_IOU:
+            return True
+    return False
+
+
+def _encloses(polys: Sequence[Polygon]) -> bool:
+    """Whether some mark lies inside another's outline without touching it (pairs whose boxes rule that out
+    are not measured)."""
+    boxes = [memoised(p, "bounds", _bounds) for p in polys]
+    for i, outer in enumerate(polys):
+        x0, y0, x1, y1 = boxes[i]
+        for j, inner in enumerate(polys):
+            u0, v0, u1, v1 = boxes[j]
+            if i == j or u0 < x0 or v0 < y0 or u1 > x1 or v1 > y1:
+                continue
+            if memoised(outer, "region", _region).contains(inner) and not inner.intersects(outer):
+                return True
+    return False
+
+
+def _region(mark: Polygon) -> Polygon:
+    """What the mark's outline encloses (its holes filled)."""
+    return Polygon(mark.exterior)
 
 
 def scene_attributes(marks: Sequence[tuple[Polygon, Any]]) -> dict[str, Any]:
@@ -771,18 +857,12 @@ def scene_attributes(marks: Sequence[tuple[Polygon, Any]]) -> dict[str, Any]:
             gaps = np.diff(along)
             cv = float(gaps.std() / gaps.mean())
             result["spacing"] = "even" if cv < _EVEN else ("uneven" if cv > _UNEVEN else AMBIGUOUS)
-    enclosed = False
-    for i, outer in enumerate(polys):
-        region = Polygon(outer.exterior)
-        for j, inner in enumerate(polys):
-            if i != j and region.contains(inner) and not inner.intersects(outer):
-                enclosed = True
-    result["enclosure"] = enclosed
+    result["enclosure"] = _encloses(polys)
     result["symmetric"] = scene_symmetry(marks)
-    fills = [mark_fill(p) for p in polys]
+    fills = [memoised(p, "fill", mark_fill) for p in polys]
     result["fill"] = _one(fills)
     hollow = [p for p, f in zip(polys, fills, strict=True) if f == "hollow"]
-    result["border"] = _one([_border_class(relative_border(p)) for p in hollow])
+    result["border"] = _one([_border_class(memoised(p, "relative_border", relative_border)) for p in hollow])
     result["topology"] = _one(["closed" if p.interiors else "open" for p in hollow])
     return result
 

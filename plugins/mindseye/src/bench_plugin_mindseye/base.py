@@ -274,10 +274,10 @@ class MindsEyeTask(TaskImplementation):
         if satisfied != [answer]:
             found = [letters[k] for k in satisfied]
             failures.append(f"the scene solver finds options {found} correct, the answer is {item.answer}")
-        image = images[0].convert("RGB")
+        image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
         side = scene["tile"]
-        option_tiles = [np.asarray(image.crop(tuple(b))) for b in scene["option_boxes"]]
-        query_tiles = [np.asarray(image.crop(tuple(b))) for b in scene["query_boxes"]]
+        option_tiles = _tiles(image, scene["option_boxes"])
+        query_tiles = _tiles(image, scene["query_boxes"])
         failures += panel_identity_failures(
             option_tiles, [self.sketch(d, side) for d in scene["options"]], list(letters), self.sketch_agreement
         )
@@ -285,10 +285,12 @@ class MindsEyeTask(TaskImplementation):
             query_tiles, [self.sketch(d, side) for d in scene["query"]],
             [f"query {k + 1}" for k in range(len(query_tiles))], self.sketch_agreement,
         )
-        grey = [tile.astype(np.float32).mean(axis=2) for tile in option_tiles]
-        for i in range(len(grey)):
-            for j in range(i + 1, len(grey)):
-                if float(np.abs(grey[i] - grey[j]).mean()) < self.min_option_difference:
+        # mean absolute difference of the grey levels (channel means), in thirds of a level: whole numbers
+        tripled = [_channel_sum(tile) for tile in option_tiles]
+        for i in range(len(tripled)):
+            for j in range(i + 1, len(tripled)):
+                a, b = tripled[i], tripled[j]
+                if a.shape == b.shape and float(np.abs(a - b).sum()) < 3 * self.min_option_difference * a.size:
                     failures.append(f"options {letters[i]} and {letters[j]} look the same")
         features = [option_features(Image.fromarray(t)) for t in option_tiles]
         for name, floor in self.nuisance_floor.items():
@@ -313,6 +315,29 @@ COLOUR_MATCH = 80
 MIN_DISCRIMINATING_PIXELS = 12
 
 
+def _tiles(image: Image.Image, boxes: Sequence[Sequence[int]]) -> list[np.ndarray]:
+    """The pixels of ``image`` (RGB) inside each box, as arrays: views into one array of the canvas where the box
+    lies on it, a crop (padded as Pillow pads) where it does not."""
+    canvas = np.asarray(image)
+    height, width = canvas.shape[:2]
+    out = []
+    for box in boxes:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        if 0 <= x0 <= x1 <= width and 0 <= y0 <= y1 <= height:
+            out.append(canvas[y0:y1, x0:x1])
+        else:
+            out.append(np.asarray(image.crop((x0, y0, x1, y1))))
+    return out
+
+
+def _channel_sum(pixels: np.ndarray) -> np.ndarray:
+    """Red + green + blue of an RGB array, as int16 (three times the grey level of the channel mean)."""
+    total = pixels[..., 0].astype(np.int16)
+    total += pixels[..., 1]
+    total += pixels[..., 2]
+    return total
+
+
 def _ink(pixels: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2]) < 255 - INK_THRESHOLD
 
@@ -321,8 +346,12 @@ def _half(pixels: np.ndarray) -> np.ndarray:
     """An RGB array at half resolution (2x2 box means) as int16: panel identity needs no finer detail, and a
     quarter of the pixels makes the comparison four times cheaper."""
     h, w = pixels.shape[0] // 2 * 2, pixels.shape[1] // 2 * 2
-    p = pixels[:h, :w].astype(np.int16)
-    return (p[0::2, 0::2] + p[1::2, 0::2] + p[0::2, 1::2] + p[1::2, 1::2]) // 4
+    rows = pixels[0:h:2, :w].astype(np.int16)  # each pair of rows summed, then each pair of columns
+    rows += pixels[1:h:2, :w]
+    pairs = rows.reshape(h // 2, w // 2, 2 * pixels.shape[2])
+    out = pairs[:, :, : pixels.shape[2]] + pairs[:, :, pixels.shape[2] :]
+    out >>= 2  # the sums are not negative: the same as // 4
+    return out
 
 
 def _colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -359,13 +388,12 @@ def panel_identity_failures(
     flat_sketches = {k: drawn[k].reshape(-1, 3) for k in usable}
     # two colours both nearer than COLOUR_MATCH / 2 to white cannot differ by COLOUR_MATCH: only pixels
     # drawn in one of the two sketches can tell them apart
-    drawn_at = {k: np.flatnonzero(_colour_distance(flat_sketches[k], np.int16(255)) >= COLOUR_MATCH / 2)
-                for k in usable}
+    drawn_at = {k: _colour_distance(flat_sketches[k], np.int16(255)) >= COLOUR_MATCH / 2 for k in usable}
     for a_pos, a in enumerate(usable):
         for b in usable[a_pos + 1 :]:
             if drawn[a].shape != drawn[b].shape:
                 continue
-            candidates = np.union1d(drawn_at[a], drawn_at[b])
+            candidates = np.flatnonzero(drawn_at[a] | drawn_at[b])
             differ = _colour_distance(flat_sketches[a][candidates], flat_sketches[b][candidates]) >= COLOUR_MATCH
             where = candidates[differ]
             if where.size < MIN_DISCRIMINATING_PIXELS:

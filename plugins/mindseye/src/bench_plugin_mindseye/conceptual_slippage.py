@@ -55,6 +55,7 @@ from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     SCENE_ATTRIBUTES,
     isolations,
+    marks_bounds,
 )
 from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
 from bench_plugin_mindseye.base import Turns
@@ -361,7 +362,7 @@ class ConceptualSlippage(SizePlannedTask):
         if concept in SPREAD:  # first move the marks of the densest panels apart, towards the median box/ink
             ratios = []
             for panel in panels:
-                x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in panel.marks]).bounds
+                x0, y0, x1, y1 = marks_bounds([m.polygon for m in panel.marks])
                 ratios.append((x1 - x0) * (y1 - y0) / sum(m.polygon.area for m in panel.marks))
             target = float(np.median(ratios))
             spread = [p.memo.setdefault(("spread", target), p.spread(target)) for p in panels]
@@ -555,7 +556,7 @@ def _bulk(panel: Panel) -> float:
     """A cheap stand-in for a panel's ink times its ink box: the marks' area times their box's area."""
     if panel.word:
         return 1.0
-    x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in panel.marks]).bounds
+    x0, y0, x1, y1 = marks_bounds([m.polygon for m in panel.marks])
     return sum(m.polygon.area for m in panel.marks) * (x1 - x0) * (y1 - y0)
 
 

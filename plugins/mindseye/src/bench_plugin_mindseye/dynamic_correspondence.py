@@ -154,10 +154,10 @@ def _axes(side: int, supersample: int) -> np.ndarray:
 
 def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
     """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
-    at every corner (so the drawing does not depend on which vertex comes first).  The axes show only on
-    blank paper: a stroke's anti-aliased edge is blended with white wherever it lies, so crossing an axis
-    changes no stroke pixel (otherwise a shape near the centre would draw more ink than the same shape
-    elsewhere, a cue to where it is)."""
+    at every corner (so the drawing does not depend on which vertex comes first) with gaps no shorter than
+    ``GAP``.  The axes show only on blank paper: a stroke's anti-aliased edge is blended with white wherever it
+    lies, so crossing an axis changes no stroke pixel (otherwise a shape near the centre would draw more ink
+    than the same shape elsewhere, a cue to where it is)."""
     tile = Tile(side, supersample)
     s = tile.scale
     width = tile.width(STROKE)
@@ -167,9 +167,10 @@ def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) ->
     dash, gap = DASH * s, GAP * s
     for (x0, y0), (x1, y1) in zip(b, b[1:] + b[:1], strict=True):
         length = float(np.hypot(x1 - x0, y1 - y0))
-        # at least two dashes per edge (one at each corner) so even a short edge shows a gap
+        # at least two dashes per edge (one at each corner) so even a short edge shows a gap; every gap is at
+        # least ``gap`` long (the dashes shorten instead), so the outline looks dashed however the count rounds
         count = max(2, round((length + gap) / (dash + gap)))
-        piece = min(dash, (length - gap) / count)
+        piece = min(dash, (length - (count - 1) * gap) / count)
         stride = (length - piece) / (count - 1)
         for k in range(count):
             f0, f1 = k * stride / length, (k * stride + piece) / length

@@ -49,26 +49,32 @@ def regular_vertices(n: int, radius: float = 1.0) -> np.ndarray:
 
 def _symmetric_vertices(rng: np.random.Generator, n: int, convex: bool) -> np.ndarray:
     """A polygon symmetric about the y axis with ``n`` vertices (1 or 2 of them on the axis)."""
-    for _ in range(200):
+    if not convex and n <= 4:
+        # with the axis points at the ends of the sorted heights, a symmetric triangle, trapezoid or kite is
+        # always convex: no try can succeed, so only the draws of the 200 tries are made
+        for _ in range(SYMMETRIC_TRIES):
+            on_axis = 1 if n % 2 else rng.choice([0, 2])
+            pairs = (n - on_axis) // 2
+            rng.uniform(-1.0, 1.0, size=pairs + on_axis)
+            rng.uniform(0.35, 1.0, size=pairs)
+        raise RuntimeError("no symmetric polygon")
+    for _ in range(SYMMETRIC_TRIES):
         on_axis = 1 if n % 2 else rng.choice([0, 2])
         pairs = (n - on_axis) // 2
-        ys = np.sort(rng.uniform(-1.0, 1.0, size=pairs + on_axis))
-        xs = rng.uniform(0.35, 1.0, size=pairs)
+        ys = np.sort(rng.uniform(-1.0, 1.0, size=pairs + on_axis)).tolist()
+        xs = rng.uniform(0.35, 1.0, size=pairs).tolist()
         if on_axis == 2:
-            top, bottom = ys[0], ys[-1]
-            side = np.column_stack([xs, ys[1:-1]]) if pairs else np.zeros((0, 2))
-            right = [[0.0, top], *side.tolist(), [0.0, bottom]]
+            right = [(0.0, ys[0]), *zip(xs, ys[1:-1], strict=True), (0.0, ys[-1])]
         elif on_axis == 1:
-            right = [[0.0, ys[0]], *np.column_stack([xs, ys[1:]]).tolist()]
+            right = [(0.0, ys[0]), *zip(xs, ys[1:], strict=True)]
         else:
-            right = np.column_stack([xs, ys]).tolist()
-        right = np.array(right)
-        left = right[::-1] * [-1, 1]
+            right = list(zip(xs, ys, strict=True))
+        left = [(-x, y) for x, y in reversed(right)]
         left = left[1:] if on_axis and abs(right[-1][0]) < 1e-12 else left
-        pts = np.vstack([right, left])
-        if on_axis and abs(pts[-1][0]) < 1e-12 and np.allclose(pts[-1], pts[0]):
-            pts = pts[:-1]
-        pts = _dedupe(pts)
+        points = right + left
+        if on_axis and abs(points[-1][0]) < 1e-12 and _close(points[-1], points[0]):
+            points = points[:-1]
+        pts = _dedupe(points)
         if len(pts) != n or not _clear_corners(pts, closed=True):
             continue
         poly = Polygon(pts)
@@ -80,7 +86,16 @@ def _symmetric_vertices(rng: np.random.Generator, n: int, convex: bool) -> np.nd
     raise RuntimeError("no symmetric polygon")
 
 
-def _dedupe(pts: np.ndarray) -> np.ndarray:
+#: How many random symmetric polygons ``_symmetric_vertices`` tries.
+SYMMETRIC_TRIES = 200
+
+
+def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """``numpy.allclose(a, b)`` for two points (default tolerances)."""
+    return all(abs(u - v) <= 1e-8 + 1e-5 * abs(v) for u, v in zip(a, b, strict=True))
+
+
+def _dedupe(pts: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
     """The points without consecutive repeats (and without a repeated closing point)."""
     keep = [pts[0]]
     for p in pts[1:]:
@@ -88,7 +103,7 @@ def _dedupe(pts: np.ndarray) -> np.ndarray:
             keep.append(p)
     if len(keep) > 1 and math.hypot(keep[0][0] - keep[-1][0], keep[0][1] - keep[-1][1]) < 1e-9:
         keep.pop()
-    return np.array(keep)
+    return np.array(keep, dtype=float)
 
 
 def turn_symmetric_radii(fig: Figure) -> np.ndarray | None:

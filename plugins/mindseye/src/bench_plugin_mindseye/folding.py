@@ -32,13 +32,19 @@ CENTRE: XY = (0.5, 0.5)
 
 
 # -- affine maps --------------------------------------------------------------------------------------
+_EYE2 = np.eye(2)
+_EYE2.setflags(write=False)
+_EYE3 = np.eye(3)
+_EYE3.setflags(write=False)
+
+
 def reflection(anchor: Sequence[float], angle_deg: float) -> Matrix:
     """The reflection about the line through ``anchor`` with direction ``angle_deg`` (0 = horizontal)."""
     t = math.radians(angle_deg)
     d = np.array([math.cos(t), math.sin(t)])
-    r = 2.0 * np.outer(d, d) - np.eye(2)
+    r = 2.0 * np.outer(d, d) - _EYE2
     a = np.asarray(anchor, dtype=float)
-    m = np.eye(3)
+    m = _EYE3.copy()
     m[:2, :2] = r
     m[:2, 2] = a - r @ a
     return m
@@ -49,7 +55,7 @@ def rotation(centre: Sequence[float], angle_deg: float) -> Matrix:
     t = math.radians(angle_deg)
     r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
     c = np.asarray(centre, dtype=float)
-    m = np.eye(3)
+    m = _EYE3.copy()
     m[:2, :2] = r
     m[:2, 2] = c - r @ c
     return m

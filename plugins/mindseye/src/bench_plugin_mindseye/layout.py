@@ -177,13 +177,23 @@ class Layout:
 
 
 class Tile:
-    """A supersampled drawing surface for one panel: draw in tile units scaled by ``scale``, then ``finish``."""
+    """A supersampled drawing surface for one panel: draw in tile units scaled by ``scale``, then ``finish``.
 
-    def __init__(self, side: int, supersample: int = SUPERSAMPLE, background: tuple[int, int, int] = BACKGROUND):
+    ``grey`` draws on one grey channel instead of three (for panels drawn only in neutral greys on a neutral
+    background: colours are then given as grey levels, ``grey_level``); ``finish`` returns the same RGB panel
+    the three channels would have given, for a third of the work of the supersampled drawing and its reduction.
+    """
+
+    def __init__(self, side: int, supersample: int = SUPERSAMPLE, background: tuple[int, int, int] = BACKGROUND,
+                 grey: bool = False):
         self.side = side
         self.scale = side * supersample
         self.supersample = supersample
-        self.image = Image.new("RGB", (self.scale, self.scale), background)
+        self.grey = grey
+        if grey:
+            self.image = Image.new("L", (self.scale, self.scale), grey_level(background))
+        else:
+            self.image = Image.new("RGB", (self.scale, self.scale), background)
         self.draw = ImageDraw.Draw(self.image)
 
     def px(self, x: float, y: float) -> tuple[float, float]:
@@ -195,8 +205,16 @@ class Tile:
         return max(self.supersample, round(fraction * self.scale))
 
     def finish(self) -> Image.Image:
-        """The panel at its final size."""
-        return self.image.reduce(self.supersample) if self.supersample > 1 else self.image
+        """The panel at its final size (RGB)."""
+        image = self.image.reduce(self.supersample) if self.supersample > 1 else self.image
+        return image.convert("RGB") if self.grey else image
+
+
+def grey_level(colour: tuple[int, int, int]) -> int:
+    """The grey level of a neutral colour (all three channels equal), for drawing on a ``grey`` Tile."""
+    if not colour[0] == colour[1] == colour[2]:
+        raise ValueError(f"{colour} is not a grey: a grey tile draws only neutral colours")
+    return colour[0]
 
 
 def _divisors(count: int) -> list[int]:

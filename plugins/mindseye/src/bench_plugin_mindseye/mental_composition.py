@@ -110,23 +110,32 @@ NET_DECIMALS = 2
 # -- solids ---------------------------------------------------------------------------------------------
 def hull_faces(points: np.ndarray) -> list[list[int]]:
     """The faces of the convex hull of ``points`` (all of them vertices), each a vertex cycle counter-clockwise
-    seen from outside."""
+    seen from outside.
+
+    Every triple of points is a candidate plane (in ``itertools.combinations`` order); a plane with all points
+    on one side is a face, its members the points on it.  Which triples bound the hull is found for all of
+    them at once; the faces are then taken in triple order, each from its first triple, as one by one."""
     points = np.asarray(points, dtype=float)
     size = np.ptp(points, axis=0).max()
+    triples = np.array(list(itertools.combinations(range(len(points)), 3)))
+    first = points[triples[:, 0]]
+    normals = np.cross(points[triples[:, 1]] - first, points[triples[:, 2]] - first)
+    lengths = np.sqrt((normals * normals).sum(axis=1))
+    plane = lengths >= 1e-9 * size**2
+    normals /= np.where(plane, lengths, 1.0)[:, None]
+    sides = np.einsum("tnd,td->tn", points[None, :, :] - first[:, None, :], normals)
+    above, below = sides.max(axis=1) > 1e-7 * size, sides.min(axis=1) < -1e-7 * size
+    on_plane = np.abs(sides) <= 1e-7 * size
     faces: dict[frozenset, list[int]] = {}
-    for i, j, k in itertools.combinations(range(len(points)), 3):
-        normal = np.cross(points[j] - points[i], points[k] - points[i])
-        if np.linalg.norm(normal) < 1e-9 * size**2:
-            continue
-        normal /= np.linalg.norm(normal)
-        side = (points - points[i]) @ normal
-        if side.max() > 1e-7 * size:
-            if side.min() < -1e-7 * size:
-                continue
-            normal, side = -normal, -side
-        members = frozenset(np.flatnonzero(np.abs(side) <= 1e-7 * size).tolist())
+    for t in np.flatnonzero(plane & ~(above & below)).tolist():
+        members = frozenset(np.flatnonzero(on_plane[t]).tolist())
         if members in faces:
             continue
+        i, j, k = triples[t].tolist()
+        normal = np.cross(points[j] - points[i], points[k] - points[i])
+        normal /= np.linalg.norm(normal)
+        if above[t]:
+            normal = -normal
         centre = points[list(members)].mean(axis=0)
         u = points[i] - centre
         u /= np.linalg.norm(u)

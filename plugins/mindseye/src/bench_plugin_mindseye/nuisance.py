@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops
 
 #: Ink: a pixel whose darkest channel is more than this below white counts as drawn.
 INK_THRESHOLD = 60
@@ -22,19 +22,23 @@ def option_features(tile: Image.Image) -> dict[str, float]:
     """Nuisance features of one panel inside its frame: ink fraction, ink bounding-box area fraction and mean
     saturation (largest minus smallest channel, over 255).  Pillow's C operations keep it cheap enough for a
     generator to measure every candidate panel."""
-    rgb = tile.convert("RGB")
+    rgb = tile if tile.mode == "RGB" else tile.convert("RGB")
     w, h = rgb.size
     inner = rgb.crop((FRAME, FRAME, w - FRAME, h - FRAME))
     r, g, b = inner.split()
     darkest = ImageChops.darker(ImageChops.darker(r, g), b)
     lightest = ImageChops.lighter(ImageChops.lighter(r, g), b)
-    ink = np.asarray(darkest) < 255 - INK_THRESHOLD
-    area = 0.0
-    if ink.any():
-        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-        area = (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1) / ink.size
-    saturation = ImageStat.Stat(ImageChops.subtract(lightest, darkest)).mean[0] / 255.0
-    return {"ink": float(ink.mean()), "extent": float(area), "saturation": float(saturation)}
+    pixels = inner.size[0] * inner.size[1]
+    inked = sum(darkest.histogram()[: 255 - INK_THRESHOLD])  # pixels whose darkest channel is below the threshold
+    box = darkest.point(_INK_LUT).getbbox()  # the box of those pixels
+    area = (box[2] - box[0]) * (box[3] - box[1]) / pixels if box else 0.0
+    spread = ImageChops.subtract(lightest, darkest).histogram()
+    saturation = sum(level * count for level, count in enumerate(spread)) / pixels / 255.0
+    return {"ink": inked / pixels, "extent": float(area), "saturation": float(saturation)}
+
+
+#: Pixel levels -> 255 where a darkest channel counts as ink, else 0 (``option_features``).
+_INK_LUT = [255 if level < 255 - INK_THRESHOLD else 0 for level in range(256)]
 
 
 def ink_elongation(tile: Image.Image) -> float:

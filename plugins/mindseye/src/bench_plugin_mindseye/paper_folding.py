@@ -295,6 +295,7 @@ class _Foils:
         self.punches = list(dict.fromkeys(h.punch for h in holes))
         self.last = last_fold
         self._outline_moments: tuple[float, np.ndarray, np.ndarray] | None = None
+        self._positions: dict[tuple[Entry, tuple[tuple[Any, ...], ...]], XY] = {}
 
     def free(self, points: np.ndarray) -> np.ndarray:
         """For each point: inside the sheet, clear of its edge and of every crease (the rules for any hole)."""
@@ -346,7 +347,14 @@ class _Foils:
 
     # -- readings: which holes a set of errors gives ------------------------------------------------------
     def position(self, entry: Entry, mappings: Sequence[tuple[Any, ...]] = ()) -> XY:
-        """Where ``entry`` lands on the unfolded sheet when the layers are carried back with ``mappings``."""
+        """Where ``entry`` lands on the unfolded sheet when the layers are carried back with ``mappings``
+        (worked out once per entry and mappings: readings of many error sets share them)."""
+        key = (entry, tuple(mappings))
+        if key not in self._positions:
+            self._positions[key] = self._position(entry, mappings)
+        return self._positions[key]
+
+    def _position(self, entry: Entry, mappings: Sequence[tuple[Any, ...]]) -> XY:
         kinds = {m[0]: m for m in mappings}
         wrong = {}
         if "mirror" in kinds:
@@ -673,11 +681,13 @@ def layout_shortcut_hits(stats: np.ndarray) -> np.ndarray:
     statistic, typical meaning near the median) picks the truth, options whose values differ by less than
     ``LAYOUT_TIES`` (a drawn picture cannot tell them apart) tied and ties broken at random."""
     out = []
-    for column, tie in zip(stats.T, LAYOUT_TIES, strict=True):
-        off = np.abs(column - np.median(column))
-        for score in (column, -column, off, -off):
-            top = score >= score.max() - tie
-            out.append(1.0 / top.sum() if top[0] else 0.0)
+    for column, tie in zip(stats.T.tolist(), LAYOUT_TIES, strict=True):  # a few values: plain arithmetic
+        ranked, n = sorted(column), len(column)
+        median = ranked[n // 2] if n % 2 else (ranked[n // 2 - 1] + ranked[n // 2]) / 2  # as numpy.median
+        off = [abs(v - median) for v in column]
+        for score in (column, [-v for v in column], off, [-v for v in off]):
+            bar = max(score) - tie
+            out.append(1.0 / sum(v >= bar for v in score) if score[0] >= bar else 0.0)
     return np.array(out)
 
 

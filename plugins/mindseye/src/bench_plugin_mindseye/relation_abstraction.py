@@ -101,7 +101,7 @@ from bench_plugin_mindseye.figure_families import (
     fam_x,
     line_families,
 )
-from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.layout import INK, Tile, grey_level
 from bench_plugin_mindseye.near_misses import (
     edit_apex,
     edit_attach,
@@ -671,13 +671,14 @@ class RelationAbstraction(SizePlannedTask):
         if side != drawing.side:
             raise ValueError(f"VRA: a drawing for {drawing.side}-pixel panels cannot be drawn at {side} pixels")
         if side not in drawing.tiles:
-            tile = Tile(side, supersample=DRAW_SUPERSAMPLE)
+            tile = Tile(side, supersample=DRAW_SUPERSAMPLE, grey=True)  # black strokes on white
             radius = drawing.width / 2.0
+            ink = grey_level(INK)
             for poly in drawing.polylines:
                 pts = [(float(x) * DRAW_SUPERSAMPLE, float(y) * DRAW_SUPERSAMPLE) for x, y in poly]
-                tile.draw.line(pts, fill=INK, width=drawing.width, joint="curve")
+                tile.draw.line(pts, fill=ink, width=drawing.width, joint="curve")
                 for x, y in (pts[0], pts[-1]):  # round caps (and the seam of closed strokes)
-                    tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=INK)
+                    tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=ink)
             drawing.tiles[side] = tile.finish()
         return drawing.tiles[side]
 

@@ -6,6 +6,7 @@ two-valued concept the conformers take).  ``Unbuildable`` says a draw cannot be 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ from bench_plugin_mindseye.attributes import (
     GLYPH_WIDTH,
     GLYPHS,
     inradius,
+    marks_bounds,
     mirror_letter_table,
 )
 from bench_plugin_mindseye.slippage_panels import (
@@ -56,18 +58,32 @@ def _marks(look: Look, centres: Sequence[np.ndarray], styles: Sequence[str], wid
     inradius), optionally cut open by a gap."""
     out = []
     for i, c in enumerate(centres):
-        shape = shape_polygon(look.kind(i), c, look.radius, look.rotation)
-        if styles[i] == "hollow":
-            try:
-                shape = outline(shape, max(MIN_WIDTH, widths[i] * inradius(shape)))
-                gap = gaps[i] if i < len(gaps) else None
-                if gap is not None:
-                    angle = look.rotation + 0.3 + i * 2.1
-                    shape = open_outline(shape, c, angle, gap)
-            except ValueError as exc:
-                raise Unbuildable(str(exc)) from exc
+        hollow = styles[i] == "hollow"
+        gap = gaps[i] if hollow and i < len(gaps) else None
+        try:
+            shape = _mark_shape(look.kind(i), float(c[0]), float(c[1]), look.radius, look.rotation,
+                                float(widths[i]) if hollow else None, None if gap is None else float(gap),
+                                None if gap is None else look.rotation + 0.3 + i * 2.1)
+        except ValueError as exc:
+            raise Unbuildable(str(exc)) from exc
         out.append(Mark(shape, look.colour(i), look.kind(i)))
     return out
+
+
+@functools.lru_cache(maxsize=2048)
+def _mark_shape(kind: str, x: float, y: float, radius: float, rotation: float, width: float | None,
+                gap: float | None, angle: float | None) -> Polygon:
+    """One mark's polygon: the shape at (x, y), drawn as an outline when ``width`` (relative to the shape's
+    inradius) is given, cut open by ``gap`` on the side at ``angle`` when that is given too.  Candidate panels
+    share most of their marks, so each is made once (shapely geometries never change); ValueError if the
+    outline cannot be made."""
+    shape = shape_polygon(kind, (x, y), radius, rotation)
+    if width is None:
+        return shape
+    shape = outline(shape, max(MIN_WIDTH, width * inradius(shape)))
+    if gap is not None:
+        shape = open_outline(shape, (x, y), angle, gap)
+    return shape
 
 
 def _row(rng: np.random.Generator, look: Look, gaps: Sequence[float]) -> tuple[list[np.ndarray], np.ndarray, Look]:
@@ -303,7 +319,7 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
         originals += [p, mirror]
     # the moved objects stay within the box of the symmetric layout (moving out of it would enlarge the ink's
     # box, which moving in seldom shrinks)
-    x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in marks]).bounds
+    x0, y0, x1, y1 = marks_bounds([m.polygon for m in marks])
     versions = []
     for _ in range(VERSIONS):  # which objects move, which way
         broken = list(marks)
@@ -311,13 +327,18 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
         if strength == "strong":
             movers.append((movers[0] + 3) % len(marks))
         for k in movers:
+            u0, v0, u1, v1 = marks[k].polygon.bounds
             for _ in range(100):
                 shift = rng.uniform(0.1, 0.14) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
-                moved = affinity.translate(marks[k].polygon, *shift)
-                lo, hi = moved.bounds[:2], moved.bounds[2:]
-                if lo[0] < x0 - 0.04 or lo[1] < y0 - 0.04 or hi[0] > x1 + 0.04 or hi[1] > y1 + 0.04:
+                dx, dy = float(shift[0]), float(shift[1])
+                # a translation moves the box by the shift exactly (adding is monotone), so the box is tested
+                # before the mark is moved
+                if u0 + dx < x0 - 0.04 or v0 + dy < y0 - 0.04 or u1 + dx > x1 + 0.04 or v1 + dy > y1 + 0.04:
                     continue
-                if all(moved.distance(m.polygon) > 0.025 for j, m in enumerate(broken) if j != k):
+                box = (u0 + dx, v0 + dy, u1 + dx, v1 + dy)
+                moved = affinity.translate(marks[k].polygon, dx, dy)
+                if all(_box_gap(box, m.polygon.bounds) > 0.025 + 1e-12 or moved.distance(m.polygon) > 0.025
+                       for j, m in enumerate(broken) if j != k):
                     broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
                     break
             else:
@@ -327,6 +348,11 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
     if not versions:
         raise Unbuildable("nowhere to move")
     return marks, versions
+
+
+def _box_gap(a: Sequence[float], b: Sequence[float]) -> float:
+    """The distance between two boxes (x0, y0, x1, y1), a floor on the distance between what they hold."""
+    return math.hypot(max(0.0, a[0] - b[2], b[0] - a[2]), max(0.0, a[1] - b[3], b[1] - a[3]))
 
 
 def _style_centres(rng: np.random.Generator, look: Look) -> list[np.ndarray]:
@@ -375,8 +401,14 @@ def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majori
     width = rng.uniform(*HOLLOW_WIDTH)
     # every mark must take a hole that stays open at 600x800 whether or not this draw shows it hollow (a check
     # on the hollow version alone would make the violator's shapes larger than the conformers' when it is hollow)
-    for mark in _marks(look, centres, ["hollow"] * look.count, [width] * look.count):
-        if any(2 * Polygon(ring).area / Polygon(ring).length < 1.2 * MIN_HOLE for ring in mark.polygon.interiors):
+    # (mark by mark, the draw refused at the first that fails; the hollow marks made stay memoised for below)
+    for i, c in enumerate(centres):
+        try:
+            shape = _mark_shape(look.kind(i), float(c[0]), float(c[1]), look.radius, look.rotation, float(width),
+                                None, None)
+        except ValueError as exc:
+            raise Unbuildable(str(exc)) from exc
+        if any(2 * Polygon(ring).area / Polygon(ring).length < 1.2 * MIN_HOLE for ring in shape.interiors):
             raise Unbuildable("the hole would close up")
     minority = "hollow" if majority == "solid" else "solid"
     return (_marks(look, centres, [majority] * look.count, [width] * look.count),

@@ -7,6 +7,7 @@ varies across the panels of an item (shapes, colours, widths, counts, radii).  G
 from __future__ import annotations
 
 import colorsys
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -22,10 +23,13 @@ from shapely.geometry import Polygon, box
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     border_width,
+    grown,
     mark_fill,
+    marks_bounds,
     scene_attributes,
     word_attributes,
 )
+from bench_plugin_mindseye.memo import memoised
 
 CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word")
 
@@ -87,6 +91,14 @@ MIN_OBJECT, MIN_HOLE, MIN_STROKE = 5.05 / SMALL_PANEL, 4.55 / SMALL_PANEL, 1.75 
 
 def shape_polygon(kind: str, centre: Sequence[float], radius: float, rotation: float) -> Polygon:
     """A filled shape of the vocabulary, ``radius`` its circumradius (the ellipse's half length)."""
+    c, s = np.cos(rotation), np.sin(rotation)
+    pts = _unit_shape(kind) @ np.array([[c, s], [-s, c]]) * radius + np.asarray(centre)
+    return Polygon(pts)
+
+
+@functools.cache
+def _unit_shape(kind: str) -> np.ndarray:
+    """The vertices of a shape kind at unit circumradius about the origin, unturned (made once per kind)."""
     if kind == "circle":
         t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
         pts = np.column_stack([np.cos(t), np.sin(t)])
@@ -103,9 +115,8 @@ def shape_polygon(kind: str, centre: Sequence[float], radius: float, rotation: f
         n = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[kind]
         t = np.arange(n) * 2 * np.pi / n - np.pi / 2 + (np.pi / 4 if n == 4 else 0.0)
         pts = np.column_stack([np.cos(t), np.sin(t)])
-    c, s = np.cos(rotation), np.sin(rotation)
-    pts = pts @ np.array([[c, s], [-s, c]]) * radius + np.asarray(centre)
-    return Polygon(pts)
+    pts.setflags(write=False)
+    return pts
 
 
 def outline(shape: Polygon, width: float) -> Polygon:
@@ -139,6 +150,15 @@ def _ring_moments(points: np.ndarray) -> np.ndarray:
     return moments if moments[0] >= 0 else -moments
 
 
+def _polygon_moments(polygon: Polygon) -> tuple[np.ndarray, float, np.ndarray, np.ndarray,
+                                                 list[tuple[np.ndarray, float]]]:
+    """A polygon's exterior moments (``_ring_moments``), length and box corners, and each hole's moments and
+    length: the terms ``ink_shape`` adds up, measured once per polygon (``memo``)."""
+    shell = np.asarray(polygon.exterior.coords)[:-1]
+    holes = [(_ring_moments(np.asarray(ring.coords)[:-1]), ring.length) for ring in polygon.interiors]
+    return _ring_moments(shell), polygon.exterior.length, shell.min(axis=0), shell.max(axis=0), holes
+
+
 def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
     """How the ink of a panel is laid out, independent of the drawn size: the elongation of its second moments
     (0 round, 1 a line), and the logs of its outline length over the root of its area (edge density), of its
@@ -149,13 +169,13 @@ def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
     outline_length = 0.0
     low, high = np.full(2, np.inf), np.full(2, -np.inf)
     for polygon in polygons:
-        shell = np.asarray(polygon.exterior.coords)[:-1]
-        total += _ring_moments(shell)
-        low, high = np.minimum(low, shell.min(axis=0)), np.maximum(high, shell.max(axis=0))
-        outline_length += polygon.exterior.length
-        for ring in polygon.interiors:
-            total -= _ring_moments(np.asarray(ring.coords)[:-1])
-            outline_length += ring.length
+        shell, shell_length, shell_low, shell_high, holes = memoised(polygon, "ring_moments", _polygon_moments)
+        total += shell
+        low, high = np.minimum(low, shell_low), np.maximum(high, shell_high)
+        outline_length += shell_length
+        for moments, length in holes:
+            total -= moments
+            outline_length += length
     area, sx, sy, sxx, syy, sxy = total
     cx, cy = sx / area, sy / area
     vxx, vyy, vxy = sxx / area - cx * cx, syy / area - cy * cy, sxy / area - cx * cy
@@ -171,28 +191,91 @@ def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
 ROWS_ON, ROWS_OFF, ROWS_APART, ROWS_CLEAR = 0.012, 0.06, 0.08, 0.12
 
 
+@functools.lru_cache(maxsize=16)
 def _partitions(n: int) -> np.ndarray:
     """Every split of ``n`` objects into two groups of at least two, as boolean rows (object 0 in group 0)."""
     codes = np.arange(2 ** (n - 1))
     masks = ((codes[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)
     sizes = masks.sum(axis=1)
-    return masks[(sizes >= 2) & (sizes <= n - 2)]
+    masks = masks[(sizes >= 2) & (sizes <= n - 2)]
+    masks.setflags(write=False)
+    return masks
+
+
+@functools.lru_cache(maxsize=16)
+def _pairs(n: int) -> np.ndarray:
+    """Every pair (i, j), i < j, of ``n`` objects, in ``itertools.combinations`` order."""
+    pairs = np.array(list(itertools.combinations(range(n), 2)))
+    pairs.setflags(write=False)
+    return pairs
+
+
+@functools.lru_cache(maxsize=16)
+def _triples(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every triple of ``n`` objects (in ``itertools.combinations`` order), and for every split of
+    ``_partitions(n)`` whether each triple lies wholly in one of its two groups."""
+    triples = np.array(list(itertools.combinations(range(n), 3)))
+    masks = _partitions(n)
+    in_group = masks[:, triples]  # (splits, triples, 3)
+    within = in_group.all(axis=2) | (~in_group).all(axis=2)
+    triples.setflags(write=False)
+    within.setflags(write=False)
+    return triples, within
+
+
+def _split_floors(centres: np.ndarray) -> np.ndarray:
+    """For every split of ``_partitions``, a value its ``rows_residual`` term cannot go below: the largest half
+    width (height over the longest side) of a triangle of centres within one of its groups, since three
+    points within r of one line fit in a strip 2r wide."""
+    triples, within = _triples(len(centres))
+    a, b, c = centres[triples[:, 0]], centres[triples[:, 1]], centres[triples[:, 2]]
+    cross = np.abs((b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]))
+    longest = np.maximum(np.maximum(np.hypot(*(b - a).T), np.hypot(*(c - a).T)), np.hypot(*(c - b).T))
+    half_width = cross / np.maximum(longest, 1e-12) / 2
+    return np.where(within, half_width[None, :], 0.0).max(axis=1)
 
 
 def rows_residual(centres: np.ndarray, apart: float = ROWS_APART) -> float:
     """The least, over every split of the centres into two rows of at least two whose lines lie at least
     ``apart`` apart, of the largest distance of a centre from its row's line (the two lines parallel, across
     the least-squares direction of the split or the direction of any two centres, whichever fits best): 0
-    for two exact parallel rows; inf if no split has its rows apart."""
+    for two exact parallel rows; inf if no split has its rows apart.
+
+    Splits are measured best first by a floor on what they can reach (``_split_floors``), and those whose
+    floor lies above the least found so far, or whose row means lie closer than ``apart`` (no direction can
+    put their lines further apart), are left out unmeasured: the result is the least over all splits."""
     n = len(centres)
     if n < 4:
         return math.inf
     masks = _partitions(n)  # (splits, n)
-    pairs = np.array(list(itertools.combinations(range(n), 2)))
-    steps = centres[pairs[:, 1]] - centres[pairs[:, 0]]
-    shared = np.column_stack([-steps[:, 1], steps[:, 0]]) / np.maximum(np.hypot(*steps.T), 1e-12)[:, None]
+    floors = _split_floors(centres)
+    order = np.argsort(floors, kind="stable")
+    best = math.inf
+    for start in range(0, len(order), _SPLITS_AT_ONCE):
+        chosen = order[start:start + _SPLITS_AT_ONCE]
+        chosen = chosen[floors[chosen] <= best * (1 + 1e-9)]
+        if not len(chosen):
+            break
+        best = min(best, _rows_residual_of(centres, masks[np.sort(chosen)], apart))
+    return best
+
+
+#: How many splits ``rows_residual`` measures at once (numpy's overhead per call against work it may skip).
+_SPLITS_AT_ONCE = 12
+
+
+def _rows_residual_of(centres: np.ndarray, masks: np.ndarray, apart: float) -> float:
+    """``rows_residual`` over the splits ``masks`` only."""
     weights = np.stack([masks, ~masks], axis=1).astype(float)  # (splits, 2, n)
     means = weights @ centres / weights.sum(axis=2, keepdims=True)  # (splits, 2, 2)
+    between = means[:, 0] - means[:, 1]
+    possible = np.hypot(between[:, 0], between[:, 1]) >= apart * (1 - 1e-9)
+    if not possible.any():
+        return math.inf
+    masks, means = masks[possible], means[possible]
+    pairs = _pairs(len(centres))
+    steps = centres[pairs[:, 1]] - centres[pairs[:, 0]]
+    shared = np.column_stack([-steps[:, 1], steps[:, 0]]) / np.maximum(np.hypot(*steps.T), 1e-12)[:, None]
     own = np.where(masks[:, :, None], means[:, None, 0], means[:, None, 1])  # each centre's row mean
     deviation = centres[None] - own  # (splits, n, 2)
     scatter = deviation.transpose(0, 2, 1) @ deviation
@@ -205,7 +288,7 @@ def rows_residual(centres: np.ndarray, apart: float = ROWS_APART) -> float:
 
 def two_rows(polygons: Sequence[Polygon]) -> bool | str:
     """Whether the objects stand in two parallel rows (True), clearly do not (False) or neither (AMBIGUOUS)."""
-    pieces = shapely.get_parts(shapely.unary_union([p.buffer(0.002) for p in polygons]))
+    pieces = shapely.get_parts(shapely.unary_union([grown(p) for p in polygons]))
     centres = np.array([[p.centroid.x, p.centroid.y] for p in pieces])
     if rows_residual(centres, ROWS_CLEAR) <= ROWS_ON:
         return True
@@ -239,7 +322,7 @@ class Panel:
     def room(self) -> tuple[float, float]:
         """(smallest, largest) scale the marks can be drawn at: the content fits MARGIN inside the panel, and
         objects, holes and outline strokes stay legible at 600x800 (``MIN_OBJECT``...); 1 always fits."""
-        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        x0, y0, x1, y1 = marks_bounds([m.polygon for m in self.marks])
         high = (1 - 2 * MARGIN) / max(x1 - x0, y1 - y0)
         low = 0.0
         for mark in self.marks:
@@ -286,7 +369,7 @@ class Panel:
         stay MARGIN inside the panel (the concept attributes depend on neither)."""
         if abs(scale - 1.0) < 1e-12:
             return self
-        x0, y0, x1, y1 = shapely.unary_union([m.polygon for m in self.marks]).bounds
+        x0, y0, x1, y1 = marks_bounds([m.polygon for m in self.marks])
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
         half = scale * np.array([x1 - x0, y1 - y0]) / 2
         fits = half <= 0.5 - MARGIN + 1e-9
@@ -376,12 +459,33 @@ def draw_look(rng: np.random.Generator, concept: str, slippage: str, item_kind: 
 def scatter(rng: np.random.Generator, n: int, radius: float, low: float = 0.12, high: float = 0.88,
             avoid: Sequence[tuple[np.ndarray, float]] = ()) -> list[np.ndarray] | None:
     """``n`` centres at random, far enough apart that marks of ``radius`` never touch."""
-    placed: list[np.ndarray] = []
-    for _ in range(400):
-        p = rng.uniform(low + radius, high - radius, size=2)
-        if all(np.linalg.norm(p - q) > 2.4 * radius + 0.03 for q in placed) and all(
-                np.linalg.norm(p - c) > r + radius + 0.04 for c, r in avoid):
-            placed.append(p)
+    near = 2.4 * radius + 0.03
+    keep_off = [(float(c[0]), float(c[1]), r + radius + 0.04) for c, r in avoid]
+    # the 400 tries drawn at once; the generator is then left as if only the tries used had been drawn
+    state = rng.bit_generator.state
+    tries = rng.uniform(low + radius, high - radius, size=(SCATTER_TRIES, 2))
+    spots: list[tuple[float, float]] = []  # the placed centres as floats: the distance tests in plain arithmetic
+    placed: list[int] = []
+    for t, (x, y) in enumerate(tries.tolist()):
+        if all(math.sqrt((x - u) ** 2 + (y - v) ** 2) > near for u, v in spots) and all(
+                math.sqrt((x - u) ** 2 + (y - v) ** 2) > clear for u, v, clear in keep_off):
+            placed.append(t)
+            spots.append((x, y))
             if len(placed) == n:
-                return placed
+                unused_from(rng, state, 2 * (t + 1))
+                return [tries[k].copy() for k in placed]
     return None
+
+
+#: How many random centres ``scatter`` tries.
+SCATTER_TRIES = 400
+
+
+def unused_from(rng: np.random.Generator, state: dict[str, Any], used: int) -> None:
+    """Put ``rng`` back to ``state`` (its bit generator's state before a batch of uniform doubles was drawn),
+    then draw the first ``used`` of them again: the generator is left exactly as if only those had been
+    drawn one call at a time (each uniform double takes one 64-bit output; a buffered 32-bit half, which
+    doubles leave alone, comes back with the state)."""
+    rng.bit_generator.state = state
+    if used:
+        rng.random(used)

@@ -45,6 +45,7 @@ by its own code, and confirms that each panel's ink lies on its recorded strokes
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -52,13 +53,13 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageChops
 from shapely.geometry import MultiLineString
 
 from bench_core import GenerationError, Item, ItemRandom
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import Choices, MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile
+from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile, grey_level
 from bench_plugin_mindseye.nuisance import option_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -194,7 +195,7 @@ def segments_of(polylines: Sequence[np.ndarray]) -> np.ndarray:
 def clear(polylines: Sequence[np.ndarray]) -> bool:
     """Every vertex keeps CLEARANCE from every stroke it is not an end of (crossings mid-stroke are fine)."""
     segs = segments_of(polylines)
-    verts = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    verts = np.round(np.concatenate(polylines), 9)  # repeated vertices leave the least distance as it is
     a, b = segs[:, 0], segs[:, 1]
     ab = b - a
     t = np.clip(((verts[:, None, :] - a[None]) * ab[None]).sum(-1) / (ab * ab).sum(-1)[None], 0.0, 1.0)
@@ -213,13 +214,22 @@ def crossings(polylines: Sequence[np.ndarray]) -> int:
         cross = (q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0])
         return np.sign(cross)
 
-    i, j = np.triu_indices(len(segs), 1)
+    i, j = _pairs_above(len(segs))
     share = np.zeros(len(i), dtype=bool)
     for u in (a, b):
         for w in (a, b):
             share |= np.linalg.norm(u[i] - w[j], axis=-1) < 1e-7
     cross = (side(a[i], b[i], a[j]) != side(a[i], b[i], b[j])) & (side(a[j], b[j], a[i]) != side(a[j], b[j], b[i]))
     return int((cross & ~share).sum())
+
+
+@functools.lru_cache(maxsize=64)
+def _pairs_above(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``numpy.triu_indices(n, 1)``, made once per ``n``."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 # -- the generator's symmetry audit (on vertices) -----------------------------------------------------------------
@@ -705,9 +715,7 @@ class SymmetricStructures(MindsEyeTask):
         best = (math.inf, figure)
         for _ in range(4):
             moved = attrs.evolve(figure, shift=(_q(shift[0]), _q(shift[1])))
-            ink = np.asarray(self.draw_option(moved, side).convert("RGB")).min(axis=2) < AUDIT_INK
-            rows, cols = np.nonzero(ink)
-            error = np.array([cols.mean(), rows.mean()]) - target
+            error = np.array(_ink_mean(self.draw_option(moved, side))) - target
             if np.hypot(*error) < best[0]:
                 best = (float(np.hypot(*error)), moved)
             if best[0] < 0.02:
@@ -735,10 +743,10 @@ class SymmetricStructures(MindsEyeTask):
 
     def draw_option(self, content: Figure, side: int) -> Image.Image:
         record = self.describe(content, side)
-        tile = Tile(side)
+        tile = Tile(side, grey=True)  # black strokes on white
         width = max(1, round(record["stroke"] * tile.scale))
         for line in record["polylines"]:
-            tile.draw.line([tile.px(x, y) for x, y in line], fill=INK, width=width, joint="curve")
+            tile.draw.line([tile.px(x, y) for x, y in line], fill=grey_level(INK), width=width, joint="curve")
         return tile.finish()
 
     # -- verification from the written item (``verifiers.symmetric_structures``, no generator code) -----------
@@ -755,6 +763,18 @@ class SymmetricStructures(MindsEyeTask):
         failures = super().verify(item, images)
         failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(images[0].convert("RGB")))
         return failures
+
+
+def _ink_mean(tile: Image.Image) -> tuple[float, float]:
+    """The mean (column, row) of a tile's ink pixels (darkest channel below AUDIT_INK), as the option audit
+    counts ink: from the ink's counts per column and per row (whole numbers, so the means are exact)."""
+    r, g, b = tile.convert("RGB").split()
+    ink = np.asarray(ImageChops.darker(ImageChops.darker(r, g), b)) < AUDIT_INK
+    per_column, per_row = ink.sum(axis=0), ink.sum(axis=1)
+    count = int(per_column.sum())
+    if not count:
+        return math.nan, math.nan
+    return (int(per_column @ np.arange(len(per_column))) / count, int(per_row @ np.arange(len(per_row))) / count)
 
 
 def _q(value: float) -> float:

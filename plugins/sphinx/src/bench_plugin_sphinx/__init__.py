@@ -17,7 +17,10 @@ BENCH_ABI = 2
 FAMILY = "sphinx"
 
 #: Description modules of the finished tasks.
-REGISTERED: tuple[str, ...] = ("mirror_identification", "symmetry_fill")
+REGISTERED: tuple[str, ...] = ("mirror_identification", "symmetry_fill", "shape_counting", "pie_chart",
+                               "chart_comparison", "tiles_line_length", "tiles_line_intersections", "tiles_recoloring",
+                               "positional_count", "stack_count", "venn_diagram", "shape_sorting",
+                               "frieze_groups", "wallpaper_groups")
 
 
 def tasks() -> list[Task]:

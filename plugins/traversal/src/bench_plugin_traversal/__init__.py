@@ -11,7 +11,7 @@ from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX
 from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
 from bench_plugin_traversal.prompts import SYSTEM_PROMPT
 
-__version__ = "0.2.2"
+__version__ = "0.2.3"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "traversal"
@@ -36,7 +36,7 @@ PAPER_PROMPT = PromptStyle(
 PATH = Task(
     family=FAMILY,
     name="path",
-    version="0.5.0",
+    version="0.5.1",
     answer_type="sequence",
     category="traversal",
     description=(
@@ -87,7 +87,7 @@ PATH = Task(
 READING_ORDER = Task(
     family=FAMILY,
     name="reading-order",
-    version="0.4.0",
+    version="0.4.1",
     answer_type="sequence",
     category="reading-order",
     description=(

@@ -569,15 +569,31 @@ def shape_names(radii: np.ndarray) -> list[str]:
     return names
 
 
-def _stamp(mask: np.ndarray, starts: np.ndarray, ends: np.ndarray, radius: float) -> None:
-    """Set every pixel of ``mask`` within ``radius`` px of the segments starts[k]-ends[k] (1-px samples);
-    pixels beyond the image edge are left out (a published spur may run off the image)."""
-    offsets = _disc(radius)
-    points = np.floor(_samples(starts, ends)[0]).astype(np.int64)
-    rows = points[:, 1, None] + offsets[None, :, 0]
-    cols = points[:, 0, None] + offsets[None, :, 1]
-    inside = (rows >= 0) & (rows < mask.shape[0]) & (cols >= 0) & (cols < mask.shape[1])
-    mask[rows[inside], cols[inside]] = True
+#: Bits of the band canvas (``_band_canvas``): a pixel near a marker, near the line, near a spur.
+_ZONE, _LINE, _SPUR = 1, 2, 4
+
+
+def _band_canvas(height: int, width: int, stamps: Sequence[tuple[np.ndarray, np.ndarray, float, int]]) -> np.ndarray:
+    """A (height, width) uint8 canvas holding, for each (starts, ends, radius, bit) of ``stamps``, ``bit`` on
+    every pixel within ``radius`` px of the segments starts[k]-ends[k] (1-px samples; a pixel is within
+    reach of a sample when its offset from the sample's pixel is in ``_disc(radius)``).  Pixels beyond the
+    image edge are left out (a published spur may run off the image).
+
+    Every distinct sample pixel stamps its disc, indexed flat, into one canvas padded by the largest disc's
+    reach, so no bounds test is needed per stamped pixel."""
+    discs = [_disc(radius) for _, _, radius, _ in stamps]
+    reach = max((int(np.abs(d).max(initial=0)) for d in discs), default=0)
+    row = width + 2 * reach
+    padded = np.zeros((height + 2 * reach, row), dtype=np.uint8)
+    flat = padded.reshape(-1)
+    for (starts, ends, _, bit), offsets in zip(stamps, discs, strict=True):
+        points = np.floor(_samples(starts, ends)[0]).astype(np.int64)
+        near = ((points[:, 0] >= -reach) & (points[:, 0] < width + reach) & (points[:, 1] >= -reach)
+                & (points[:, 1] < height + reach))
+        seeds = np.unique((points[near, 1] + reach) * row + points[near, 0] + reach)
+        targets = (seeds[:, None] + (offsets[:, 0] * row + offsets[:, 1])[None, :]).reshape(-1)
+        flat[targets] |= bit  # repeated targets all store the same old value | bit
+    return np.ascontiguousarray(padded[reach : reach + height, reach : reach + width])
 
 
 def _disc(radius: float) -> np.ndarray:
@@ -644,11 +660,12 @@ def pixel_failures(image: Any, scene: Scene, *, published: bool = False) -> list
     """What the pixels of ``image`` contradict in ``scene`` (see the module docstring).  A spur is checked
     where it shows: not under the line or a marker, and inside the image; only a ``published`` spur may not
     show at all (its record laid it along the line)."""
-    pixels = np.asarray(image.convert("RGB") if image.mode != "RGB" else image)
-    if pixels.shape[1::-1] != scene.size:
-        return [f"the image is {pixels.shape[1]}x{pixels.shape[0]}, the scene says {scene.size[0]}x{scene.size[1]}"]
-    failures = _marker_failures(pixels, scene)
-    height, width = pixels.shape[:2]
+    quad = _rgbx(image)
+    if quad.shape[1::-1] != scene.size:
+        return [f"the image is {quad.shape[1]}x{quad.shape[0]}, the scene says {scene.size[0]}x{scene.size[1]}"]
+    failures = _marker_failures(quad, scene)
+    height, width = quad.shape[:2]
+    pixels = quad[:, :, :3]
     # ink: a channel away from the background; only the ink pixels are classified further
     ink = np.zeros((height, width), dtype=bool)
     for channel, level in enumerate(scene.background.tolist()):
@@ -658,24 +675,23 @@ def pixel_failures(image: Any, scene: Scene, *, published: bool = False) -> list
         if level + INK_THRESHOLD < 255:
             ink |= plane > level + INK_THRESHOLD
     where = np.flatnonzero(ink)
-    values = pixels.reshape(-1, 3)[where].astype(np.int16)
+    values = quad.reshape(-1, 4)[where, :3].astype(np.int16)
+    line_coloured = _within(values, scene.line_rgb, LINE_TOLERANCE)
     dark = np.zeros(height * width, dtype=bool)
-    dark[where[_within(values, scene.line_rgb, LINE_TOLERANCE)]] = True
+    dark[where[line_coloured]] = True
     dark = dark.reshape(height, width)
     v, c = scene.vertices, scene.centres
     zone = scene.marker_zone
-    in_zone = np.zeros((height, width), dtype=bool)
-    _stamp(in_zone, c, c, zone)
+    stamps = [(c, c, zone, _ZONE), (v[:-1], v[1:], scene.line_width / 2.0 + BAND_SLACK, _LINE)]
+    if len(scene.spurs):
+        stamps.append((scene.spurs[:, 0, :], scene.spurs[:, 1, :], scene.spur_width / 2.0 + BAND_SLACK, _SPUR))
+    bands = _band_canvas(height, width, stamps)
     # the line: drawn along every recorded segment, away from the markers
     points, ids = _samples(v[:-1], v[1:])
-    gap = np.full(len(points), np.inf)
-    for centre in c:
-        gap = np.minimum(gap, np.hypot(points[:, 0] - centre[0], points[:, 1] - centre[1]))
+    gap = np.hypot(points[:, 0, None] - c[None, :, 0], points[:, 1, None] - c[None, :, 1]).min(axis=1,
+                                                                                           initial=np.inf)
     failures += _coverage_failures("segment {k} (vertex {k} to {next})", ids, gap > zone, _near(dark, points),
                                    len(v) - 1)
-    line_band = in_zone.copy()
-    _stamp(line_band, v[:-1], v[1:], scene.line_width / 2.0 + BAND_SLACK)
-    everything = line_band
     if len(scene.spurs):
         # the spurs: drawn in their colour along their length, away from the markers and the line, and
         # inside the image (a published spur may run off it)
@@ -685,42 +701,50 @@ def pixel_failures(image: Any, scene: Scene, *, published: bool = False) -> list
         points, ids = _samples(scene.spurs[:, 0, :], scene.spurs[:, 1, :])
         base = np.floor(points).astype(np.int64)
         inside = (base[:, 0] >= 0) & (base[:, 0] < width) & (base[:, 1] >= 0) & (base[:, 1] < height)
-        visible = inside & ~line_band[np.clip(base[:, 1], 0, height - 1), np.clip(base[:, 0], 0, width - 1)]
-        failures += _coverage_failures("spur {k}", ids, visible, _near(spur_ink, points), len(scene.spurs),
-                                       under="the line and the markers", hidden_ok=published)
-        everything = line_band.copy()
-        _stamp(everything, scene.spurs[:, 0, :], scene.spurs[:, 1, :], scene.spur_width / 2.0 + BAND_SLACK)
-    stray_dark = int(np.count_nonzero(dark.reshape(-1)[where] & ~line_band.reshape(-1)[where]))
+        under = bands[np.clip(base[:, 1], 0, height - 1), np.clip(base[:, 0], 0, width - 1)] & (_ZONE | _LINE)
+        failures += _coverage_failures("spur {k}", ids, inside & (under == 0), _near(spur_ink, points),
+                                       len(scene.spurs), under="the line and the markers", hidden_ok=published)
+    covered = bands.reshape(-1)[where]  # the bands over each ink pixel
+    stray_dark = int(np.count_nonzero(line_coloured & (covered & (_ZONE | _LINE) == 0)))
     if stray_dark > MAX_UNEXPLAINED:
         failures.append(f"{stray_dark} line-coloured pixels lie off the recorded segments (an unrecorded connection)")
-    stray_ink = int(np.count_nonzero(~everything.reshape(-1)[where]))
+    stray_ink = int(np.count_nonzero(covered == 0))
     if stray_ink > MAX_UNEXPLAINED:
         failures.append(f"{stray_ink} inked pixels lie off the recorded segments, spurs and markers")
     channels = values[:, 0], values[:, 1], values[:, 2]
     spread = np.maximum(np.maximum(*channels[:2]), channels[2]) - np.minimum(np.minimum(*channels[:2]), channels[2])
-    stray_colour = int(np.count_nonzero((spread > CHROMA_THRESHOLD) & ~in_zone.reshape(-1)[where]))
+    stray_colour = int(np.count_nonzero((spread > CHROMA_THRESHOLD) & (covered & _ZONE == 0)))
     if stray_colour > MAX_UNEXPLAINED:
         failures.append(f"{stray_colour} coloured pixels lie outside the recorded markers")
     return failures
 
 
-def _marker_failures(pixels: np.ndarray, scene: Scene) -> list[str]:
-    """Each marker's colour (median near its centre: recorded RGB and name) and shape (ray signature)."""
+def _rgbx(image: Any) -> np.ndarray:
+    """The pixels of ``image`` (any mode, taken as RGB) as a (height, width, 4) uint8 array: R, G, B and a pad
+    byte (Pillow's own pixel layout, so this is a copy without repacking)."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    return np.frombuffer(rgb.tobytes("raw", "RGBX"), dtype=np.uint8).reshape(rgb.size[1], rgb.size[0], 4)
+
+
+def _marker_failures(quad: np.ndarray, scene: Scene) -> list[str]:
+    """Each marker's colour (median near its centre: recorded RGB and name) and shape (ray signature);
+    ``quad`` holds the pixels as ``_rgbx`` returns them."""
     failures = []
-    height, width = pixels.shape[:2]
+    height, width = quad.shape[:2]
+    flat = quad.reshape(-1, 4)
     corner = np.floor(scene.centres).astype(np.int64)
     inside = (corner[:, 0] >= 0) & (corner[:, 0] < width) & (corner[:, 1] >= 0) & (corner[:, 1] < height)
     core = _disc(2.0)
     rows = np.clip(corner[:, 1, None] + core[None, :, 0], 0, height - 1)
     cols = np.clip(corner[:, 0, None] + core[None, :, 1], 0, width - 1)
-    seen = np.median(pixels[rows, cols].astype(np.int16), axis=1)  # (marker, 3)
+    seen = np.median(flat[rows * width + cols, :3].astype(np.int16), axis=1)  # (marker, 3)
     radii = np.arange(0.0, scene.marker_zone + _RAY_STEP, _RAY_STEP)
     ray_x = radii[None, :] * np.cos(_RAY_ANGLES)[:, None]
     ray_y = -radii[None, :] * np.sin(_RAY_ANGLES)[:, None]
     x, y = scene.centres[:, 0, None, None], scene.centres[:, 1, None, None]
     rr = np.clip(np.floor(y + ray_y[None]).astype(np.int64), 0, height - 1)
     cc = np.clip(np.floor(x + ray_x[None]).astype(np.int64), 0, width - 1)
-    ray_pixels = pixels[rr, cc].astype(np.int16)  # (marker, ray, step, 3)
+    ray_pixels = flat[rr * width + cc, :3].astype(np.int16)  # (marker, ray, step, 3)
     close = np.abs(ray_pixels - scene.rgbs[:, None, None, :]) <= COLOUR_TOLERANCE + 20
     fill = close[..., 0] & close[..., 1] & close[..., 2]
     extent = np.where(fill.all(axis=2), radii[-1], radii[np.argmin(fill, axis=2)])  # (marker, ray)

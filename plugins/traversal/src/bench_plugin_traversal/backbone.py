@@ -48,6 +48,7 @@ from .geometry import (
     point_segment_distance,
     quantise_points,
     tortuosity,
+    triu_pairs,
 )
 
 __all__ = [
@@ -297,12 +298,14 @@ def screen_batch(
         nonlocal pts, idx, seg, seg_len
         pts, idx, seg, seg_len = pts[mask], idx[mask], seg[mask], seg_len[mask]
 
+    # x and y are worked on separately where a (..., 2) array would be reduced over its last axis (the same
+    # arithmetic, without numpy's slow reductions over an axis of length 2)
     seg = np.diff(pts, axis=1)
-    seg_len = np.sqrt((seg * seg).sum(-1))
+    seg_len = np.sqrt(seg[..., 0] * seg[..., 0] + seg[..., 1] * seg[..., 1])
     keep(seg_len.min(1) >= profile.min_segment_px - _PX_TOL)
-    d = pts[:, -1] - pts[:, 0]
+    dx, dy = pts[:, -1, 0] - pts[:, 0, 0], pts[:, -1, 1] - pts[:, 0, 1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        tau = seg_len.sum(1) / np.sqrt((d * d).sum(-1))
+        tau = seg_len.sum(1) / np.sqrt(dx * dx + dy * dy)
     if tort_range is not None:
         mask = (tau >= tort_range[0]) & (tau < tort_range[1])
         keep(mask)
@@ -310,9 +313,10 @@ def screen_batch(
     mask = _turn_angles(seg).max(1) <= profile.max_turn_deg + 1e-9
     keep(mask)
     tau = tau[mask]
-    vi, vj = np.triu_indices(n, k=2)
-    dv = pts[:, vi] - pts[:, vj]
-    mask = (dv * dv).sum(-1).min(1) >= (profile.min_vertex_gap_px - _PX_TOL) ** 2
+    vi, vj = triu_pairs(n, 2)
+    px, py = pts[..., 0], pts[..., 1]
+    gx, gy = px[:, vi] - px[:, vj], py[:, vi] - py[:, vj]
+    mask = (gx * gx + gy * gy).min(1) >= (profile.min_vertex_gap_px - _PX_TOL) ** 2
     keep(mask)
     tau = tau[mask]
     empty = np.zeros(0, dtype=np.int64)
@@ -346,18 +350,26 @@ def screen_batch(
         # vertex k vs segment k-2 / k+1 (adjacent-but-not-incident) is covered there too via the shared pair.
         p = pts[sel]
         dvs = point_segment_distance(p[:, :, None, :], p[:, None, :-1, :], p[:, None, 1:, :])  # (b, N, M)
-        kk = np.arange(n)[:, None]
-        ss = np.arange(m)[None, :]
-        inc = (ss == kk) | (ss == kk - 1)
-        good &= np.where(inc[None], np.inf, dvs).min((1, 2)) >= profile.min_vertex_segment_px - _PX_TOL
+        good &= np.where(_incident_mask(n)[None], np.inf, dvs).min((1, 2)) >= profile.min_vertex_segment_px - _PX_TOL
     if profile.min_crossing_angle_deg is not None:
         di, dj = bi - ai, bj - aj
-        dot = np.abs((di * dj).sum(-1))
-        nrm = np.sqrt((di * di).sum(-1) * (dj * dj).sum(-1))
+        dix, diy, djx, djy = di[..., 0], di[..., 1], dj[..., 0], dj[..., 1]
+        dot = np.abs(dix * djx + diy * djy)
+        nrm = np.sqrt((dix * dix + diy * diy) * (djx * djx + djy * djy))
         cos_max = math.cos(math.radians(profile.min_crossing_angle_deg))
         good &= ~np.any(cross & (dot > cos_max * nrm + 1e-12), axis=1)
     sel = sel[good]
     return pts[sel], idx[sel], tau[sel], cnt[sel]
+
+
+@functools.lru_cache(maxsize=32)
+def _incident_mask(n: int) -> np.ndarray:
+    """(N, N-1) bool mask: True where vertex k is an endpoint of segment s."""
+    kk = np.arange(n)[:, None]
+    ss = np.arange(n - 1)[None, :]
+    mask = (ss == kk) | (ss == kk - 1)
+    mask.flags.writeable = False
+    return mask
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -395,35 +407,44 @@ def gate_penalty(
     10 x the log-distance of the tortuosity from its bin and 1 per missing / surplus crossing. The
     remaining gates (degenerate contacts, dense gap) are left to :func:`~.geometry.check_gates`.
     """
+    # Computed on the x and y coordinates as separate arrays: the same arithmetic, operation by operation, as
+    # on (..., 2) arrays, but without numpy's slow reductions over a last axis of length 2.
     b, n, _ = pts.shape
     m = n - 1
-    a, e = pts[:, :-1], pts[:, 1:]
-    seg = e - a
-    sl = np.sqrt((seg * seg).sum(-1))
+    px, py = pts[..., 0], pts[..., 1]
+    ax, ay = px[:, :-1], py[:, :-1]
+    sx, sy = px[:, 1:] - ax, py[:, 1:] - ay
+    seg_sq = sx * sx + sy * sy
+    sl = np.sqrt(seg_sq)
     s_min = profile.min_segment_px
     pen = _relu(s_min - sl).sum(1) / s_min
-    d = pts[:, -1] - pts[:, 0]
-    e2e = np.sqrt((d * d).sum(-1))
+    dx, dy = px[:, -1] - px[:, 0], py[:, -1] - py[:, 0]
+    e2e = np.sqrt(dx * dx + dy * dy)
     tau = sl.sum(1) / np.maximum(e2e, 1e-9)
     lt = np.log(tau)
     tp = _relu(math.log(tort_range[0]) - lt)
     if math.isfinite(tort_range[1]):
         tp = tp + _relu(lt - math.log(tort_range[1]))
     pen += 10.0 * tp
-    pen += _relu(_turn_angles(seg) - profile.max_turn_deg).sum(1) / 10.0
-    vi, vj = np.triu_indices(n, k=2)
-    dv = pts[:, vi] - pts[:, vj]
+    pen += _relu(_turn_angles(np.stack([sx, sy], axis=-1)) - profile.max_turn_deg).sum(1) / 10.0
+    vi, vj = triu_pairs(n, 2)
+    gx, gy = px[:, vi] - px[:, vj], py[:, vi] - py[:, vj]
     g_min = profile.min_vertex_gap_px
-    pen += _relu(g_min - np.sqrt((dv * dv).sum(-1))).sum(1) / g_min
+    pen += _relu(g_min - np.sqrt(gx * gx + gy * gy)).sum(1) / g_min
     # vertex-to-segment distances (B, N, M); pair clearances are gathered from them
-    ab2 = (seg * seg).sum(-1)[:, None, :]
-    ap = pts[:, :, None, :] - a[:, None, :, :]
-    tproj = np.clip((ap * seg[:, None]).sum(-1) / np.maximum(ab2, 1e-12), 0.0, 1.0)
-    q = ap - tproj[..., None] * seg[:, None]
-    dvs = np.sqrt((q * q).sum(-1))
+    ab2 = seg_sq[:, None, :]
+    apx, apy = px[:, :, None] - ax[:, None, :], py[:, :, None] - ay[:, None, :]
+    tproj = np.clip((apx * sx[:, None] + apy * sy[:, None]) / np.maximum(ab2, 1e-12), 0.0, 1.0)
+    qx, qy = apx - tproj * sx[:, None], apy - tproj * sy[:, None]
+    dvs = np.sqrt(qx * qx + qy * qy)
     pi, pj = _nonadjacent_pairs(m)
-    ai, bi, aj, bj = a[:, pi], e[:, pi], a[:, pj], e[:, pj]
-    o1, o2, o3, o4 = _orient(ai, bi, aj), _orient(ai, bi, bj), _orient(aj, bj, ai), _orient(aj, bj, bi)
+    aix, aiy, ajx, ajy = ax[:, pi], ay[:, pi], ax[:, pj], ay[:, pj]
+    dix, diy, djx, djy = sx[:, pi], sy[:, pi], sx[:, pj], sy[:, pj]
+    bix, biy, bjx, bjy = px[:, 1:][:, pi], py[:, 1:][:, pi], px[:, 1:][:, pj], py[:, 1:][:, pj]
+    o1 = _orient_xy(aix, aiy, bix, biy, ajx, ajy)
+    o2 = _orient_xy(aix, aiy, bix, biy, bjx, bjy)
+    o3 = _orient_xy(ajx, ajy, bjx, bjy, aix, aiy)
+    o4 = _orient_xy(ajx, ajy, bjx, bjy, bix, biy)
     cross = (o1 * o2 < 0) & (o3 * o4 < 0)
     cnt = cross.sum(1)
     lo, hi = cross_range
@@ -439,38 +460,45 @@ def gate_penalty(
     k_max = int(cnt.max()) if b else 0
     if k_max == 0:
         return pen, tau, cnt
-    di, dj = seg[:, pi], seg[:, pj]
     nrm = np.sqrt(ab2[:, 0, pi] * ab2[:, 0, pj])
-    cosang = np.abs((di * dj).sum(-1)) / np.maximum(nrm, 1e-12)
+    cosang = np.abs(dix * djx + diy * djy) / np.maximum(nrm, 1e-12)
     ang = np.degrees(np.arccos(np.clip(cosang, 0.0, 1.0)))
     amin = _implied_min_angle(profile)
     pen += np.where(cross, _relu(amin - ang), 0.0).sum(1) / amin
     if not profile.legibility:
         return pen, tau, cnt
-    # crossing points, packed to the front: (B, K, 2) with a validity mask
+    # crossing points, packed to the front: (B, K) coordinates with a validity mask
     order = np.argsort(~cross, axis=1, kind="stable")[:, :k_max]
-    valid = np.take_along_axis(cross, order, 1)
-    den = di[..., 0] * dj[..., 1] - di[..., 1] * dj[..., 0]
-    w = aj - ai
-    num = w[..., 0] * dj[..., 1] - w[..., 1] * dj[..., 0]
-    tt = np.take_along_axis(np.where(cross, num / np.where(cross, den, 1.0), 0.0), order, 1)
-    cp = np.take_along_axis(ai, order[..., None], 1) + tt[..., None] * np.take_along_axis(di, order[..., None], 1)
+    rows = np.arange(b)[:, None]
+    valid = cross[rows, order]
+    den = dix * djy - diy * djx
+    num = (ajx - aix) * djy - (ajy - aiy) * djx
+    tt = np.where(cross, num / np.where(cross, den, 1.0), 0.0)[rows, order]
+    cpx = aix[rows, order] + tt * dix[rows, order]
+    cpy = aiy[rows, order] + tt * diy[rows, order]
     if profile.min_crossing_vertex_px is not None:
         x_min = profile.min_crossing_vertex_px
-        dcv = cp[:, :, None, :] - pts[:, None]
-        dcv = np.sqrt((dcv * dcv).sum(-1))
+        cvx, cvy = cpx[:, :, None] - px[:, None], cpy[:, :, None] - py[:, None]
+        dcv = np.sqrt(cvx * cvx + cvy * cvy)
         pen += (_relu(x_min - dcv) * valid[..., None]).sum((1, 2)) / x_min
     if profile.min_crossing_crossing_px is not None and k_max >= 2:
         x_min = profile.min_crossing_crossing_px
-        ci, cj = np.triu_indices(k_max, k=1)
-        dcc = cp[:, ci] - cp[:, cj]
-        dcc = np.sqrt((dcc * dcc).sum(-1))
+        ci, cj = triu_pairs(k_max, 1)
+        ccx, ccy = cpx[:, ci] - cpx[:, cj], cpy[:, ci] - cpy[:, cj]
+        dcc = np.sqrt(ccx * ccx + ccy * ccy)
         pen += (_relu(x_min - dcc) * (valid[:, ci] & valid[:, cj])).sum(1) / x_min
     if profile.border_px is not None:
         x_min = profile.border_px
-        edge = np.minimum(cp, profile.view - cp).min(-1)
+        edge = np.minimum(np.minimum(cpx, profile.view - cpx), np.minimum(cpy, profile.view - cpy))
         pen += (_relu(x_min - edge) * valid).sum(1) / x_min
     return pen, tau, cnt
+
+
+def _orient_xy(ax, ay, bx, by, cx, cy):
+    """``geometry._orient`` on separate coordinate arrays: twice the signed area of (a, b, c)."""
+    abx, aby = bx - ax, by - ay
+    acx, acy = cx - ax, cy - ay
+    return abx * acy - aby * acx
 
 
 @functools.lru_cache(maxsize=32)

@@ -63,10 +63,15 @@ def reachable_triples(profile: str) -> list[tuple[int, int, int]]:
 
 def vertex_classes(profile: str) -> list[tuple[int, ...]]:
     """The vertex counts grouped by the cells they allow under ``profile`` (interchangeable in a schedule)."""
+    return list(_vertex_classes(profile))
+
+
+@functools.lru_cache(maxsize=len(PROFILES))
+def _vertex_classes(profile: str) -> tuple[tuple[int, ...], ...]:
     groups: dict[tuple[tuple[int, int], ...], list[int]] = collections.defaultdict(list)
     for v in VERTEX_COUNTS:
         groups[tuple(reachable_cells(v, profile))].append(v)
-    return sorted(tuple(g) for g in groups.values())
+    return tuple(sorted(tuple(g) for g in groups.values()))
 
 
 def promised_least(profile: str, name: str, count: int) -> int:
@@ -141,7 +146,7 @@ def scheduled_cell(rng: np.random.Generator, position: int, profile: str) -> tup
     cycle = load_schedule()[profile]
     offset = int(rng.integers(len(cycle)))
     relabel = {}
-    for group in vertex_classes(profile):
+    for group in _vertex_classes(profile):
         relabel.update(zip(group, (group[int(k)] for k in rng.permutation(len(group))), strict=True))
     v, t, s = cycle[(position + offset) % len(cycle)]
     return relabel[v], t, s

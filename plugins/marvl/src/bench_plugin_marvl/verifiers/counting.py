@@ -491,7 +491,7 @@ def _pixel_failures(scene: Mapping[str, Any], name: str, params: Mapping[str, An
     levels = plot.levels
     if kind != "heatmap" and (levels.size == 0 or levels[0] <= plot.vmin or levels[-1] >= plot.vmax):
         failures.append("contour levels are missing or outside the colour range")
-    pixels = np.asarray(image.convert("RGB"))
+    pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     failures += check_plot(pixels, plot, z, "the plot", stats)
     if plot.hollows and features:
         for kind, (x, y), share, _ in ring_styles(z, plot, pixels, features):

@@ -189,7 +189,7 @@ def check_plot(image: np.ndarray, plot: Plot, z: np.ndarray, label: str,
     if (plot.colormap is None) != (plot.kind == "contour"):
         return [f"{label}: a {plot.kind} panel {'with' if plot.colormap else 'without'} a colour map"]
     rows, cols = plot.pixel_rows_cols()
-    sampled = image[np.ix_(rows, cols)][..., :3]
+    sampled = _pixels_at(image, rows, cols)
     failures: list[str] = []
     indices = colour_indices(sampled, plot.colormap) if plot.colormap else None
     if indices is not None:
@@ -206,9 +206,20 @@ def check_plot(image: np.ndarray, plot: Plot, z: np.ndarray, label: str,
     ink = _ink(plot, sampled, indices)
     near = ink.copy()
     for dr, dc in _HOLLOW_REACH if plot.hollows else ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        shifted = image[np.ix_(rows + dr, cols + dc)][..., :3]
+        shifted = _pixels_at(image, rows + dr, cols + dc)
         near |= _ink(plot, shifted, colour_indices(shifted, plot.colormap) if plot.colormap else None)
     return failures + _contour_failures(plot, z, ink, near, rows, cols, label, stats)
+
+
+def _pixels_at(image: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The colour channels of ``image`` at every (row, col) of ``rows`` x ``cols``: a strided view where both are
+    evenly spaced (the sampled lattice always is), else a gathered copy."""
+    steps_r, steps_c = np.diff(rows), np.diff(cols)
+    if (len(rows) > 1 and len(cols) > 1 and rows[0] >= 0 and cols[0] >= 0 and rows[-1] < image.shape[0]
+            and cols[-1] < image.shape[1] and steps_r[0] > 0 and steps_c[0] > 0
+            and (steps_r == steps_r[0]).all() and (steps_c == steps_c[0]).all()):
+        return image[rows[0]:rows[-1] + 1:steps_r[0], cols[0]:cols[-1] + 1:steps_c[0], :3]
+    return image[np.ix_(rows, cols)][..., :3]
 
 
 def _ink(plot: Plot, pixels: np.ndarray, indices: np.ndarray | None) -> np.ndarray:
@@ -241,8 +252,8 @@ def _heatmap_failures(plot: Plot, z: np.ndarray, seen: np.ndarray, rows: np.ndar
     j = np.clip(np.floor(u).astype(int), 0, n - 1)
     expected = _value_index(plot, z, len(lut))
     # the smallest and largest entry over each pixel's sample and its 8 neighbours
-    low = _spread(expected, 1, np.minimum)[np.ix_(i, j)]
-    high = _spread(expected, 1, np.maximum)[np.ix_(i, j)]
+    low = _lattice_pick(expected, i, j, 1, 1, np.minimum)
+    high = _lattice_pick(expected, i, j, 1, 1, np.maximum)
     matched = seen >= 0
     share = float(matched.mean())
     stats["colour_map_share"] = share
@@ -304,9 +315,10 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
         return [f"{label}: the panel has (almost) no contour lines"]
     # an ink pixel is explained if some level lies between the smallest and largest value within reach
     reach = int(np.ceil(INK_REACH_PX / plot.px_per_sample))
-    low, high = _spread(z, reach, np.minimum), _spread(z, reach, np.maximum)
-    low = np.minimum(low[np.ix_(i0, j0)], low[np.ix_(i0 + 1, j0 + 1)])
-    high = np.maximum(high[np.ix_(i0, j0)], high[np.ix_(i0 + 1, j0 + 1)])
+    low = np.minimum(_lattice_pick(z, i0, j0, reach, reach, np.minimum),
+                     _lattice_pick(z, i0 + 1, j0 + 1, reach, reach, np.minimum))
+    high = np.maximum(_lattice_pick(z, i0, j0, reach, reach, np.maximum),
+                      _lattice_pick(z, i0 + 1, j0 + 1, reach, reach, np.maximum))
     first = np.searchsorted(levels, low - plot.precision)
     explained = (first < levels.size) & (levels[np.minimum(first, levels.size - 1)] <= high + plot.precision)
     lost = ink & ~explained
@@ -325,8 +337,10 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     # not crossed by the drawn samples, and no line is drawn there), by more than the rounding of the drawn
     # values and the recorded levels (within it, the rounding decides whether the drawn samples cross it)
     cells = int(np.ceil(ON_LINE_PX / plot.px_per_sample))
-    cell_low = _spread(_cell_corners(z, np.minimum), cells, np.minimum)[np.ix_(i0, j0)]
-    cell_high = _spread(_cell_corners(z, np.maximum), cells, np.maximum)[np.ix_(i0, j0)]
+    # the corners of the cells within ``cells`` of cell (i0, j0) (cell indices clamped to the grid of cells)
+    # are the samples from row i0 - cells to i0 + cells + 1 (clamped to the samples), and likewise columns
+    cell_low = _lattice_pick(z, i0, j0, cells, cells + 1, np.minimum)
+    cell_high = _lattice_pick(z, i0, j0, cells, cells + 1, np.maximum)
     level = levels[nearest]
     crossed = (cell_low <= level - plot.precision) & (level + plot.precision <= cell_high)
     on_line = usable & (distance <= ON_LINE_PX) & crossed
@@ -350,24 +364,22 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     return failures
 
 
-def _spread(z: np.ndarray, reach: int, pick: Any) -> np.ndarray:
-    """``pick`` (np.minimum or np.maximum) of ``z`` over the (2 reach + 1)-square around every sample
-    (clamped at the edges)."""
+def _lattice_pick(z: np.ndarray, rows: np.ndarray, cols: np.ndarray, before: int, after: int, pick: Any
+                  ) -> np.ndarray:
+    """``pick`` (np.minimum or np.maximum) of ``z`` over rows r - before .. r + after and columns c - before ..
+    c + after (indices clamped to the grid) for every r of ``rows`` and c of ``cols``: shape (len(rows),
+    len(cols)): a running minimum or maximum of the grid read at those samples, computed at them alone."""
     n0, n1 = z.shape
-    padded = np.pad(z, reach, mode="edge")
-    rows = padded[:, 0:n1].copy()
-    for k in range(1, 2 * reach + 1):
-        pick(rows, padded[:, k:k + n1], out=rows)
-    out = rows[0:n0].copy()
-    for k in range(1, 2 * reach + 1):
-        pick(out, rows[k:k + n0], out=out)
+    row_index = np.minimum(np.maximum(rows[None, :] + np.arange(-before, after + 1)[:, None], 0), n0 - 1)
+    col_index = np.minimum(np.maximum(cols[None, :] + np.arange(-before, after + 1)[:, None], 0), n1 - 1)
+    # whole rows first (contiguous copies), then the columns of the few rows kept
+    down = z.take(row_index[0], axis=0)
+    for index in row_index[1:]:
+        pick(down, z.take(index, axis=0), out=down)
+    out = down.take(col_index[0], axis=1)
+    for index in col_index[1:]:
+        pick(out, down.take(index, axis=1), out=out)
     return out
-
-
-def _cell_corners(z: np.ndarray, pick: Any) -> np.ndarray:
-    """``pick`` (np.minimum or np.maximum) of the four corners of every cell between sample centres: entry
-    (i, j) covers samples i..i+1, j..j+1 (shape one less than ``z`` on both axes)."""
-    return pick(pick(z[:-1, :-1], z[:-1, 1:]), pick(z[1:, :-1], z[1:, 1:]))
 
 
 def _tile_sums(mask: np.ndarray, tile: int = TILE) -> np.ndarray:

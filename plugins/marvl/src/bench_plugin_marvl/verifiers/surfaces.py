@@ -337,4 +337,14 @@ def grid(name: str, params: Params, xs: Any, ys: Any) -> np.ndarray:
     ys = np.asarray(ys, dtype=float).ravel()
     if tensor is not None:
         return _checked(name, params, lambda: tensor(params, xs, ys))
-    return at(name, params, xs[None, :], ys[:, None])
+    if len(xs) * len(ys) <= _ROWS * _ROWS * 16:
+        return at(name, params, xs[None, :], ys[:, None])
+    # a band of rows at a time: each sample's value is the same, and the temporaries stay small (cached)
+    out = np.empty((len(ys), len(xs)))
+    for first in range(0, len(ys), _ROWS):
+        out[first:first + _ROWS] = at(name, params, xs[None, :], ys[first:first + _ROWS, None])
+    return out
+
+
+#: Rows per band of a large pointwise ``grid`` evaluation.
+_ROWS = 40

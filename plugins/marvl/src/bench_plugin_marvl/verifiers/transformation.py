@@ -85,7 +85,8 @@ def verify(item: Item, images: Sequence[Any], stats: dict[str, Any] | None = Non
     elif errors[kind] > EXACT:
         failures.append(f"Plot B is not exactly f under {kind} (error {errors[kind]:.4f})")
     if images:
-        failures += _pixel_failures(scene, panels, a, b, np.asarray(images[0].convert("RGB")), stats)
+        image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
+        failures += _pixel_failures(scene, panels, a, b, np.asarray(image), stats)
     return failures
 
 
@@ -141,15 +142,16 @@ def _shift_profile(target: np.ndarray, shown: np.ndarray, margin: int, axis: int
     """RMS difference between ``target`` and the window of ``shown`` moved by s = -margin..margin samples
     along ``axis`` (entry s + margin), from sum(t^2) + sum(w^2) - 2 sum(t w) with the cross term by FFT."""
     n = target.shape[0]
-    if axis == 0:
-        target, shown = target.T, shown.T
-    strip = shown[margin:margin + n, :]  # rows of the window, all columns of the extension
-    size = strip.shape[1]  # lags 0..2 margin never wrap around: t + j <= 2 margin + n - 1 < size
-    spectrum = np.fft.rfft(strip, size, axis=1) * np.conj(np.fft.rfft(target, size, axis=1))
-    cross = np.fft.irfft(spectrum.sum(axis=0), size)  # cross[t] = sum_ij strip[i, t + j] target[i, j]
+    across = 1 - axis  # the axis the lines of the window run across (summed over)
+    # the window's lines along the shift, all of the extension's samples along it; the transforms run along
+    # ``axis`` of the arrays as stored (transposing first would make every transform gather its samples)
+    strip = shown[margin:margin + n, :] if axis == 1 else shown[:, margin:margin + n]
+    size = strip.shape[axis]  # lags 0..2 margin never wrap around: t + j <= 2 margin + n - 1 < size
+    spectrum = np.fft.rfft(strip, size, axis=axis) * np.conj(np.fft.rfft(target, size, axis=axis))
+    cross = np.fft.irfft(spectrum.sum(axis=across), size)  # cross[t] = sum_ij strip[i, t + j] target[i, j]
     offsets = np.arange(2 * margin + 1)  # window starts at column t = margin - s
     starts = margin - (offsets - margin)
-    column_energy = np.concatenate(([0.0], np.cumsum((strip * strip).sum(axis=0))))
+    column_energy = np.concatenate(([0.0], np.cumsum((strip * strip).sum(axis=across))))
     window_energy = column_energy[starts + n] - column_energy[starts]
     total = float((target * target).sum()) + window_energy - 2.0 * cross[starts]
     return np.sqrt(np.maximum(total, 0.0) / target.size)

@@ -85,29 +85,99 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
     nx, ny = np.roll(xs, -1, axis=1), np.roll(ys, -1, axis=1)
     sign = np.sign((xs * ny - nx * ys).sum(axis=1))
     width, height = x1 - x0, y1 - y0
-    count = np.where((sign != 0) & (width > 0) & (height > 0), width * height, 0)
-    owner = np.repeat(np.arange(len(xs)), count)
-    if not len(owner):
-        return ids
-    local = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
-    col = x0[owner] + local % width[owner]
-    row = y0[owner] + local // width[owner]
-    cx, cy = col + 0.5, row + 0.5
+    rows_of = np.where((sign != 0) & (width > 0) & (height > 0), height, 0)
     # corner k to k+1: inside where sign * (e x (p - corner)) >= 0, i.e. a * y - b * x - c >= 0
     a, b = sign[:, None] * (nx - xs), sign[:, None] * (ny - ys)
     c = a * ys - b * xs
-    inside = np.ones(len(owner), dtype=bool)
-    for k in range(xs.shape[1]):
-        inside &= a[owner, k] * cy - b[owner, k] * cx - c[owner, k] >= -1e-9
-    owner, pixel = owner[inside], (row * side + col)[inside]
+    # one entry per pixel row of every polygon's box (polygon by polygon, top to bottom)
+    owner_row = np.repeat(np.arange(len(xs)), rows_of)
+    if not len(owner_row):
+        return ids
+    row = y0[owner_row] + np.arange(len(owner_row)) - np.repeat(np.cumsum(rows_of) - rows_of, rows_of)
+    first, last = _row_spans(a, b, c, x0, x1, owner_row, row + 0.5)
+    counts = np.maximum(last - first + 1, 0)
+    owner = np.repeat(owner_row, counts)
+    row = np.repeat(row, counts)
+    col = np.repeat(first, counts) + np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    pixel = row * side + col
     if depth is not None:  # keep, per pixel, the nearest polygon
-        z = depth[owner, 0] * cx[inside] + depth[owner, 1] * cy[inside] + depth[owner, 2]
+        z = depth[owner, 0] * (col + 0.5) + depth[owner, 1] * (row + 0.5) + depth[owner, 2]
         nearest = np.full(side * side, -np.inf)
         np.maximum.at(nearest, pixel, z)
         front = z >= nearest[pixel]
         pixel, owner = pixel[front], owner[front]
     ids.reshape(-1)[pixel] = labels[owner]
     return ids
+
+
+#: Edges whose row step (``b`` in ``rasterise``) is smaller than this, but not 0, have their crossing of a pixel
+#: row worked out pixel by pixel (a division by it would not place the crossing to a pixel).
+_STEEP = 1e-3
+#: Pixels tested either side of a row's estimated first and last covered pixel.
+_BAND = 2
+
+
+def _inside(a: np.ndarray, b: np.ndarray, c: np.ndarray, owner: np.ndarray, cy: np.ndarray, col: np.ndarray
+            ) -> np.ndarray:
+    """Whether pixel (``col``, row centre ``cy``) lies in polygon ``owner``: the edge test of ``rasterise``."""
+    cx = col + 0.5
+    inside = np.ones(len(owner), dtype=bool)
+    for k in range(a.shape[1]):
+        inside &= a[owner, k] * cy - b[owner, k] * cx - c[owner, k] >= -1e-9
+    return inside
+
+
+def _row_spans(a: np.ndarray, b: np.ndarray, c: np.ndarray, x0: np.ndarray, x1: np.ndarray, owner: np.ndarray,
+               cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each pixel row (polygon ``owner``, centre ``cy``) the first and last column whose pixel centre
+    passes ``_inside`` (first > last where none does), exactly as testing every pixel of the box would.
+
+    Each edge's test, as computed in floating point, holds on a run of columns that starts or ends the row
+    (its value moves one way as the column grows), so the covered pixels of a row are one run.  Its ends are
+    estimated by solving each edge's test for the column and confirmed by testing the ``_BAND`` pixels either
+    side of them; rows with an edge too close to horizontal to solve for, and short rows, are tested pixel by
+    pixel."""
+    lo, hi = x0[owner], x1[owner] - 1
+    start, stop = lo.astype(float), hi.astype(float)
+    level = np.zeros(len(owner), dtype=bool)  # an edge too flat to solve for
+    for k in range(a.shape[1]):
+        bk = b[owner, k]
+        rest = a[owner, k] * cy - c[owner, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            at = (rest + 1e-9) / bk - 0.5  # the column where the edge's test turns
+        start = np.where(bk < 0, np.maximum(start, np.ceil(at)), start)
+        stop = np.where(bk > 0, np.minimum(stop, np.floor(at)), stop)
+        level |= (bk == 0) & (rest < -1e-9)  # a flat edge the whole row lies outside of: tested below
+        level |= (bk != 0) & (np.abs(bk) < _STEEP)
+    start = np.clip(start, lo - 1, hi + 1).astype(np.int64)
+    stop = np.clip(stop, lo - 1, hi + 1).astype(np.int64)
+    near_from = np.maximum(lo, start - _BAND)  # the covered run lies within [near_from, near_to]
+    near_to = np.minimum(hi, stop + _BAND)
+    whole = level | (near_to - near_from < 4 * _BAND + 2)
+    near_from = np.where(level, lo, near_from)
+    near_to = np.where(level, hi, near_to)
+    # the pixels to test: every one of a whole row, the two bands of any other
+    left_to = np.where(whole, near_to, near_from + 2 * _BAND)
+    right_from = np.where(whole, near_to + 1, near_to - 2 * _BAND)
+    spans = [(near_from, np.maximum(left_to - near_from + 1, 0)), (right_from, np.maximum(near_to - right_from + 1, 0))]
+    first = np.full(len(owner), np.iinfo(np.int64).max)
+    last = np.full(len(owner), np.iinfo(np.int64).min)
+    for begin, count in spans:
+        which = np.repeat(np.arange(len(owner)), count)
+        col = np.repeat(begin, count) + np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
+        hit = _inside(a, b, c, owner[which], cy[which], col)
+        rows, cols = which[hit], col[hit]  # by row, columns rising within a row
+        if len(rows):
+            change = np.flatnonzero(rows[1:] != rows[:-1])
+            starts, ends = np.concatenate([[0], change + 1]), np.concatenate([change, [len(rows) - 1]])
+            first[rows[starts]] = np.minimum(first[rows[starts]], cols[starts])
+            last[rows[ends]] = np.maximum(last[rows[ends]], cols[ends])
+    # a row tested in two bands covers everything between them
+    banded = ~whole & (first <= last)
+    first = np.where(banded | whole, first, 0)
+    last = np.where(banded | whole, last, -1)
+    empty = first > last
+    return np.where(empty, 0, first), np.where(empty, -1, last)
 
 
 def _padded(points: Sequence[Sequence[Sequence[float]]]) -> tuple[np.ndarray, np.ndarray]:

@@ -35,3 +35,37 @@ def snap(rgb: np.ndarray, names: tuple[str, ...] = tuple(NAMED)) -> np.ndarray:
     at = np.clip(np.searchsorted(sorted_refs, keys), 0, len(refs) - 1)
     found = sorted_refs[at] == keys
     return np.where(found, order[at], -1)
+
+
+def image_keys(image) -> np.ndarray:
+    """Each pixel's colour of a PIL RGB image as one integer 0xBBGGRR (Pillow's own byte order, so no RGB
+    array is copied on the way), shape (h, w), dtype uint32."""
+    raw = np.frombuffer(image.tobytes("raw", "RGBX"), dtype="<u4").reshape(image.height, image.width)
+    return raw & np.uint32(0xFFFFFF)
+
+
+def key_of(name: str) -> int:
+    """The 0xBBGGRR key of a named colour."""
+    r, g, b = (int(v) for v in hex_rgb(NAMED[name]))
+    return r | g << 8 | b << 16
+
+
+def snap_keys(keys: np.ndarray, names: tuple[str, ...] = tuple(NAMED)) -> np.ndarray:
+    """``snap`` for keys from ``image_keys``: each pixel's index into ``names`` where it has exactly that named
+    colour, or -1."""
+    refs = np.array([key_of(n) for n in names], dtype=np.int64)
+    order = np.argsort(refs)
+    sorted_refs = refs[order]
+    at = np.clip(np.searchsorted(sorted_refs, keys), 0, len(refs) - 1)
+    return np.where(sorted_refs[at] == keys, order[at], -1)
+
+
+def channels(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (r, g, b) planes of keys from ``image_keys``."""
+    return keys & 0xFF, (keys >> 8) & 0xFF, keys >> 16
+
+
+def luminance_of_keys(keys: np.ndarray) -> np.ndarray:
+    """Rec. 601 luminance (float32) of keys from ``image_keys``."""
+    r, g, b = channels(keys)
+    return 0.299 * r.astype(np.float32) + 0.587 * g.astype(np.float32) + 0.114 * b.astype(np.float32)

@@ -1,0 +1,159 @@
+"""``sphinx/chart-comparison`` (paper B.1.5, spec T5): a pie chart (or a bar chart) on top and four charts of
+the other kind below; which one shows the same proportion for every colour?
+
+Construction: k distinct integer percentages (``kit.charts.percentages``) and k distinct palette colours, one
+per category; every chart uses the same colour for a category and the same category order (clockwise from 12
+o'clock in a pie, left to right in a bar chart).  The wrong options give the same percentages to other
+categories (permutations of the vector, as the paper's "permute"): all four options then hold the same
+slices or bars, only coloured differently, so no option stands out by its shape, ink or size.  Every two of
+the four options differ clearly: in at least two categories by 12 points or 25 % (relative), by at least 18
+points in all (L1), by at least 6 points in some category, and in at least 2 % of their coloured pixels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_plugin_sphinx import comparison_words as words
+from bench_plugin_sphinx.kit import charts, complexity, layout
+from bench_plugin_sphinx.kit.canvas import stamp_text
+from bench_plugin_sphinx.kit.palette import PALETTE
+from bench_plugin_sphinx.verifiers import chart_comparison as verifier
+
+SIZE = (1440, 838)
+CATEGORY_RANGE = (3, 10)
+#: The top chart's box: a pie's square or a bar chart's rectangle, centred.
+TOP_PIE, TOP_BARS = (530, 14, 910, 394), (340, 14, 1100, 394)
+OPTION_SIDE, OPTION_TOP, LABEL_SIZE = 320, 430, 56
+OPTION_LEFTS = (32, 384, 736, 1088)
+#: Inset of a pie inside its option box.
+PIE_INSET = 10
+#: How different two options must be (spec 7.2 #12).
+LARGE_POINTS, LARGE_RELATIVE, L1_POINTS, MAX_POINTS, PIXEL_FRACTION = 12, 0.25, 18, 6, 0.02
+ATTEMPTS = 60
+
+
+def option_box(k: int) -> list[int]:
+    left = OPTION_LEFTS[k]
+    return [left, OPTION_TOP, left + OPTION_SIDE, OPTION_TOP + OPTION_SIDE]
+
+
+def far_apart(a: list[int], b: list[int]) -> bool:
+    """Whether two percentage vectors differ clearly (the thresholds above, pixels aside)."""
+    diffs = [abs(x - y) for x, y in zip(a, b, strict=True)]
+    large = sum(d >= LARGE_POINTS or d / max(x, y) >= LARGE_RELATIVE for d, x, y in zip(diffs, a, b, strict=True))
+    return large >= 2 and sum(diffs) >= L1_POINTS and max(diffs) >= MAX_POINTS
+
+
+def draw_chart(draw: ImageDraw.ImageDraw, kind: str, box: list[int], values: list[int], colours: list[str],
+               inset: int = 0) -> None:
+    """A pie or a bar chart of ``values`` filling ``box`` (a pie inset by ``inset`` px on every side)."""
+    left, top, right, bottom = box
+    if kind == "pie":
+        charts.draw_pie(draw, (left + inset, top + inset, right - inset, bottom - inset), values, colours)
+    else:
+        charts.draw_bars(draw, (left, top), values, colours, right - left, bottom - top)
+
+
+def compose(scene: dict[str, Any]) -> Image.Image:
+    """The item's picture: the top chart, the four option charts of the other kind, their labels."""
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    draw = ImageDraw.Draw(canvas)
+    colours = [PALETTE[name] for name in scene["colours"]]
+    draw_chart(draw, scene["top"], scene["top_box"], scene["percentages"], colours)
+    other = "bar" if scene["top"] == "pie" else "pie"
+    for k, (box, values) in enumerate(zip(scene["option_boxes"], scene["option_values"], strict=True)):
+        draw_chart(draw, other, box, values, colours, PIE_INSET)
+        stamp_text(canvas, ((box[0] + box[2]) // 2, box[3] + 44), layout.label(k), LABEL_SIZE, anchor="mm")
+    return canvas
+
+
+def _keys(image: Image.Image) -> np.ndarray:
+    """Each pixel's colour as one integer (Pillow's RGBX bytes, padding masked off)."""
+    return np.frombuffer(image.tobytes("raw", "RGBX"), dtype="<u4") & np.uint32(0xFFFFFF)
+
+
+def _pixel_distinct(a: np.ndarray, b: np.ndarray) -> bool:
+    """At least PIXEL_FRACTION of the pixels coloured (not white) in either chart differ between them
+    (``a``, ``b``: colour keys)."""
+    coloured = (a != 0xFFFFFF) | (b != 0xFFFFFF)
+    return np.count_nonzero((a != b) & coloured) >= PIXEL_FRACTION * max(1, np.count_nonzero(coloured))
+
+
+class ChartComparison(TaskImplementation):
+    def check_params(self, params):
+        if params.get("categories") is not None and params.get("difficulty") is not None:
+            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of categories; set "
+                                 "either categories or difficulty, not both")
+
+    def generate(self, params, random):
+        rng = random.rng
+        level = params.get("difficulty")
+        low, high = CATEGORY_RANGE
+        if params["categories"] is not None:
+            k = params["categories"]
+        elif level is not None:
+            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
+        else:
+            k = int(rng.integers(low, high + 1))
+        top = params["top"] or words.TOPS[random.balanced(2, "top")]
+        position = random.balanced(4, "answer")
+        names = [list(PALETTE)[int(i)] for i in rng.permutation(len(PALETTE))[:k]]
+        kind = "bar" if top == "pie" else "pie"
+        for _attempt in range(ATTEMPTS):
+            values = charts.percentages(k, rng)
+            wrong = self._wrong_options(values, rng)
+            if wrong is None:
+                continue
+            option_values = [*wrong[:position], values, *wrong[position:]]
+            scene = {"image_size": list(SIZE), "top": top, "colours": names, "percentages": values,
+                     "top_box": list(TOP_PIE if top == "pie" else TOP_BARS),
+                     "option_boxes": [option_box(i) for i in range(4)], "option_values": option_values,
+                     "pie_inset": PIE_INSET}
+            picture = compose(scene)
+            options = [_keys(picture.crop(tuple(box))) for box in scene["option_boxes"]]
+            if all(_pixel_distinct(options[a], options[b]) for a in range(4) for b in range(a + 1, 4)):
+                break
+        else:
+            raise GenerationError(f"chart-comparison: no three clearly different {kind} options for k={k} in "
+                                  f"{ATTEMPTS} draws")
+        stem = words.STEMS[top][int(rng.integers(len(words.STEMS[top])))]
+        metadata = {"scene": scene, "top": top, "categories": k,
+                    "complexity": complexity.record("categories", k, low, high),
+                    "paper_answer": layout.label(position),
+                    **({} if level is None else {"difficulty_knobs": {"categories": k}})}
+        return Problem(question=words.question(stem), answer="ABCD"[position], image_size=SIZE,
+                       params={**params, "top": top, "categories": k}, options=("A", "B", "C", "D"),
+                       answer_type="option", metadata=metadata, structure=picture)
+
+    def _wrong_options(self, values, rng) -> list[list[int]] | None:
+        """Three permutations of ``values`` that differ clearly (``far_apart``) from it and from each other, in
+        random order; None when random permutations do not give them."""
+        chosen: list[list[int]] = [list(values)]
+        for _ in range(80):
+            candidate = [values[int(i)] for i in rng.permutation(len(values))]
+            if all(far_apart(candidate, other) for other in chosen):
+                chosen.append(candidate)
+                if len(chosen) == 4:
+                    return chosen[1:]
+        return None
+
+    def render(self, problem):
+        return [problem.structure if problem.structure is not None else compose(problem.metadata["scene"])]
+
+    def verify(self, item, images):
+        return verifier.verify(item, images)
+
+    def distractors(self, problem, count, random):
+        return [x for x in "ABCD" if x != problem.answer][:count]
+
+    def hardness(self, item):
+        """The number of categories k."""
+        return float(len(item.metadata["scene"]["colours"]))
+
+
+TASK = ChartComparison()

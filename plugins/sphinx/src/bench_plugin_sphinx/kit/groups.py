@@ -1,0 +1,755 @@
+"""Frieze and wallpaper groups built from their true generators (spec T13, T14, 7.2 #2).
+
+Isometries of the plane are 3 x 3 homogeneous matrices in image coordinates (x right, y down; a rotation
+by +theta turns counterclockwise *on screen*, as PIL's ``rotate``).  A group is given by generators (mirrors,
+half-turns, quarter-turns, glide reflections and, for friezes, translations); its copies of a motif are the
+orbit of one seed copy under the group, found by closing the generators, never from a table of per-cell
+operations.
+
+- Friezes: the seven frieze groups (``FRIEZE_GROUPS``: IUC name, Conway name) on a horizontal axis; a strip
+  places its copies either in one ``row`` on the axis or in ``columns`` of two (above and below the axis),
+  one copy (or column) per unit step, so that every strip of one layout has its copies at the same places
+  and only their orientations tell the groups apart.  ``frieze_copies`` lists a strip's copies.
+- Wallpapers: the seventeen wallpaper groups (``WALLPAPER_GROUPS``) on their lattices (oblique,
+  rectangular, centred rectangular, square, hexagonal).  ``coset_representatives`` closes the generators
+  modulo the lattice (one element per point-group element), ``best_seeds`` finds seed points far from every
+  symmetry element, and ``pattern_copies`` lists the copies that reach a window.
+- Lattices: ``make_lattice`` (whole even pixels but for the hexagonal one), ``reduce_basis``,
+  ``lattice_symmetries`` (the maps that carry a lattice onto itself).
+- Motifs: ``motif_changes`` measures how much a rendered motif changes under arbitrary linear maps about its
+  ink centroid (turns by 60 or 120 degrees, mirrors at any angle), extending ``kit.probe`` beyond D4;
+  ``aligned_changes`` measures it at the shift that suits the mapped motif best; ``self_symmetries`` and
+  ``usable_motif`` reject a motif with any symmetry of its own or too little change under a pattern's maps;
+  ``centred_sprite`` draws a motif with its ink centred on the sprite's centre pixel, ``transformed_sprite``
+  turns or mirrors a sprite and ``stamp`` draws copies.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from bench_plugin_sphinx.kit import motifs, probe
+
+# -- isometries --------------------------------------------------------------------------------------------
+
+
+def linear(matrix: Sequence[Sequence[float]]) -> np.ndarray:
+    """The 3 x 3 isometry with linear part ``matrix`` and no translation."""
+    out = np.eye(3)
+    out[:2, :2] = np.asarray(matrix, dtype=float)
+    return out
+
+
+def translation(dx: float, dy: float) -> np.ndarray:
+    out = np.eye(3)
+    out[:2, 2] = (dx, dy)
+    return out
+
+
+def rotation(degrees: float) -> np.ndarray:
+    """Rotation about the origin by ``degrees`` counterclockwise on screen (y down)."""
+    a = math.radians(degrees)
+    c, s = math.cos(a), math.sin(a)
+    return linear(((c, s), (-s, c)))
+
+
+def reflection(axis_degrees: float) -> np.ndarray:
+    """Reflection across the line through the origin at ``axis_degrees`` (counterclockwise on screen from +x):
+    0 is a horizontal line (top and bottom swap), 90 a vertical one (left and right swap)."""
+    a = math.radians(2 * axis_degrees)
+    c, s = math.cos(a), math.sin(a)
+    return linear(((c, -s), (-s, -c)))
+
+
+def about(op: np.ndarray, x: float, y: float) -> np.ndarray:
+    """``op`` conjugated to act about the point (x, y) instead of the origin."""
+    return translation(x, y) @ op @ translation(-x, -y)
+
+
+def glide(axis_degrees: float, step: float, x: float = 0.0, y: float = 0.0) -> np.ndarray:
+    """Reflection across the line through (x, y) at ``axis_degrees``, then a shift of ``step`` along it."""
+    a = math.radians(axis_degrees)
+    return translation(step * math.cos(a), -step * math.sin(a)) @ about(reflection(axis_degrees), x, y)
+
+
+#: The linear parts of the D4 operations of ``kit.probe`` (image conventions: ``mirror`` swaps left and right,
+#: ``transpose`` reflects across the main diagonal, ``rot90`` turns a quarter counterclockwise).
+D4_LINEAR: dict[str, np.ndarray] = {
+    "identity": np.array(((1, 0), (0, 1))),
+    "mirror": np.array(((-1, 0), (0, 1))),
+    "flip": np.array(((1, 0), (0, -1))),
+    "transpose": np.array(((0, 1), (1, 0))),
+    "transverse": np.array(((0, -1), (-1, 0))),
+    "rot90": np.array(((0, 1), (-1, 0))),
+    "rot180": np.array(((-1, 0), (0, -1))),
+    "rot270": np.array(((0, -1), (1, 0))),
+}
+
+
+_D4_BY_ENTRIES = {tuple(int(v) for v in ref.ravel()): name for name, ref in D4_LINEAR.items()}
+
+
+def d4_name(matrix: np.ndarray) -> str | None:
+    """The ``kit.probe`` operation whose linear part is ``matrix`` (2 x 2 or 3 x 3), or None."""
+    part = np.asarray(matrix, dtype=float)[:2, :2].ravel()
+    whole = np.rint(part)
+    if np.abs(part - whole).max() > 1e-6:
+        return None
+    return _D4_BY_ENTRIES.get(tuple(int(v) for v in whole))
+
+
+def _key(op: np.ndarray, decimals: int = 6) -> tuple:
+    return (*np.round(op[:2, :3], decimals).ravel().tolist(), 0.0)
+
+
+def _close(generators: Sequence[np.ndarray], keep, limit: int = 4000) -> list[np.ndarray]:
+    """The elements reachable from the identity by generators and their inverses, kept while ``keep(op)``
+    holds (a window, or reduction modulo a lattice: ``keep`` returns the element to store or None).  Steps
+    multiply on the right (g -> g s): the seed's image moves to a neighbouring copy, so a walk confined to a
+    window still reaches every copy inside it."""
+    steps = [*generators, *(np.linalg.inv(g) for g in generators)]
+    start = keep(np.eye(3))
+    found = {_key(start): start}
+    frontier = [start]
+    while frontier:
+        if len(found) > limit:
+            raise ValueError(f"group closure exceeded {limit} elements: are the generators or the window wrong?")
+        nxt = []
+        for element in frontier:
+            for step in steps:
+                candidate = keep(element @ step)
+                if candidate is None:
+                    continue
+                key = _key(candidate)
+                if key not in found:
+                    found[key] = candidate
+                    nxt.append(candidate)
+        frontier = nxt
+    return list(found.values())
+
+
+def point_group(elements: Iterable[np.ndarray]) -> list[np.ndarray]:
+    """The distinct linear parts (2 x 2) of ``elements``."""
+    seen: dict[tuple, np.ndarray] = {}
+    for op in elements:
+        part = np.round(op[:2, :2], 6) + 0.0
+        seen.setdefault(tuple(part.ravel().tolist()), part)
+    return list(seen.values())
+
+
+def rotation_order(parts: Iterable[np.ndarray]) -> int:
+    """The largest order of a rotation among the linear parts ``parts`` (1 when none but the identity)."""
+    best = 1
+    for part in parts:
+        if np.linalg.det(part) < 0:
+            continue
+        angle = math.degrees(math.atan2(part[0, 1], part[0, 0])) % 360
+        if angle > 1e-6 and 360 - angle > 1e-6:
+            best = max(best, round(360 / math.gcd(round(angle), 360)))
+    return best
+
+
+# -- friezes -----------------------------------------------------------------------------------------------
+
+#: Strip layouts: ``row`` puts every copy on the axis (y = 0); ``columns`` puts a copy above (y = -1) and one
+#: below (y = +1) the axis at every step.  Copies sit at x = k + 1/2 for k = 0 .. count - 1 in both.
+FRIEZE_LAYOUTS = ("row", "columns")
+_SEEDS = {"row": (0.5, 0.0), "columns": (0.5, -1.0)}
+
+
+@dataclass(frozen=True)
+class FriezeGroup:
+    """A frieze group: its IUC and Conway names and, per layout it can be drawn in, its generators (units:
+    one step between copies along x, the axis at y = 0, rows at y = -1 and +1)."""
+
+    iuc: str
+    conway: str
+    generators: dict[str, tuple[np.ndarray, ...]] = field(hash=False, compare=False)
+
+
+def _frieze_groups() -> dict[str, FriezeGroup]:
+    mirror = reflection(90)  # x -> -x
+    flip = reflection(0)  # y -> -y
+    half = rotation(180)
+
+    def v(x):  # vertical mirror line at x
+        return about(mirror, x, 0)
+
+    def r(x):  # half-turn about (x, 0)
+        return about(half, x, 0)
+
+    return {
+        "p1": FriezeGroup("p1", "hop", {"row": (translation(1, 0),)}),
+        "p11g": FriezeGroup("p11g", "step", {"row": (glide(0, 1),)}),
+        "p1m1": FriezeGroup("p1m1", "sidle", {"row": (v(1), v(2))}),
+        "p11m": FriezeGroup("p11m", "jump", {"columns": (flip, translation(1, 0))}),
+        "p2": FriezeGroup("p2", "spinning hop", {"row": (r(1), r(2)), "columns": (r(0.5), r(1))}),
+        "p2mg": FriezeGroup("p2mg", "spinning sidle", {"row": (v(1), r(2)), "columns": (r(0.5), v(1))}),
+        "p2mm": FriezeGroup("p2mm", "spinning jump", {"columns": (flip, v(1), v(2))}),
+    }
+
+
+#: The seven frieze groups by IUC name (the task uses the paper's six: every one but p1, "hop").
+FRIEZE_GROUPS: dict[str, FriezeGroup] = _frieze_groups()
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One drawn copy of the motif: its centre and the linear part (2 x 2) applied to the seed copy."""
+
+    x: float
+    y: float
+    part: np.ndarray = field(compare=False)
+
+    @property
+    def op(self) -> str | None:
+        """The ``kit.probe`` operation of the linear part, when it is one of D4."""
+        return d4_name(self.part)
+
+
+@functools.lru_cache(maxsize=256)
+def _frieze_copies(iuc: str, layout: str, count: int) -> tuple[Copy, ...]:
+    sx, sy = _SEEDS[layout]
+    seed = np.array((sx, sy, 1.0))
+    copies = []
+    for op in frieze_elements(iuc, layout, count):
+        x, y, _ = op @ seed
+        copies.append(Copy(round(float(x), 6) + 0.0, round(float(y), 6) + 0.0, op[:2, :2].round(6) + 0.0))
+    return tuple(sorted(copies, key=lambda c: (c.x, c.y)))
+
+
+def frieze_elements(iuc: str, layout: str, count: int) -> list[np.ndarray]:
+    """The group elements of frieze ``iuc`` (drawn in ``layout``) that carry the seed copy to a copy inside
+    a strip of ``count`` steps, found by closing the generators over the strip (and one period beyond)."""
+    group = FRIEZE_GROUPS[iuc]
+    if layout not in group.generators:
+        raise ValueError(f"frieze {iuc} cannot be drawn in layout {layout!r}; it can in {sorted(group.generators)}")
+    sx, sy = _SEEDS[layout]
+    seed = np.array((sx, sy, 1.0))
+
+    def keep(op):
+        x = (op @ seed)[0]
+        return op if -4.5 <= x <= count + 4.5 else None
+
+    elements = _close(group.generators[layout], keep)
+    return [op for op in elements if 0 <= (op @ seed)[0] <= count]
+
+
+def frieze_copies(iuc: str, layout: str, count: int) -> list[Copy]:
+    """The copies of a strip of ``count`` steps of frieze ``iuc`` in ``layout``, sorted by x then y: each one
+    the image of the seed copy (at x = 1/2, on the axis or above it) under a group element."""
+    return list(_frieze_copies(iuc, layout, count))
+
+
+@functools.lru_cache(maxsize=64)
+def frieze_period(iuc: str, layout: str) -> int:
+    """The frieze's translation period in steps: the smallest shift mapping the copies to themselves."""
+    copies = frieze_copies(iuc, layout, 12)
+    table = {(c.x, c.y): d4_name(c.part) for c in copies}
+    for shift in range(1, 7):
+        if all(table.get((x + shift, y), name) == name for (x, y), name in table.items()):
+            return shift
+    raise ValueError(f"no period found for frieze {iuc} in layout {layout}")
+
+
+# -- wallpapers --------------------------------------------------------------------------------------------
+
+LATTICES = ("oblique", "rectangular", "centred", "square", "hexagonal")
+
+
+@dataclass(frozen=True)
+class WallpaperGroup:
+    """A wallpaper group: its IUC name, lattice kind and generators as (linear part, fractional shift in the
+    conventional cell (a, b))."""
+
+    name: str
+    lattice: str
+    generators: tuple[tuple[np.ndarray, tuple[float, float]], ...] = field(hash=False, compare=False)
+
+
+def _wallpaper_groups() -> dict[str, WallpaperGroup]:
+    m, f = reflection(90), reflection(0)  # mirror lines along y (x -> -x) and along x (y -> -y)
+    r2, r4, r3, r6 = rotation(180), rotation(90), rotation(120), rotation(60)
+    o = (0.0, 0.0)
+    table = {
+        "p1": ("oblique", ()),
+        "p2": ("oblique", ((r2, o),)),
+        "pm": ("rectangular", ((m, o),)),
+        "pg": ("rectangular", ((m, (0.0, 0.5)),)),
+        "cm": ("centred", ((m, o),)),
+        "pmm": ("rectangular", ((m, o), (f, o))),
+        "pmg": ("rectangular", ((r2, o), (m, (0.5, 0.0)))),
+        "pgg": ("rectangular", ((r2, o), (m, (0.5, 0.5)))),
+        "cmm": ("centred", ((m, o), (f, o))),
+        "p4": ("square", ((r4, o),)),
+        "p4m": ("square", ((r4, o), (m, o))),
+        "p4g": ("square", ((r4, o), (m, (0.5, 0.5)))),
+        "p3": ("hexagonal", ((r3, o),)),
+        "p3m1": ("hexagonal", ((r3, o), (m, o))),  # mirror lines perpendicular to the shortest translations
+        "p31m": ("hexagonal", ((r3, o), (f, o))),  # mirror lines along the shortest translations
+        "p6": ("hexagonal", ((r6, o),)),
+        "p6m": ("hexagonal", ((r6, o), (m, o))),
+    }
+    return {name: WallpaperGroup(name, kind, gens) for name, (kind, gens) in table.items()}
+
+
+#: The seventeen wallpaper groups by IUC name, in the usual order.
+WALLPAPER_GROUPS: dict[str, WallpaperGroup] = _wallpaper_groups()
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A lattice in pixels: the conventional cell (a, b) and a reduced primitive basis of the translations."""
+
+    kind: str
+    a: tuple[float, float]
+    b: tuple[float, float]
+    basis: tuple[tuple[float, float], tuple[float, float]]
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The primitive basis as columns (2 x 2)."""
+        return np.array(self.basis, dtype=float).T
+
+    @property
+    def cell_area(self) -> float:
+        return abs(float(np.linalg.det(self.matrix)))
+
+
+def reduce_basis(u: Sequence[float], v: Sequence[float]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A Lagrange-Gauss reduced basis of the lattice spanned by ``u`` and ``v`` (shortest vector first; the
+    second at most as long as any other lattice vector independent of the first)."""
+    u, v = np.asarray(u, float), np.asarray(v, float)
+    if u @ u > v @ v:
+        u, v = v, u
+    for _ in range(64):
+        k = round(float(u @ v) / float(u @ u))
+        v = v - k * u
+        if v @ v >= u @ u - 1e-9:
+            break
+        u, v = v, u
+    if float(u[0] * v[1] - u[1] * v[0]) < 0:
+        v = -v
+    return (float(u[0]), float(u[1])), (float(v[0]), float(v[1]))
+
+
+def make_lattice(kind: str, area: float, rng: np.random.Generator) -> Lattice:
+    """A lattice of ``kind`` whose conventional cell has about ``area`` px^2, its shape drawn from ``rng``.
+    Lengths are even whole pixels except on the hexagonal lattice, so every symmetry element of the groups
+    on the other four lies on whole or half pixels and their patterns can be drawn exactly."""
+    def even(x: float) -> int:
+        return max(8, 2 * round(x / 2))
+
+    if kind == "hexagonal":
+        alpha = math.sqrt(area / (math.sqrt(3) / 2))
+        a, b = (alpha, 0.0), (alpha / 2, -alpha * math.sqrt(3) / 2)
+        return Lattice(kind, a, b, reduce_basis(a, b))
+    if kind == "square":
+        alpha = even(math.sqrt(area))
+        a, b = (alpha, 0), (0, alpha)
+    elif kind in ("rectangular", "centred"):
+        ratio = float(np.exp(rng.uniform(math.log(0.7), math.log(1.45))))
+        alpha = even(math.sqrt(area / ratio))
+        a, b = (alpha, 0), (0, even(alpha * ratio))
+    elif kind == "oblique":
+        ratio = float(np.exp(rng.uniform(math.log(0.8), math.log(1.25))))
+        angle = math.radians(float(rng.uniform(62, 80)))
+        side = math.sqrt(area / (ratio * math.sin(angle)))
+        lean = 1 if rng.random() < 0.5 else -1
+        a = (even(side), 0)
+        b = (lean * round(side * ratio * math.cos(angle)), -round(side * ratio * math.sin(angle)))
+    else:
+        raise ValueError(f"unknown lattice kind {kind!r}; known: {', '.join(LATTICES)}")
+    a = (float(a[0]), float(a[1]))
+    b = (float(b[0]), float(b[1]))
+    if kind == "centred":
+        centre = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        return Lattice(kind, a, b, reduce_basis(a, centre))
+    return Lattice(kind, a, b, reduce_basis(a, b))
+
+
+#: How many linear maps preserve a lattice of each kind (its holohedry): 2, 4, 4, 8, 12.
+HOLOHEDRY_ORDER = {"oblique": 2, "rectangular": 4, "centred": 4, "square": 8, "hexagonal": 12}
+
+
+_UNIMODULAR = np.array([m for m in (np.array(e, float).reshape(2, 2) - 1 for e in np.ndindex(3, 3, 3, 3))
+                        if abs(abs(np.linalg.det(m)) - 1) < 1e-9])
+
+
+def lattice_symmetries(lattice: Lattice, tolerance: float = 0.06) -> list[np.ndarray]:
+    """The linear maps (2 x 2, pixels) that carry the lattice onto itself within ``tolerance``: integer matrices
+    M with entries -1, 0, 1 in the reduced basis whose B M B^-1 is orthogonal to within ``tolerance``."""
+    basis = lattice.matrix
+    parts = basis @ _UNIMODULAR @ np.linalg.inv(basis)  # (k, 2, 2)
+    error = np.abs(parts @ np.swapaxes(parts, 1, 2) - np.eye(2)).max(axis=(1, 2))
+    return list(parts[error <= tolerance])
+
+
+def conventional_area(group: str, fundamental_area: float) -> float:
+    """The conventional cell's area that gives each motif copy ``fundamental_area`` px^2 in ``group``."""
+    order = len(point_group_of(group))
+    centred = WALLPAPER_GROUPS[group].lattice == "centred"
+    return fundamental_area * order * (2 if centred else 1)
+
+
+def _generators(group: str, lattice: Lattice) -> list[np.ndarray]:
+    a, b = np.array(lattice.a), np.array(lattice.b)
+    out = []
+    for part, (fa, fb) in WALLPAPER_GROUPS[group].generators:
+        shift = fa * a + fb * b
+        out.append(translation(*shift) @ part)
+    return out
+
+
+def coset_representatives(group: str, lattice: Lattice) -> list[np.ndarray]:
+    """One element of ``group`` per element of its point group, its translation reduced into the primitive
+    cell: the generators closed modulo the lattice."""
+    basis = lattice.matrix
+    inverse = np.linalg.inv(basis)
+
+    def keep(op):
+        frac = inverse @ op[:2, 2]
+        frac = frac - np.floor(frac + 1e-7)
+        out = op.copy()
+        out[:2, 2] = basis @ frac
+        return out
+
+    return _close(_generators(group, lattice), keep, limit=64)
+
+
+def point_group_of(group: str) -> list[np.ndarray]:
+    """The point group (distinct linear parts) of wallpaper ``group``."""
+    if group not in _POINT_GROUPS:
+        lattice = make_lattice(WALLPAPER_GROUPS[group].lattice, 10000.0, np.random.default_rng(0))
+        _POINT_GROUPS[group] = point_group(coset_representatives(group, lattice))
+    return _POINT_GROUPS[group]
+
+
+_POINT_GROUPS: dict[str, list[np.ndarray]] = {}
+
+
+def seed_clearance(reps: Sequence[np.ndarray], lattice: Lattice, points: np.ndarray) -> np.ndarray:
+    """For each candidate seed point (rows of ``points``, px), the distance to the nearest other copy of it
+    under the group (coset representatives ``reps``, all lattice shifts): twice the room a copy has."""
+    basis = lattice.matrix
+    shifts = np.array([(i, j) for i in range(-2, 3) for j in range(-2, 3)], float) @ basis.T  # (25, 2)
+    best = np.full(len(points), np.inf)
+    for op in reps:
+        images = points @ op[:2, :2].T + op[:2, 2]  # (k, 2)
+        gaps = images[:, None, :] + shifts[None, :, :] - points[:, None, :]
+        dist = np.hypot(gaps[..., 0], gaps[..., 1])
+        if np.allclose(op[:2, :2], np.eye(2)):
+            dist[dist < 1e-6] = np.inf  # the copy itself
+        best = np.minimum(best, dist.min(axis=1))
+    return best
+
+
+def best_seeds(reps: Sequence[np.ndarray], lattice: Lattice, rng: np.random.Generator, candidates: int = 96,
+               keep: float = 0.92) -> tuple[np.ndarray, float]:
+    """A seed point (px) far from every symmetry element: among ``candidates`` random points of the cell, one
+    drawn from those within ``keep`` of the best clearance; returns (point, its clearance)."""
+    frac = rng.random((candidates, 2))
+    points = frac @ lattice.matrix.T
+    clearance = seed_clearance(reps, lattice, points)
+    good = np.nonzero(clearance >= keep * clearance.max())[0]
+    pick = int(good[int(rng.integers(len(good)))])
+    return points[pick], float(clearance[pick])
+
+
+def pattern_copies(reps: Sequence[np.ndarray], lattice: Lattice, seed: Sequence[float], window: Sequence[float],
+                   reach: float) -> list[Copy]:
+    """The copies of the pattern whose centre lies within ``reach`` px of the window (left, top, right, bottom):
+    the seed's images under the coset representatives, shifted by every lattice translation that matters."""
+    left, top, right, bottom = window
+    basis = lattice.matrix
+    inverse = np.linalg.inv(basis)
+    corners = np.array([(left - reach, top - reach), (right + reach, top - reach), (left - reach, bottom + reach),
+                        (right + reach, bottom + reach)])
+    seed = np.array((float(seed[0]), float(seed[1]), 1.0))
+    copies = []
+    for op in reps:
+        centre = (op @ seed)[:2]
+        frac = (corners - centre) @ inverse.T
+        lo, hi = np.floor(frac.min(axis=0)).astype(int), np.ceil(frac.max(axis=0)).astype(int)
+        ij = np.array([(i, j) for i in range(lo[0], hi[0] + 1) for j in range(lo[1], hi[1] + 1)], float)
+        points = centre + ij @ basis.T
+        inside = ((points[:, 0] >= left - reach) & (points[:, 0] <= right + reach) & (points[:, 1] >= top - reach)
+                  & (points[:, 1] <= bottom + reach))
+        part = op[:2, :2].round(9) + 0.0
+        copies += [Copy(float(x), float(y), part) for x, y in points[inside]]
+    return sorted(copies, key=lambda c: (c.y, c.x))
+
+
+# -- motifs under arbitrary linear maps ----------------------------------------------------------------------
+
+
+def ink_centroid(rgb: np.ndarray) -> tuple[float, float]:
+    """The centroid (x, y) of the inked pixels (``kit.probe.ink_mask``) weighted by darkness."""
+    dark = 1.0 - np.minimum(np.minimum(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2]).astype(np.float64) / 255.0
+    dark[~probe.ink_mask(rgb)] = 0.0
+    total = dark.sum()
+    if total <= 0:
+        h, w = dark.shape
+        return (w - 1) / 2, (h - 1) / 2
+    ys, xs = np.indices(dark.shape)
+    return float((xs * dark).sum() / total), float((ys * dark).sum() / total)
+
+
+def ink_radius(rgb: np.ndarray, centre: tuple[float, float] | None = None) -> float:
+    """The largest distance of an inked pixel's centre from ``centre`` (default: the array's centre)."""
+    ink = probe.ink_mask(rgb)
+    if not ink.any():
+        return 0.0
+    h, w = ink.shape
+    cx, cy = centre if centre is not None else ((w - 1) / 2, (h - 1) / 2)
+    ys, xs = np.nonzero(ink)
+    return float(np.hypot(xs - cx, ys - cy).max())
+
+
+#: Inked pixels ``motif_changes`` follows at most (every k-th in reading order).
+SAMPLE_POINTS = 600
+
+
+def _sampled(rgb: np.ndarray, points: int | None) -> dict[str, Any] | None:
+    """What ``motif_changes`` compares: the ink centroid, a sample of inked pixels, darkness in units of the
+    motif's own colour and the colours, padded by two pixels of white."""
+    rgb = np.asarray(rgb)[:, :, :3]
+    h, w = rgb.shape[:2]
+    ys, xs = np.nonzero(probe.ink_mask(rgb))
+    if not len(xs):
+        return None
+    cx, cy = ink_centroid(rgb)
+    stride = -(-len(xs) // (points or SAMPLE_POINTS))  # every stride-th inked pixel, in reading order
+    ys, xs = ys[::stride], xs[::stride]
+    pad = 2
+    colour = np.pad(rgb.astype(np.int16), ((pad, pad), (pad, pad), (0, 0)), constant_values=255)
+    dark = 1.0 - colour.min(axis=2) / 255.0
+    dark /= max(float(np.median(dark[ys + pad, xs + pad])), 0.25)  # the motif's own colour at 1, however light
+    d0, c0 = dark[ys + pad, xs + pad], colour[ys + pad, xs + pad]
+    solid = c0[d0 > 0.8]  # the motif's solid colours (its anti-aliased edges left out)
+    several = bool(len(solid)) and int(np.abs(solid - solid[0]).max()) > 100  # e.g. black and blue
+    return {"h": h, "w": w, "cx": cx, "cy": cy, "xs": xs, "ys": ys, "pad": pad, "colour": colour, "dark": dark,
+            "d0": d0, "c0": c0, "several": several}
+
+
+def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For each map x -> A (x - c) + c + t (rows of ``stack`` and ``offsets``), the share of the sampled inked
+    pixels whose image has no pixel of like darkness and colour within one pixel."""
+    pad, h, w = m["pad"], m["h"], m["w"]
+    rx, ry = m["xs"] - m["cx"], m["ys"] - m["cy"]
+    px = np.rint(m["cx"] + offsets[:, 0, None] + stack[:, 0, 0, None] * rx + stack[:, 0, 1, None] * ry)
+    py = np.rint(m["cy"] + offsets[:, 1, None] + stack[:, 1, 0, None] * rx + stack[:, 1, 1, None] * ry)
+    px = np.clip(px.astype(int), -1, w) + pad
+    py = np.clip(py.astype(int), -1, h) + pad
+    rows = py[:, None, :] + _NEIGHBOURS[None, :, 0, None]  # (maps, 9, points): each image point's 3 x 3 block
+    cols = px[:, None, :] + _NEIGHBOURS[None, :, 1, None]
+    d1 = m["dark"][rows, cols]
+    same = np.abs(d1 - m["d0"]) <= 0.3
+    if m["several"]:  # where both are dark, the colour must match too
+        both_dark = (d1 > 0.5) & (m["d0"] > 0.5)
+        same &= ~both_dark | (np.abs(m["colour"][rows, cols] - m["c0"]).max(axis=-1) <= 100)
+    return 1.0 - same.any(axis=1).mean(axis=1)
+
+
+def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence[Sequence] | None = None,
+                  points: int | None = None) -> list[float]:
+    """For each linear map (2 x 2) in ``parts``, the fraction of the motif's inked pixels that change when the
+    motif is mapped by it about its ink centroid: a pixel is unchanged when a pixel within one pixel of its
+    image has nearly its darkness (1 - darkest channel / 255, in units of the motif's own colour's, within 0.3:
+    so a light colour such as yellow or grey stands out from white as well as a dark one) and, where both are
+    dark, nearly its colour (every channel within 100: blue is not black).  Counted both ways (the motif's ink
+    into its image's, and back), so a part and its inverse give the same figure, on at most ``points``
+    (default ``SAMPLE_POINTS``) inked pixels spread evenly over the motif.  ``shifts``: for each part, the
+    shifts (x, y) to move its image by as well; the smallest change among them counts."""
+    m = _sampled(rgb, points)
+    if m is None:
+        return [0.0 for _ in parts]
+    maps, offsets, owner = [], [], []
+    for k, part in enumerate(parts):
+        a = np.asarray(part, float)[:2, :2]
+        inverse = np.linalg.inv(a)
+        for shift in (shifts[k] if shifts is not None else [(0, 0)]):
+            t = np.asarray(shift, float)
+            maps += [a, inverse]  # x -> A x + t, and back: x -> A^-1 (x - t)
+            offsets += [t, -inverse @ t]
+            owner.append(k)
+    if not maps:
+        return []
+    changed = _changed(m, np.array(maps), np.array(offsets)).reshape(-1, 2).max(axis=1)  # both ways
+    out = [1.0] * len(parts)
+    for k, value in zip(owner, changed, strict=True):
+        out[k] = min(out[k], float(value))
+    return out
+
+
+def aligned_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], peaks: int = 2, points: int = 150) -> list[float]:
+    """``motif_changes`` of each part at the shifts that lay the mapped motif best over the motif, as a pattern's
+    element is found at its best shift (which need not put the centroids on each other): the ``peaks`` highest
+    peaks of their cross-correlation (on darkness at half size), each with its four neighbours a pixel away."""
+    rgb = np.asarray(rgb)[:, :, :3]
+    cx, cy = ink_centroid(rgb)
+    dark = (1.0 - np.minimum(np.minimum(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2]) / 255.0)[::2, ::2]
+    h, w = dark.shape
+    size = (2 * h, 2 * w)
+    spectrum = np.fft.rfft2(dark, s=size)
+    ys, xs = np.mgrid[0:h, 0:w]
+    shifts = []
+    for part in parts:
+        inverse = np.linalg.inv(np.asarray(part, float)[:2, :2])
+        # the mapped motif at half size: each pixel q shows the motif at A^-1 (q - c) + c
+        sx = np.rint(cx / 2 + inverse[0, 0] * (xs - cx / 2) + inverse[0, 1] * (ys - cy / 2)).astype(int)
+        sy = np.rint(cy / 2 + inverse[1, 0] * (xs - cx / 2) + inverse[1, 1] * (ys - cy / 2)).astype(int)
+        inside = (sx >= 0) & (sx < w) & (sy >= 0) & (sy < h)
+        mapped = np.where(inside, dark[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)], 0.0)
+        corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(mapped, s=size)), s=size)
+        best = np.argsort(corr.ravel())[::-1][:peaks]
+        found = []
+        for index in best:
+            dy, dx = np.unravel_index(int(index), size)
+            dy, dx = (dy + size[0] // 2) % size[0] - size[0] // 2, (dx + size[1] // 2) % size[1] - size[1] // 2
+            found += [(2 * dx + ex, 2 * dy + ey) for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
+        shifts.append(found)
+    return motif_changes(rgb, parts, shifts=shifts, points=points)
+
+
+_NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+
+
+#: Turns a motif must not have (any order a lattice allows, and five-fold): degrees.
+SELF_TURNS = (60, 72, 90, 120, 180)
+#: Mirror lines a motif must not have: every this many degrees, besides its two principal axes.
+SELF_MIRROR_STEP = 15
+
+
+def principal_axes(rgb: np.ndarray) -> tuple[float, float]:
+    """The angles (degrees, counterclockwise on screen) of the two principal axes of the motif's ink (any mirror
+    line of a motif whose ink is not round in the second moments is one of them)."""
+    ink = probe.ink_mask(np.asarray(rgb)[:, :, :3])
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 3:
+        return 0.0, 90.0
+    dx, dy = xs - xs.mean(), ys - ys.mean()
+    angle = 0.5 * math.degrees(math.atan2(2 * float((dx * dy).mean()), float((dx * dx).mean() - (dy * dy).mean())))
+    return (-angle) % 180, (90 - angle) % 180  # y runs down: the on-screen angle has the opposite sign
+
+
+def self_symmetry_candidates(rgb: np.ndarray) -> dict[str, np.ndarray]:
+    """The maps (2 x 2) a motif without any symmetry of its own must change under: turns by ``SELF_TURNS``
+    and mirrors across lines every ``SELF_MIRROR_STEP`` degrees and along its principal axes."""
+    maps = {f"turn {d}": rotation(d)[:2, :2] for d in SELF_TURNS}
+    angles = [float(a) for a in range(0, 180, SELF_MIRROR_STEP)] + list(principal_axes(rgb))
+    maps.update({f"mirror {a:.1f}": reflection(a)[:2, :2] for a in angles})
+    return maps
+
+
+def self_symmetries(rgb: np.ndarray, fraction: float = probe.INVARIANT_FRACTION) -> list[str]:
+    """The candidate self-symmetries (``self_symmetry_candidates``) under which the rendered motif changes on
+    fewer than ``fraction`` of its ink (``motif_changes``): empty for a motif with no symmetry of its own, at
+    any angle, the probe of spec 7.2 #1 beyond D4."""
+    maps = self_symmetry_candidates(rgb)
+    changes = motif_changes(rgb, list(maps.values()))
+    return [name for name, change in zip(maps, changes, strict=True) if change < fraction]
+
+
+def usable_motif(rgb: np.ndarray, parts: Sequence[np.ndarray], minimum: float,
+                 fraction: float = probe.INVARIANT_FRACTION) -> bool:
+    """Whether a rendered motif can seed a pattern whose copies are turned and mirrored by ``parts``: it changes
+    on at least ``minimum`` of its ink under each of them and has no symmetry of its own (``self_symmetries``),
+    measured in one pass."""
+    candidates = list(self_symmetry_candidates(rgb).values())
+    changes = motif_changes(rgb, [*parts, *candidates])
+    return min(changes[: len(parts)], default=1.0) >= minimum and min(changes[len(parts):]) >= fraction
+
+
+def centred_sprite(spec: dict[str, Any], radius: float, probe_side: int = 61) -> tuple[np.ndarray, float]:
+    """The motif drawn so that its ink centroid sits on the centre pixel of an odd square sprite and its ink
+    reaches ``radius`` px from it; returns (sprite, fill used).  Copies drawn from it by any map about the centre
+    keep their ink centred on the copy's place, so a copy's orientation never moves its ink's centre."""
+    first = motifs.render(spec, probe_side)
+    cx, cy = ink_centroid(first)
+    centre = (probe_side - 1) / 2
+    reach = ink_radius(first, (cx, cy))
+    if reach <= 0:
+        raise ValueError(f"motif {spec['family']} draws no ink")
+    scale = radius / reach  # final px per probe px
+    side = 2 * math.ceil(radius) + 5
+    offset = (scale * (cx - centre), scale * (cy - centre))
+    big = side + 2 * math.ceil(max(abs(offset[0]), abs(offset[1]))) + 2
+    big += 1 - big % 2
+    fill = 0.86 * probe_side * scale / big
+    drawn = motifs.render(spec, big, fill=fill)
+    middle = (big - 1) // 2
+    left, top = middle + round(offset[0]) - side // 2, middle + round(offset[1]) - side // 2
+    return np.ascontiguousarray(drawn[top: top + side, left: left + side]), fill
+
+
+def unit_reach(spec: dict[str, Any]) -> float:
+    """How far the motif reaches from its centre, in the unit coordinates of ``kit.motifs`` (``render`` draws a
+    unit at ``fill * size / 2`` px): the farthest polygon vertex or stroke end (with half its width); a text
+    motif is measured on a drawing."""
+    reach = 0.0
+    for prim in motifs.primitives(spec):
+        if prim[0] == "poly":
+            geometries = getattr(prim[1], "geoms", [prim[1]])
+            for geometry in geometries:
+                if not geometry.is_empty and hasattr(geometry, "exterior"):
+                    xy = np.asarray(geometry.exterior.coords)
+                    reach = max(reach, float(np.hypot(xy[:, 0], xy[:, 1]).max()))
+        elif prim[0] == "line":
+            xy = np.asarray(prim[1], float)
+            reach = max(reach, float(np.hypot(xy[:, 0], xy[:, 1]).max()) + prim[2] / 2)
+        else:
+            size = 97
+            return max(reach, ink_radius(motifs.render(spec, size, fill=1.0)) / (size / 2))
+    return reach
+
+
+def transformed_sprite(big: np.ndarray, part: np.ndarray, factor: int) -> np.ndarray:
+    """A square RGB sprite (odd side, its centre pixel the motif's centre) transformed by the linear map
+    ``part`` about its centre: D4 maps exactly (array operations on the reduced sprite), any other map by
+    turning the ``factor`` x larger drawing ``big`` (nearest pixel) and reducing it with a box filter."""
+    name = d4_name(part)
+    if name is not None:
+        return probe.apply(name, reduce(big, factor))
+    part = np.asarray(part, float)[:2, :2]
+    image = Image.fromarray(big)
+    if np.linalg.det(part) < 0:  # part = rotation . mirror
+        image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+        part = part @ np.array(((-1.0, 0.0), (0.0, 1.0)))
+    degrees = math.degrees(math.atan2(part[0, 1], part[0, 0]))
+    turned = image.rotate(degrees, resample=Image.Resampling.NEAREST, fillcolor=(255, 255, 255))
+    return reduce(np.asarray(turned), factor)
+
+
+def reduce(big: np.ndarray, factor: int) -> np.ndarray:
+    """``big`` (side divisible by ``factor``) reduced by a box filter."""
+    if factor == 1:
+        return np.ascontiguousarray(big)
+    return np.asarray(Image.fromarray(np.ascontiguousarray(big)).reduce(factor))
+
+
+def stamp(canvas: np.ndarray, sprite: np.ndarray, x: int, y: int) -> None:
+    """Draw ``sprite`` (odd side) with its centre pixel at (x, y) on ``canvas`` (RGB, white background), keeping
+    the darker value per channel (copies never overlap, so this is exact), clipped to the canvas."""
+    side = sprite.shape[0]
+    half = side // 2
+    top, left = y - half, x - half
+    h, w = canvas.shape[:2]
+    t0, l0 = max(0, top), max(0, left)
+    t1, l1 = min(h, top + side), min(w, left + side)
+    if t0 >= t1 or l0 >= l1:
+        return
+    region = canvas[t0:t1, l0:l1]
+    np.minimum(region, sprite[t0 - top: t1 - top, l0 - left: l1 - left], out=region)
+
+
+def as_json(part: np.ndarray) -> list[list[float]]:
+    """A 2 x 2 linear part as plain JSON (rounded to 6 places)."""
+    return [[round(float(v), 6) + 0.0 for v in row] for row in np.asarray(part)[:2, :2]]

@@ -1,0 +1,147 @@
+"""Verifier of ``sphinx/frieze-groups``: every strip's frieze group is read back from its pixels.
+
+For each strip (its box inside the frame, and the period in pixels the record claims):
+
+1. the strip must match itself shifted by the period (tolerant mismatch at most ``HOLD``);
+2. columns congruent modulo the period are averaged into one period F, periodic along x;
+3. the strip's axis is where its row profile is most symmetric (rows y and K - y);
+4. group elements are checked on F: a mirror across a vertical line (F reversed left to right), the reflection
+   in the axis (rows reflected about it), the half-turn (both) and a translation shorter than the period.
+   For each, the shift along x that lays the transformed F best over F is found by cross-correlation, and the
+   tolerant mismatch at that shift decides: the element is there at most ``HOLD``, absent at least ``FAIL``;
+   anything between is a failure (the strip would be ambiguous to a person too);
+5. the reflection in the axis is a mirror when its shift is 0 modulo the period and a glide when it is half.
+
+The group follows from the elements found (p2mm, p2mg, p2, p1m1, p11m, p11g, p1), three strips must share
+one group and the fourth have another, at the answer letter, and the record's group names must agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bench_plugin_sphinx import frieze_words as words
+from bench_plugin_sphinx.verifiers.periodic import best_shift_from_spectra, darkness, mismatch
+
+HOLD, FAIL = 0.01, 0.04
+#: Strips are drawn exactly symmetric: pixels are compared in place (no tolerance), darkness within STEP.
+REACH, STEP = 0, 0.1
+
+
+def _axis(fold: np.ndarray) -> int:
+    """K such that rows y and K - y of ``fold`` are most alike in ink (the axis lies at K / 2)."""
+    profile = fold.sum(axis=1).astype(np.float64)
+    scores = np.convolve(profile, profile)  # scores[K] = sum_y profile[y] * profile[K - y]
+    return int(np.argmax(scores))
+
+
+def _reflect_rows(array: np.ndarray, k: int) -> np.ndarray:
+    """Rows y of the result are rows k - y of ``array`` (zero where that row is outside)."""
+    out = np.zeros_like(array)
+    h = array.shape[0]
+    lo, hi = max(0, k - h + 1), min(h, k + 1)
+    if lo < hi:
+        out[lo:hi] = array[k - np.arange(lo, hi)]
+    return out
+
+
+def read_group(strip: np.ndarray, period: int) -> tuple[str | None, dict[str, float], list[str]]:
+    """(group, measurements, failures) of one strip's pixels (RGB, inside the frame) with the claimed period."""
+    dark = darkness(strip)
+    h, w = dark.shape
+    failures: list[str] = []
+    if not 8 <= period <= w:
+        return None, {}, [f"the claimed period {period} px does not fit a strip {w} px wide"]
+    scores = {"period": mismatch(dark[:, : w - period], dark[:, period:], reach=REACH, step=STEP)}
+    fold = np.zeros((h, period), np.float32)
+    counts = np.zeros(period, np.float32)
+    for start in range(0, w, period):
+        part = dark[:, start: start + period]
+        fold[:, : part.shape[1]] += part
+        counts[: part.shape[1]] += 1
+    fold /= counts
+    k = _axis(fold)
+    # the transformed folds (x -> -x modulo the period; rows y -> k - y) and their row-wise spectra: mirroring
+    # x conjugates a real spectrum and reflecting rows reorders it, so one transform serves all four checks
+    spectrum = np.fft.rfft(fold, axis=1)
+    reversed_x = np.roll(fold[:, ::-1], 1, axis=1)
+    reflected = _reflect_rows(fold, k)
+    moved = {
+        "shorter-period": (fold, spectrum),
+        "vertical-mirror": (reversed_x, np.conj(spectrum)),
+        "axis-reflection": (reflected, _reflect_rows(spectrum, k)),
+        "half-turn": (np.roll(reflected[:, ::-1], 1, axis=1), np.conj(_reflect_rows(spectrum, k))),
+    }
+    shifts = {}
+    for name, (picture, picture_spectrum) in moved.items():
+        exclude = 2 if name == "shorter-period" else None
+        shift = best_shift_from_spectra(spectrum, picture_spectrum, period, exclude)
+        scores[name] = mismatch(fold, np.roll(picture, shift, axis=1), reach=REACH, step=STEP)
+        shifts[name] = shift
+    held = {}
+    for name, value in scores.items():
+        if FAIL > value > HOLD:
+            failures.append(f"{name} neither holds nor clearly fails (mismatch {value:.3f})")
+        held[name] = value <= HOLD
+    if not held["period"]:
+        failures.append(f"the strip does not repeat with the claimed period {period} px "
+                        f"(mismatch {scores['period']:.3f})")
+    if held["shorter-period"]:
+        failures.append(f"the strip repeats with a shift shorter than the claimed period {period} px")
+    reflection = None
+    if held["axis-reflection"]:
+        shift = shifts["axis-reflection"]
+        offset = min(shift % period, -shift % period)
+        if offset <= 2:
+            reflection = "mirror"
+        elif abs(offset - period / 2) <= 2:
+            reflection = "glide"
+        else:
+            failures.append(f"the reflection in the axis shifts by {shift} px, neither 0 nor half the period")
+    group = classify(held["vertical-mirror"], reflection, held["half-turn"])
+    if group is None:
+        failures.append(f"the elements found (vertical mirror {held['vertical-mirror']}, axis reflection "
+                        f"{reflection}, half-turn {held['half-turn']}) form no frieze group")
+    return group, scores, failures
+
+
+def classify(vertical: bool, reflection: str | None, half_turn: bool) -> str | None:
+    """The frieze group (IUC) with these elements, or None when they cannot form one."""
+    if vertical and half_turn:
+        return {"mirror": "p2mm", "glide": "p2mg"}.get(reflection or "")
+    if half_turn:
+        return "p2" if reflection is None else None
+    if vertical:
+        return "p1m1" if reflection is None else None
+    return {"mirror": "p11m", "glide": "p11g", None: "p1"}[reflection]
+
+
+def verify(item, images) -> list[str]:
+    scene, failures = item.metadata["scene"], []
+    if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
+        failures.append("the question does not state the frieze definition and one of the task's stems")
+    rgb = np.asarray(images[0].convert("RGB"))
+    groups = []
+    for k, strip in enumerate(scene["strips"]):
+        left, top, right, bottom = strip["box"]
+        outer = scene["option_boxes"][k]
+        frame = rgb[outer[1]: outer[3], outer[0]: outer[2]]
+        if frame[:2].max() > 60 or frame[-2:].max() > 60 or frame[:, :2].max() > 60 or frame[:, -2:].max() > 60:
+            failures.append(f"strip {'abcd'[k]} has no black frame")
+        group, _scores, problems = read_group(rgb[top:bottom, left:right], int(strip["period"]))
+        failures += [f"strip {'abcd'[k]}: {p}" for p in problems]
+        if group is not None and group != strip["group"]:
+            failures.append(f"strip {'abcd'[k]} shows {group} on its pixels, the record says {strip['group']}")
+        groups.append(group)
+    letters = "ABCD"
+    if item.answer not in letters[: len(groups)]:
+        return [*failures, f"answer {item.answer!r} is not an option letter"]
+    if None in groups:
+        return failures
+    odd = [k for k in range(len(groups)) if sum(g == groups[k] for g in groups) == 1]
+    if len(groups) != 4 or len(set(groups)) != 2 or len(odd) != 1:
+        return [*failures, f"the strips show groups {groups}: not three of one group and one of another"]
+    if letters[odd[0]] != item.answer:
+        failures.append(f"strip {letters[odd[0]]} is the odd one ({groups[odd[0]]} among {groups}), but the answer "
+                        f"is {item.answer}")
+    return failures

@@ -1,0 +1,349 @@
+"""Verifier of ``sphinx/wallpaper-groups``: every patch's wallpaper group is read back from its pixels.
+
+For each patch (its box inside the frame, and the lattice basis in pixels the record claims):
+
+1. the lattice's translations are checked on every inked pixel: each must carry the patch onto itself all but
+   exactly (``PERIOD_HOLD``), so one copy turned, moved or left out is caught;
+2. the lattice's own symmetries are found (integer matrices M in the reduced basis that act as rotations or
+   reflections), and every one is checked as a group element on the pixels: the patch folded onto one cell of
+   the lattice (every pixel's lattice coordinates modulo 1 pick a bin) tells roughly where the element's shift
+   lies (cross-correlation of the fold with itself mapped by M), the shift is refined to the pixel, and the map
+   x -> A x + t is applied to a sample of the inked pixels: the share that does not land on ink of like darkness
+   decides (the element is there at most ``HOLD``, absent at least ``FAIL``; anything between is a failure: the
+   patch would be ambiguous to a person too).  Patterns on the hexagonal lattice cannot sit exactly on square
+   pixels (sixth turns), so there a pixel may land one pixel off; elsewhere pixels are compared in place;
+3. the best translation shorter than the lattice's (from the fold, at least ``SHORTEST`` px) must fail;
+4. a reflection found is a mirror when some lattice translation cancels its shift along its axis, a glide when
+   none does.
+
+The group follows from the largest turn, the reflections and whether they are mirrors or glides, and (for cm
+and cmm, p3m1 and p31m) how the mirror lines sit on the lattice.  Three patches must share one group and the
+fourth show another, at the answer letter, and the record's group names must agree.  Nothing here knows how
+a pattern was built.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bench_plugin_sphinx import wallpaper_words as words
+from bench_plugin_sphinx.verifiers.periodic import INK, darkness
+
+HOLD, FAIL = 0.05, 0.10
+#: The lattice's own translations must hold on all but this share of the inked pixels.
+PERIOD_HOLD = 0.005
+#: Bins per side of the fold: about one per BIN_PX pixels of the cell's side, within these bounds (coarse on
+#: purpose: the fold only tells roughly where each element's shift lies, and every bin must receive pixels).
+BIN_PX, BINS = 2.6, (24, 128)
+#: Inked pixels sampled for checking an element, at most (REFINE of them while its shift is searched for, CLIMB
+#: while it is followed from neighbour to neighbour).
+SAMPLES, REFINE, CLIMB = 1500, 120, 400
+#: Inked pixels the translations are checked on where pixels are compared within one pixel (every one when
+#: compared in place).
+PERIOD_SAMPLES = 20000
+#: No translation shorter than this (px) is looked for: copies of a motif cannot sit closer.
+SHORTEST = 6
+#: The fold reads every STRIDE-th pixel across and down (it only estimates where each element's shift lies).
+STRIDE = 2
+
+
+def reduced(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A Lagrange-Gauss reduced basis of the lattice spanned by ``u`` and ``v`` (shorter first)."""
+    if u @ u > v @ v:
+        u, v = v, u
+    while True:
+        k = round(float(u @ v) / float(u @ u))
+        v = v - k * u
+        if v @ v >= u @ u - 1e-9:
+            return u, v
+        u, v = v, u
+
+
+def lattice_maps(basis: np.ndarray, tolerance: float = 0.02) -> list[np.ndarray]:
+    """The integer matrices M (entries -1, 0, 1, det +-1) for which basis @ M @ basis^-1 is orthogonal: the
+    linear maps carrying the lattice onto itself, in lattice coordinates."""
+    inverse = np.linalg.inv(basis)
+    out = []
+    for entries in np.ndindex(3, 3, 3, 3):
+        m = np.array(entries).reshape(2, 2) - 1
+        if abs(round(np.linalg.det(m))) != 1:
+            continue
+        q = basis @ m @ inverse
+        if np.abs(q @ q.T - np.eye(2)).max() <= tolerance:
+            out.append(m)
+    return out
+
+
+def _order(m: np.ndarray) -> int:
+    """The order of a rotation given in lattice coordinates (its trace is 2 cos of its angle)."""
+    return {2: 1, -2: 2, 0: 4, -1: 3, 1: 6}[round(float(np.trace(m)))]
+
+
+def _primitive(vector: np.ndarray) -> np.ndarray:
+    v = np.rint(vector).astype(int)
+    g = math.gcd(abs(int(v[0])), abs(int(v[1]))) or 1
+    return v // g
+
+
+def _kernel(k: np.ndarray) -> np.ndarray:
+    """A primitive integer vector v with k @ v = 0 (k a singular, non-zero 2 x 2 integer matrix)."""
+    row = k[0] if np.any(k[0]) else k[1]
+    return _primitive(np.array((row[1], -row[0])))
+
+
+def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(T, counts, bin of every pixel read): the patch folded onto the cell, T[i, j] the mean darkness of the
+    pixels read whose lattice coordinates are nearest (i, j) / bins modulo 1."""
+    h, w = dark.shape
+    ys, xs = np.mgrid[0:h:STRIDE, 0:w:STRIDE]
+    coords = np.linalg.solve(basis, np.stack([xs.ravel() + 0.0, ys.ravel() + 0.0]))  # (2, pixels read)
+    idx = np.rint(coords * bins).astype(np.int64) % bins
+    flat = idx[0] * bins + idx[1]
+    counts = np.bincount(flat, minlength=bins * bins).astype(np.float64)
+    sums = np.bincount(flat, weights=dark[::STRIDE, ::STRIDE].ravel().astype(np.float64), minlength=bins * bins)
+    table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
+    return table.astype(np.float32), counts.reshape(bins, bins), flat
+
+
+def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """T composed with M: result[u] = T[M u] on the bins (modulo the grid)."""
+    bins = table.shape[0]
+    i, j = np.mgrid[0:bins, 0:bins]
+    mi = (m[0, 0] * i + m[0, 1] * j) % bins
+    mj = (m[1, 0] * i + m[1, 1] * j) % bins
+    return table[mi, mj]
+
+
+def _best_shift(table: np.ndarray, moved: np.ndarray, exclude: int = 0, spectrum: np.ndarray | None = None
+                ) -> np.ndarray:
+    """The circular shift (bins, to a fraction of a bin) that lays ``moved`` best over ``table``
+    (cross-correlation on the torus), other than shifts within ``exclude`` bins of none; ``spectrum``:
+    ``np.fft.rfft2(table)``, when already taken."""
+    spectrum = np.fft.rfft2(table) if spectrum is None else spectrum
+    corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(moved)), s=table.shape)
+    n = table.shape[0]
+    if exclude:
+        near = np.arange(-exclude, exclude + 1) % n
+        corr[np.ix_(near, near)] = -np.inf
+    i, j = np.unravel_index(int(np.argmax(corr)), corr.shape)
+    peak = np.array((i, j), float)
+    for axis, (di, dj) in enumerate(((1, 0), (0, 1))):  # a parabola through the peak and its two neighbours
+        before, after = corr[(i - di) % n, (j - dj) % n], corr[(i + di) % n, (j + dj) % n]
+        curve = before - 2 * corr[i, j] + after
+        if np.isfinite(before) and np.isfinite(after) and curve < 0:
+            peak[axis] += float(np.clip((before - after) / (2 * curve), -0.5, 0.5))
+    return peak
+
+
+class Pixels:
+    """The patch's darkness and a sample of its inked pixels (``samples`` of them spread over the patch, or all
+    when None), for checking isometries x -> A x + t (pixels, x right, y down) on the pixels themselves."""
+
+    def __init__(self, dark: np.ndarray, reach: int, samples: int | None = SAMPLES):
+        self.dark, self.reach = dark, reach
+        h, w = dark.shape
+        ys, xs = np.nonzero(dark > INK)
+        every = max(1, -(-len(xs) // samples)) if samples else 1
+        self.points = np.stack([xs[::every], ys[::every]], axis=1).astype(float)
+        self.values = dark[ys[::every], xs[::every]]
+        self.padded = np.pad(dark, 2, constant_values=0.0)
+        self.h, self.w = h, w
+
+    def _one_way(self, a: np.ndarray, shifts: np.ndarray, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """(changed, compared) per shift t (rows of ``shifts``): sampled inked pixels p whose image a p + t lies in
+        the patch (at least ``reach`` from its edge), and of those the ones with no pixel of like darkness
+        (within 0.3, or 0.1 when compared in place) within ``reach`` of the image."""
+        every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
+        points, values = self.points[::every], self.values[::every]
+        q = np.rint((points @ a.T)[None, :, :] + shifts[:, None, :]).astype(int)  # (shifts, points, 2)
+        qx, qy = np.clip(q[..., 0], -1, self.w), np.clip(q[..., 1], -1, self.h)
+        r = self.reach  # the image's whole neighbourhood inside the patch: nothing is known beyond its edge
+        inside = (qx >= r) & (qx < self.w - r) & (qy >= r) & (qy < self.h - r)
+        step = 0.3 if self.reach else 0.1
+        same = np.zeros(inside.shape, bool)
+        for dy in range(-self.reach, self.reach + 1):
+            for dx in range(-self.reach, self.reach + 1):
+                same |= np.abs(self.padded[qy + 2 + dy, qx + 2 + dx] - values) <= step
+        return (inside & ~same).sum(axis=1), inside.sum(axis=1)
+
+    def mismatch(self, a: np.ndarray, shifts: np.ndarray, limit: int | None = None) -> np.ndarray:
+        """Per shift t, the share of compared inked pixels that x -> a x + t, or its inverse, does not carry onto
+        ink of like darkness: 0 for a symmetry of the patch (1 when nothing can be compared)."""
+        shifts = np.atleast_2d(np.asarray(shifts, float))
+        inverse = np.linalg.inv(a)
+        c1, n1 = self._one_way(a, shifts, limit)
+        c2, n2 = self._one_way(inverse, -shifts @ inverse.T, limit)
+        total = n1 + n2
+        return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
+
+    def best(self, a: np.ndarray, t: np.ndarray, radius: int) -> tuple[float, np.ndarray]:
+        """(mismatch, shift): the map's shift refined from ``t`` (the fold's bins are coarser than a pixel), then
+        measured on every sampled pixel.  Compared in place, an exactly drawn pattern matches nowhere near its
+        shift but at it, so every whole-pixel step within ``radius`` is tried; compared within a pixel, the
+        mismatch falls smoothly towards the shift, which is followed from neighbour to better neighbour."""
+        if self.reach == 0:
+            steps = np.arange(-radius, radius + 1)
+            trials = np.rint(t) + np.array([(dx, dy) for dy in steps for dx in steps], float)
+            shift = trials[int(np.argmin(self.mismatch(a, trials, limit=REFINE)))]
+        else:
+            shift = np.asarray(t, float)
+            for _step in range(radius):
+                trials = shift + NEIGHBOURS
+                scores = self.mismatch(a, trials, limit=CLIMB)
+                k = int(np.argmin(scores))
+                shift = trials[k]
+                if k == 4:  # the centre: no neighbour does better
+                    break
+        return float(self.mismatch(a, shift)[0]), shift
+
+
+NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
+
+
+def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, float], list[str]]:
+    """(group, measurements, failures) of one patch's pixels (RGB, inside the frame) and claimed lattice basis
+    (two vectors in pixels, x right, y down)."""
+    u, v = reduced(np.array(basis_rows[0], float), np.array(basis_rows[1], float))
+    basis = np.stack([u, v], axis=1)
+    area = abs(float(np.linalg.det(basis)))
+    dark = darkness(patch)
+    h, w = dark.shape
+    failures: list[str] = []
+    if area < 64 or area > h * w / 2:
+        return None, {}, [f"the claimed lattice cell ({area:.0f} px^2) does not fit the patch twice"]
+    maps = lattice_maps(basis)
+    # a lattice with sixth or third turns cannot be drawn exactly on square pixels: compare within one pixel
+    hexagonal = any(round(np.linalg.det(m)) == 1 and _order(m) in (3, 6) for m in maps)
+    pixels = Pixels(dark, reach=1 if hexagonal else 0)
+    bins = int(min(BINS[1], max(BINS[0], round(max(np.hypot(*u), np.hypot(*v)) / BIN_PX))))
+    table = fold(dark, basis, bins)[0]
+    spectrum = np.fft.rfft2(table)
+    centre = np.array(((w - 1) / 2, (h - 1) / 2))
+
+    def central(a: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """The shift t + (a lattice vector) that keeps the patch's centre nearest itself under x -> a x + t, so
+        that the map lays most of the patch over the patch (the fold gives t only modulo the lattice)."""
+        return t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))
+
+    identity = np.eye(2)
+    reach = math.ceil((np.hypot(*u) + np.hypot(*v)) / (2 * bins)) + 1  # how far a shift read off the fold may be out
+    # the lattice's translations carry every copy onto one drawn from the very same sprite (at most a pixel away
+    # where positions are rounded), so they are checked on every inked pixel and must hold all but exactly:
+    # one copy turned, moved or left out shows here
+    every = Pixels(dark, reach=pixels.reach, samples=None if pixels.reach == 0 else PERIOD_SAMPLES)
+    periods = [every.mismatch(identity, np.asarray(vec, float))[0] for vec in (u, v)]
+    scores = {"period-a": float(periods[0]), "period-b": float(periods[1])}
+    bin_px = math.sqrt(area) / bins
+    shorter = basis @ (_best_shift(table, table, exclude=max(1, math.ceil(SHORTEST / bin_px))) / bins)
+    # searched close to the fold's estimate only (one pixel, two steps): it lies SHORTEST px or more from no
+    # shift at all, which a wider search could walk back to
+    scores["shorter-translation"] = pixels.best(identity, central(identity, shorter), 1)[0]
+    found, seen = [], []
+    for m in maps:  # a turn and its inverse stand or fall together (both directions are checked): one of each
+        if np.array_equal(m, np.eye(2, dtype=int)) or any(np.array_equal(m @ k, np.eye(2, dtype=int)) for k in seen):
+            continue
+        seen.append(m)
+        a = basis @ m @ np.linalg.inv(basis)  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
+        tau = _best_shift(table, _mapped(table, m), spectrum=spectrum) / bins
+        name = f"M{m.ravel().tolist()}"
+        scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach)
+        found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
+    held = {}
+    for name, value in scores.items():
+        hold = PERIOD_HOLD if name.startswith("period") else HOLD
+        if FAIL > value > hold:
+            failures.append(f"{name} neither holds nor clearly fails (mismatch {value:.3f})")
+        held[name] = value <= hold
+    if not (held["period-a"] and held["period-b"]):
+        failures.append(f"the patch does not repeat with the claimed lattice (mismatch {scores['period-a']:.3f}, "
+                        f"{scores['period-b']:.3f})")
+    if held["shorter-translation"]:
+        failures.append("the patch repeats with a translation shorter than the claimed lattice's")
+    elements = [(m, tau) for name, m, tau in found if held[name]]
+    elements += [(np.rint(np.linalg.inv(m)).astype(int), None) for m, _tau in elements
+                 if round(np.linalg.det(m)) == 1 and _order(m) > 2]
+    group, problem = classify(elements, basis)
+    if problem:
+        failures.append(problem)
+    return group, scores, failures
+
+
+def _pure(m: np.ndarray, tau: np.ndarray) -> bool:
+    """Whether the reflection u -> M (u - tau) (lattice coordinates) is a mirror: some lattice translation
+    cancels its shift along its axis, i.e. (I + M) tau lies in (I + M) Z^2."""
+    s = np.eye(2, dtype=int) + m
+    axis = _kernel(np.eye(2, dtype=int) - m)  # the direction M keeps
+    step = abs(int(np.gcd.reduce([int(x) for x in (s @ np.array((1, 0))).tolist() + (s @ np.array((0, 1))).tolist()
+                                  if x != 0] or [1])))
+    along = s @ tau  # lies on the axis line
+    k = along @ axis / (axis @ axis)
+    return abs(k / step - round(k / step)) < 0.1
+
+
+def classify(elements, basis: np.ndarray) -> tuple[str | None, str | None]:
+    """(group, problem): the wallpaper group whose point group holds exactly the rotations and reflections in
+    ``elements`` ((M, shift) pairs in lattice coordinates), or None and why not."""
+    rotations = [m for m, _ in elements if round(np.linalg.det(m)) == 1]
+    reflections = [(m, tau) for m, tau in elements if round(np.linalg.det(m)) == -1]
+    n = max([_order(m) for m in rotations], default=1)
+    expected_rotations = {1: 0, 2: 1, 3: 2, 4: 3, 6: 5}[n]
+    if len(rotations) != expected_rotations or len(reflections) not in (0, n):
+        return None, (f"the turns and reflections found ({len(rotations)} turns, largest of order {n}; "
+                      f"{len(reflections)} reflections) do not form a point group")
+    if not reflections:
+        return {1: "p1", 2: "p2", 3: "p3", 4: "p4", 6: "p6"}[n], None
+    pure = [_pure(m, tau) for m, tau in reflections]
+    if n == 1:
+        return ("cm" if _centred(reflections[0][0]) else "pm") if pure[0] else "pg", None
+    if n == 2:
+        if all(pure):
+            return ("cmm" if _centred(reflections[0][0]) else "pmm"), None
+        return ("pmg" if any(pure) else "pgg"), None
+    if n == 4:
+        return ("p4m" if all(pure) else "p4g"), None
+    if n == 6:
+        return "p6m", None
+    axis = _kernel(np.eye(2, dtype=int) - reflections[0][0])  # n == 3: where the mirror lines run
+    shortest = min(np.hypot(*basis[:, 0]), np.hypot(*basis[:, 1]))
+    return ("p31m" if abs(np.hypot(*(basis @ axis)) - shortest) < 0.01 * shortest else "p3m1"), None
+
+
+def _centred(m: np.ndarray) -> bool:
+    """Whether the lattice is centred with respect to the reflection M: the lattice vectors along and across
+    its axis span only half the lattice."""
+    along = _kernel(np.eye(2, dtype=int) - m)
+    across = _kernel(np.eye(2, dtype=int) + m)
+    return abs(round(float(np.linalg.det(np.stack([along, across], axis=1))))) == 2
+
+
+def verify(item, images) -> list[str]:
+    scene, failures = item.metadata["scene"], []
+    if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
+        failures.append("the question does not state the wallpaper definition and one of the task's stems")
+    rgb = np.asarray(images[0].convert("RGB"))
+    found = []
+    for k, patch in enumerate(scene["patches"]):
+        left, top, right, bottom = patch["box"]
+        outer = scene["option_boxes"][k]
+        frame = rgb[outer[1]: outer[3], outer[0]: outer[2]]
+        if frame[:2].max() > 60 or frame[-2:].max() > 60 or frame[:, :2].max() > 60 or frame[:, -2:].max() > 60:
+            failures.append(f"patch {'abcd'[k]} has no black frame")
+        group, _scores, problems = read_group(rgb[top:bottom, left:right], patch["basis"])
+        failures += [f"patch {'abcd'[k]}: {p}" for p in problems]
+        if group is not None and group != patch["group"]:
+            failures.append(f"patch {'abcd'[k]} shows {group} on its pixels, the record says {patch['group']}")
+        found.append(group)
+    letters = "ABCD"
+    if item.answer not in letters[: len(found)]:
+        return [*failures, f"answer {item.answer!r} is not an option letter"]
+    if None in found:
+        return failures
+    odd = [k for k in range(len(found)) if sum(g == found[k] for g in found) == 1]
+    if len(found) != 4 or len(set(found)) != 2 or len(odd) != 1:
+        return [*failures, f"the patches show groups {found}: not three of one group and one of another"]
+    if letters[odd[0]] != item.answer:
+        failures.append(f"patch {letters[odd[0]]} is the odd one ({found[odd[0]]} among {found}), but the answer is "
+                        f"{item.answer}")
+    return failures

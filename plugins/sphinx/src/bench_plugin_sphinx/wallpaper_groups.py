@@ -1,0 +1,341 @@
+"""``sphinx/wallpaper-groups`` (paper B.3.4, spec T14): a 2 x 2 grid of square patches, each a wallpaper
+pattern of one asymmetric motif; three share a wallpaper group and one does not.  Which patch is the odd one?
+
+Construction (all seventeen groups, built as the paper describes rather than the released code's per-cell
+parity tables, spec 7.2 #2): each patch is the orbit of one seed copy under its group's true generators
+(turns, mirrors and glides, ``kit.groups``) on the group's own lattice (oblique, rectangular, centred
+rectangular, square or hexagonal), closed modulo the lattice and repeated by its translations, then cropped to
+the patch.  The seed lies far from every symmetry element (``best_seeds``), so copies never touch one another.
+
+What no patch gives away: the four patches give each copy about the same area (each its own scale within
+``AREA_SPREAD``, so no shared period) and draw the motif at one size, each patch cropped with its copies'
+centre near its own (``_crop``) and seen through a random D4 view; each patch has its own motif (same family,
+its own shape and colour) in its own orientation and its own lattice shape; lattices have exactly their kind's
+symmetry (an oblique lattice is never by chance rectangular, rhombic or hexagonal, nor a rectangle a square)
+and show their period more than once across and down, and the motif has no symmetry of its own and changes
+clearly under every turn and mirror of its patch's lattice.  On the oblique, rectangular, centred
+and square lattices every copy sits on whole pixels and every operation maps the pixel grid onto itself, so
+the patch is exactly symmetric; hexagonal patches turn their copies by a sixth of a turn from a drawing at
+three times the size and are symmetric to within a pixel.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_plugin_sphinx import wallpaper_words as words
+from bench_plugin_sphinx.descriptions.wallpaper_groups import COPIES, WALLPAPER_FAMILIES
+from bench_plugin_sphinx.kit import compare, complexity, groups, layout, motifs, probe
+from bench_plugin_sphinx.kit.palette import PALETTE
+from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.verifiers import wallpaper as verifier
+
+PATCH, FRAME, GUTTER, TOP, LABEL_BAND, LABEL_SIZE = 500, 6, 40, 30, 80, 56
+INNER = PATCH - 2 * FRAME
+SIZE = (3 * GUTTER + 2 * PATCH, TOP + 2 * (PATCH + LABEL_BAND) + GUTTER // 2)
+#: Random places for the pattern's origin tried per patch (``_crop``).
+CROPS = 12
+#: Each patch's area per copy is the item's times a factor drawn (log-uniformly) from this range (never more:
+#: a patch must show its lattice's period more than once across and down, see LONGEST).
+AREA_SPREAD = (0.6, 1.0)
+#: No translation of a lattice's reduced basis may be longer than this share of the patch's side.
+LONGEST = 0.64
+#: Cells of the lattice a patch shows at least (a group with k motif orientations gets CELLS_SHOWN * k copies).
+CELLS_SHOWN = 3
+#: The motif's radius as a share of the smallest clearance among the four patches (half of it would touch).
+RADIUS_SHARE = 0.45
+#: A copy must change on at least this share of its ink under every turn and mirror of its lattice, at the
+#: shift that suits the turned or mirrored copy best.
+CHANGE_MIN = 0.15
+SUPERSAMPLE = 3
+ATTEMPTS = 60
+
+
+@functools.lru_cache(maxsize=32)
+def features(group: str) -> tuple[int, int]:
+    """(motif orientations shown, largest turn order), read off the group's own point group."""
+    parts = groups.point_group_of(group)
+    return len(parts), groups.rotation_order(parts)
+
+
+def tier(majority: str, odd: str) -> int:
+    """0: the groups show the motif in different numbers of orientations; 1: the same number, but their largest
+    turns differ; 2: the same number and the same turns."""
+    a, b = features(majority), features(odd)
+    if a[0] != b[0]:
+        return 0
+    return 1 if a[1] != b[1] else 2
+
+
+def patch_boxes(k: int) -> tuple[list[int], list[int]]:
+    """(outer box with frame, inner box) of patch ``k`` in reading order: [left, top, right, bottom]."""
+    r, c = divmod(k, 2)
+    left, top = GUTTER + c * (PATCH + GUTTER), TOP + r * (PATCH + LABEL_BAND)
+    outer = [left, top, left + PATCH, top + PATCH]
+    return outer, [left + FRAME, top + FRAME, left + PATCH - FRAME, top + PATCH - FRAME]
+
+
+def _lattice(kind: str, area: float, rng) -> groups.Lattice:
+    """A lattice of ``kind`` with exactly its kind's symmetry (within a generous tolerance) and no translation of
+    its reduced basis longer than LONGEST of the patch: redrawn while it happens to be more symmetric (an
+    oblique one rhombic, a rectangle a square ...) or too long one way."""
+    for _attempt in range(ATTEMPTS):
+        lattice = groups.make_lattice(kind, area, rng)
+        longest = max(float(np.hypot(*vec)) for vec in lattice.basis)
+        if longest <= LONGEST * INNER and len(groups.lattice_symmetries(lattice)) == groups.HOLOHEDRY_ORDER[kind]:
+            return lattice
+    raise GenerationError(f"wallpaper-groups: no {kind} lattice without extra symmetry and short enough for the "
+                          f"patch in {ATTEMPTS} draws")
+
+
+def _exact(kind: str) -> bool:
+    return kind != "hexagonal"
+
+
+def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list[np.ndarray]:
+    """The sprite of each of the patch's linear parts.  A part is written as D Q, D a D4 operation (done exactly,
+    by array operations on the seed sprite) and Q the identity or, on the hexagonal lattice, a sixth or third
+    turn (done once each, by turning the motif drawn at SUPERSAMPLE x).  ``base``: the seed sprite, when drawn."""
+    parts = [np.array(p, float) for p in patch["parts"]]
+    big = None
+    if not all(groups.d4_name(part) for part in parts):
+        big = draw_motif(patch, SUPERSAMPLE)
+        base = groups.reduce(big, SUPERSAMPLE)
+    elif base is None:
+        base = draw_motif(patch, 1)
+    turns = {0: base}
+    out = []
+    for part in parts:
+        for degrees in (0, 60, 120):
+            name = groups.d4_name(part @ groups.rotation(-degrees)[:2, :2])
+            if name is not None:
+                break
+        else:
+            raise ValueError(f"part {part.tolist()} is neither a D4 operation nor one after a sixth or third turn")
+        if degrees not in turns:
+            turns[degrees] = groups.transformed_sprite(big, groups.rotation(degrees)[:2, :2], SUPERSAMPLE)
+        out.append(probe.apply(name, turns[degrees]))
+    return out
+
+
+def turned(rgb: np.ndarray, degrees: float) -> np.ndarray:
+    """``rgb`` turned ``degrees`` counterclockwise about its centre (bicubic, white outside)."""
+    image = Image.fromarray(rgb).rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=layout.WHITE)
+    return np.asarray(image)
+
+
+def draw_motif(patch: dict[str, Any], factor: int) -> np.ndarray:
+    """The patch's seed copy drawn at ``factor`` x its sprite side: its motif at its fill, in its D4 orientation,
+    turned by its ``turn``."""
+    side, fill = patch["sprite"] * factor, patch["fill"]
+    return turned(probe.apply(patch["orientation"], motifs.render(patch["motif"], side, fill=fill)), patch["turn"])
+
+
+def render_patch(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
+    """One patch's pixels (INNER x INNER) from its record: every copy stamped with the sprite of its part (in
+    the pattern's own frame), then the whole patch seen through its ``view`` (a D4 operation: the lattice's
+    rows may run across or down, either way round)."""
+    sprites = sprites if sprites is not None else patch_sprites(patch)
+    canvas = np.full((INNER, INNER, 3), 255, np.uint8)
+    for x, y, k in patch["copies"]:
+        groups.stamp(canvas, sprites[k], x, y)
+    return probe.apply(patch["view"], canvas)
+
+
+@functools.lru_cache(maxsize=2)
+def _chrome() -> np.ndarray:
+    """The white canvas with the four frames and labels (a)-(d)."""
+    image = Image.new("RGB", SIZE, layout.WHITE)
+    draw = ImageDraw.Draw(image)
+    for k in range(4):
+        outer, _ = patch_boxes(k)
+        layout.frame(draw, tuple(outer), FRAME)
+        layout.caption(draw, ((outer[0] + outer[2]) / 2, outer[3] + LABEL_BAND / 2), layout.label(k), LABEL_SIZE)
+    chrome = np.asarray(image).copy()
+    chrome.flags.writeable = False
+    return chrome
+
+
+def compose(scene: dict[str, Any], pictures: list[np.ndarray] | None = None) -> np.ndarray:
+    """The item's picture from its scene record (``pictures``: the four patches, when already drawn)."""
+    canvas = _chrome().copy()
+    for k, patch in enumerate(scene["patches"]):
+        left, top, right, bottom = patch["box"]
+        canvas[top:bottom, left:right] = pictures[k] if pictures is not None else render_patch(patch)
+    return canvas
+
+
+def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray:
+    """Where the pattern's origin goes in the patch: of CROPS random places in a cell, the one whose visible copies
+    (each weighted by how much of it the patch shows) are centred and spread most evenly (their centre nearest
+    the patch's, their second moments nearest round), so that where a patch's ink sits and how it spreads say
+    nothing about its group's cell size."""
+    basis = lattice.matrix
+    reach = float(np.abs(basis).sum(axis=1).max()) + radius + 2
+    copies = groups.pattern_copies(reps, lattice, seed, (-reach, -reach, INNER + reach, INNER + reach), 0)
+    points = np.array([(c.x, c.y) for c in copies])
+    centre = (INNER - 1) / 2
+    best, best_score = None, np.inf
+    for _ in range(CROPS):
+        origin = basis @ rng.random(2)
+        if _exact(lattice.kind):
+            origin = np.rint(origin)
+        moved = points + origin
+        lo, hi = np.clip(moved - radius, 0, INNER), np.clip(moved + radius, 0, INNER)
+        weight = np.prod(hi - lo, axis=1)
+        if weight.sum() <= 0:
+            continue
+        mean = (moved * weight[:, None]).sum(axis=0) / weight.sum()
+        dx, dy = (moved - mean).T
+        cxx, cyy, cxy = (np.array([dx * dx, dy * dy, dx * dy]) * weight).sum(axis=1) / weight.sum()
+        elongation = float(np.hypot(cxx - cyy, 2 * cxy) / (cxx + cyy)) if cxx + cyy > 0 else 1.0
+        score = float(np.hypot(*(mean - centre))) / (0.05 * INNER) + elongation / 0.05
+        if score < best_score:
+            best, best_score = origin, score
+    return best
+
+
+class WallpaperGroups(TaskImplementation):
+    def check_params(self, params):
+        majority, odd = params.get("majority"), params.get("odd")
+        if params.get("difficulty") is not None and (majority is not None or odd is not None):
+            raise ParameterError("parameter 'difficulty': the difficulty level chooses the pair of groups; set "
+                                 "majority/odd or difficulty, not both")
+        if majority is not None and majority == odd:
+            raise ParameterError(f"parameter 'odd': {odd!r} is the majority group too; allowed: any other of "
+                                 f"{', '.join(words.GROUPS)}")
+
+    def _pair(self, params, random) -> tuple[str, str, bool]:
+        rng, level = random.rng, params.get("difficulty")
+        majority, odd = params.get("majority"), params.get("odd")
+        if level is not None:
+            t = complexity.knob_for_level(level, [0, 1, 2], 0, 2, rng)
+            able = tuple(g for g in words.GROUPS if any(tier(g, o) == t for o in words.GROUPS if o != g))
+            majority = cyclic(random, able, f"majority-order-{t}")
+            choices = [o for o in words.GROUPS if o != majority and tier(majority, o) == t]
+            return majority, choices[int(rng.integers(len(choices)))], True
+        if majority is None and odd is not None:
+            choices = [g for g in words.GROUPS if g != odd]
+            majority = choices[int(rng.integers(len(choices)))]
+        elif majority is None:
+            majority = cyclic(random, words.GROUPS, "majority-order")
+        if odd is None:
+            choices = [g for g in words.GROUPS if g != majority]
+            odd = choices[int(rng.integers(len(choices)))]
+        return majority, odd, False
+
+    def generate(self, params, random):
+        rng = random.rng
+        majority, odd, levelled = self._pair(params, random)
+        family = params.get("motif") or cyclic(random, WALLPAPER_FAMILIES, "motif-order")
+        count = params.get("copies") or int(rng.integers(COPIES[0], COPIES[1] + 1))
+        slot = random.balanced(4, "answer")
+        names = [odd if k == slot else majority for k in range(4)]
+        colours = [list(PALETTE)[int(i)] for i in rng.permutation(len(PALETTE))[:4]]
+        # every copy's share of the plane: about count x count copies, or as many as show CELLS_SHOWN cells of
+        # the more ornate group, each patch on its own scale within AREA_SPREAD of that (so that patches of one
+        # group do not share the period of their rows, which would make them look alike at a glance)
+        copies = max(count * count, CELLS_SHOWN * max(features(majority)[0], features(odd)[0]))
+        area = INNER * INNER / copies
+        plans = []
+        for name in names:
+            kind = groups.WALLPAPER_GROUPS[name].lattice
+            share = area * float(np.exp(rng.uniform(*np.log(AREA_SPREAD))))
+            lattice = _lattice(kind, groups.conventional_area(name, share), rng)
+            reps = groups.coset_representatives(name, lattice)
+            seed, clearance = groups.best_seeds(reps, lattice, rng)
+            if _exact(kind):  # on whole pixels, so that every copy does
+                seed = np.rint(seed)
+                clearance = float(groups.seed_clearance(reps, lattice, seed[None, :])[0])
+            plans.append((name, lattice, reps, seed, clearance))
+        radius = RADIUS_SHARE * min(p[4] for p in plans)
+        patches, pictures, shapes = [], [], []
+        for k, (name, lattice, reps, seed, _clearance) in enumerate(plans):
+            patch, sprites = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes)
+            patches.append(patch)
+            pictures.append(render_patch(patch, sprites))
+        scene = {"image_size": list(SIZE), "copies": count, "copies_per_patch": copies, "radius": round(radius, 3),
+                 "frame": FRAME,
+                 "family": family, "majority": majority, "odd": odd, "patches": patches,
+                 "option_boxes": [patch_boxes(k)[0] for k in range(4)]}
+        picture = compose(scene, pictures)
+        t = tier(majority, odd)
+        record = complexity.record("pair_tier", t, 0, 2, source="ours")
+        stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
+        question = f"{words.DEFINITION} {stem} Answer with one letter (a–d)."
+        metadata = {"scene": scene, "majority": majority, "odd": odd, "motif": family, "copies": count,
+                    "complexity": record, "paper_answer": layout.label(slot),
+                    **({"difficulty_knobs": {"pair_tier": t}} if levelled else {})}
+        return Problem(question=question, answer="ABCD"[slot], image_size=SIZE,
+                       params={**params, "majority": majority, "odd": odd, "motif": family, "copies": count},
+                       options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=picture)
+
+    def _patch(self, name, lattice, reps, seed, radius, family, colour, k, rng, shapes):
+        """One patch's record and the sprites of its parts: a motif with no symmetry of its own
+        (``groups.self_symmetries``) that changes clearly under every turn and mirror of the lattice and differs
+        in shape from the other patches' (``shapes``, appended to), turned to a random angle, its sprite sized so
+        that its ink reaches ``radius`` from the copy's centre, and the copies in the patch."""
+        checks = [p for p in groups.lattice_symmetries(lattice) if not np.allclose(p, np.eye(2))]
+        side = 2 * math.ceil(radius) + 5  # room for anti-aliasing and the turn around the motif's reach
+        parts = [op[:2, :2].round(9) + 0.0 for op in reps]
+        for _attempt in range(ATTEMPTS):
+            spec = motifs.sample(family, rng, "asym", colour=colour)
+            reach = groups.unit_reach(spec)
+            if reach <= 0:
+                continue
+            fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
+            orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
+            trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+            if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):
+                continue
+            # a turn or mirror the lattice allows must change the motif even at the shift that suits it best
+            # (the verifier looks for each element at its best shift)
+            if min(groups.aligned_changes(trial, checks)) < CHANGE_MIN:
+                continue
+            shape = np.where(probe.ink_mask(trial)[:, :, None], 0, 255).astype(np.uint8).repeat(3, axis=2)
+            if all(compare.distinct(shape, other) for other in shapes):
+                shapes.append(shape)
+                break
+        else:
+            raise GenerationError(f"wallpaper-groups: no {family} motif without symmetry, changing clearly under the "
+                                  f"{lattice.kind} lattice's turns and mirrors and distinct from the other patches' "
+                                  f"in {ATTEMPTS} draws")
+        patch = {"group": name, "lattice": lattice.kind, "motif": spec, "orientation": orientation, "turn": turn,
+                 "sprite": side, "fill": fill, "parts": [groups.as_json(p) for p in parts]}
+        origin = _crop(reps, lattice, seed, radius, rng)
+        window = (-origin[0], -origin[1], INNER - origin[0], INNER - origin[1])
+        keys = [groups.as_json(p) for p in parts]
+        placed = [[round(c.x + origin[0]), round(c.y + origin[1]), keys.index(groups.as_json(c.part))]
+                  for c in groups.pattern_copies(reps, lattice, seed, window, radius + 2)]
+        # the patch is shown through a random D4 view (exact on the pixels): same-group patches do not share the
+        # direction of their rows, which would make them look alike at a glance whatever their group
+        view = probe.D4[int(rng.integers(8))]
+        basis = [groups.D4_LINEAR[view] @ np.array(vec) for vec in lattice.basis]
+        patch.update(box=patch_boxes(k)[1], view=view,
+                     basis=[[round(float(v), 4) + 0.0 for v in vec] for vec in basis],
+                     origin=[round(float(v), 4) for v in origin], seed=[round(float(v), 4) for v in seed],
+                     copies=placed)
+        return patch, patch_sprites(patch, trial)
+
+    def render(self, problem):
+        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
+        return [Image.fromarray(picture)]
+
+    def verify(self, item, images):
+        return verifier.verify(item, images)
+
+    def distractors(self, problem, count, random):
+        return [x for x in "ABCD" if x != problem.answer][:count]
+
+    def hardness(self, item):
+        """The majority/odd pair's tier (0, 1, 2)."""
+        return float(tier(item.metadata["majority"], item.metadata["odd"]))
+
+
+TASK = WallpaperGroups()

@@ -1,0 +1,179 @@
+"""kit.groups: isometries, the frieze and wallpaper groups closed from their generators, seeds, sprites and the
+motif probe under arbitrary linear maps."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from bench_plugin_sphinx.kit import groups, motifs, probe
+from PIL import Image
+
+#: Orders of the point groups and largest rotation orders of the seventeen wallpaper groups (textbook values).
+WALLPAPER = {
+    "p1": (1, 1), "p2": (2, 2), "pm": (2, 1), "pg": (2, 1), "cm": (2, 1), "pmm": (4, 2), "pmg": (4, 2),
+    "pgg": (4, 2), "cmm": (4, 2), "p4": (4, 4), "p4m": (8, 4), "p4g": (8, 4), "p3": (3, 3), "p3m1": (6, 3),
+    "p31m": (6, 3), "p6": (6, 6), "p6m": (12, 6),
+}
+
+#: The textbook look of each frieze in each layout: the copies' operations in reading order (x, then y).
+FRIEZES = {
+    ("p1", "row"): "I I I I",
+    ("p11g", "row"): "I F I F",
+    ("p1m1", "row"): "I M I M",
+    ("p2", "row"): "I R I R",
+    ("p2mg", "row"): "I M F R",
+    ("p11m", "columns"): "I F I F I F I F",
+    ("p2", "columns"): "I R I R I R I R",
+    ("p2mg", "columns"): "I R M F I R M F",
+    ("p2mm", "columns"): "I F M R I F M R",
+}
+_LETTER = {"identity": "I", "mirror": "M", "flip": "F", "rot180": "R"}
+
+
+def test_d4_matrices_act_as_the_probe_operations():
+    """A point p of a centred array moves to D4_LINEAR[op] @ p under probe.apply(op)."""
+    a = np.zeros((5, 5), int)
+    a[0, 3] = 1  # x = +1, y = -2 from the centre
+    for name, matrix in groups.D4_LINEAR.items():
+        moved = probe.apply(name, a)
+        y, x = (int(v) for v in np.argwhere(moved == 1)[0])
+        assert (x - 2, y - 2) == tuple(int(v) for v in matrix @ np.array((1, -2))), name
+        assert groups.d4_name(matrix) == name
+    assert groups.d4_name(groups.rotation(60)) is None
+
+
+def test_rotations_turn_counterclockwise_on_screen_and_reflections_keep_their_axis():
+    up = groups.rotation(90) @ np.array((1.0, 0.0, 1.0))  # +x turned a quarter counterclockwise: up the screen
+    assert np.allclose(up[:2], (0, -1))
+    axis = groups.reflection(30)
+    direction = np.array((math.cos(math.radians(30)), -math.sin(math.radians(30)), 0.0))
+    assert np.allclose(axis @ direction, direction) and np.allclose(axis @ axis, np.eye(3))
+    g = groups.glide(0, 2.0)
+    assert np.allclose(g @ g, groups.translation(4.0, 0.0))
+
+
+@pytest.mark.parametrize(("iuc", "layout"), list(FRIEZES))
+def test_frieze_copies_are_the_orbit_of_the_generators(iuc, layout):
+    copies = groups.frieze_copies(iuc, layout, 4)
+    assert " ".join(_LETTER[c.op] for c in copies) == FRIEZES[(iuc, layout)]
+    wide = {(c.x, c.y): c.op for c in groups.frieze_copies(iuc, layout, 12)}
+    for generator in groups.FRIEZE_GROUPS[iuc].generators[layout]:  # each generator maps the copies to copies
+        for c in groups.frieze_copies(iuc, layout, 12):
+            x, y, _ = generator @ np.array((c.x, c.y, 1.0))
+            if 0 < x < 12:
+                target = groups.d4_name(generator[:2, :2] @ c.part)
+                assert wide[(round(x, 6) + 0.0, round(y, 6) + 0.0)] == target
+
+
+def test_frieze_periods():
+    periods = {key: groups.frieze_period(*key) for key in FRIEZES}
+    assert periods == {("p1", "row"): 1, ("p11g", "row"): 2, ("p1m1", "row"): 2, ("p2", "row"): 2,
+                       ("p2mg", "row"): 4, ("p11m", "columns"): 1, ("p2", "columns"): 1, ("p2mg", "columns"): 2,
+                       ("p2mm", "columns"): 2}
+    with pytest.raises(ValueError, match="cannot be drawn in layout"):
+        groups.frieze_copies("p11m", "row", 4)
+
+
+@pytest.mark.parametrize("name", list(WALLPAPER))
+def test_wallpaper_generators_close_to_the_point_group(name):
+    group = groups.WALLPAPER_GROUPS[name]
+    lattice = groups.make_lattice(group.lattice, 12000.0, np.random.default_rng(3))
+    reps = groups.coset_representatives(name, lattice)
+    parts = groups.point_group(reps)
+    assert (len(reps), groups.rotation_order(parts)) == WALLPAPER[name]
+    assert len(parts) == len(reps)
+    for part in parts:  # every linear part maps the lattice onto itself
+        image = part @ lattice.matrix
+        coords = np.linalg.solve(lattice.matrix, image)
+        assert np.allclose(coords, np.rint(coords), atol=1e-6)
+    seed, clearance = groups.best_seeds(reps, lattice, np.random.default_rng(1))
+    assert clearance > 0.25 * math.sqrt(lattice.cell_area / len(reps))
+    copies = groups.pattern_copies(reps, lattice, seed, (0, 0, 300, 300), 0)
+    assert len(copies) > 0 and all(0 <= c.x <= 300 and 0 <= c.y <= 300 for c in copies)
+
+
+def test_lattices_have_the_kind_they_claim():
+    rng = np.random.default_rng(5)
+    for kind in groups.LATTICES:
+        lattice = groups.make_lattice(kind, 10000.0, rng)
+        (ux, uy), (vx, vy) = lattice.basis
+        assert ux * ux + uy * uy <= vx * vx + vy * vy + 1e-6  # reduced: the shorter first
+        if kind != "hexagonal":  # whole pixels with even conventional sides
+            assert all(float(v).is_integer() for v in (*lattice.a, *lattice.b))
+            assert lattice.a[0] % 2 == 0 and (lattice.b[1] % 2 == 0 or kind == "oblique")
+    hexagonal = groups.make_lattice("hexagonal", 10000.0, rng)
+    u, v = (np.array(x) for x in hexagonal.basis)
+    assert math.isclose(abs(u @ v) / (u @ u), 0.5, abs_tol=1e-9)
+    u, v = (np.array(x) for x in groups.reduce_basis((10, 0), (37, 3)))
+    assert tuple(u) == (-3.0, 3.0) and abs(u @ v) <= (u @ u) / 2 and u[0] * v[1] - u[1] * v[0] == 30
+
+
+def test_motif_changes_sees_self_symmetry_at_any_angle():
+    blade = {"family": "polygon", "mode": "sym", "colour": "blue",
+             "params": {"radii": [0.85, 0.3] * 3, "angles": [0.0, 60.0, 120.0, 180.0, 240.0, 300.0], "phase": 17.0}}
+    tile = motifs.render(blade, 121)  # a three-pointed star turned 17 degrees: 3-fold with mirrors off the axes
+    turn120, turn90 = groups.motif_changes(tile, [groups.rotation(120), groups.rotation(90)])
+    assert turn120 < 0.05 < 0.2 < turn90
+    mirrors = [groups.motif_changes(tile, [groups.reflection(a)])[0] for a in range(0, 180, 1)]
+    assert min(mirrors) < 0.05 and max(mirrors) > 0.2
+    arrow = motifs.render(motifs.sample("arrow", np.random.default_rng(2), "asym"), 121)
+    assert min(groups.motif_changes(arrow, [groups.rotation(a) for a in (60, 90, 120, 180)])) > 0.2
+
+
+def test_sprites_turn_about_their_centre_and_stamp_clips():
+    big = np.full((63, 63, 3), 255, np.uint8)
+    big[3:12, 27:36] = 0  # a block above the centre
+    quarter = groups.transformed_sprite(big, groups.rotation(90), 3)  # D4: exact, by array operations
+    assert quarter.shape == (21, 21, 3) and quarter[10, 2].max() < 128  # now left of the centre
+    sixth = groups.transformed_sprite(big, groups.rotation(60), 3)
+    ys, xs = np.nonzero(sixth.min(axis=2) < 128)
+    angle = math.degrees(math.atan2(-(ys.mean() - 10), xs.mean() - 10))
+    assert abs(angle - 150) < 8  # up (90 degrees) turned 60 counterclockwise
+    canvas = np.full((10, 10, 3), 255, np.uint8)
+    groups.stamp(canvas, quarter, 50, 50)  # wholly outside: nothing drawn, no error
+    assert canvas.min() == 255
+    groups.stamp(canvas, quarter, 12, 5)  # the block (8 px left of the centre) lands at x = 4, the rest is clipped
+    assert canvas[5, 4].max() < 128 and canvas[5, 8].min() == 255
+
+
+def test_self_symmetries_finds_turns_and_mirror_lines_at_any_angle():
+    pentagon = {"family": "polygon", "mode": "sym", "colour": "green",
+                "params": {"radii": [0.85] * 5, "angles": [72.0 * k for k in range(5)], "phase": -77.0}}
+    found = groups.self_symmetries(motifs.render(pentagon, 101))
+    assert "turn 72" in found and any(name.startswith("mirror") for name in found)
+    crescent = motifs.render({"family": "crescent", "mode": "sym", "colour": "gray",
+                              "params": motifs.sample("crescent", np.random.default_rng(3), "sym")["params"]}, 101)
+    turned = np.asarray(Image.fromarray(crescent).rotate(23, resample=Image.Resampling.BICUBIC,
+                                                         fillcolor=(255, 255, 255)))
+    assert any(name.startswith("mirror") for name in groups.self_symmetries(turned))  # its axis at 23 degrees off
+    arrow = motifs.render(motifs.sample("arrow", np.random.default_rng(2), "asym"), 101)
+    assert groups.self_symmetries(arrow) == []
+
+
+def test_centred_sprites_and_reach():
+    rng = np.random.default_rng(8)
+    for family in ("arrow", "pictogram", "glyph", "bars"):
+        spec = motifs.sample(family, rng, "asym")
+        sprite, _fill = groups.centred_sprite(spec, 30)
+        side = sprite.shape[0]
+        assert side % 2 == 1 and side == 2 * 30 + 5
+        cx, cy = groups.ink_centroid(sprite)
+        assert abs(cx - side // 2) <= 1 and abs(cy - side // 2) <= 1  # the ink's centre on the centre pixel
+        assert 28 <= groups.ink_radius(sprite, (cx, cy)) <= 32
+        reach = groups.unit_reach(spec)
+        drawn = motifs.render(spec, 101, fill=1.0)
+        assert abs(groups.ink_radius(drawn) - reach * 50) <= 3  # a unit reaches fill * size / 2 px
+
+
+def test_aligned_changes_find_the_shift_that_suits_a_turned_motif_best():
+    """A staircase of cells turned half a turn lies one cell off itself: measured at the centroid it looks very
+    different, at its best shift much less so (a pattern's element is found at its best shift)."""
+    bits = [[1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 1, 1], [0, 0, 0, 0, 1]]
+    staircase = {"family": "bitgrid", "mode": "asym", "colour": "gray", "params": {"bits": bits}}
+    tile = motifs.render(staircase, 97)
+    half = groups.rotation(180)[:2, :2]
+    (centred,), (aligned,) = groups.motif_changes(tile, [half]), groups.aligned_changes(tile, [half])
+    assert aligned < centred - 0.15
+    assert groups.motif_changes(tile, [half], shifts=[[(0, 0), (40, 0)]]) == [centred]  # the smallest counts

@@ -1,0 +1,145 @@
+"""sphinx/shape-sorting: values 10 % apart, rankings measured back on the pixels, options without a centre
+shortcut, planted rendering faults."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+from pathlib import Path
+
+import attrs
+import numpy as np
+import pytest
+from bench_plugin_sphinx import shape_sorting as ss
+from bench_plugin_sphinx import sorting_words as words
+from bench_plugin_sphinx.kit import complexity
+from bench_plugin_sphinx.verifiers import shape_sorting as verifier
+from sphinx_helpers import HOST, build, build_run, task_of
+
+from bench_core import ConformanceSuite, ParameterError, assert_rejected, plan, score
+
+TASK = task_of("shape_sorting")
+
+
+class TestConformance(ConformanceSuite):
+    family = "sphinx"
+    golden_dir = Path(__file__).parent / "golden"
+
+    def bench_host(self):
+        return HOST
+
+    def pytest_generate_tests(self, metafunc):
+        if "task" in metafunc.fixturenames:
+            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+
+
+def test_description_keeps_step_with_the_implementation():
+    assert TASK.parameter("metric").choices == words.METRICS == tuple(words.NAMES)
+    items = TASK.parameter("items")
+    assert (items.minimum, items.maximum) == ss.ITEM_RANGE
+
+
+@pytest.mark.parametrize("metric", words.METRICS)
+def test_values_keep_the_papers_gap_and_read_back_from_the_pixels(metric):
+    for k in (3, 10):
+        built = build(TASK, {"metric": metric, "items": k}, seed=k)
+        scene = built.item.metadata["scene"]
+        values = [ss.metric_value(s, metric) for s in scene["shapes"]]
+        assert all(abs(a - b) / max(a, b) >= 0.099 for a, b in itertools.combinations(values, 2)), values
+        size = scene["label_size"]
+        boxes = [(x - size, y - size, x + size, y + size) for x, y in (s["label"] for s in scene["shapes"])]
+        measured = [verifier.measure(built.images[0], s, metric, scene["stroke"], boxes)[0] for s in scene["shapes"]]
+        assert np.argsort(measured).tolist() == np.argsort(values).tolist()
+        assert len({s["colour"] for s in scene["shapes"]}) == k and len({s["letter"] for s in scene["shapes"]}) == k
+
+
+def test_shapes_do_not_overlap_and_stay_on_the_canvas():
+    for built in build_run(TASK, 12, seed=6):
+        scene = built.item.metadata["scene"]
+        width, height = scene["image_size"]
+        prints = [ss._footprint(s) for s in scene["shapes"]]
+        for x, y, r in prints:
+            assert r <= x <= width - r and r <= y <= height - r
+        for (ax, ay, ar), (bx, by, br) in itertools.combinations(prints, 2):
+            assert np.hypot(ax - bx, ay - by) >= ar + br + ss.GAP - 0.01
+
+
+def _centre(options: list[str]) -> int:
+    def distance(a, b):
+        return sum(x != y for x, y in zip(a.split(","), b.split(","), strict=True))
+    return int(np.argmin([sum(distance(o, p) for p in options) for o in options]))
+
+
+def test_metrics_letters_and_directions_balance_without_a_centre_shortcut():
+    items = [b.item for b in build_run(TASK, 24, seed=5)]
+    assert collections.Counter(item.answer for item in items) == {letter: 6 for letter in "ABCD"}
+    assert collections.Counter(item.metadata["metric"] for item in items) == {m: 4 for m in words.METRICS}
+    assert collections.Counter(item.metadata["direction"] for item in items) == {"ascending": 12, "descending": 12}
+    hits = sum("ABCD"[_centre(list(item.options))] == item.answer for item in items)
+    assert hits <= 11, f"the option closest to the others is the answer in {hits} of 24 items"
+
+
+def test_every_answer_form_scores():
+    item = build(TASK, seed=2).item
+    letter = item.answer.lower()
+    assert item.metadata["paper_answer"] == letter
+    text = item.options["ABCD".index(item.answer)]
+    for response in (letter, f"({letter})", f"\\boxed{{{letter}}}", text):
+        assert score(item, response, host=HOST).value == 1.0, response
+
+
+def _recomposed(built, shapes) -> list[str]:
+    scene = {**built.item.metadata["scene"], "shapes": shapes}
+    return assert_rejected(HOST, TASK, built.item, [ss.compose(scene)], "planted rendering fault")
+
+
+@pytest.mark.parametrize("metric", ["polygon-area", "ellipse-perimeter", "angle", "length"])
+def test_planted_rendering_faults_are_caught(metric):
+    built = build(TASK, {"metric": metric, "items": 5}, seed=9)
+    shapes = [dict(s) for s in built.item.metadata["scene"]["shapes"]]
+    order = sorted(range(5), key=lambda i: ss.metric_value(shapes[i], metric))
+    small, large = order[0], order[-1]
+
+    swapped = [dict(s) for s in shapes]  # the smallest and largest shapes drawn in each other's colour
+    swapped[small]["hex"], swapped[large]["hex"] = shapes[large]["hex"], shapes[small]["hex"]
+    swapped[small]["colour"], swapped[large]["colour"] = shapes[large]["colour"], shapes[small]["colour"]
+    _recomposed(built, swapped)
+
+    grown = [dict(s) for s in shapes]  # the smallest drawn larger than the largest
+    key = {"polygon": "radius", "ellipse": "a", "angle": "measure", "segment": None}[shapes[small]["kind"]]
+    if key is None:
+        (x0, y0), (x1, y1) = shapes[small]["ends"]
+        dx, dy = (x1 - x0) * 0.6, (y1 - y0) * 0.6
+        grown[small]["ends"] = [[x0 - dx, y0 - dy], [x1 + dx, y1 + dy]]
+    else:
+        grown[small][key] = shapes[large][key] * 1.05
+        if key == "a":
+            grown[small]["b"] = shapes[large]["b"] * 1.05
+    _recomposed(built, grown)
+
+    relettered = [dict(s) for s in shapes]  # two letters exchanged in the picture
+    relettered[0]["letter"], relettered[1]["letter"] = shapes[1]["letter"], shapes[0]["letter"]
+    failures = _recomposed(built, relettered)
+    assert any("label" in f for f in failures), failures
+
+
+def test_a_question_naming_another_metric_is_caught():
+    built = build(TASK, {"metric": "polygon-area"}, seed=3)
+    bad = built.item.question.replace("by area (the size of the region each outline encloses)",
+                                      "by perimeter (the total length of each outline)", 1)
+    assert bad != built.item.question
+    assert_rejected(HOST, TASK, attrs.evolve(built.item, question=bad), built.images, "another metric named")
+
+
+def test_items_and_difficulty_together_are_refused():
+    with pytest.raises(ParameterError, match="items or difficulty"):
+        job = plan(TASK, {"items": 5, "difficulty": 0.5}, 0, 1)[0]
+        ss.TASK.check_params(TASK.resolve_params(job.params))
+
+
+@pytest.mark.parametrize(("alias", "hard"), [("easy", False), ("hard", True)])
+def test_difficulty_aliases_select_the_papers_bins(alias, hard):
+    for built in build_run(TASK, 6, {"difficulty": alias}, seed=2):
+        record = built.item.metadata["complexity"]
+        assert (record["c"] >= complexity.HARD_FROM) is hard, record
+        assert (len(built.item.metadata["scene"]["shapes"]) >= 9) is hard

@@ -1,0 +1,156 @@
+"""sphinx/wallpaper-groups: patches built from the groups' generators on their lattices, every patch's group read
+back from its pixels, options and letters, planted rendering faults."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bench_plugin_sphinx import wallpaper_groups as wg
+from bench_plugin_sphinx import wallpaper_words as words
+from bench_plugin_sphinx.kit import complexity, groups, motifs
+from bench_plugin_sphinx.verifiers import wallpaper as verifier
+from PIL import Image
+from sphinx_helpers import HOST, build, build_run, task_of
+
+from bench_core import ConformanceSuite, ParameterError, assert_rejected, full_run, plan, score
+
+TASK = task_of("wallpaper_groups")
+
+
+class TestConformance(ConformanceSuite):
+    family = "sphinx"
+    golden_dir = Path(__file__).parent / "golden"
+
+    def bench_host(self):
+        return HOST
+
+    def pytest_generate_tests(self, metafunc):
+        if "task" in metafunc.fixturenames:
+            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+
+
+def test_description_keeps_step_with_the_implementation():
+    assert TASK.parameter("majority").choices == words.GROUPS == TASK.parameter("odd").choices
+    assert tuple(groups.WALLPAPER_GROUPS) == words.GROUPS
+    assert set(TASK.parameter("motif").choices) <= set(motifs.FAMILIES)
+
+
+def _patch(built, k):
+    left, top, right, bottom = built.item.metadata["scene"]["patches"][k]["box"]
+    return np.asarray(built.images[0].convert("RGB"))[top:bottom, left:right]
+
+
+@pytest.mark.parametrize("majority", list(words.GROUPS) if full_run() else list(words.GROUPS)[::3])
+def test_every_patch_shows_its_group_on_the_pixels(majority):
+    """All seventeen groups (every third in a developer's fast run), each read back from the pixels as itself
+    (and the odd patch as its own group)."""
+    built = build(TASK, {"majority": majority}, seed=4)
+    scene = built.item.metadata["scene"]
+    read = [verifier.read_group(_patch(built, k), p["basis"]) for k, p in enumerate(scene["patches"])]
+    assert [g for g, _, _ in read] == [p["group"] for p in scene["patches"]]
+    assert not any(problems for _, _, problems in read)
+    assert collections.Counter(p["group"] for p in scene["patches"])[majority] == 3
+
+
+def test_the_classifier_tells_apart_the_pairs_a_parity_table_confuses():
+    """cm against pm, cmm against pmm, p3m1 against p31m, p4g against p4m, pg against p1: each odd patch is
+    read as its own group."""
+    for majority, odd in (("pm", "cm"), ("pmm", "cmm"), ("p3m1", "p31m"), ("p4m", "p4g"), ("p1", "pg")):
+        built = build(TASK, {"majority": majority, "odd": odd}, seed=6)
+        k = "ABCD".index(built.item.answer)
+        group, _, problems = verifier.read_group(_patch(built, k), built.item.metadata["scene"]["patches"][k]["basis"])
+        assert group == odd and not problems, (majority, odd, problems)
+
+
+def test_patches_share_density_and_motif_size_and_differ_in_motif():
+    for built in build_run(TASK, 4, seed=8):
+        scene = built.item.metadata["scene"]
+        area = wg.INNER * wg.INNER / scene["copies_per_patch"]
+        for patch in scene["patches"]:
+            order = len(groups.point_group_of(patch["group"]))
+            cell = abs(np.linalg.det(np.array(patch["basis"], float)))
+            share = cell / order / area  # every copy's share of the plane, each patch on its own scale
+            assert wg.AREA_SPREAD[0] * 0.92 <= share <= wg.AREA_SPREAD[1] * 1.08
+            assert patch["sprite"] == 2 * int(np.ceil(scene["radius"])) + 5
+        assert len({p["motif"]["colour"] for p in scene["patches"]}) == 4
+
+
+def test_lattices_have_exactly_their_kinds_symmetry():
+    for built in build_run(TASK, 4, seed=9):
+        for patch in built.item.metadata["scene"]["patches"]:
+            basis = np.array(patch["basis"], float).T
+            maps = verifier.lattice_maps(basis, tolerance=0.06)
+            assert len(maps) == groups.HOLOHEDRY_ORDER[patch["lattice"]], patch["lattice"]
+
+
+def test_letters_are_balanced_and_the_paper_form_scores():
+    items = build_run(TASK, 8, seed=3)
+    assert collections.Counter(b.item.answer for b in items) == {letter: 2 for letter in "ABCD"}
+    built = items[0]
+    letter = built.item.answer.lower()
+    assert built.item.metadata["paper_answer"] == f"({letter})"
+    assert words.DEFINITION in built.item.question and "Answer with one letter (a–d)." in built.item.question
+    for response in (f"({letter})", letter, built.item.answer, f"\\boxed{{({letter})}}"):
+        assert score(built.item, response, host=HOST).value == 1.0
+
+
+def _rendered_with(built, picture, what):
+    return assert_rejected(HOST, TASK, built.item, [Image.fromarray(picture)], what)
+
+
+def test_planted_rendering_faults_are_caught():
+    for majority, odd in (("p4g", "p4m"), ("pgg", "pmg"), ("p3", "p6")):
+        built = build(TASK, {"majority": majority, "odd": odd}, seed=5)
+        scene = built.item.metadata["scene"]
+        slot = "ABCD".index(built.item.answer)
+        other = (slot + 1) % 4
+
+        def patches_with(k, scene=scene, **changes):
+            patches = [dict(p) for p in scene["patches"]]
+            patches[k] = {**patches[k], **changes}
+            return wg.compose({**scene, "patches": patches})
+
+        copies = [list(c) for c in scene["patches"][other]["copies"]]
+        middle = min(range(len(copies)), key=lambda i: abs(copies[i][0] - 244) + abs(copies[i][1] - 244))
+        turned = [list(c) for c in copies]
+        turned[middle][2] = (turned[middle][2] + 1) % len(scene["patches"][other]["parts"])  # a copy misturned
+        _rendered_with(built, patches_with(other, copies=turned), "one copy drawn with another copy's turn")
+        shifted = [list(c) for c in copies]
+        shifted[middle][0] += 6
+        _rendered_with(built, patches_with(other, copies=shifted), "one copy shifted 6 px")
+        _rendered_with(built, patches_with(other, copies=copies[:middle] + copies[middle + 1:]), "one copy left out")
+        # the odd patch with every copy in the seed's orientation: the group's generators not applied
+        plain = [[x, y, 0] for x, y, _ in scene["patches"][slot]["copies"]]
+        _rendered_with(built, patches_with(slot, copies=plain), "the odd patch drawn without its turns and mirrors")
+        # the odd patch drawn as a copy of a majority patch: four of one group
+        picture = wg.compose(scene).copy()
+        left, top, right, bottom = scene["patches"][slot]["box"]
+        ol, ot, o_r, ob = scene["patches"][other]["box"]
+        picture[top:bottom, left:right] = picture[ot:ob, ol:o_r]
+        _rendered_with(built, picture, "the odd patch replaced by a majority patch")
+
+
+def test_bad_parameter_pairs_are_refused():
+    for settings, match in (({"majority": "p4", "odd": "p4"}, "majority group too"),
+                            ({"odd": "p2", "difficulty": 0.5}, "not both")):
+        with pytest.raises(ParameterError, match=match):
+            job = plan(TASK, settings, 0, 1)[0]
+            wg.TASK.check_params(TASK.resolve_params(job.params))
+
+
+def test_pair_tiers():
+    assert wg.tier("pm", "cm") == wg.tier("p3m1", "p31m") == wg.tier("p4m", "p4g") == 2
+    assert wg.tier("p2", "pm") == wg.tier("p4", "pmm") == wg.tier("p6", "p3m1") == 1
+    assert wg.tier("p1", "p6m") == wg.tier("p2", "p4") == 0
+    assert {wg.tier(a, b) for a in words.GROUPS for b in words.GROUPS if a != b} == {0, 1, 2}
+
+
+@pytest.mark.parametrize(("alias", "tiers"), [("easy", {0, 1}), ("hard", {2})])
+def test_difficulty_aliases_select_the_papers_bins(alias, tiers):
+    for built in build_run(TASK, 4, {"difficulty": alias}, seed=2):
+        record = built.item.metadata["complexity"]
+        assert (record["c"] >= complexity.HARD_FROM) is (alias == "hard"), record
+        assert wg.tier(built.item.metadata["majority"], built.item.metadata["odd"]) in tiers
