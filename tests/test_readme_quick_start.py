@@ -33,7 +33,7 @@ def test_the_first_command_makes_a_virtual_environment_before_any_install():
 
 def test_ci_runs_the_readmes_test_command_as_a_full_run():
     _, test_command = quick_start()
-    assert test_command == ".venv/bin/tox"
+    assert test_command == ".venv/bin/tox p"
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     lines = [line.strip() for line in script.splitlines() if line.strip() and not line.strip().startswith("#")]
     assert test_command in lines, ".ci/run does not run the README's test command"
