@@ -32,23 +32,7 @@ STARTS = (0, OFFSET)
 
 #: (task, parameter, start) cases that fall short today, with what was measured: expected failures, strict,
 #: so each one has to be removed when its task is fixed (or declares its limit through categorical_coverage).
-#: SPHINX part 1 (issue 14) draws these per item from the item generator instead of spreading them over indices.
-_SPHINX_DRAWN = "drawn independently per item, not spread over the indices yet (issue 14)"
 KNOWN_SHORT: dict[tuple[str, str, int], str] = {
-    ("sphinx/chart-comparison", "top", 101): _SPHINX_DRAWN,
-    ("sphinx/frieze-groups", "odd", 0): _SPHINX_DRAWN,
-    ("sphinx/frieze-groups", "odd", 101): _SPHINX_DRAWN,
-    ("sphinx/pie-chart", "direction", 101): _SPHINX_DRAWN,
-    ("sphinx/shape-counting", "shape", 101): _SPHINX_DRAWN,
-    ("sphinx/shape-counting", "figure", 0): _SPHINX_DRAWN,
-    ("sphinx/shape-counting", "figure", 101): _SPHINX_DRAWN,
-    ("sphinx/tiles-line-length", "tiling", 0): _SPHINX_DRAWN,
-    ("sphinx/tiles-recoloring", "tiling", 0): _SPHINX_DRAWN,
-    ("sphinx/tiles-recoloring", "tiling", 101): _SPHINX_DRAWN,
-    ("sphinx/venn-diagram", "mode", 0): _SPHINX_DRAWN,
-    ("sphinx/venn-diagram", "mode", 101): _SPHINX_DRAWN,
-    ("sphinx/wallpaper-groups", "odd", 0): _SPHINX_DRAWN,
-    ("sphinx/wallpaper-groups", "odd", 101): _SPHINX_DRAWN,
 }
 
 TASKS = default_host().select([])

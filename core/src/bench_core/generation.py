@@ -63,15 +63,19 @@ def settings_suffix(settings: Mapping[str, Any]) -> str:
 
 
 def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) -> list[Job]:
-    """The jobs of a run of ``task``: validates ``settings`` (ParameterError on bad input) and expands presets."""
+    """The jobs of a run of ``task``: validates ``settings`` (ParameterError on bad input) and expands presets.
+    The n-th design takes the index ``first_index(params) + n`` (0 + n unless the task says otherwise)."""
     params = task.resolve_params(settings)
     impl = implementation(task)
     impl.check_params(params)
     designs = impl.expand(params, count)
     if count is not None:
         designs = designs[:count]
+    first = impl.first_index(params)
+    if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+        raise PluginError(f"{task.id}: first_index returned {first!r}; it must be an int >= 0 (a bug in the task)")
     suffix = settings_suffix(task.canonical_settings(settings))
-    return [Job(task.id, seed, i, design, suffix) for i, design in enumerate(designs)]
+    return [Job(task.id, seed, first + i, design, suffix) for i, design in enumerate(designs)]
 
 
 def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "", *,

@@ -371,6 +371,7 @@ def score_dataset(
     summary = tally.overall.summary()
     return {
         "overall": summary["accuracy"],
+        "macro": macro_means(tally),
         "n": tally.n,
         "metrics": summary,
         "missing": tally.missing,
@@ -388,6 +389,32 @@ def score_dataset(
             f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields
         },
     }
+
+
+def macro_means(tally: _Tally) -> dict[str, Any]:
+    """Means in which every task counts once, as papers average over tasks: ``accuracy``, the mean of the task
+    accuracies (``tasks`` of them), and ``by``, for each grouping field (but ``task``) under which every task's
+    items all fall in one group -- ``category``, a ``split`` recorded per task --, each group's ``tasks`` and
+    the mean of their accuracies.  A field that splits some task's items between groups has no such mean
+    and is left out.  Tasks with no items do not exist here, so no mean is over nothing."""
+    task_field = tally.fields.index("task")
+    accuracy = {task: group.total / group.n for task, group in tally.groups["task"].items() if group.n}
+    groups_of: dict[str, dict[str, set[str]]] = {f: defaultdict(set) for f in tally.fields if f != "task"}
+    for keys in tally.members:
+        for field, key in zip(tally.fields, keys, strict=True):
+            if field != "task":
+                groups_of[field][keys[task_field]].add(key)
+    by: dict[str, Any] = {}
+    for field, of_task in groups_of.items():
+        if not of_task or any(len(keys) != 1 for keys in of_task.values()):
+            continue
+        members: dict[str, list[float]] = defaultdict(list)
+        for task in sorted(of_task):
+            members[next(iter(of_task[task]))].append(accuracy[task])
+        by[field] = {key: {"tasks": len(values), "accuracy": sum(values) / len(values)}
+                     for key, values in sorted(members.items(), key=lambda kv: _natural(kv[0]))}
+    values = [accuracy[task] for task in sorted(accuracy)]
+    return {"accuracy": sum(values) / len(values) if values else 0.0, "tasks": len(values), "by": by}
 
 
 def _items(root: str | os.PathLike[str]) -> Iterator[Item]:
@@ -419,8 +446,11 @@ def trace_notes(report: Mapping[str, Any]) -> list[str]:
 
 def format_report(report: Mapping[str, Any]) -> str:
     """A plain-text rendering of a score report."""
-    lines = [
-        f"overall accuracy {report['overall']:.4f} over {report['n']} items",
+    macro = report.get("macro") or {}
+    lines = [f"overall accuracy {report['overall']:.4f} over {report['n']} items"]
+    if macro.get("tasks", 0) > 1:
+        lines.append(f"mean of the {macro['tasks']} task accuracies (each task counts once) {macro['accuracy']:.4f}")
+    lines += [
         f"missing predictions {report['missing']}, unknown ids {report['unknown_ids']}, "
         f"malformed lines {report['malformed_lines']}, duplicate ids {report['duplicate_ids']}",
     ]
@@ -432,11 +462,18 @@ def format_report(report: Mapping[str, Any]) -> str:
         lines.append("averages over all items (no answer counts 0): "
                      + "  ".join(f"{k[5:]}={v:.4f}" for k, v in extra.items()))
     for field, table in report["by"].items():
-        lines.append(f"\nby {field}:")
+        means = (macro.get("by") or {}).get(field)
+        lines.append(f"\nby {field}:" + ("  (macro: the mean of its tasks' accuracies, each task once)" if means
+                                         else ""))
         width = max((len(k) for k in table), default=4)
         for key, stats in table.items():
             more = "  ".join(
                 f"{k[5:]}={v:.3f}" for k, v in stats.items() if k.startswith("mean_") and k != "mean_answered"
             )
-            lines.append(f"  {key:<{width}}  n={stats['n']:<6} acc={stats['accuracy']:.4f}  {more}".rstrip())
+            mean = ""
+            if means and key in means:
+                mean = f"macro={means[key]['accuracy']:.4f} ({means[key]['tasks']} tasks)  "
+            lines.append(f"  {key:<{width}}  n={stats['n']:<6} acc={stats['accuracy']:.4f}  {mean}{more}".rstrip())
+        if means and macro.get("tasks", 0) > 1:
+            lines.append(f"  {'mean over tasks':<{width}}  {macro['tasks']} tasks  macro={macro['accuracy']:.4f}")
     return "\n".join(lines)

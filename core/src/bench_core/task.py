@@ -113,6 +113,14 @@ class TaskImplementation:
         """
         return [dict(params)] * (DEFAULT_SAMPLE if count is None else count)
 
+    def first_index(self, params: Mapping[str, Any]) -> int:
+        """The item index that the first design of ``expand`` takes; the n-th takes ``first_index + n``.
+
+        Default 0.  An item's random source is keyed by (task, version, seed, index), not by its params, so a
+        preset whose items must never coincide with another run's of the same seed (a training set beside
+        the evaluation set made from indices 0, 1, ...) starts its indices elsewhere."""
+        return 0
+
     def generate(self, params: Mapping[str, Any], random: ItemRandom) -> Problem:
         """Generate one problem from validated params and the item's random source."""
         raise NotImplementedError

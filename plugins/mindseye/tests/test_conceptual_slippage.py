@@ -51,6 +51,7 @@ from bench_plugin_mindseye.slippage_panels import (
     Look,
     Mark,
     Panel,
+    draw_look,
     outline,
     shape_polygon,
 )
@@ -307,6 +308,106 @@ def test_verifier_solver_finds_the_single_odd_panel_and_refuses_two():
     assert verifier.solve_scene(two) == []
     wrong_concept = {**scene, "concept": "symmetry"}
     assert verifier.solve_scene(wrong_concept) == []
+
+
+# -- panel-level nuisance: mixed colours and mixed kinds (issue 10) -----------------------------------------
+def _mixedness(description):
+    """From a panel's record alone: whether its marks show two colours, and two recorded shape kinds."""
+    marks = description.get("marks", [])
+    return {"colours": len({tuple(m["colour"]) for m in marks}) > 1, "kinds": len({m["kind"] for m in marks}) > 1}
+
+
+@pytest.mark.slow
+def test_no_panel_alone_mixes_colours_or_kinds_nor_alone_does_not():
+    # issue 10: a conformer that alone mixed colours was a second odd one out; one that alone mixed kinds too,
+    # and a violator that alone mixed kinds a shortcut.  Each such property holds for no panel or for two or
+    # more, and fails for none or two or more.  (Hard items mix inside panels; easy enclosure panels mix a
+    # container's kind with the contents'.)
+    cases = [(concept, "hard", seed) for concept in CONCEPTS for seed in (1, 2, 3)]
+    cases += [("enclosure", level, seed) for level in ("easy", "medium") for seed in (1, 2, 3, 4)]
+    for concept, level, seed in cases:
+        scene = _scene(_build(concept, level, seed))
+        rows = [_mixedness(d) for d in scene["options"]]
+        for name in ("colours", "kinds"):
+            holders = sum(row[name] for row in rows)
+            assert holders not in (1, 5), (concept, level, seed, name, [row[name] for row in rows])
+
+
+def test_mixed_colours_are_clearly_two_colours():
+    rng = np.random.default_rng(5)
+    pairs = 0
+    for _ in range(400):
+        look = draw_look(rng, "number", "high", "circle", None)
+        if len(look.colours) == 2:
+            pairs += 1
+            assert max(abs(a - b) for a, b in zip(*look.colours, strict=True)) >= 100, look.colours
+    assert pairs > 100
+
+
+def _hollow(kind, x, colour=INK):
+    return outline(shape_polygon(kind, (x, 0.5), 0.1, 0.4), 0.02), colour
+
+
+RED = (200, 40, 40)
+
+
+def test_verifier_refuses_a_panel_that_alone_mixes_colours_or_kinds():
+    plain = [_hollow("circle", 0.3), _hollow("circle", 0.7)]
+    solid = [(shape_polygon("circle", (x, 0.5), 0.1, 0.0), INK) for x in (0.3, 0.7)]
+    sound = {**_marks_scene(*([plain] * 5), solid), "concept": "hollowness"}
+    assert verifier.solve_scene(sound) == [5]
+    # a conformer alone in two colours, or alone with two kinds: a second odd one out
+    two_colours = {**_marks_scene(plain, [_hollow("circle", 0.3), _hollow("circle", 0.7, RED)], *([plain] * 3),
+                                  solid), "concept": "hollowness"}
+    assert verifier.solve_scene(two_colours) == [1, 5]
+    two_kinds = {**_marks_scene(plain, plain, [_hollow("circle", 0.3), _hollow("pentagon", 0.7)], plain, plain,
+                                solid), "concept": "hollowness"}
+    assert verifier.solve_scene(two_kinds) == [2, 5]
+    # the violator alone mixing kinds is a shortcut; a conformer alone not mixing them a second odd one out
+    shortcut = {**_marks_scene(*([plain] * 5), [solid[0], (shape_polygon("star", (0.7, 0.5), 0.1, 0.0), INK)]),
+                "concept": "hollowness"}
+    assert verifier.solve_scene(shortcut) == [5]
+    assert verifier.isolations(shortcut)["mixed kinds"] == 5
+    mixed = [_hollow("circle", 0.3), _hollow("hexagon", 0.7)]
+    star = [solid[0], (shape_polygon("star", (0.7, 0.5), 0.1, 0.0), INK)]
+    alone_plain = {**_marks_scene(plain, *([mixed] * 4), star), "concept": "hollowness"}
+    assert verifier.solve_scene(alone_plain) == [0, 5]
+    # two panels of two colours each single out nothing
+    red = [_hollow("circle", 0.3), _hollow("circle", 0.7, RED)]
+    pair = {**_marks_scene(red, red, plain, plain, plain, solid), "concept": "hollowness"}
+    assert verifier.solve_scene(pair) == [5]
+
+
+def test_verifier_reads_shape_kinds_from_the_outlines():
+    rng = np.random.default_rng(3)
+    for kind in ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse"):
+        for _ in range(6):
+            centre, radius, turn = rng.uniform(0.3, 0.7, 2), rng.uniform(0.045, 0.25), rng.uniform(0, 2 * np.pi)
+            shape = shape_polygon(kind, centre, radius, turn)
+            description = IMPL.describe(Panel(marks=(Mark(shape, INK, kind),
+                                                     Mark(outline(shape, 0.1 * radius), INK, kind))), 300)
+            for polygon, _ in verifier.read_marks(description, GRID):
+                assert verifier.mark_kind(polygon) == kind
+            mirrored = affinity.scale(shape, -1, 1)
+            assert verifier.mark_kind(verifier.read_marks(
+                IMPL.describe(Panel(marks=(Mark(mirrored, INK, kind),)), 300), GRID)[0][0]) == kind
+
+
+def test_verify_refuses_a_wrong_kind_or_colours_too_alike_to_tell():
+    built = _built("hollowness")
+    scene = built.item.metadata["scene"]
+    image = decode_png(built.pngs[0])
+    assert not verifier.scene_failures(scene, image)
+    options = [dict(d, marks=[dict(m) for m in d["marks"]]) for d in scene["options"]]
+    first = options[0]["marks"][0]
+    first["kind"] = "star" if first["kind"] != "star" else "circle"
+    failures = verifier.scene_failures({**scene, "options": options}, image)
+    assert any("recorded as a" in f for f in failures), failures
+    options = [dict(d, marks=[dict(m) for m in d["marks"]]) for d in scene["options"]]
+    marks = options[0]["marks"]
+    marks[-1]["colour"] = [min(255, c + 40) for c in marks[0]["colour"]]
+    failures = verifier.scene_failures({**scene, "options": options}, image)
+    assert any("cannot tell whether it shows mixed colours" in f for f in failures), failures
 
 
 def _glyph(letter, mirrored):

@@ -240,6 +240,57 @@ def test_a_second_odd_one_out_by_any_attribute_of_the_vocabulary_fails():
     assert any("figure C" in n and "loose" in n for n in notes), notes
 
 
+def _triangle(at_a, at_b, turn):
+    """The points of a triangle with angles ``at_a`` and ``at_b`` (degrees) at its first two corners, turned."""
+    a, b = np.radians(at_a), np.radians(at_b)
+    reach = np.sin(b) / np.sin(a + b)
+    points = np.array([[0.0, 0.0], [1.0, 0.0], [reach * np.cos(a), reach * np.sin(a)]])
+    points = (points - points.mean(axis=0)) @ np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return (points / np.abs(points).max()).round(4).tolist()
+
+
+def test_both_calculators_read_a_right_angle():
+    """Issue 10: "has a right angle" (within 4 degrees of 90; none within 11: none) is an attribute of the
+    vocabulary; the verifier, measuring exact tangents, decides within 7 degrees and from 8."""
+    for at_a, expected in ((90, True), (93.5, True), (86.5, True), (96, AMBIGUOUS), (80, AMBIGUOUS), (102, False),
+                           (75, False)):
+        strokes = [_closed(np.array(_triangle(at_a, 42, 0.4)))]
+        assert line_attributes(strokes)["right"] == expected, at_a
+    for at_a, expected in ((90, True), (96.5, True), (82.5, verifier.UNDECIDED), (97.5, verifier.UNDECIDED),
+                           (99, False), (72, False)):
+        assert verifier.figure_attributes(_record((_triangle(at_a, 42, 0.4), True)))["right"] == expected, at_a
+    assert line_attributes(SQUARE)["right"] is True and verifier.figure_attributes(_record(_SQ))["right"] is True
+    crossing = _record(([[-1, 0], [1, 0]], False), ([[0, -1], [0, 1]], False))  # a cross makes right angles
+    assert verifier.figure_attributes(crossing)["right"] is True
+    assert verifier.figure_attributes(_record(([[1, 0], [-1, 0]], True, [1.0, 1.0])))["right"] is False  # a circle
+
+
+def test_the_only_right_triangle_is_a_second_odd_one_out():
+    """Issue 10: the answer was the only quadrangle, and a distractor the only right triangle.  Five
+    scalene triangles, each with an acute angle and none obtuse; one of them has a right angle."""
+    triangles = [_record((_triangle(*angles), True)) for angles in ((70, 60, 0.3), (72, 50, 1.1), (75, 62, 2.0),
+                                                                    (58, 48, 2.9), (90, 55, 0.7))]
+    quadrangle = _record(([[-1, -0.9], [1, -0.4], [0.4, 0.9], [-0.6, 0.6]], True))  # angles 61, 79, 98, 122
+    scene = _scene([*triangles, quadrangle], "triangle")
+    satisfied, notes = verifier.solve_scene(scene)
+    assert satisfied == [4, 5]
+    assert any("figure E" in n and "right" in n for n in notes), notes
+    plain = [_record((_triangle(*angles), True)) for angles in ((70, 60, 0.3), (72, 50, 1.1), (75, 62, 2.0),
+                                                                (58, 48, 2.9), (60, 45, 0.7))]
+    assert verifier.solve_scene(_scene([*plain, quadrangle], "triangle"))[0] == [5]
+
+
+@pytest.mark.slow
+def test_no_option_but_the_answer_is_alone_in_having_or_lacking_a_right_angle():
+    # issue 10: of 444 items made before the attribute joined the vocabulary, 54 had a distractor that alone
+    # had (or alone lacked) a right angle
+    for index in range(24):
+        built = _build_item(31, index)
+        tables = [verifier.figure_attributes(d) for d in built.item.metadata["scene"]["options"]]
+        lone = verifier.odd_one([row["right"] for row in tables])
+        assert lone in (None, "ABCDEF".index(built.item.answer)), (index, [row["right"] for row in tables])
+
+
 def test_the_concept_must_hold_for_all_but_the_answer():
     square = _record(_SQ)
     opened = _record(([[-1, -0.7], [-1, -1], [1, -1], [1, 1], [-1, 1]], False))

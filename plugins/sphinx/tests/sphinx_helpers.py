@@ -10,7 +10,11 @@ from bench_core import build_item, create_host, hookimpl, plan
 #: Every task module of the plugin with a description, registered or still in progress.
 ALL_TASKS = ("mirror_identification", "symmetry_fill", "shape_counting", "pie_chart", "tiles_line_length",
              "chart_comparison", "frieze_groups", "tiles_line_intersections", "positional_count", "tiles_recoloring",
-             "stack_count", "venn_diagram", "wallpaper_groups", "shape_sorting")
+             "stack_count", "venn_diagram", "wallpaper_groups", "shape_sorting", "tiles_geometry",
+             "tiles_connected_component", "tiles_shortest_path", "sequence_rotation",
+             "sequence_arithmetic", "multi_column_arithmetic",
+             "transform_result_identify", "transform_pair_infer",
+             "transform_similarity_identify", "missing_tiles", "tiles_composition")
 
 
 def task_of(name: str):
@@ -35,3 +39,24 @@ def build_run(task, count: int, settings=None, seed: int = 0):
     jobs = plan(task, settings or {}, seed, count)
     return [build_item(HOST, task, j.seed, j.index, j.params, j.suffix) for j in jobs]
 
+
+
+def conformance_suite(task):
+    """The core's conformance suite over ``task`` on this private host, its golden digests in ``golden/``;
+    a test module binds it as ``TestConformance = conformance_suite(TASK)``."""
+    from pathlib import Path
+
+    from bench_core import ConformanceSuite
+
+    class TestConformance(ConformanceSuite):
+        family = "sphinx"
+        golden_dir = Path(__file__).parent / "golden"
+
+        def bench_host(self):
+            return HOST
+
+        def pytest_generate_tests(self, metafunc):
+            if "task" in metafunc.fixturenames:
+                metafunc.parametrize("task", [task], ids=[task.id])
+
+    return TestConformance

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-from pathlib import Path
 
 import attrs
 import numpy as np
@@ -15,23 +14,14 @@ from bench_plugin_sphinx import comparison_words as words
 from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.verifiers import chart_comparison as verifier
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, plan, score
 
 TASK = task_of("chart_comparison")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():

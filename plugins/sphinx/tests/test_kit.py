@@ -104,6 +104,26 @@ def test_edge_tilings_share_edges_exactly(name, w, h):
     assert classes == {0, 1, 2}
 
 
+@pytest.mark.parametrize("name", ["square", "triangular", "hexagonal", "rhombille"])
+def test_colour_classes_are_a_periodic_colouring(name):
+    """Edge neighbours never share a class (but rhombille's, whose classes are orientations), and a translation
+    of the board by a lattice period that maps cells onto cells maps each class onto a single class."""
+    t = tilings.build(name, 7, 7)
+    classes = {c.id: t.colour_class(c) for c in t.cells}
+    if name != "rhombille":
+        assert all(classes[a] != classes[b] for a, nbrs in t.adjacency().items() for b in nbrs)
+    centres = {c.id: (round(p.centroid.x, 4), round(p.centroid.y, 4))
+               for c, p in zip(t.cells, t.polygons(), strict=True)}
+    at = {xy: i for i, xy in centres.items()}
+    for a in t.cells:
+        for b in t.cells:
+            dx, dy = centres[b.id][0] - centres[a.id][0], centres[b.id][1] - centres[a.id][1]
+            image = {i: at.get((round(x + dx, 4), round(y + dy, 4))) for i, (x, y) in centres.items()}
+            pairs = {(classes[i], classes[j]) for i, j in image.items() if j is not None}
+            assert len({k for k, _ in pairs}) == len(pairs), (name, a.coord, b.coord)
+            break
+
+
 def test_circle_packing_touches_at_points_only():
     t = tilings.build("circles", 4, 3)
     assert all(not n for n in t.adjacency().values()), "disks share no edge"

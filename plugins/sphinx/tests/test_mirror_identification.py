@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import attrs
 import numpy as np
@@ -12,23 +11,14 @@ from bench_plugin_sphinx import mirror_identification as mi
 from bench_plugin_sphinx import mirror_words as words
 from bench_plugin_sphinx.kit import complexity
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, assert_rejected, score
+from bench_core import assert_rejected, score
 
 TASK = task_of("mirror_identification")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():

@@ -4,7 +4,6 @@ rendering faults."""
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import attrs
 import numpy as np
@@ -15,23 +14,14 @@ from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.verifiers import pie_chart as verifier
 from bench_plugin_sphinx.verifiers.charts import pie_shares
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, plan, score
 
 TASK = task_of("pie_chart")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections
 import math
-from pathlib import Path
 
 import attrs
 import numpy as np
@@ -16,23 +15,14 @@ from bench_plugin_sphinx.descriptions import shape_counting as description
 from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.verifiers import shape_counting as verifier
 from PIL import ImageDraw
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, ParameterError, VerifyDisagreement, assert_rejected, plan, score
+from bench_core import ParameterError, VerifyDisagreement, assert_rejected, plan, score
 
 TASK = task_of("shape_counting")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():
@@ -76,9 +66,11 @@ def test_every_figure_is_recounted_on_the_pixels(figure):
 
 
 def test_shapes_cycle_and_the_question_states_what_counts():
-    items = [b.item for b in build_run(TASK, 10, seed=1)]
+    items = [b.item for b in build_run(TASK, 12, seed=1)]
     shapes = collections.Counter(item.metadata["shape"] for item in items)
-    assert shapes == {"squares": 4, "rectangles": 2, "parallelograms": 2, "triangles": 2}
+    assert shapes == {"squares": 3, "rectangles": 3, "parallelograms": 3, "triangles": 3}
+    for shape in ("squares", "parallelograms"):  # each shape's figures in turn: its three items, three figures
+        assert len({item.metadata["figure"] for item in items if item.metadata["shape"] == shape}) == 3, shape
     for item in items:
         assert words.RULES[item.metadata["shape"]] in item.question and item.question.endswith(words.ANSWER)
         assert words.shape_of(item.question) == item.metadata["shape"]

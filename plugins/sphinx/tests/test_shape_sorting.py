@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-from pathlib import Path
 
 import attrs
 import numpy as np
@@ -14,23 +13,14 @@ from bench_plugin_sphinx import shape_sorting as ss
 from bench_plugin_sphinx import sorting_words as words
 from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.verifiers import shape_sorting as verifier
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, plan, score
 
 TASK = task_of("shape_sorting")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():

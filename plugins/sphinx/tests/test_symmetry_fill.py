@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,23 +12,14 @@ from bench_plugin_sphinx.kit import compare, complexity, motifs, probe
 from bench_plugin_sphinx.verifiers import symmetry_fill as verifier
 from bench_plugin_sphinx.verifiers.pixels import packed
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, plan, score
 
 TASK = task_of("symmetry_fill")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,23 +14,14 @@ from bench_plugin_sphinx.kit import complexity, edgepaths
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.verifiers import tile_lines as verifier
 from PIL import ImageDraw
-from sphinx_helpers import HOST, build, build_run, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ConformanceSuite, assert_rejected
+from bench_core import assert_rejected
 
 TASK = task_of("tiles_line_length")
 
 
-class TestConformance(ConformanceSuite):
-    family = "sphinx"
-    golden_dir = Path(__file__).parent / "golden"
-
-    def bench_host(self):
-        return HOST
-
-    def pytest_generate_tests(self, metafunc):
-        if "task" in metafunc.fixturenames:
-            metafunc.parametrize("task", [TASK], ids=[TASK.id])
+TestConformance = conformance_suite(TASK)
 
 
 def test_description_keeps_step_with_the_implementation():
@@ -57,13 +47,13 @@ def test_lines_are_simple_disjoint_and_traced_back(tiling):
 
 
 def test_question_names_the_colour_with_its_hex_and_the_rule():
-    items = [b.item for b in build_run(TASK, 14, seed=1)]
+    items = [b.item for b in build_run(TASK, 12, seed=1)]
     for item in items:
         asked = item.metadata["scene"]["asked"]
         assert f"{asked} ({PALETTE[asked]})" in item.question
         assert words.LENGTH_RULE in item.question and item.question.endswith(words.ANSWER)
     tilings = collections.Counter(item.metadata["tiling"] for item in items)
-    assert tilings == {"square": 4, "triangular": 4, "hexagonal": 4, "rhombille": 2}
+    assert tilings == {"square": 3, "triangular": 3, "hexagonal": 3, "rhombille": 3}  # any four show all four
 
 
 def _scene(built) -> dict:

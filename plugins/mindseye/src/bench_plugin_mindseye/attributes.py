@@ -45,6 +45,9 @@ _SYMMETRIC = 0.016  # 95% of the mirror image within this of the drawing: symmet
 _ASYMMETRIC = 0.045  # ...more than 5% beyond this for every axis: asymmetric
 _ACUTE, _ACUTE_BAND = 75.0, 85.0  # angles below 75 are acute, 75-85 undecidable
 _OBTUSE_LOW, _OBTUSE_HIGH = (95.0, 102.0), (163.0, 170.0)  # obtuse from 102 to 163, bands either side
+_RIGHT, _NOT_RIGHT = 4.0, 11.0  # within 4 degrees of 90 a right angle, from 11 away clearly not (arcs are
+# measured by their chords here, which turns a corner at an arc by up to 3 degrees: the verifier's exact
+# tangents then still fall in its clear bands, within 7 and from 8 degrees)
 _THIN, _NOT_THIN = 4.0, 2.8  # aspect ratio of the minimum rotated rectangle
 _CONVEX, _CONCAVE = 0.008, 0.04  # how far ink may lie inside the convex hull
 
@@ -397,7 +400,9 @@ class LineFigure:
     (has an arc), ``angle`` (has a corner, junction or crossing), ``symmetric`` (mirror symmetric),
     ``crossing`` (two strokes cross), ``parts`` (connected pieces), ``lines`` (straight lines), ``acute`` /
     ``obtuse`` (has such an angle), ``triangle`` / ``quadrangle`` / ``sector`` (has such a face),
-    ``regular`` (a regular polygon) and ``thin`` (elongated).  Undecidable values are AMBIGUOUS.
+    ``regular`` (a regular polygon), ``thin`` (elongated) and ``right`` (has an angle within 4 degrees of 90;
+    none within 11: not; issue 10 found a distractor that alone was a right triangle).  Undecidable values are
+    AMBIGUOUS.
     """
 
     def __init__(self, strokes: Sequence[np.ndarray]):
@@ -515,10 +520,12 @@ class LineFigure:
         angles += _junction_angles(self.strokes, self.size)
         angles += [x for _, a in crossings for x in (a, 180.0 - a)]
         if any(s.ambiguous for s in shapes):
-            self._cache["angle"] = self._cache["acute"] = self._cache["obtuse"] = AMBIGUOUS
+            self._cache["angle"] = self._cache["acute"] = self._cache["obtuse"] = self._cache["right"] = AMBIGUOUS
             return
         arr = np.array(angles) if angles else np.zeros(0)
         self._cache["angle"] = bool(angles)
+        off = np.abs(arr - 90.0)
+        self._cache["right"] = True if (off <= _RIGHT).any() else (AMBIGUOUS if (off < _NOT_RIGHT).any() else False)
         acute = bool((arr < _ACUTE).any())
         unsure = bool(((arr >= _ACUTE) & (arr < _ACUTE_BAND)).any())
         self._cache["acute"] = True if acute else (AMBIGUOUS if unsure else False)
@@ -527,7 +534,7 @@ class LineFigure:
                 | ((arr >= _OBTUSE_HIGH[0]) & (arr <= _OBTUSE_HIGH[1])))
         self._cache["obtuse"] = True if obtuse else (AMBIGUOUS if near.any() else False)
 
-    _measure_angle = _measure_acute = _measure_obtuse = _measure_angles
+    _measure_angle = _measure_acute = _measure_obtuse = _measure_right = _measure_angles
 
     def _measure_convex(self) -> None:
         # one closed outline with every bit of ink on the convex hull boundary
@@ -592,14 +599,14 @@ def line_attributes(strokes: Sequence[np.ndarray]) -> dict[str, Any]:
     return LineFigure(strokes).values()
 
 
-#: Attributes of ``line_attributes``, in the order of the paper's hint vocabulary.
+#: Attributes of ``line_attributes``, in the order of the paper's hint vocabulary, then what a viewer also sees.
 LINE_ATTRIBUTES = ("convex", "curved", "symmetric", "lines", "thin", "closed", "acute", "obtuse", "angle",
-                   "crossing", "parts", "triangle", "quadrangle", "sector", "regular")
+                   "crossing", "parts", "triangle", "quadrangle", "sector", "regular", "right")
 
 
 #: The attributes in increasing order of measuring cost.
 _COST_ORDER = ("lines", "parts", "closed", "crossing", "angle", "triangle", "thin", "convex", "regular", "symmetric",
-               "curved", "acute", "obtuse", "quadrangle", "sector")
+               "curved", "acute", "obtuse", "right", "quadrangle", "sector")
 
 
 def odd_one(values: Sequence[Any]) -> int | None:

@@ -15,9 +15,14 @@ weak (one object out of place, one letter that reads mirrored, a count that diff
 
 The generator accepts a draw only if its own measurements (``attributes.scene_attributes`` on the polygons,
 ``attributes.word_attributes`` on the letter strokes) isolate the violator by the concept and by nothing
-else.  The item's scene record stores every panel as drawn (``describe``: marks as rings of integer
-coordinates on a grid of 1/``GRID`` of the panel, words as quantised strokes); ``_render`` draws exactly those
-values, so the picture is reproducible bit for bit whatever float noise the geometry carried.  Verification
+else, nuisance included: no shape kinds, colours or count, and no panel-level property
+(``slippage_panels.MIXED``: mixed colours, mixed kinds) that only one panel holds or only one lacks (issue 10:
+a conformer that alone mixed colours was a second odd one out; a violator that alone mixed kinds, a shortcut).
+The two colours of a panel that mixes them are of hues well apart, so that they read as two colours.
+
+The item's scene record stores every panel as drawn (``describe``: marks as rings of integer coordinates on a
+grid of 1/``GRID`` of the panel, words as quantised strokes); ``_render`` draws exactly those values, so the
+picture is reproducible bit for bit whatever float noise the geometry carried.  Verification
 (``verifiers.conceptual_slippage``) re-measures the concepts from the record by code of its own and checks the
 pixels against its own rasterisation of the record.
 
@@ -68,6 +73,7 @@ from bench_plugin_mindseye.slippage_panels import (
     CONCEPTS,
     COUNTS,
     GRID,
+    MIXED,
     STROKE_GRID,
     Look,
     Panel,
@@ -270,7 +276,9 @@ class ConceptualSlippage(SizePlannedTask):
             else:
                 table = [d.attributes for d in draws]
                 table[v] = violating
-                culprit = self._culprit(table, names, key, v, concept, [d.look for d in draws])
+                shown = [d.plain for d in draws]
+                shown[v] = draws[v].violator
+                culprit = self._culprit(table, names, key, v, concept, [d.look for d in draws], shown)
             if culprit is None:
                 panels = [d.plain for d in draws]
                 panels[v] = draws[v].violator
@@ -332,7 +340,7 @@ class ConceptualSlippage(SizePlannedTask):
         return _Draw(drawn, reference.plain, violator, reference.attributes)
 
     def _culprit(self, table: Sequence[Mapping[str, Any]], names: Sequence[str], key: str, v: int, concept: str,
-                 looks: Sequence[Look]) -> int | None:
+                 looks: Sequence[Look], panels: Sequence[Panel]) -> int | None:
         """The panel to draw again, or None if the six panels make a sound item with ``v`` the odd one."""
         found = isolations(table, names)
         if found.get(key) != v:
@@ -347,7 +355,7 @@ class ConceptualSlippage(SizePlannedTask):
             counts = isolations(table, ["number"])  # a count that singles out a panel is a shortcut or a rival
             if counts:
                 return counts["number"]
-        return self._nuisance_leak(looks, concept)
+        return self._nuisance_leak(looks, concept, panels)
 
     def _sized(self, rng: np.random.Generator, concept: str, panels: Sequence[Panel], v: int,
                table: Sequence[Mapping[str, Any]], side: int, rank: int, small_odd: bool) -> list[Panel] | None:
@@ -414,12 +422,17 @@ class ConceptualSlippage(SizePlannedTask):
         return int(pool[int(rng.integers(len(pool)))]), 0
 
     @staticmethod
-    def _nuisance_leak(looks: Sequence[Look], concept: str) -> int | None:
-        """The panel that a nuisance value alone (shape kinds, colours, count, mixedness) singles out, if any."""
+    def _nuisance_leak(looks: Sequence[Look], concept: str, panels: Sequence[Panel]) -> int | None:
+        """The panel that a nuisance value alone (shape kinds, colours, count, mixedness) singles out, if any.
+        Each panel-level property of ``MIXED`` (mixed colours, mixed kinds: measured on the panels as drawn, a
+        container with its contents) must hold for none of the panels or at least two, and fail for none or at
+        least two: a conformer that alone mixes colours is a second odd one out (issue 10), a violator that
+        alone mixes kinds a shortcut."""
         columns = [
             [frozenset(look.kinds) for look in looks],
             [frozenset(look.colours) for look in looks],
             [len(look.kinds) > 1 or len(look.colours) > 1 for look in looks],
+            *([panel.mixed()[name] for panel in panels] for name in MIXED),
         ]
         if concept != "number":
             columns.append([look.count for look in looks])

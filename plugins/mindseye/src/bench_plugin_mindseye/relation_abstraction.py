@@ -359,8 +359,9 @@ class _Candidate:
     family: str
 
 
-#: The attribute vocabulary a figure must not be the odd one out by (unless it is the answer): the hint's and
-#: a loose end (issue 10: the only figure with a dangling stroke is a second odd one out).
+#: The attribute vocabulary a figure must not be the odd one out by (unless it is the answer): the hint's, a
+#: right angle and a loose end (issue 10: the only figure with a dangling stroke, and the only right triangle,
+#: were second odd ones out).
 VOCABULARY = (*LINE_ATTRIBUTES, "loose")
 
 
@@ -586,7 +587,7 @@ class RelationAbstraction(SizePlannedTask):
             # degrees; the verifier takes the arc's own tangent): the angles there must come out alike with arcs
             # sampled twice as finely
             fine = LineFigure([flatten(s, ARC_CHORD / 2) for s in strokes])
-            if any(fine[k] != values[k] for k in ("acute", "obtuse", "angle")):
+            if any(fine[k] != values[k] for k in ("acute", "obtuse", "angle", "right")):
                 return None
         return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
 

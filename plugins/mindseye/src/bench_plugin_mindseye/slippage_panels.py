@@ -42,17 +42,28 @@ SHAPES = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamon
 #: saturation follow its ink, so that the drawn sizes that rank ink (``ConceptualSlippage._sized``) rank
 #: saturation the same way; the spread of lightness, drawn for every panel alike, makes the contrast of the
 #: marks' edges vary from panel to panel as much as their length does.
-def _palette() -> tuple[tuple[int, int, int], ...]:
-    colours = []
+def _palette() -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
+    colours, hues = [], []
     for hue in range(8, 360, 45):
         for top in range(156, 256, 10):  # the largest channel; the smallest is 156 below it
             r, g, b = (round(255 * c) for c in colorsys.hsv_to_rgb(hue / 360, 156 / top, top / 255))
             if 75 <= (r + g + b) / 3 <= 170:
                 colours.append((r, g, b))
-    return tuple(colours)
+                hues.append(hue)
+    return tuple(colours), tuple(hues)
 
 
-PALETTE = _palette()
+PALETTE, PALETTE_HUES = _palette()
+
+
+#: The two colours of a panel that mixes colours have hues at least this many degrees apart (no channel then
+#: differs by less than 107): two shades of one hue, or neighbouring hues, might not read as two colours.
+MIXED_HUES_APART = 90
+
+
+#: Panel-level nuisance properties (``Panel.mixed``): each must hold for no panel of an item or for at least
+#: two, and fail for none or at least two (``ConceptualSlippage._nuisance_leak``), or it singles a panel out.
+MIXED = ("mixed colours", "mixed kinds")
 
 
 #: Outline widths relative to the shape's inradius (``attributes.inradius``): thick is about three times thin
@@ -389,6 +400,12 @@ class Panel:
                 self.memo["attributes"]["aligned"] = two_rows([m.polygon for m in self.marks])
         return dict(self.memo["attributes"])
 
+    def mixed(self) -> dict[str, bool]:
+        """The panel-level nuisance properties of ``MIXED``: whether its marks show more than one colour, and
+        more than one shape kind (a container counts with its contents; a word panel mixes neither)."""
+        return {"mixed colours": len({m.colour for m in self.marks}) > 1,
+                "mixed kinds": len({m.kind for m in self.marks}) > 1}
+
     def shape(self) -> np.ndarray:
         """``ink_shape`` of the marks (once per panel)."""
         if "shape" not in self.memo:
@@ -438,8 +455,8 @@ def allowed_kinds(concept: str) -> tuple[str, ...]:
 
 def draw_look(rng: np.random.Generator, concept: str, slippage: str, item_kind: str, count: int | None) -> Look:
     """One panel's nuisance.  ``slippage`` low: the item's one shape kind; medium: the kind varies per panel;
-    high: kinds and colours may also mix inside a panel.  Counts and sizes always vary (``count`` fixes the
-    count, for the number concept)."""
+    high: kinds and colours may also mix inside a panel (two colours of hues ``MIXED_HUES_APART`` apart).
+    Counts and sizes always vary (``count`` fixes the count, for the number concept)."""
     vocabulary = allowed_kinds(concept)
     if slippage == "low":
         kinds: tuple[str, ...] = (item_kind,)
@@ -449,11 +466,17 @@ def draw_look(rng: np.random.Generator, concept: str, slippage: str, item_kind: 
         kinds = tuple(str(k) for k in rng.choice(vocabulary, size=2, replace=False))
     palette = rng.permutation(len(PALETTE))
     colours = (PALETTE[palette[0]],) if slippage != "high" or rng.random() < 0.5 else (
-        PALETTE[palette[0]], PALETTE[palette[1]])
+        PALETTE[palette[0]], PALETTE[next(int(k) for k in palette[1:] if _hues_apart(int(k), int(palette[0])))])
     lo, hi = COUNTS[concept]
     n = count if count is not None else int(rng.integers(lo, hi + 1))
     r_lo, r_hi = RADII[concept]
     return Look(kinds, colours, n, float(rng.uniform(r_lo, r_hi)), float(rng.uniform(0, 2 * np.pi)))
+
+
+def _hues_apart(a: int, b: int) -> bool:
+    """Whether palette colours ``a`` and ``b`` have hues at least ``MIXED_HUES_APART`` degrees apart."""
+    gap = abs(PALETTE_HUES[a] - PALETTE_HUES[b]) % 360
+    return min(gap, 360 - gap) >= MIXED_HUES_APART
 
 
 def scatter(rng: np.random.Generator, n: int, radius: float, low: float = 0.12, high: float = 0.88,

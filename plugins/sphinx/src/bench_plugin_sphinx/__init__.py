@@ -20,7 +20,11 @@ FAMILY = "sphinx"
 REGISTERED: tuple[str, ...] = ("mirror_identification", "symmetry_fill", "shape_counting", "pie_chart",
                                "chart_comparison", "tiles_line_length", "tiles_line_intersections", "tiles_recoloring",
                                "positional_count", "stack_count", "venn_diagram", "shape_sorting",
-                               "frieze_groups", "wallpaper_groups")
+                               "frieze_groups", "wallpaper_groups", "tiles_geometry", "tiles_connected_component",
+                               "tiles_shortest_path", "sequence_rotation",
+                               "sequence_arithmetic", "multi_column_arithmetic", "transform_result_identify",
+                               "transform_pair_infer",
+                               "missing_tiles", "tiles_composition")
 
 
 def tasks() -> list[Task]:

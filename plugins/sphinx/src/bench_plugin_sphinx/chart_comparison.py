@@ -17,11 +17,14 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import comparison_words as words
 from bench_plugin_sphinx.kit import charts, complexity, layout
 from bench_plugin_sphinx.kit.canvas import stamp_text
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
+from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import chart_comparison as verifier
 
 SIZE = (1440, 838)
@@ -84,23 +87,16 @@ def _pixel_distinct(a: np.ndarray, b: np.ndarray) -> bool:
     return np.count_nonzero((a != b) & coloured) >= PIXEL_FRACTION * max(1, np.count_nonzero(coloured))
 
 
-class ChartComparison(TaskImplementation):
+class ChartComparison(PaperSets, task="chart-comparison"):
     def check_params(self, params):
-        if params.get("categories") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of categories; set "
-                                 "either categories or difficulty, not both")
+        complexity.refuse_knob_with_level(params, "categories", "the number of categories")
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
         low, high = CATEGORY_RANGE
-        if params["categories"] is not None:
-            k = params["categories"]
-        elif level is not None:
-            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
-        else:
-            k = int(rng.integers(low, high + 1))
-        top = params["top"] or words.TOPS[random.balanced(2, "top")]
+        k = complexity.knob_value(params, "categories", low, high, rng)
+        top = params["top"] or cyclic(random, words.TOPS, "top-order")
         position = random.balanced(4, "answer")
         names = [list(PALETTE)[int(i)] for i in rng.permutation(len(PALETTE))[:k]]
         kind = "bar" if top == "pie" else "pie"
@@ -149,7 +145,7 @@ class ChartComparison(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The number of categories k."""

@@ -22,12 +22,14 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import frieze_words as words
 from bench_plugin_sphinx.descriptions.frieze_groups import COPIES, FRIEZE_FAMILIES
 from bench_plugin_sphinx.kit import compare, complexity, groups, layout, motifs, probe
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
-from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.kit.sampling import cyclic, matched_order
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import frieze as verifier
 
 WIDTH, MARGIN, FRAME, PAD = 910, 25, 4, 14
@@ -149,7 +151,7 @@ def _shape(sprite: np.ndarray) -> np.ndarray:
     return np.where(probe.ink_mask(sprite)[:, :, None], 0, 255).astype(np.uint8).repeat(3, axis=2)
 
 
-class FriezeGroups(TaskImplementation):
+class FriezeGroups(PaperSets, task="frieze-groups"):
     def check_params(self, params):
         majority, odd = params.get("majority"), params.get("odd")
         if params.get("difficulty") is not None and (majority is not None or odd is not None):
@@ -172,14 +174,14 @@ class FriezeGroups(TaskImplementation):
             majority = cyclic(random, able, f"majority-order-{t}")
             choices = [o for o in partners(majority) if tier(majority, o) == t]
             return majority, choices[int(rng.integers(len(choices)))], t
-        if majority is None and odd is not None:
-            choices = partners(odd)
-            majority = choices[int(rng.integers(len(choices)))]
-        elif majority is None:
-            majority = cyclic(random, tuple(words.GROUPS), "majority-order")
+        if majority is None and odd is None:  # both spread over the indices, every pair sharing a layout
+            firsts, seconds = matched_order(random, tuple(words.GROUPS), lambda a, b: b in partners(a),
+                                            "majority-order")
+            return firsts[random.index % len(firsts)], seconds[random.index % len(seconds)], None
+        if majority is None:
+            majority = cyclic(random, tuple(partners(odd)), "majority-order")
         if odd is None:
-            choices = partners(majority)
-            odd = choices[int(rng.integers(len(choices)))]
+            odd = cyclic(random, tuple(partners(majority)), "odd-order")
         return majority, odd, None
 
     def generate(self, params, random):
@@ -246,7 +248,7 @@ class FriezeGroups(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The majority/odd pair's tier (0, 1, 2)."""

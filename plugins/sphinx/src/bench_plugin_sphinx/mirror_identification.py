@@ -16,11 +16,13 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from bench_core import GenerationError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import mirror_words as words
 from bench_plugin_sphinx.kit import complexity, motifs, probe
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.layout import LETTERS
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import mirror as verifier
 
 #: The mirror operations (``kit.probe`` names) each class is closed under.
@@ -129,7 +131,7 @@ def scene_holds(full: np.ndarray, cls: str) -> bool:
     return True
 
 
-class MirrorIdentification(TaskImplementation):
+class MirrorIdentification(PaperSets, task="mirror-identification"):
     def generate(self, params, random):
         rng = random.rng
         cls = params["symmetry"] or cyclic(random, words.CLASSES, "class-order")
@@ -201,7 +203,7 @@ class MirrorIdentification(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCDEF" if x != problem.answer][:count]
+        return other_letters(problem.answer, count, "ABCDEF")
 
     def hardness(self, item):
         """The number of motif copies in the scene (the knob)."""

@@ -14,11 +14,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bench_core import ParameterError, Problem, TaskImplementation
+from bench_core import Problem
 from bench_plugin_sphinx import pie_words as words
 from bench_plugin_sphinx.kit import charts, complexity, layout, orderings
 from bench_plugin_sphinx.kit.canvas import stamp_text
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
+from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import pie_chart as verifier
 
 SIZE = (1024, 768)
@@ -68,23 +71,16 @@ def ranking(categories: list[dict[str, Any]], direction: str) -> list[str]:
     return [c["letter"] for c in ordered]
 
 
-class PieChart(TaskImplementation):
+class PieChart(PaperSets, task="pie-chart"):
     def check_params(self, params):
-        if params.get("categories") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of categories; set "
-                                 "either categories or difficulty, not both")
+        complexity.refuse_knob_with_level(params, "categories", "the number of categories")
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
         low, high = CATEGORY_RANGE
-        if params["categories"] is not None:
-            k = params["categories"]
-        elif level is not None:
-            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
-        else:
-            k = int(rng.integers(low, high + 1))
-        direction = params["direction"] or words.DIRECTIONS[random.balanced(2, "direction")]
+        k = complexity.knob_value(params, "categories", low, high, rng)
+        direction = params["direction"] or cyclic(random, words.DIRECTIONS, "direction-order")
         values = charts.percentages(k, rng)
         names = [list(PALETTE)[int(i)] for i in rng.permutation(len(PALETTE))[:k]]
         letters = [UPPERCASE[int(i)] for i in rng.permutation(26)[:k]]
@@ -113,7 +109,7 @@ class PieChart(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The number of slices k."""

@@ -18,11 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import position_words as words
 from bench_plugin_sphinx.kit import complexity, spatial
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import GEOMETRIC
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import positional_count as verifier
 
 SIZE = (768, 512)
@@ -84,22 +86,15 @@ def _shapes(k: int, rng) -> list[dict[str, Any]] | None:
     return shapes
 
 
-class PositionalCount(TaskImplementation):
+class PositionalCount(PaperSets, task="positional-count"):
     def check_params(self, params):
-        if params.get("references") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of reference "
-                                 "shapes; set either references or difficulty, not both")
+        complexity.refuse_knob_with_level(params, "references", "the number of reference shapes")
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
         low, high = REFERENCE_RANGE
-        if params["references"] is not None:
-            k = params["references"]
-        elif level is not None:
-            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
-        else:
-            k = int(rng.integers(low, high + 1))
+        k = complexity.knob_value(params, "references", low, high, rng)
         relation = params["relation"] or cyclic(random, words.RELATIONS, "relation-order")
         for _attempt in range(ATTEMPTS):
             scene = self._scene(k, relation, rng)
@@ -154,9 +149,7 @@ class PositionalCount(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        answer = int(problem.answer)
-        near = [answer + d for d in (1, -1, 2, -2, 3, -3)]
-        return [str(n) for n in near if n >= 0][:count]
+        return near_misses(problem.answer, count, (1, -1, 2, -2, 3, -3))
 
     def hardness(self, item):
         """The number of reference shapes K."""

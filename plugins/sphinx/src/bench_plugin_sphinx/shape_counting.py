@@ -15,12 +15,14 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import shape_figures as figures
 from bench_plugin_sphinx import shape_words as words
 from bench_plugin_sphinx.kit import complexity, indexed
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
-from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.kit.sampling import cyclic, cyclic_at
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import shape_counting as verifier
 
 SIZE = (640, 480)
@@ -28,8 +30,9 @@ MARGIN = 36
 LINE_WIDTH = 4
 #: The paper's bounds on the answer, which is also its complexity knob.
 ANSWER_RANGE = (5, 20)
-#: The asked shapes in one seeded order, repeated (squares twice: the released generator asks for them most).
-SHAPE_CYCLE = ("squares", "squares", "rectangles", "parallelograms", "triangles")
+#: The asked shapes in one seeded order, repeated: any four consecutive items ask all four (the released
+#: generator asks for squares most, which would let a short run miss one).
+SHAPE_CYCLE = ("squares", "rectangles", "parallelograms", "triangles")
 #: Tint of a cell: this share of a palette colour over white.
 TINT = 0.3
 ATTEMPTS = 400
@@ -92,7 +95,7 @@ def compose(scene: dict[str, Any]) -> Image.Image:
     return board.image
 
 
-class ShapeCounting(TaskImplementation):
+class ShapeCounting(PaperSets, task="shape-counting"):
     def check_params(self, params):
         shape, figure = params.get("shape"), params.get("figure")
         if shape and figure and figure not in figures.GENERATORS[shape]:
@@ -111,6 +114,9 @@ class ShapeCounting(TaskImplementation):
                 s for s in SHAPE_CYCLE if figure_name in figures.GENERATORS[s])
             shape = cyclic(random, cycle, "shape-order")
         level = params.get("difficulty")
+        if figure_name is None and level is None:  # the shape's figures in turn: its n-th item takes the n-th
+            position = random.index if params.get("shape") else random.index // len(SHAPE_CYCLE)
+            figure_name = cyclic_at(random, tuple(figures.GENERATORS[shape]), ("figure-order", shape), position)
         figure, count = self._figure(shape, figure_name, level, rng)
         fill = None if rng.random() < 0.5 else list(PALETTE)[int(rng.integers(len(PALETTE)))]
         scene = {"shape": shape, "figure": figure["name"], "fill": fill, "line_width": LINE_WIDTH,
@@ -122,6 +128,27 @@ class ShapeCounting(TaskImplementation):
         return Problem(question=words.question(stem, shape), answer=str(count), image_size=SIZE,
                        params={**params, "shape": shape, "figure": figure["name"]}, answer_type="integer",
                        metadata=metadata, structure=scene)
+
+    def categorical_coverage(self, name, params, start, count):
+        """The asked shape is spread over the indices; the figure follows it (each shape's own figures in
+        turn), so a run of n items shows each shape's figures about n / 4 times: triangles have one figure,
+        parallelograms three, squares five and rectangles three of the squares' five.  No schedule can show
+        every figure in any nine items while any four items ask all four shapes (tri_lattice would have to
+        come twice in nine items, once per four)."""
+        figure, shape = params.get("figure"), params.get("shape")
+        if name == "shape" and figure is not None:
+            serving = [s for s in SHAPE_CYCLE if figure in figures.GENERATORS[s]]
+            return min(count, len(serving)), f"only {', '.join(serving)} can be counted in a {figure} figure"
+        if name != "figure" or figure is not None or params.get("difficulty") is not None:
+            return None if name != "figure" or figure is not None else (
+                1, "with a difficulty level the figure is drawn for the level's counts")
+        if shape is not None:
+            return None if count <= len(figures.GENERATORS[shape]) else (
+                len(figures.GENERATORS[shape]), f"{shape} are counted in {len(figures.GENERATORS[shape])} figures")
+        per_shape = count // len(SHAPE_CYCLE)
+        least = min(per_shape, 1) + min(per_shape, 3) + min(per_shape, 5) if per_shape else count - 1
+        return max(1, least), ("the figure follows the asked shape (triangles one figure, parallelograms three, "
+                               "squares five, rectangles three of the squares'), each shape's own in turn")
 
     def _figure(self, shape, figure_name, level, rng) -> tuple[dict[str, Any], int]:
         """A figure whose count of ``shape`` lies in ANSWER_RANGE (and, with a level, in the level's bin and as
@@ -160,9 +187,7 @@ class ShapeCounting(TaskImplementation):
 
     def distractors(self, problem, count, random):
         """Near misses: one or two more or fewer (the usual slips of a count)."""
-        answer = int(problem.answer)
-        near = [answer + d for d in (1, -1, 2, -2, 3)]
-        return [str(v) for v in near if v >= 0][:count]
+        return near_misses(problem.answer, count, (1, -1, 2, -2, 3))
 
     def hardness(self, item):
         """The number of shapes to count (the answer, the paper's complexity knob)."""

@@ -18,12 +18,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import sorting_words as words
 from bench_plugin_sphinx.kit import complexity, orderings, spatial
 from bench_plugin_sphinx.kit.canvas import graph_paper, stamp_text
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import shape_sorting as verifier
 
 ITEM_RANGE = (3, 10)
@@ -204,24 +206,17 @@ def compose(scene: dict[str, Any]):
     return picture
 
 
-class ShapeSorting(TaskImplementation):
+class ShapeSorting(PaperSets, task="shape-sorting"):
     def check_params(self, params):
-        if params.get("items") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of shapes; set "
-                                 "either items or difficulty, not both")
+        complexity.refuse_knob_with_level(params, "items", "the number of shapes")
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
         low, high = ITEM_RANGE
-        if params["items"] is not None:
-            k = params["items"]
-        elif level is not None:
-            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
-        else:
-            k = int(rng.integers(low, high + 1))
+        k = complexity.knob_value(params, "items", low, high, rng)
         metric = params["metric"] or cyclic(random, words.METRICS, "metric-order")
-        direction = params["direction"] or words.DIRECTIONS[random.balanced(2, "direction")]
+        direction = params["direction"] or cyclic(random, words.DIRECTIONS, "direction-order")
         for _attempt in range(ATTEMPTS):
             scene = self._scene(metric, k, rng)
             if scene is not None:
@@ -278,7 +273,7 @@ class ShapeSorting(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The number of shapes k."""

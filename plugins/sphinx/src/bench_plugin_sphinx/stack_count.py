@@ -19,11 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import stack_words as words
 from bench_plugin_sphinx.kit import complexity, spatial
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import GEOMETRIC
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import stack_count as verifier
 
 SIZE = (768, 512)
@@ -88,22 +90,15 @@ def _sheets(kind: str, k: int, rng) -> list[dict[str, Any]] | None:
     return None
 
 
-class StackCount(TaskImplementation):
+class StackCount(PaperSets, task="stack-count"):
     def check_params(self, params):
-        if params.get("sheets") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of sheets; set "
-                                 "either sheets or difficulty, not both")
+        complexity.refuse_knob_with_level(params, "sheets", "the number of sheets")
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
         low, high = SHEET_RANGE
-        if params["sheets"] is not None:
-            k = params["sheets"]
-        elif level is not None:
-            k = complexity.knob_for_level(level, range(low, high + 1), low, high, rng)
-        else:
-            k = int(rng.integers(low, high + 1))
+        k = complexity.knob_value(params, "sheets", low, high, rng)
         kind = params["sheet"] or cyclic(random, SHEETS, "sheet-order")
         for _attempt in range(ATTEMPTS):
             scene = self._scene(kind, k, rng)
@@ -161,9 +156,7 @@ class StackCount(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        answer = int(problem.answer)
-        near = [answer + d for d in (1, -1, 2, -2, 3, -3)]
-        return [str(n) for n in near if n >= 0][:count]
+        return near_misses(problem.answer, count, (1, -1, 2, -2, 3, -3))
 
     def hardness(self, item):
         """The number of sheets k."""

@@ -22,11 +22,13 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import symmetry_words as words
 from bench_plugin_sphinx.descriptions.common import FILL_FAMILIES
 from bench_plugin_sphinx.kit import compare, complexity, layout, motifs, probe
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import symmetry_fill as verifier
 
 SIZE = (1376, 920)
@@ -115,7 +117,7 @@ def _distinct(tiles: list[np.ndarray]) -> bool:
     return all(compare.distinct(tiles[a], tiles[b]) for a in range(len(tiles)) for b in range(a + 1, len(tiles)))
 
 
-class SymmetryFill(TaskImplementation):
+class SymmetryFill(PaperSets, task="symmetry-fill"):
     def check_params(self, params):
         if params.get("rule") is not None and params.get("difficulty") is not None:
             raise ParameterError("parameter 'difficulty': the difficulty level chooses the rule (straight axes are "
@@ -183,7 +185,7 @@ class SymmetryFill(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The rule's tier: 0 for one straight axis, 1 for both, 2 for a diagonal."""

@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import math
 
-from bench_core import GenerationError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import line_words as words
 from bench_plugin_sphinx import tile_lines
 from bench_plugin_sphinx.kit import boards, complexity, edgepaths
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import phrase
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import tile_lines as verifier
 
 TILINGS = ("square", "triangular")
@@ -43,7 +45,7 @@ def shared_corners(a: list[int], b: list[int]) -> int:
     return len(set(a) & set(b))
 
 
-class TilesLineIntersections(TaskImplementation):
+class TilesLineIntersections(PaperSets, task="tiles-line-intersections"):
     def generate(self, params, random):
         rng = random.rng
         name = params.get("tiling") or cyclic(random, TILINGS, "tiling-order")
@@ -127,8 +129,7 @@ class TilesLineIntersections(TaskImplementation):
 
     def distractors(self, problem, count, random):
         """Near misses: one corner more or fewer (an endpoint left out or a touch counted as a crossing twice)."""
-        answer = int(problem.answer)
-        return [str(v) for v in (answer + 1, answer - 1, answer + 2, answer - 2) if v >= 0][:count]
+        return near_misses(problem.answer, count)
 
     def hardness(self, item):
         """The number of shared corners (the answer, the paper's complexity knob)."""

@@ -14,17 +14,20 @@ import math
 
 import numpy as np
 
-from bench_core import GenerationError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import line_words as words
 from bench_plugin_sphinx import tile_lines
 from bench_plugin_sphinx.kit import boards, complexity
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import phrase
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import tile_lines as verifier
 
 TILINGS = ("square", "triangular", "hexagonal", "rhombille")
-#: The released generator's tiling weights 1 : 1 : 1 : 0.5 as one seeded order, repeated.
-TILING_CYCLE = ("square", "triangular", "hexagonal", "square", "triangular", "hexagonal", "rhombille")
+#: The tilings in one seeded order, repeated: any four consecutive items show all four (the released generator's
+#: weights 1 : 1 : 1 : 0.5 would let a short run miss one).
+TILING_CYCLE = TILINGS
 #: The paper's complexity range (cells on the board) and the boards drawn (up to 100 cells, c clipped at 1).
 CELL_RANGE = (9, 64)
 BOARD_CELLS = (9, 100)
@@ -53,7 +56,7 @@ def level_board(name: str, level: float | None, rng: np.random.Generator) -> tup
     return fitting[int(rng.integers(len(fitting)))]
 
 
-class TilesLineLength(TaskImplementation):
+class TilesLineLength(PaperSets, task="tiles-line-length"):
     def generate(self, params, random):
         rng = random.rng
         name = params.get("tiling") or cyclic(random, TILING_CYCLE, "tiling-order")
@@ -93,8 +96,7 @@ class TilesLineLength(TaskImplementation):
 
     def distractors(self, problem, count, random):
         """Near misses: one or two edge steps more or fewer (a step missed or counted twice)."""
-        answer = int(problem.answer)
-        return [str(v) for v in (answer + 1, answer - 1, answer + 2, answer - 2) if v >= 1][:count]
+        return near_misses(problem.answer, count, minimum=1)
 
     def hardness(self, item):
         """The number of cells on the board (the paper's complexity knob)."""

@@ -18,16 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from bench_core import GenerationError, Problem, TaskImplementation
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import recolour_words as words
 from bench_plugin_sphinx.kit import boards, complexity, indexed, tilings
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import recoloring as verifier
 
 TILINGS = ("square", "circles", "hexagonal", "triangular", "rhombille")
-#: The released generator's weights 1 : 1 : 0.75 : 0.25 : 0.25 as one seeded order, repeated.
-TILING_CYCLE = ("square",) * 4 + ("circles",) * 4 + ("hexagonal",) * 3 + ("triangular", "rhombille")
+#: The tilings in one seeded order, repeated: any five consecutive items show all five (the released
+#: generator's weights 1 : 1 : 0.75 : 0.25 : 0.25 would let a short run miss one).
+TILING_CYCLE = TILINGS
 VARIANTS = ("same_color", "color_change")
 #: The paper's complexity range: the number of differing cells.
 DIFF_RANGE = (1, 15)
@@ -110,7 +113,7 @@ def edit_region(region: set[int], edits: int, graph, rng: np.random.Generator, k
     return current
 
 
-class TilesRecoloring(TaskImplementation):
+class TilesRecoloring(PaperSets, task="tiles-recoloring"):
     def generate(self, params, random):
         rng = random.rng
         name = params.get("tiling") or cyclic(random, TILING_CYCLE, "tiling-order")
@@ -188,8 +191,7 @@ class TilesRecoloring(TaskImplementation):
 
     def distractors(self, problem, count, random):
         """Near misses: one or two cells more or fewer."""
-        answer = int(problem.answer)
-        return [str(v) for v in (answer + 1, answer - 1, answer + 2, answer - 2) if v >= 0][:count]
+        return near_misses(problem.answer, count)
 
     def hardness(self, item):
         """The number of differing cells (the answer, the paper's complexity knob)."""

@@ -19,11 +19,13 @@ from typing import Any
 import numpy as np
 from PIL import ImageFont
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import venn_words as words
 from bench_plugin_sphinx.kit import complexity, indexed
+from bench_plugin_sphinx.kit.distractors import near_misses
 from bench_plugin_sphinx.kit.palette import GEOMETRIC, phrase, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import venn as verifier
 
 SIZE = (1024, 768)
@@ -33,8 +35,9 @@ WIDTHS, HEIGHTS = (200, 560), (170, 430)
 #: Digits: largest and smallest font size (px), and the clearance kept from a cell's outlines.
 FONT_MAX, FONT_MIN, CLEARANCE = 46, 18, 7
 COUNT_RANGE = (2, 4)
-#: The paper's mode weights 0.4 : 0.4 : 0.1 : 0.1 as one seeded order of ten, repeated.
-MODE_CYCLE = ("only", "intersection") * 4 + ("butnot", "union")
+#: The query modes in one seeded order, repeated: any four consecutive items ask all four (the paper's weights
+#: 0.4 : 0.4 : 0.1 : 0.1 would let a short run miss one).
+MODE_CYCLE = ("only", "intersection", "butnot", "union")
 ATTEMPTS, QUERY_ATTEMPTS = 300, 80
 
 
@@ -135,7 +138,7 @@ def draw_query(mode: str, count: int, rng: np.random.Generator) -> tuple[list[in
     return include, exclude
 
 
-class VennDiagram(TaskImplementation):
+class VennDiagram(PaperSets, task="venn-diagram"):
     def check_params(self, params):
         if params.get("rectangles") is not None and params.get("difficulty") is not None:
             raise ParameterError("parameter 'difficulty': the difficulty level chooses the number of rectangles "
@@ -207,8 +210,7 @@ class VennDiagram(TaskImplementation):
     def distractors(self, problem, count, random):
         """Near misses: the sum off by one or two (a number misread or counted in the wrong region gives
         larger slips, but these are the closest wrong answers)."""
-        answer = int(problem.answer)
-        return [str(v) for v in (answer + 1, answer - 1, answer + 2, answer - 2) if v >= 0][:count]
+        return near_misses(problem.answer, count)
 
     def hardness(self, item):
         """The number of rectangles (the paper's complexity knob)."""

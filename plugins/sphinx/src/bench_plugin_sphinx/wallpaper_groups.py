@@ -28,12 +28,14 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem, TaskImplementation
+from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.descriptions.wallpaper_groups import COPIES, WALLPAPER_FAMILIES
 from bench_plugin_sphinx.kit import compare, complexity, groups, layout, motifs, probe
+from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
-from bench_plugin_sphinx.kit.sampling import cyclic
+from bench_plugin_sphinx.kit.sampling import cyclic, matched_order
+from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import wallpaper as verifier
 
 PATCH, FRAME, GUTTER, TOP, LABEL_BAND, LABEL_SIZE = 500, 6, 40, 30, 80, 56
@@ -201,7 +203,7 @@ def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray
     return best
 
 
-class WallpaperGroups(TaskImplementation):
+class WallpaperGroups(PaperSets, task="wallpaper-groups"):
     def check_params(self, params):
         majority, odd = params.get("majority"), params.get("odd")
         if params.get("difficulty") is not None and (majority is not None or odd is not None):
@@ -220,14 +222,13 @@ class WallpaperGroups(TaskImplementation):
             majority = cyclic(random, able, f"majority-order-{t}")
             choices = [o for o in words.GROUPS if o != majority and tier(majority, o) == t]
             return majority, choices[int(rng.integers(len(choices)))], True
-        if majority is None and odd is not None:
-            choices = [g for g in words.GROUPS if g != odd]
-            majority = choices[int(rng.integers(len(choices)))]
-        elif majority is None:
-            majority = cyclic(random, words.GROUPS, "majority-order")
+        if majority is None and odd is None:  # both spread over the indices, never the same group
+            firsts, seconds = matched_order(random, tuple(words.GROUPS), lambda a, b: a != b, "majority-order")
+            return firsts[random.index % len(firsts)], seconds[random.index % len(seconds)], False
+        if majority is None:
+            majority = cyclic(random, tuple(g for g in words.GROUPS if g != odd), "majority-order")
         if odd is None:
-            choices = [g for g in words.GROUPS if g != majority]
-            odd = choices[int(rng.integers(len(choices)))]
+            odd = cyclic(random, tuple(g for g in words.GROUPS if g != majority), "odd-order")
         return majority, odd, False
 
     def generate(self, params, random):
@@ -331,7 +332,7 @@ class WallpaperGroups(TaskImplementation):
         return verifier.verify(item, images)
 
     def distractors(self, problem, count, random):
-        return [x for x in "ABCD" if x != problem.answer][:count]
+        return other_letters(problem.answer, count)
 
     def hardness(self, item):
         """The majority/odd pair's tier (0, 1, 2)."""

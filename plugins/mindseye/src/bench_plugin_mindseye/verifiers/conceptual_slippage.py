@@ -17,6 +17,13 @@ grid): it is written the right way round if its letters, left to right, are the 
 its letters, mirrored and read right to left, are.  The panel that the concept singles out must be the only
 panel that any attribute of the vocabulary singles out.
 
+Besides the concepts, two panel-level properties of the nuisance must not single out a panel either
+(``mixed_values``): whether a panel's marks show two colours (recorded colours, which the pixel check ties to
+the picture, clearly apart) and whether they are of two shape kinds (each mark's kind read from its outline by
+the verifier's own templates of the vocabulary's shapes, ``mark_kind``, over every turn and mirror image; the
+recorded kind only for an outline cut open).  A mark whose outline is not of its recorded kind, or a panel
+whose mixedness cannot be told, fails.
+
 The pixel check rasterises each description by its own scanline fill (``raster``) and requires, away from the
 edges of the marks, that every pixel inside a mark has the mark's recorded colour and every pixel outside all
 marks is blank (``fidelity_misses``: a mark moved, recoloured, filled, closed, opened or left out shows), and
@@ -74,6 +81,18 @@ HOLE_SHARE = 0.05
 #: more, outlines without a hole at most 0.37; outline borders are thin, medium or thick by these bands.
 SOLID = 0.46
 BORDERS = (("thin", 0.0, 0.265), ("medium", 0.27, 0.47), ("thick", 0.48, math.inf))
+#: Panel-level nuisance (``mixed_values``): two recorded colours are the same up to COLOURS_SAME (largest
+#: channel difference) and clearly two colours from COLOURS_APART.  A mark's outline profile (``outline_profile``)
+#: within KIND_MATCH of a kind's, every other kind's beyond KIND_APART, is of that kind (root mean square of
+#: the relative radius over PROFILE_BINS directions: drawn shapes lie within 0.025 of their kind, the nearest
+#: two kinds, circle and hexagon, 0.045 apart).
+COLOURS_SAME, COLOURS_APART = 12, 90
+KINDS = ("circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond", "ellipse")
+PROFILE_BINS = 180
+KIND_MATCH, KIND_APART = 0.03, 0.038
+#: The panel-level nuisance properties: each must hold for none of the panels or at least two, and fail for
+#: none or at least two, or it singles a panel out (issue 10: a conformer that alone mixed colours).
+MIXED_VOCABULARY = ("mixed colours", "mixed kinds")
 #: Letter model: a probe has ink when a stroke passes closer than INK_REACH (design-grid units, a letter is 4
 #: wide and 6 tall).
 INK_REACH = 0.4
@@ -349,6 +368,95 @@ def mark_values(marks: Sequence[tuple[Polygon, tuple[int, ...]]], rows: bool = F
     return values
 
 
+# -- panel-level nuisance: mixed colours, mixed kinds ----------------------------------------------------------
+def _kind_outline(kind: str) -> np.ndarray:
+    """The outline of a shape kind of the task's vocabulary as this verifier knows it: circumradius 1, centred
+    on the origin, any turn (profiles are compared over every turn and mirror image)."""
+    if kind in ("circle", "ellipse"):
+        t = np.linspace(0.0, 2.0 * np.pi, 360, endpoint=False)
+        return np.column_stack([np.cos(t), (0.6 if kind == "ellipse" else 1.0) * np.sin(t)])
+    if kind == "diamond":  # the long diagonal twice the short one's 0.65
+        return np.array([[1.0, 0.0], [0.0, 0.65], [-1.0, 0.0], [0.0, -0.65]])
+    if kind == "star":  # five points, the inner corners at half the radius
+        t = np.arange(10) * np.pi / 5
+        r = np.where(np.arange(10) % 2 == 0, 1.0, 0.5)
+        return np.column_stack([r * np.cos(t), r * np.sin(t)])
+    n = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[kind]
+    t = np.arange(n) * 2.0 * np.pi / n
+    return np.column_stack([np.cos(t), np.sin(t)])
+
+
+def outline_profile(ring: np.ndarray) -> np.ndarray:
+    """A closed outline (vertices, either way round) as its distance from its convex hull's centroid in each of
+    PROFILE_BINS directions (the farthest outline point in that direction), over the mean: a function of the
+    shape alone, not of its place or size; a turn shifts it cyclically, a mirror image reverses it."""
+    ring = np.asarray(ring, dtype=float)
+    closed = np.vstack([ring, ring[:1]])
+    length = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
+    t = np.linspace(0.0, length[-1], 8 * PROFILE_BINS, endpoint=False)
+    points = np.column_stack([np.interp(t, length, closed[:, 0]), np.interp(t, length, closed[:, 1])])
+    hull = shapely.convex_hull(shapely.multipoints(ring))
+    offset = points - np.array(hull.centroid.coords[0])
+    bins = np.floor((np.arctan2(offset[:, 1], offset[:, 0]) + np.pi) / (2 * np.pi) * PROFILE_BINS).astype(int)
+    profile = np.full(PROFILE_BINS, -1.0)
+    np.maximum.at(profile, bins % PROFILE_BINS, np.hypot(*offset.T))
+    seen = profile >= 0
+    index = np.arange(PROFILE_BINS)
+    profile = np.interp(index, index[seen], profile[seen], period=PROFILE_BINS)
+    return profile / profile.mean()
+
+
+def profile_distance(profile: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The root mean square difference between ``profile`` and each row of ``others``, at the turn and mirror
+    image that fit best (every cyclic shift of the row and of the row reversed, by FFT correlation)."""
+    others = np.atleast_2d(others)
+    both = np.concatenate([others, others[:, ::-1]])
+    correlation = np.fft.irfft(np.fft.rfft(both, axis=1) * np.conj(np.fft.rfft(profile)), n=PROFILE_BINS, axis=1)
+    squares = (profile ** 2).sum() + (both ** 2).sum(axis=1, keepdims=True) - 2.0 * correlation
+    best = np.sqrt(np.maximum(squares, 0.0).min(axis=1) / PROFILE_BINS)
+    return np.minimum(best[:len(others)], best[len(others):])
+
+
+_KIND_PROFILES = np.array([outline_profile(_kind_outline(kind)) for kind in KINDS])
+
+
+def mark_kind(polygon: Polygon) -> str | None:
+    """The shape kind of a mark, from its outer outline (``outline_profile``, nearest of ``KINDS`` within
+    KIND_MATCH with every other kind beyond KIND_APART; UNDECIDED otherwise), or None for an outline cut open
+    (its cut removes part of the outline, a corner even: the kind is not measured)."""
+    if not polygon.interiors and _relative_stroke(polygon) < SOLID:
+        return None
+    distance = profile_distance(outline_profile(np.asarray(polygon.exterior.coords)[:-1]), _KIND_PROFILES)
+    nearest, second = np.argsort(distance)[:2]
+    if distance[nearest] <= KIND_MATCH and distance[second] >= KIND_APART:
+        return KINDS[int(nearest)]
+    return UNDECIDED
+
+
+def mixed_values(description: Mapping[str, Any], grid: int) -> tuple[dict[str, Any], list[str]]:
+    """The panel-level nuisance of one panel of marks: ``mixed colours`` (two marks' recorded colours differ
+    by COLOURS_APART or more in some channel; the pixel check ties the colours to the picture) and ``mixed
+    kinds`` (two marks' outlines are of different kinds: each mark's kind measured from its rings,
+    ``mark_kind``, the recorded kind only where an outline is cut open), UNDECIDED between the clear
+    answers; and notes on marks whose recorded kind is not the kind their outline shows."""
+    marks = read_marks(description, grid)
+    colours = np.array([c for _, c in marks], dtype=int).reshape(-1, 3)
+    apart = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2) if len(colours) else np.zeros((0, 0))
+    mixed_colours: Any = bool((apart >= COLOURS_APART).any())
+    if ((apart > COLOURS_SAME) & (apart < COLOURS_APART)).any():
+        mixed_colours = UNDECIDED
+    kinds, notes = [], []
+    for k, ((polygon, _), record) in enumerate(zip(marks, description["marks"], strict=True)):
+        recorded = str(record.get("kind", ""))
+        measured = mark_kind(polygon)
+        if measured is not None and measured != recorded:
+            notes.append(f"mark {k + 1} is recorded as a {recorded or 'shape of no kind'} but its outline is "
+                         + (f"a {measured}" if measured != UNDECIDED else "of no clear kind"))
+        kinds.append(recorded if measured is None else measured)
+    mixed_kinds: Any = UNDECIDED if UNDECIDED in kinds else len(set(kinds)) > 1
+    return {"mixed colours": mixed_colours, "mixed kinds": mixed_kinds}, notes
+
+
 def _inside_box(inner: Sequence[float], outer: Sequence[float]) -> bool:
     return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
 
@@ -423,7 +531,7 @@ def panel_values(description: Mapping[str, Any], grid: int, rows: bool = False) 
     """The vocabulary measured on one panel description (``rows``: of an alignment item)."""
     if "word" in description:
         return word_values(description["word"], grid)
-    return mark_values(read_marks(description, grid), rows, grid)
+    return {**mark_values(read_marks(description, grid), rows, grid), **mixed_values(description, grid)[0]}
 
 
 def odd_one_out(values: Sequence[Any]) -> int | None:
@@ -457,7 +565,7 @@ def isolations(scene: Mapping[str, Any]) -> dict[str, int]:
     words = ["word" in d for d in scene["options"]]
     if any(words) and not all(words):
         raise ValueError("the panels mix words and marks")
-    vocabulary = WORD_VOCABULARY if all(words) else MARK_VOCABULARY
+    vocabulary = WORD_VOCABULARY if all(words) else (*MARK_VOCABULARY, *MIXED_VOCABULARY)
     found = {}
     for name in vocabulary:
         k = odd_one_out([row.get(name) for row in rows])
@@ -639,7 +747,9 @@ def ink_errors(tile: np.ndarray, description: Mapping[str, Any], grid: int) -> l
 
 def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
     """What the base class does not check: a count of objects that singles out a panel when the concept is
-    not the number (a shortcut, or a second odd one out), and every option panel's pixels against its record
+    not the number (a shortcut, or a second odd one out), a mark whose outline is not of its recorded kind or a
+    panel whose mixed colours or kinds are undecidable (``mixed_values``; a panel that alone mixes them, or
+    alone does not, the solver already finds), and every option panel's pixels against its record
     (``fidelity_misses``, ``ink_errors``)."""
     failures = []
     letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
@@ -649,6 +759,13 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
         if counts is not None:
             failures.append(f"the number of objects singles out panel {letters[counts]} ({concept} item)")
     grid = int(scene.get("grid", 10000))
+    for letter, description in zip(letters, scene["options"], strict=True):
+        if "marks" not in description:
+            continue
+        values, notes = mixed_values(description, grid)
+        failures += [f"panel {letter}: {note}" for note in notes]
+        failures += [f"panel {letter}: cannot tell whether it shows {name}" for name, value in values.items()
+                     if value == UNDECIDED]
     rgb = image.convert("RGB")
     for letter, box, description in zip(letters, scene["option_boxes"], scene["options"], strict=True):
         left, top, right, bottom = (int(v) for v in box)

@@ -9,8 +9,10 @@ on the flattened polylines the generator measures, and is written without any of
 
 The attribute vocabulary (``VOCABULARY``) is the hint's (closed, convex, curved, symmetric, k straight lines,
 acute angle, crossing lines, parts, triangle, quadrangle, regular polygon, sector) plus what a viewer also
-sees: thin, obtuse angle, any angle, and a loose end (a stroke end that touches nothing; issue 10 found an
-item in which the only figure with a loose stroke was a second odd one out).  A semicircle's half disc is
+sees: thin, obtuse angle, any angle, a right angle (the generator's is within 4 degrees of 90 and its "none"
+none within 11; here within 7, and none within 8, leaving room for its measuring arcs by their chords) and a
+loose end (a stroke end that touches nothing).  Issue 10 found items in which the only figure with a loose stroke,
+and the only right triangle, were second odd ones out.  A semicircle's half disc is
 neither clearly a sector nor clearly not one (issue 10): a face bounded by one arc of 155-205 degrees and
 one straight side makes "sector" undecidable, and so does any other measurement that falls in the band
 between two clear answers.  An undecidable value fails verification: the generator rejects such figures.
@@ -31,7 +33,7 @@ from shapely.geometry import LineString, MultiPoint
 
 #: The attributes whose unique holder (or unique non-holder) would be an odd one out.
 VOCABULARY = ("closed", "convex", "curved", "symmetric", "lines", "thin", "acute", "obtuse", "angle", "crossing",
-              "parts", "triangle", "quadrangle", "sector", "regular", "loose")
+              "parts", "triangle", "quadrangle", "sector", "regular", "right", "loose")
 #: The value of a measurement that falls between two clear answers.
 UNDECIDED = "undecided"
 #: Concept name -> (attribute, value the five positives share); None: the recorded value ("lines": k).
@@ -57,6 +59,7 @@ _FACE_AREA = 0.002  # enclosed regions smaller than this (times size squared) ar
 _SECTOR_SPREAD = (0.03, 0.05)  # std/mean of the apex-to-arc distance: a sector below, not a sector above
 _SEMICIRCLE = (155.0, 205.0)  # one arc sweeping this much and one straight side: a semicircle
 _ACUTE = (78.0, 82.0)
+_RIGHT = (7.0, 8.0)  # an angle within the first of 90 degrees is a right angle; none within the second: no right angle
 _OBTUSE_LOW, _OBTUSE_HIGH = (97.5, 99.5), (165.5, 167.5)
 _JUNCTION_STRAIGHT = 178.0  # gaps between rays at a junction from this on are a stroke going straight on
 _CONVEX = (0.016, 0.028)  # largest distance of ink inside its convex hull
@@ -381,14 +384,16 @@ class FigureMeasure:
         return q.centre + q.radius * np.array([math.cos(angle), math.sin(angle)])
 
     def _angle_values(self, angles: list[float]) -> dict[str, Any]:
-        """Acute, obtuse and any angle among the figure's corner, junction and crossing angles."""
+        """Acute, obtuse, right and any angle among the figure's corner, junction and crossing angles."""
         arr = np.array(angles, dtype=float)
+        off = np.abs(arr - 90.0)
+        right = True if (off <= _RIGHT[0]).any() else (UNDECIDED if (off < _RIGHT[1]).any() else False)
         acute = True if (arr < _ACUTE[0]).any() else (UNDECIDED if (arr <= _ACUTE[1]).any() else False)
         clear = ((arr > _OBTUSE_LOW[1]) & (arr < _OBTUSE_HIGH[0])).any()
         near = (((arr >= _OBTUSE_LOW[0]) & (arr <= _OBTUSE_LOW[1]))
                 | ((arr >= _OBTUSE_HIGH[0]) & (arr <= _OBTUSE_HIGH[1]))).any()
         obtuse = True if clear else (UNDECIDED if near else False)
-        return {"acute": acute, "obtuse": obtuse, "angle": bool(len(arr))}
+        return {"acute": acute, "obtuse": obtuse, "right": right, "angle": bool(len(arr))}
 
     def _faces(self) -> list[Any]:
         """The regions the strokes enclose (shapely polygons), slivers left out."""

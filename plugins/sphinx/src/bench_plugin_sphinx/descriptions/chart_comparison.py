@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 TOPS = ("pie", "bar")
 
@@ -26,6 +26,7 @@ TASK = Task(
         Parameter("categories", "int", None, minimum=3, maximum=10,
                   help="number of categories k (default: drawn from 3..10, or chosen by difficulty; set categories "
                        "or difficulty, not both)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="3 categories",

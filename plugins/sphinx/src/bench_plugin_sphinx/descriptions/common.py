@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from bench_plugin_sphinx.sets import preset_parameters
+
 FAMILY = "sphinx"
+#: ``preset`` (paper / train) and ``train_size``: every description lists them, ``parameters=(..., *PRESETS)``.
+PRESETS = preset_parameters()
 #: The paper's Easy/Hard bins as named levels (kit.complexity.ALIASES, kept equal by a test).
 ALIASES = {"easy": "0..0.749", "hard": "0.75..1"}
 #: The motif families drawable today, in the paper's order (kit.motifs.FAMILIES, kept equal by a test).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 GROUPS = ("p11g", "p1m1", "p11m", "p2", "p2mg", "p2mm")
 #: Families whose asymmetric draws are mostly without any symmetry of their own (at any angle) and change clearly
@@ -32,12 +32,13 @@ TASK = Task(
         Parameter("majority", "str", None, choices=GROUPS,
                   help="IUC name of the group three strips share (default: the six in one seeded order, repeated)"),
         Parameter("odd", "str", None, choices=GROUPS,
-                  help="IUC name of the odd strip's group (default: drawn among the groups that can share the "
-                       "majority's layout)"),
+                  help="IUC name of the odd strip's group (default: the six in a second seeded order, repeated, "
+                       "matched to the majority's so that every pair can share a layout)"),
         Parameter("motif", "str", None, choices=FRIEZE_FAMILIES,
                   help="motif family of the strips (default: the families in one seeded order, repeated)"),
         Parameter("copies", "int", None, minimum=COPIES[0], maximum=COPIES[1],
                   help="steps along each strip, one copy (or a column of two) each (default: drawn from 5..8)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="the odd strip shows its motif in a different number of orientations (2 against 4)",

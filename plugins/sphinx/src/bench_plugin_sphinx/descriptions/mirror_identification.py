@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, MOTIF_FAMILIES
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, MOTIF_FAMILIES, PRESETS
 
 CLASSES = ("vertical", "horizontal", "main-diagonal", "anti-diagonal", "both-axes", "none")
 
@@ -24,6 +24,7 @@ TASK = Task(
                   help="the scene's symmetry class (default: the six in one seeded order, repeated)"),
         Parameter("motif", "str", None, choices=MOTIF_FAMILIES,
                   help="motif family of the copies (default: the families in one seeded order, repeated)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="2 motif copies in a 300 px scene",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 RELATIONS = ("inside", "outside", "left", "right", "above", "below")
 
@@ -26,6 +26,7 @@ TASK = Task(
         Parameter("references", "int", None, minimum=1, maximum=4,
                   help="number of large reference shapes K (default: drawn from 1..4, or chosen by difficulty; set "
                        "references or difficulty, not both)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="one reference shape",

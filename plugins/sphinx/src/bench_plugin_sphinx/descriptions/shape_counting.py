@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 SHAPES = ("squares", "rectangles", "parallelograms", "triangles")
 #: The figure generators (shape_figures.FIGURES, kept equal by a test).
@@ -24,13 +24,14 @@ TASK = Task(
     implementation="bench_plugin_sphinx.shape_counting:TASK",
     parameters=(
         Parameter("shape", "str", None, choices=SHAPES,
-                  help="the shape to count (default: squares, squares, rectangles, parallelograms, triangles in one "
-                       "seeded order, repeated)"),
+                  help="the shape to count (default: the four in one seeded order, repeated)"),
         Parameter("figure", "str", None, choices=FIGURES,
-                  help="the figure generator (default: drawn among those of the shape, irregular ones weighted "
-                       "x1.35); squares: grid_regular, grid_irregular, polyomino_axis, staircase, inscribed; "
+                  help="the figure generator (default: the shape's figures in a seeded order, its n-th item the "
+                       "n-th; with a difficulty level drawn among them, irregular ones weighted x1.35); squares: "
+                       "grid_regular, grid_irregular, polyomino_axis, staircase, inscribed; "
                        "rectangles: grid_regular, grid_irregular, polyomino_axis; parallelograms: skew_regular, "
                        "skew_irregular, polyomino_skew; triangles: tri_lattice"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="5 shapes to count",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 METRICS = ("polygon-area", "polygon-perimeter", "ellipse-area", "ellipse-perimeter", "angle", "length")
 
@@ -28,6 +28,7 @@ TASK = Task(
                        "difficulty, not both)"),
         Parameter("direction", "str", None, choices=("ascending", "descending"),
                   help="sort direction (default: ascending and descending alternate in a seeded order)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="3 shapes",

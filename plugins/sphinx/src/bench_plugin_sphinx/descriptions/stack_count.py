@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 SHEETS = ("rectangle", "circle", "triangle")
 
@@ -26,6 +26,7 @@ TASK = Task(
         Parameter("sheets", "int", None, minimum=2, maximum=4,
                   help="number of sheets k (default: drawn from 2..4, or chosen by difficulty; set sheets or "
                        "difficulty, not both)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="two sheets",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, FILL_FAMILIES
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, FILL_FAMILIES, PRESETS
 
 RULES = ("vertical", "horizontal", "both-axes", "main-diagonal", "anti-diagonal")
 
@@ -26,6 +26,7 @@ TASK = Task(
         Parameter("motif", "str", None, choices=FILL_FAMILIES,
                   help="motif family of the tiles (default: the families in one seeded order, repeated; ladder and "
                        "segment are left out: their option tiles are not distinct enough)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="one straight mirror line (vertical or horizontal)",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 TILINGS = ("square", "triangular")
 
@@ -24,6 +24,7 @@ TASK = Task(
                   help="the tiling (default: square and triangular in one seeded order, repeated)"),
         Parameter("lines", "int", None, minimum=2, maximum=5,
                   help="how many coloured lines (default: 2..5, each as likely)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="the two lines meet at one corner",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 TILINGS = ("square", "triangular", "hexagonal", "rhombille")
 
@@ -21,10 +21,10 @@ TASK = Task(
     implementation="bench_plugin_sphinx.tiles_line_length:TASK",
     parameters=(
         Parameter("tiling", "str", None, choices=TILINGS,
-                  help="the tiling (default: square, triangular, hexagonal twice each and rhombille once, in one "
-                       "seeded order, repeated)"),
+                  help="the tiling (default: the four in one seeded order, repeated)"),
         Parameter("lines", "int", None, minimum=1, maximum=5,
                   help="how many coloured lines (default: 1..5 with weights 1, 3, 3, 2, 2)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="a board of 9 cells",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 TILINGS = ("square", "circles", "hexagonal", "triangular", "rhombille")
 VARIANTS = ("same_color", "color_change")
@@ -22,11 +22,11 @@ TASK = Task(
     implementation="bench_plugin_sphinx.tiles_recoloring:TASK",
     parameters=(
         Parameter("tiling", "str", None, choices=TILINGS,
-                  help="the tiling (default: square 4, circles 4, hexagonal 3, triangular 1, rhombille 1 in one "
-                       "seeded order of 13, repeated: the released weights)"),
+                  help="the tiling (default: the five in one seeded order, repeated)"),
         Parameter("variant", "str", None, choices=VARIANTS,
                   help="same_color: the region only grows and shrinks; color_change: some of its cells are also "
                        "recoloured (default: the two alternately, in a seeded order)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="one differing cell",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 MODES = ("only", "intersection", "butnot", "union")
 
@@ -25,7 +25,8 @@ TASK = Task(
         Parameter("mode", "str", None, choices=MODES,
                   help="the query: only (exactly the named rectangles), intersection (inside all named, others "
                        "allowed), butnot (inside the named, outside the excluded), union (inside any named); "
-                       "default: the paper's weights 0.4, 0.4, 0.1, 0.1 as a seeded order of ten"),
+                       "default: the four in one seeded order, repeated"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="two rectangles",

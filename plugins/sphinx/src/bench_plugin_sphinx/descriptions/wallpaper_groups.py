@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench_core import Difficulty, Parameter, Task
-from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY
+from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, PRESETS
 
 GROUPS = ("p1", "p2", "pm", "pg", "cm", "pmm", "pmg", "pgg", "cmm", "p4", "p4m", "p4g", "p3", "p3m1", "p31m",
           "p6", "p6m")
@@ -32,13 +32,15 @@ TASK = Task(
                   help="IUC name of the group three patches share (default: the seventeen in one seeded order, "
                        "repeated)"),
         Parameter("odd", "str", None, choices=GROUPS,
-                  help="IUC name of the odd patch's group (default: drawn among the other sixteen)"),
+                  help="IUC name of the odd patch's group (default: the seventeen in a second seeded order, "
+                       "repeated, never the majority's group)"),
         Parameter("motif", "str", None, choices=WALLPAPER_FAMILIES,
                   help="motif family of the patches (default: the families in one seeded order, repeated)"),
         Parameter("copies", "int", None, minimum=COPIES[0], maximum=COPIES[1],
                   help="copies across a patch: each patch holds about copies x copies motifs, or more where a "
                        "group needs them to show two cells across (four times its number of motif orientations; "
                        "default: drawn from 4..6)"),
+        *PRESETS,
     ),
     difficulty=Difficulty(
         easiest="the odd patch shows its motif in a different number of orientations",

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from bench_core import ParameterError
+
 #: The paper's Easy/Hard split.
 HARD_FROM = 0.75
 #: The named levels every SPHINX task accepts: the paper's two bins.
@@ -47,3 +49,22 @@ def record(knob: str, raw: float, low: float, high: float, source: str = "paper"
     ``source`` says whose knob it is: ``paper`` (Appendix B) or ``ours`` (the paper measures none)."""
     c = complexity(raw, low, high)
     return {"c": c, "band": band(c), "knob": knob, "raw": raw, "range": [low, high], "source": source}
+
+
+def refuse_knob_with_level(params, name: str, chooses: str) -> None:
+    """Raise ParameterError when both the knob parameter ``name`` and a difficulty level are set (the level
+    chooses ``chooses``, so the two would contradict each other)."""
+    if params.get(name) is not None and params.get("difficulty") is not None:
+        raise ParameterError(f"parameter 'difficulty': the difficulty level chooses {chooses}; set either {name} or "
+                             "difficulty, not both")
+
+
+def knob_value(params, name: str, low: int, high: int, rng: np.random.Generator) -> int:
+    """The item's integer knob in ``low..high``: the parameter ``name`` when set, else the value nearest the
+    difficulty level in its bin (``knob_for_level``), else drawn uniformly."""
+    if params[name] is not None:
+        return int(params[name])
+    level = params.get("difficulty")
+    if level is not None:
+        return knob_for_level(level, range(low, high + 1), low, high, rng)
+    return int(rng.integers(low, high + 1))

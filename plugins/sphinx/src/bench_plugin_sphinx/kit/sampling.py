@@ -10,3 +10,42 @@ def cyclic(random, choices: tuple, key: str) -> Any:
     ``len(choices)`` consecutive items show each choice once, whatever the run's start."""
     order = random.stream(key).permutation(len(choices))
     return choices[int(order[random.index % len(choices)])]
+
+
+def cyclic_at(random, choices: tuple, key: Any, position: int) -> Any:
+    """``choices`` in the seeded order of ``key`` (per task, version and seed), taken at ``position``: any
+    ``len(choices)`` consecutive positions show each choice once.  ``cyclic`` is this at the item index; a
+    task passes another position to cycle a choice that depends on an earlier one (the n-th item of a kind)."""
+    order = random.stream(key).permutation(len(choices))
+    return choices[int(order[position % len(choices)])]
+
+
+def matched_order(random, choices: tuple, allowed, key: Any) -> tuple[tuple, tuple]:
+    """Two seeded orders of ``choices`` (per task, version and seed) that pair every first with an allowed
+    second (``allowed(first, second)``): item i takes the pair at ``i % len(choices)``, so any ``len(choices)``
+    consecutive items show every choice once in both places.  The first order is ``cyclic``'s for ``key``; the
+    second is a perfect matching found by augmenting paths over candidates in a seeded order.  Raises
+    ValueError when no such matching exists (``allowed`` too strict)."""
+    stream = random.stream(key)
+    first = tuple(choices[int(k)] for k in stream.permutation(len(choices)))
+    extra = random.stream(key, "matched")
+    candidates = [[choices[int(k)] for k in extra.permutation(len(choices)) if allowed(a, choices[int(k)])]
+                  for a in first]
+    owner: dict[Any, int] = {}
+
+    def augment(slot: int, seen: set) -> bool:
+        for second in candidates[slot]:
+            if second not in seen:
+                seen.add(second)
+                if second not in owner or augment(owner[second], seen):
+                    owner[second] = slot
+                    return True
+        return False
+
+    for slot in range(len(first)):
+        if not augment(slot, set()):
+            raise ValueError(f"no allowed pairing of every choice of {choices!r}")
+    second = [None] * len(first)
+    for value, slot in owner.items():
+        second[slot] = value
+    return first, tuple(second)

@@ -101,8 +101,9 @@ class Tiling:
 
     def colour_class(self, cell: Cell) -> int:
         """The periodic (Wythoffian) colour class of ``cell``: square ((i & 1) << 1) | (j & 1), triangular
-        (i + 2j) mod 3, hexagonal (q - r) mod 3, rhombille the rhombus's orientation (sector); circles have
-        none (0)."""
+        (i + 2j) mod 3, hexagonal (q - R) mod 3 with R = r - (q - (q & 1)) / 2 the axial row of the odd-q offset
+        cell (so neighbours never share a class and every lattice translation maps a class onto one class),
+        rhombille the rhombus's orientation (sector); circles have none (0)."""
         if self.name == "square":
             i, j = cell.coord
             return ((i & 1) << 1) | (j & 1)
@@ -111,7 +112,7 @@ class Tiling:
             return (i + 2 * j) % 3
         if self.name == "hexagonal":
             q, r = cell.coord
-            return (q - r) % 3
+            return (q - (r - (q - (q & 1)) // 2)) % 3
         if self.name == "rhombille":
             return cell.coord[2]
         return 0

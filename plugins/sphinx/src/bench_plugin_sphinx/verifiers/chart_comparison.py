@@ -13,6 +13,7 @@ from __future__ import annotations
 from bench_plugin_sphinx import comparison_words as words
 from bench_plugin_sphinx.verifiers.charts import bar_heights, pie_shares
 from bench_plugin_sphinx.verifiers.pixels import image_keys
+from bench_plugin_sphinx.verifiers.records import guarded
 
 MATCH, MISS, AGREEMENT = 1.5, 4.0, 1.0
 
@@ -33,6 +34,7 @@ def read_chart(image, kind: str, box) -> tuple[dict[str, float], list[str], list
     return shares, [c for c, _ in bars], failures
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     top = scene["top"]

@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import frieze_words as words
+from bench_plugin_sphinx.verifiers.odd_group import has_black_frame, odd_one_failures
 from bench_plugin_sphinx.verifiers.periodic import best_shift_from_spectra, darkness, mismatch
+from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLD, FAIL = 0.01, 0.04
 #: Strips are drawn exactly symmetric: pixels are compared in place (no tolerance), darkness within STEP.
@@ -116,6 +118,7 @@ def classify(vertical: bool, reflection: str | None, half_turn: bool) -> str | N
     return {"mirror": "p11m", "glide": "p11g", None: "p1"}[reflection]
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
@@ -124,24 +127,11 @@ def verify(item, images) -> list[str]:
     groups = []
     for k, strip in enumerate(scene["strips"]):
         left, top, right, bottom = strip["box"]
-        outer = scene["option_boxes"][k]
-        frame = rgb[outer[1]: outer[3], outer[0]: outer[2]]
-        if frame[:2].max() > 60 or frame[-2:].max() > 60 or frame[:, :2].max() > 60 or frame[:, -2:].max() > 60:
+        if not has_black_frame(rgb, scene["option_boxes"][k]):
             failures.append(f"strip {'abcd'[k]} has no black frame")
         group, _scores, problems = read_group(rgb[top:bottom, left:right], int(strip["period"]))
         failures += [f"strip {'abcd'[k]}: {p}" for p in problems]
         if group is not None and group != strip["group"]:
             failures.append(f"strip {'abcd'[k]} shows {group} on its pixels, the record says {strip['group']}")
         groups.append(group)
-    letters = "ABCD"
-    if item.answer not in letters[: len(groups)]:
-        return [*failures, f"answer {item.answer!r} is not an option letter"]
-    if None in groups:
-        return failures
-    odd = [k for k in range(len(groups)) if sum(g == groups[k] for g in groups) == 1]
-    if len(groups) != 4 or len(set(groups)) != 2 or len(odd) != 1:
-        return [*failures, f"the strips show groups {groups}: not three of one group and one of another"]
-    if letters[odd[0]] != item.answer:
-        failures.append(f"strip {letters[odd[0]]} is the odd one ({groups[odd[0]]} among {groups}), but the answer "
-                        f"is {item.answer}")
-    return failures
+    return [*failures, *odd_one_failures(groups, item.answer, "strip", "strips")]

@@ -13,6 +13,7 @@ import numpy as np
 
 from bench_plugin_sphinx import mirror_words as words
 from bench_plugin_sphinx.verifiers.pixels import NAMED, snap
+from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLDS, FAILS = 0.97, 0.85
 _WHITE = list(NAMED).index("white")
@@ -61,6 +62,7 @@ def symmetry_class(image, border: int) -> tuple[str | None, dict[str, float], li
     return None, scores, failures
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene = item.metadata["scene"]
     cls, scores, failures = symmetry_class(images[0], int(scene["border"]))

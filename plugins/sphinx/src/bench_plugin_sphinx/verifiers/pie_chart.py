@@ -19,6 +19,7 @@ from bench_plugin_sphinx import pie_words as words
 from bench_plugin_sphinx.verifiers.charts import pie_shares
 from bench_plugin_sphinx.verifiers.letters import read_letter
 from bench_plugin_sphinx.verifiers.pixels import NAMED, image_keys, luminance_of_keys, snap_keys
+from bench_plugin_sphinx.verifiers.records import guarded
 
 #: Smallest relative gap between neighbouring measured shares.
 SEPARATION = 0.04
@@ -51,6 +52,7 @@ def read_legend(image, legend: dict, count: int) -> tuple[list[tuple[str | None,
     return out, failures
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     direction = words.direction_of(item.question)

@@ -20,6 +20,7 @@ import numpy as np
 
 from bench_plugin_sphinx import position_words as words
 from bench_plugin_sphinx.verifiers.pixels import image_keys
+from bench_plugin_sphinx.verifiers.records import guarded
 from bench_plugin_sphinx.verifiers.tokens import dark_mask, outline_band, read_tokens
 
 PLURALS = {"circle": "circles", "triangle": "triangles", "square": "squares", "pentagon": "pentagons",
@@ -36,6 +37,7 @@ def _fill_key(hex_colour: str) -> int:
     return r | g << 8 | b << 16
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")

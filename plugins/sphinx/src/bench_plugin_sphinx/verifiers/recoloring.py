@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from bench_plugin_sphinx import recolour_words as words
 from bench_plugin_sphinx.verifiers.pixels import NAMED, hex_rgb
+from bench_plugin_sphinx.verifiers.records import guarded
 
 
 def colour_keys(image) -> np.ndarray:
@@ -60,6 +61,7 @@ def centre_pixels(xy: np.ndarray, polygons: list[list[int]], ids: np.ndarray) ->
     return centres, off
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.RULE not in item.question:

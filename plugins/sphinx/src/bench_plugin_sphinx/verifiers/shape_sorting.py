@@ -23,6 +23,7 @@ from shapely.geometry import MultiPoint
 from bench_plugin_sphinx import sorting_words as words
 from bench_plugin_sphinx.verifiers.letters import read_letter
 from bench_plugin_sphinx.verifiers.pixels import channels, image_keys
+from bench_plugin_sphinx.verifiers.records import guarded
 
 SEPARATION = 0.03
 #: The brightest channel of black text's ink (the same split the picture's 16-level text keeps).
@@ -130,6 +131,7 @@ def measure(image, shape: dict, metric: str, stroke: float,
     return float(np.mean(second) - np.mean(first)), None
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     metric, stroke = scene["metric"], scene["stroke"]

@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from bench_plugin_sphinx.verifiers.pixels import image_keys
+from bench_plugin_sphinx.verifiers.records import guarded
 from bench_plugin_sphinx.verifiers.tokens import dark_mask, distance_many, inside_many, outline_band, read_tokens
 
 PLURALS = {"circle": "circles", "triangle": "triangles", "square": "squares"}
@@ -45,6 +46,7 @@ def congruent(sheets: list[dict]) -> bool:
         abs(a - b) <= 0.05 for size in sizes for a, b in zip(size, sizes[0], strict=True))
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     sheets, tokens, query = scene["sheets"], scene["tokens"], scene["query"]

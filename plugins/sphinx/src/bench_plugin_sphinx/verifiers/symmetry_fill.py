@@ -13,6 +13,7 @@ import numpy as np
 
 from bench_plugin_sphinx import symmetry_words as words
 from bench_plugin_sphinx.verifiers.pixels import packed
+from bench_plugin_sphinx.verifiers.records import guarded
 
 SYMMETRIC, ASYMMETRIC = 0.995, 0.97
 _WHITE = 0xFFFFFF
@@ -39,6 +40,7 @@ def symmetry_score(grid: np.ndarray, rule: str) -> float:
     return min(float((mirror(grid) == grid)[coloured].mean()) for mirror in _mirrors(rule))
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     rule = scene["rule"]

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from bench_plugin_sphinx import line_words as words
 from bench_plugin_sphinx.verifiers.pixels import NAMED, hex_rgb
+from bench_plugin_sphinx.verifiers.records import guarded
 
 #: Fractions of an edge's length sampled for its colour (the middle, away from the corners).
 SAMPLES = np.linspace(0.3, 0.7, 7)
@@ -137,6 +138,7 @@ def _claimed(item) -> int | None:
         return None
 
 
+@guarded
 def verify_length(item, images) -> list[str]:
     scene = item.metadata["scene"]
     asked = scene["asked"]
@@ -153,6 +155,7 @@ def verify_length(item, images) -> list[str]:
     return failures
 
 
+@guarded
 def verify_meetings(item, images) -> list[str]:
     scene = item.metadata["scene"]
     a, b = scene["asked"]

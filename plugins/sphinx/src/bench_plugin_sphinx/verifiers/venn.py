@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from bench_plugin_sphinx import venn_words as words
+from bench_plugin_sphinx.verifiers.records import guarded
 
 #: The five-colour pool of the geometric tasks (spec section 4), as the question names them.
 POOL = {"blue": "#1f77b4", "red": "#d62728", "green": "#2ca02c", "purple": "#9467bd", "orange": "#ff7f0e"}
@@ -128,6 +129,7 @@ def selects(mode: str, mask: int, inc: int, exc: int) -> bool:
     return (mask & inc) != 0
 
 
+@guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     keys = colour_keys(images[0])

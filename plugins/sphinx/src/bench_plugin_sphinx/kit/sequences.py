@@ -1,0 +1,220 @@
+"""What the three sequence tasks share (paper B.4.4-B.4.6, spec T18-T20 and 2.6 "Sequence row"): the
+1440 x 760 picture of a top row of four bordered panels joined by dark-grey "▶" arrows, one panel left blank,
+over four labelled option panels; motif copies laid out by count (row, column, grid, pyramid); bottom-aligned
+column stacks; motif tiles turned about their centre; and a connected-component count the generators use to
+refuse a motif that does not draw as one blob.
+
+Angles are in degrees, counterclockwise on screen positive (PIL's ``rotate(+a)``, spec 7.2 #3): a step of
+-45 turns each panel 45 degrees clockwise from the one before it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from bench_plugin_sphinx.kit import icons, layout, motifs
+
+SIZE = (1440, 760)
+PANEL, BORDER, GAP = 272, 6, 72
+CONTENT = PANEL - 2 * BORDER
+LEFT = (SIZE[0] - (4 * PANEL + 3 * GAP)) // 2
+ROW_TOP, OPTIONS_TOP, LABEL_BAND = 24, 352, 100
+ARROW_GREY = (64, 64, 64)
+#: The light grey of the column frames of multi-column panels.
+FRAME_GREY = (200, 200, 200)
+#: The layouts of motif copies (paper B.4.5 / spec T19): one row, one column, a near-square grid, a pyramid.
+LAYOUTS = ("row", "column", "grid", "pyramid")
+
+
+def panel_box(k: int) -> list[int]:
+    """The k-th top-row panel (0..3) as [left, top, right, bottom], border included."""
+    left = LEFT + k * (PANEL + GAP)
+    return [left, ROW_TOP, left + PANEL, ROW_TOP + PANEL]
+
+
+def option_box(k: int) -> list[int]:
+    """The k-th option panel (0..3), under the k-th top panel."""
+    left = LEFT + k * (PANEL + GAP)
+    return [left, OPTIONS_TOP, left + PANEL, OPTIONS_TOP + PANEL]
+
+
+def boxes() -> dict[str, list[list[int]]]:
+    """The boxes a scene records (the verifiers read the panels there)."""
+    return {"panel_boxes": [panel_box(k) for k in range(4)], "option_boxes": [option_box(k) for k in range(4)]}
+
+
+def _arrow(draw: ImageDraw.ImageDraw, k: int) -> None:
+    cx = LEFT + k * (PANEL + GAP) + PANEL + GAP / 2
+    cy = ROW_TOP + PANEL / 2
+    draw.polygon([(cx - 14, cy - 20), (cx + 16, cy), (cx - 14, cy + 20)], fill=ARROW_GREY)
+
+
+def compose(panels: list[np.ndarray | None], options: list[np.ndarray]) -> np.ndarray:
+    """The picture: ``panels`` (four CONTENT x CONTENT RGB arrays, None for the blank one) in the top row with
+    arrows between them, ``options`` below labelled (a)-(d)."""
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    draw = ImageDraw.Draw(canvas)
+    for k in range(4):
+        if panels[k] is not None:
+            layout.paste(canvas, panels[k], panel_box(k)[0] + BORDER, ROW_TOP + BORDER)
+        layout.frame(draw, tuple(panel_box(k)), BORDER)
+        layout.paste(canvas, options[k], option_box(k)[0] + BORDER, OPTIONS_TOP + BORDER)
+        left, top, right, bottom = option_box(k)
+        layout.frame(draw, (left, top, right, bottom), BORDER)
+        layout.caption(draw, ((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), 56)
+        if k < 3:
+            _arrow(draw, k)
+    return np.asarray(canvas)
+
+
+# -- motifs ----------------------------------------------------------------------------------------------------
+def sample_motif(family: str, rng: np.random.Generator, mode: str, split: str = "test",
+                 colour: str | None = None) -> dict[str, Any]:
+    """A motif spec of ``family`` (``icons`` included, from the icon ``split``)."""
+    if family == "icons":
+        return icons.sample(rng, mode, split, colour)
+    return motifs.sample(family, rng, mode, colour)
+
+
+def render_motif(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
+    """The motif as an RGB tile (size x size) on white, its unit disc ``fill`` of the tile."""
+    if spec["family"] == "icons":
+        return icons.render(spec, size, fill)
+    return motifs.render(spec, size, fill)
+
+
+def turned(tile: np.ndarray, degrees: float) -> np.ndarray:
+    """``tile`` turned ``degrees`` counterclockwise on screen about its centre (white corners filled in):
+    exact for multiples of 90, bicubic otherwise.  A motif drawn inside its tile's inscribed disc stays whole."""
+    quarter = degrees / 90.0
+    if abs(quarter - round(quarter)) < 1e-9:
+        return np.ascontiguousarray(np.rot90(tile, round(quarter) % 4))
+    image = Image.fromarray(tile).rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=layout.WHITE)
+    return np.asarray(image)
+
+
+def ink_change(a: np.ndarray, b: np.ndarray, step: int = 40) -> float:
+    """The share of pixels inked in ``a`` or ``b`` (darkest channel ``step`` below white) that are inked in only
+    one of them: 0 for the same drawing, near 1 for drawings that barely overlap."""
+    ink_a, ink_b = a.min(axis=2) < 255 - step, b.min(axis=2) < 255 - step
+    union = ink_a | ink_b
+    return float((ink_a ^ ink_b)[union].mean()) if union.any() else 0.0
+
+
+# -- copies by count -----------------------------------------------------------------------------------------
+def _pyramid_rows(count: int) -> list[int]:
+    rows, k = [], 1
+    while sum(rows) < count:
+        rows.append(min(k, count - sum(rows)))
+        k += 1
+    return rows
+
+
+def layout_shape(kind: str, most: int) -> tuple[int, int]:
+    """(rows, columns) of the slots a layout needs for up to ``most`` copies."""
+    if kind == "row":
+        return 1, most
+    if kind == "column":
+        return most, 1
+    if kind == "grid":
+        cols = math.ceil(math.sqrt(most))
+        return math.ceil(most / cols), cols
+    rows = len(_pyramid_rows(most))
+    return rows, rows
+
+
+def fits(kind: str, most: int) -> bool:
+    """Whether ``most`` copies fit a layout legibly (cells of at least 36 px)."""
+    rows, cols = layout_shape(kind, most)
+    return CONTENT // max(rows, cols) >= 36
+
+
+def slots(kind: str, count: int, most: int) -> tuple[int, list[tuple[int, int]]]:
+    """(cell side, top-left corners) of ``count`` copies in a layout sized for ``most``: filled row by row
+    from the top (a pyramid's row r holds r + 1 copies, centred), the whole block centred in the panel."""
+    rows, cols = layout_shape(kind, most)
+    cell = CONTENT // max(rows, cols)
+    top0 = (CONTENT - rows * cell) // 2
+    if kind == "pyramid":
+        out = []
+        for r, n in enumerate(_pyramid_rows(count)):
+            width = (r + 1) * cell
+            left0 = (CONTENT - width) // 2
+            out += [(left0 + c * cell, top0 + r * cell) for c in range(n)]
+        return cell, out
+    left0 = (CONTENT - cols * cell) // 2
+    return cell, [(left0 + (k % cols) * cell, top0 + (k // cols) * cell) for k in range(count)]
+
+
+def copies_panel(copy: np.ndarray, kind: str, count: int, most: int) -> np.ndarray:
+    """A CONTENT x CONTENT panel of ``count`` copies of ``copy`` (a cell-sized tile) in the layout."""
+    panel = np.full((CONTENT, CONTENT, 3), 255, np.uint8)
+    cell, corners = slots(kind, count, most)
+    for x, y in corners:
+        panel[y: y + cell, x: x + cell] = np.minimum(panel[y: y + cell, x: x + cell], copy[:cell, :cell])
+    return panel
+
+
+# -- column stacks ---------------------------------------------------------------------------------------------
+def column_boxes(columns: int) -> list[list[int]]:
+    """The column frames of a multi-column panel, [left, top, right, bottom] inside the panel's content."""
+    pad = 6
+    width = (CONTENT - 2 * pad) // columns
+    left0 = (CONTENT - columns * width) // 2
+    return [[left0 + c * width, pad, left0 + (c + 1) * width, CONTENT - pad] for c in range(columns)]
+
+
+def stack_cell(columns: int, most: int) -> int:
+    """The side of one copy's cell in a multi-column panel whose tallest stack holds ``most`` copies."""
+    left, top, right, bottom = column_boxes(columns)[0]
+    inner_w, inner_h = right - left - 8, bottom - top - 8
+    return int(min(inner_w, inner_h // max(1, most)))
+
+
+def stacks_panel(tiles: list[np.ndarray], counts: list[int], cell: int) -> np.ndarray:
+    """A multi-column panel: light grey column frames, column c a bottom-aligned stack of ``counts[c]``
+    copies of ``tiles[c]`` (cell-sized), centred in its frame."""
+    image = Image.new("RGB", (CONTENT, CONTENT), layout.WHITE)
+    draw = ImageDraw.Draw(image)
+    frames = column_boxes(len(counts))
+    for box in frames:
+        layout.frame(draw, tuple(box), 2, FRAME_GREY)
+    panel = np.array(image)
+    for (left, _top, right, bottom), tile, count in zip(frames, tiles, counts, strict=True):
+        x = (left + right - cell) // 2
+        for k in range(count):
+            y = bottom - 4 - (k + 1) * cell
+            panel[y: y + cell, x: x + cell] = np.minimum(panel[y: y + cell, x: x + cell], tile)
+    return panel
+
+
+# -- one blob per copy -----------------------------------------------------------------------------------------
+def blob_count(tile: np.ndarray, step: int = 40, reach: int = 2) -> int:
+    """The number of 8-connected pieces of ink (darkest channel ``step`` below white) after growing the ink by
+    ``reach`` pixels: 1 for a motif that draws as one blob at this size (breadth-first flood fill)."""
+    ink = tile.min(axis=2) < 255 - step
+    grown = ink.copy()
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            grown |= np.roll(np.roll(ink, dy, 0), dx, 1)
+    seen = np.zeros_like(grown)
+    pieces = 0
+    h, w = grown.shape
+    for y, x in zip(*np.nonzero(grown), strict=True):
+        if seen[y, x]:
+            continue
+        pieces += 1
+        stack = [(y, x)]
+        seen[y, x] = True
+        while stack:
+            cy, cx = stack.pop()
+            for ny in (cy - 1, cy, cy + 1):
+                for nx in (cx - 1, cx, cx + 1):
+                    if 0 <= ny < h and 0 <= nx < w and grown[ny, nx] and not seen[ny, nx]:
+                        seen[ny, nx] = True
+                        stack.append((ny, nx))
+    return pieces

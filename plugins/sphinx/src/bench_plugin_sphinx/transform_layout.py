@@ -1,0 +1,25 @@
+"""The shared layout of the transformation tasks (paper tasks 15-17): a source tile on top, four option tiles
+below, the motif families drawn and the complexity tiers of the transformations.  Not a task module: the three
+tasks import it, never each other."""
+
+from __future__ import annotations
+
+from bench_plugin_sphinx.kit import transforms as tf
+
+SIZE = (1290, 774)
+BORDER = 4
+TILE = tf.SIDE + 2 * BORDER
+GAP, TOP, OPTIONS_TOP, LABEL_SIZE = 48, 22, 372, 44
+OPTIONS_LEFT = (SIZE[0] - (4 * TILE + 3 * GAP)) // 2
+SOURCE_BOX = [(SIZE[0] - TILE) // 2, TOP, (SIZE[0] + TILE) // 2, TOP + TILE]
+#: Families drawn (ladder is left out: a third of its asymmetric draws still have a self-symmetry).
+FAMILIES = tuple(f for f in tf.motifs.FAMILIES if f != "ladder")
+#: Complexity (ours; the paper measures none): 0 for a straight mirror, a half turn or a move, 1 for a quarter
+#: turn, 2 for a diagonal mirror.
+TIERS = {"mirror": 0, "flip": 0, "rot180": 0, "translate": 0, "rot90": 1, "rot270": 1, "transpose": 2,
+         "transverse": 2}
+
+
+def option_box(k: int) -> list[int]:
+    left = OPTIONS_LEFT + k * (TILE + GAP)
+    return [left, OPTIONS_TOP, left + TILE, OPTIONS_TOP + TILE]

@@ -1,0 +1,139 @@
+"""Pixel reading shared by the transformation verifiers: a tile's motif layer (the pixels that differ from the
+blank graph paper, redrawn here from the sizes and colours the scene records), the eight maps written as
+coordinate formulas (so the conventions are checked, not copied from the generator's array code), and the
+comparisons of ``kit.compare`` on the window where the motifs lie.
+
+Coordinates: u to the right and v downwards, measured from the tile's centre.  A quarter turn
+counterclockwise as seen on the screen takes a point right of the centre to above it: (u, v) -> (v, -u).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from bench_plugin_sphinx.kit import compare
+
+#: Where each map sends the point (u, v) (centre-based, v downwards).
+FORMULAS = {
+    "mirror": lambda u, v: (-u, v),        # vertical mirror line: left and right swap
+    "flip": lambda u, v: (u, -v),          # horizontal mirror line: top and bottom swap
+    "transpose": lambda u, v: (v, u),      # main diagonal ↘: the line v = u
+    "transverse": lambda u, v: (-v, -u),   # anti-diagonal ↙: the line v = -u
+    "rot90": lambda u, v: (v, -u),         # quarter turn counterclockwise on the screen
+    "rot180": lambda u, v: (-u, -v),
+    "rot270": lambda u, v: (-v, u),        # quarter turn clockwise on the screen
+}
+_WHITE = np.array([255, 255, 255], np.uint8)
+
+
+def blank_paper(paper: dict) -> np.ndarray:
+    """The empty tile the scene describes: two-pixel lines every ``minor`` pixels out from the centre, the
+    centre pair in the axis colour (read-only; cached per description)."""
+    return _blank(int(paper["side"]), int(paper["minor"]), tuple(int(v) for v in paper["minor_rgb"]),
+                  tuple(int(v) for v in paper["axis_rgb"]))
+
+
+@lru_cache(maxsize=8)
+def _blank(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarray:
+    tile = np.full((side, side, 3), 255, np.uint8)
+    half = side // 2
+    offsets = np.arange(-half, half + 1)
+    for pos in offsets[offsets % minor == 0]:
+        colour = np.array(axis_rgb if pos == 0 else minor_rgb, np.uint8)
+        for c in (half + pos - 1, half + pos):
+            if 0 <= c < side:
+                tile[:, c] = np.minimum(tile[:, c], colour)
+                tile[c, :] = np.minimum(tile[c, :], colour)
+    tile.setflags(write=False)
+    return tile
+
+
+def motif_layer(tile: np.ndarray, blank: np.ndarray) -> np.ndarray:
+    """``tile`` with every pixel equal to the blank paper made white: the motif alone."""
+    out = tile.copy()
+    out[(tile == blank).all(axis=2)] = _WHITE
+    return out
+
+
+def mapped(layer: np.ndarray, op: str) -> np.ndarray:
+    """``layer`` (square, even side) under the named map about its centre, point by point."""
+    side = layer.shape[0]
+    return layer.reshape(side * side, -1)[_source_of(side, op)].reshape(layer.shape)
+
+
+@lru_cache(maxsize=32)
+def _source_of(side: int, op: str) -> np.ndarray:
+    """For every output pixel (flat index), the flat index of the input pixel the map sends there."""
+    rows, cols = np.indices((side, side))
+    u, v = cols - (side - 1) / 2, rows - (side - 1) / 2
+    mu, mv = FORMULAS[op](u, v)
+    target = np.rint(mv + (side - 1) / 2).astype(np.intp) * side + np.rint(mu + (side - 1) / 2).astype(np.intp)
+    source = np.empty(side * side, np.intp)
+    source[target.ravel()] = (rows * side + cols).ravel()
+    return source
+
+
+def shifted(layer: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``layer`` moved by (dx, dy) pixels (dy downwards), white where nothing moved in."""
+    h, w = layer.shape[:2]
+    out = np.full_like(layer, 255)
+    out[max(dy, 0): h + min(dy, 0), max(dx, 0): w + min(dx, 0)] = layer[max(-dy, 0): h - max(dy, 0),
+                                                                         max(-dx, 0): w - max(dx, 0)]
+    return out
+
+
+def ink_box(layer: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(left, top, right, bottom) of the non-white pixels, right/bottom exclusive; None when blank."""
+    ink = (layer != 255).any(axis=2)
+    if not ink.any():
+        return None
+    rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+
+
+def _window(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ink = (a != 255).any(axis=2) | (b != 255).any(axis=2)
+    if not ink.any():
+        return a, b
+    rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    return a[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1], b[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
+
+
+def relation(a: np.ndarray, b: np.ndarray) -> str:
+    """``same`` when at most ``kit.compare.SAME_FRACTION`` (1 %) of the pixels of the window where either motif
+    layer has ink differ in luminance (the pixel half of ``kit.compare.same``; its hash half is too coarse to
+    tell a motif from its mirror image on a small window), ``distinct`` when ``kit.compare.distinct`` holds on
+    that window, else ``unclear``."""
+    wa, wb = _window(a, b)
+    fraction = compare.diff_fraction(wa, wb)
+    if fraction <= compare.SAME_FRACTION:
+        return "same"
+    if fraction >= compare.DISTINCT_FRACTION or compare.dhash_distance(wa, wb) >= compare.DISTINCT_BITS:
+        return "distinct"
+    return "unclear"
+
+
+def looks_same(a: np.ndarray, b: np.ndarray) -> bool:
+    """``relation(a, b) == "same"``."""
+    return relation(a, b) == "same"
+
+
+def looks_distinct(a: np.ndarray, b: np.ndarray) -> bool:
+    """``kit.compare.distinct`` of two motif layers on the window where either has ink."""
+    return compare.distinct(*_window(a, b))
+
+
+def tile_content(pixels: np.ndarray, box, border: int) -> np.ndarray:
+    """The drawable square inside the framed tile at ``box`` (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    return pixels[top + border: bottom - border, left + border: right - border]
+
+
+def frame_is_black(pixels: np.ndarray, box, border: int) -> bool:
+    left, top, right, bottom = box
+    tile = pixels[top:bottom, left:right]
+    ring = np.ones(tile.shape[:2], bool)
+    ring[border:-border, border:-border] = False
+    return bool((tile[ring] == 0).all())

@@ -1,0 +1,127 @@
+"""sphinx/multi-column-arithmetic: per-column progressions, options with no majority shortcut, the verifier's
+own column counts, planted rendering faults."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+
+import attrs
+import numpy as np
+import pytest
+from bench_plugin_sphinx import multi_column_arithmetic as mc
+from bench_plugin_sphinx.kit import complexity
+from PIL import Image
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
+
+from bench_core import ItemRandom, ParameterError, assert_rejected, plan, score
+
+TASK = task_of("multi_column_arithmetic")
+TestConformance = conformance_suite(TASK)
+
+
+def _generate(index, settings=None, seed=5):
+    return mc.TASK.generate(TASK.resolve_params(settings or {}), ItemRandom(TASK.id, TASK.version, seed, index))
+
+
+def test_every_column_is_a_progression_ending_in_the_answer():
+    for i in range(20):
+        problem = _generate(i)
+        scene = problem.metadata["scene"]
+        truth = scene["option_counts"]["ABCD".index(problem.answer)]
+        rows = [*scene["panel_counts"], truth]
+        for c in range(scene["columns"]):
+            column = [row[c] for row in rows]
+            assert len({b - a for a, b in itertools.pairwise(column)}) == 1
+            assert all(0 <= n <= scene["cap"] for n in column)
+        assert scene["steps"][0] != 0
+        assert len({tuple(o) for o in scene["option_counts"]}) == 4
+
+
+def test_the_column_majority_of_the_options_is_right_only_by_chance():
+    """The paper's construction makes the per-column majority of the options the answer every time; here it is
+    the answer exactly when the truth is the centre, one item in four."""
+    hits = 0
+    for i in range(40):
+        problem = _generate(i, seed=6)
+        scene = problem.metadata["scene"]
+        options = scene["option_counts"]
+        majority = [collections.Counter(o[c] for o in options).most_common(1)[0][0] for c in range(scene["columns"])]
+        hits += majority == options["ABCD".index(problem.answer)]
+    assert hits <= 12, hits
+
+
+def test_letters_roles_and_columns_are_balanced():
+    items = [_generate(i, seed=4) for i in range(20)]
+    assert collections.Counter(p.answer for p in items) == {letter: 5 for letter in "ABCD"}
+    assert collections.Counter(p.metadata["scene"]["role"] for p in items) == {"centre": 5, "edit": 15}
+    assert collections.Counter(p.metadata["columns"] for p in items) == {c: 4 for c in mc.COLUMNS}
+
+
+def test_centre_and_edits_edit_one_column_each():
+    rng = np.random.default_rng(1)
+    for columns in mc.COLUMNS:
+        centre, edits = mc.centre_and_edits(columns, mc.CAP[columns], rng)
+        assert all(2 <= v <= mc.CAP[columns] - 2 for v in centre)
+        assert all(abs(change) in (1, 2) for _, change in edits)
+        assert len({(c, d) for c, d in edits}) == 3
+
+
+def test_planted_rendering_faults_are_caught():
+    built = build(TASK, {"columns": 3}, seed=5)
+    scene = dict(built.item.metadata["scene"])
+    slot = "ABCD".index(built.item.answer)
+
+    def reject(picture, what):
+        assert_rejected(HOST, TASK, built.item, [Image.fromarray(picture)], what)
+
+    options = [list(o) for o in scene["option_counts"]]
+    options[slot][1] = options[slot][1] + 1 if options[slot][1] < scene["cap"] else options[slot][1] - 1
+    reject(mc.compose({**scene, "option_counts": options}), "one column of the answer one copy off")
+    panels = [list(p) for p in scene["panel_counts"]]
+    panels[1][0] += 1 if panels[1][0] < scene["cap"] else -1
+    reject(mc.compose({**scene, "panel_counts": panels}), "a column off its progression")
+    picture = mc.compose(scene).copy()
+    left, top, _right, _bottom = scene["panel_boxes"][3]
+    picture[top + 60: top + 80, left + 60: left + 80] = 0
+    reject(picture, "blank panel inked")
+    picture = mc.compose(scene).copy()
+    box, answer_box = scene["option_boxes"][(slot + 1) % 4], scene["option_boxes"][slot]
+    picture[box[1]:box[3], box[0]:box[2]] = picture[answer_box[1]:answer_box[3], answer_box[0]:answer_box[2]]
+    reject(picture, "a wrong option drawn as the answer")
+    swapped = {**scene, "motifs": [scene["motifs"][1], scene["motifs"][0], *scene["motifs"][2:]]}
+    if scene["motifs"][0] != scene["motifs"][1]:
+        picture = mc.compose(scene).copy()
+        other = mc.compose(swapped)
+        picture[answer_box[1]:answer_box[3], answer_box[0]:answer_box[2]] = \
+            other[answer_box[1]:answer_box[3], answer_box[0]:answer_box[2]]
+        if scene["option_counts"][slot][0] and scene["option_counts"][slot][1]:
+            reject(picture, "the answer's first two columns drawn with each other's motif")
+
+
+def test_a_moved_answer_letter_is_rejected_and_paper_forms_score():
+    built = build(TASK, {}, seed=9)
+    letter = built.item.answer.lower()
+    assert built.item.metadata["paper_answer"] == f"({letter})"
+    for response in (f"({letter})", letter, f"\\boxed{{({letter})}}"):
+        assert score(built.item, response, host=HOST).value == 1.0
+    wrong = "ABCD"[("ABCD".index(built.item.answer) + 1) % 4]
+    assert_rejected(HOST, TASK, attrs.evolve(built.item, answer=wrong), built.images, "answer letter moved")
+
+
+def test_the_split_is_held_out():
+    assert build(TASK, {}, seed=1).item.metadata["split"] == "ood"
+
+
+def test_columns_and_difficulty_together_are_refused():
+    with pytest.raises(ParameterError, match="columns or difficulty"):
+        job = plan(TASK, {"columns": 3, "difficulty": 0.5}, 0, 1)[0]
+        mc.TASK.check_params(TASK.resolve_params(job.params))
+
+
+@pytest.mark.parametrize(("alias", "hard"), [("easy", False), ("hard", True)])
+def test_difficulty_aliases_select_the_papers_bins(alias, hard):
+    for built in build_run(TASK, 4, {"difficulty": alias}, seed=2):
+        record = built.item.metadata["complexity"]
+        assert (record["c"] >= complexity.HARD_FROM) is hard, record
+        assert (built.item.metadata["columns"] >= 5) is hard

@@ -1,0 +1,123 @@
+"""sphinx/transform-result-identify: the answer option is the source under the named map on the pixels, option sets
+that say nothing about the answer, planted rendering faults."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+from bench_plugin_sphinx import transform_result as tr
+from bench_plugin_sphinx import transform_words as words
+from bench_plugin_sphinx.kit import complexity, motifs
+from bench_plugin_sphinx.kit import transforms as tf
+from bench_plugin_sphinx.verifiers import transforms as px
+from PIL import Image
+from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
+
+from bench_core import ParameterError, assert_rejected, plan, score
+
+TASK = task_of("transform_result_identify")
+
+TestConformance = conformance_suite(TASK)
+
+
+def test_description_keeps_step_with_the_implementation():
+    assert TASK.parameter("transform").choices == words.TRANSFORMS == tf.TRANSFORMS
+    assert TASK.parameter("motif").choices == tr.FAMILIES
+    assert set(tr.FAMILIES) <= set(motifs.FAMILIES)
+
+
+def _layers(built):
+    scene = built.item.metadata["scene"]
+    pixels = np.asarray(built.images[0].convert("RGB"))
+    blank = tf.paper()
+    boxes = [scene["source_box"], *scene["option_boxes"]]
+    return [px.motif_layer(px.tile_content(pixels, box, scene["border"]), blank) for box in boxes]
+
+
+@pytest.mark.parametrize("transform", words.TRANSFORMS)
+def test_the_answer_is_the_source_under_the_named_map(transform):
+    built = build(TASK, {"transform": transform}, seed=4)
+    source, *options = _layers(built)
+    answer = options["ABCD".index(built.item.answer)]
+    scene = built.item.metadata["scene"]
+    if transform == "translate":
+        dx, dy = scene["vector"]
+        assert words.move_action((dx, dy)) in built.item.question
+        expected = px.shifted(source, dx * tf.STEP, dy * tf.STEP)
+    else:
+        assert words.ACTIONS[transform] in built.item.question
+        expected = px.mapped(source, transform)
+    assert np.array_equal(expected, answer)
+    assert sum(np.array_equal(expected, o) for o in options) == 1
+
+
+def test_option_sets_leave_the_answer_uniform_among_the_options():
+    """Every member of an option set is equally likely the answer: the translations of a set holding two are the
+    answer half the time, and a D4 answer brings two translations one time in seven."""
+    rng = np.random.default_rng(0)
+    with_moves = collections.Counter()
+    for answer in words.TRANSFORMS * 700:
+        chosen = tr.option_set(answer, rng)
+        assert len({(o["op"], tuple(o["vector"] or ())) for o in chosen}) == 4
+        if any(o["op"] == "translate" for o in chosen):
+            with_moves[answer == "translate"] += 1
+    assert abs(with_moves[True] / sum(with_moves.values()) - 0.5) < 0.04
+
+
+def test_letters_are_balanced_and_the_paper_form_scores():
+    items = build_run(TASK, 16, seed=3)
+    assert collections.Counter(b.item.answer for b in items) == {letter: 4 for letter in "ABCD"}
+    assert collections.Counter(b.item.metadata["transform"] for b in items) == {t: 2 for t in words.TRANSFORMS}
+    for built in items[:4]:
+        letter = built.item.answer.lower()
+        assert built.item.metadata["paper_answer"] == f"({letter})"
+        for response in (f"({letter})", letter, f"\\boxed{{({letter})}}"):
+            assert score(built.item, response, host=HOST).value == 1.0
+        assert score(built.item, "the answer is up", host=HOST).value == 0.0
+
+
+def _rendered_with(built, picture) -> list[str]:
+    return assert_rejected(HOST, TASK, built.item, [Image.fromarray(picture)], "planted rendering fault")
+
+
+def _redraw(scene, **changes) -> np.ndarray:
+    return tr.compose({**scene, **changes})
+
+
+def test_planted_rendering_faults_are_caught():
+    for transform, other in (("rot90", "rot270"), ("transpose", "transverse"), ("mirror", "flip")):
+        built = build(TASK, {"transform": transform}, seed=6)
+        scene = built.item.metadata["scene"]
+        slot = "ABCD".index(built.item.answer)
+        options = [dict(o) for o in scene["options"]]
+        # the renderer's convention reversed for the answer (clockwise for counterclockwise, the other diagonal)
+        options[slot] = {"op": other, "vector": None}
+        _rendered_with(built, _redraw(scene, options=options))
+        # the source tile drawn turned a quarter
+        picture = _redraw(scene).copy()
+        left, top, right, bottom = scene["source_box"]
+        picture[top + 4:bottom - 4, left + 4:right - 4] = np.rot90(picture[top + 4:bottom - 4, left + 4:right - 4])
+        _rendered_with(built, picture)
+    built = build(TASK, {"transform": "translate"}, seed=6)
+    scene = built.item.metadata["scene"]
+    slot = "ABCD".index(built.item.answer)
+    options = [dict(o) for o in scene["options"]]
+    dx, dy = options[slot]["vector"]
+    options[slot] = {"op": "translate", "vector": [-dx, -dy]}  # moved the opposite way
+    _rendered_with(built, _redraw(scene, options=options))
+
+
+def test_transform_and_difficulty_together_are_refused():
+    with pytest.raises(ParameterError, match="transform or difficulty"):
+        job = plan(TASK, {"transform": "rot90", "difficulty": 0.5}, 0, 1)[0]
+        tr.TASK.check_params(TASK.resolve_params(job.params))
+
+
+@pytest.mark.parametrize(("alias", "hard"), [("easy", False), ("hard", True)])
+def test_difficulty_aliases_select_the_papers_bins(alias, hard):
+    for built in build_run(TASK, 4, {"difficulty": alias}, seed=2):
+        record = built.item.metadata["complexity"]
+        assert (record["c"] >= complexity.HARD_FROM) is hard, record
+        assert (built.item.metadata["transform"] in ("transpose", "transverse")) is hard
