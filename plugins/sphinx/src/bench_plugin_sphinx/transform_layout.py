@@ -4,7 +4,14 @@ tasks import it, never each other."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from bench_core import ItemRandom, ParameterError
+from bench_plugin_sphinx import transform_words as words
+from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.kit import transforms as tf
+from bench_plugin_sphinx.kit.sampling import cyclic
 
 SIZE = (1290, 774)
 BORDER = 4
@@ -23,3 +30,24 @@ TIERS = {"mirror": 0, "flip": 0, "rot180": 0, "translate": 0, "rot90": 1, "rot27
 def option_box(k: int) -> list[int]:
     left = OPTIONS_LEFT + k * (TILE + GAP)
     return [left, OPTIONS_TOP, left + TILE, OPTIONS_TOP + TILE]
+
+
+def check_transform_params(params: Mapping[str, Any]) -> None:
+    """ParameterError if both ``transform`` and ``difficulty`` are set: the level chooses the transformation."""
+    if params.get("transform") is not None and params.get("difficulty") is not None:
+        raise ParameterError("parameter 'difficulty': the difficulty level chooses the transformation (straight "
+                             "mirrors, half turns and moves are easy, quarter turns middling, diagonal mirrors "
+                             "hard); set either transform or difficulty, not both")
+
+
+def choose_transform(params: Mapping[str, Any], random: ItemRandom) -> str:
+    """The item's transformation: ``transform`` if set, else one of the level's tier (drawn from ``random.rng``),
+    else the next of the seed's cyclic order of all eight."""
+    level = params.get("difficulty")
+    if params["transform"] is not None:
+        return params["transform"]
+    if level is not None:
+        tier = complexity.knob_for_level(level, sorted(set(TIERS.values())), 0, 2, random.rng)
+        choices = [t for t in words.TRANSFORMS if TIERS[t] == tier]
+        return choices[int(random.rng.integers(len(choices)))]
+    return cyclic(random, words.TRANSFORMS, "transform-order")

@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.kit import complexity, layout
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.layout import LETTERS
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
-from bench_plugin_sphinx.transform_layout import FAMILIES, TIERS
+from bench_plugin_sphinx.transform_layout import FAMILIES, TIERS, check_transform_params, choose_transform
 from bench_plugin_sphinx.verifiers import transform_pair as verifier
 
 SIZE = (690, 360)
@@ -69,22 +69,12 @@ def unique_under_d4(motif: np.ndarray, op: str, vector) -> bool:
 
 class TransformPairInfer(PaperSets, task="transform-pair-infer"):
     def check_params(self, params):
-        if params.get("transform") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the transformation (straight "
-                                 "mirrors, half turns and moves are easy, quarter turns middling, diagonal mirrors "
-                                 "hard); set either transform or difficulty, not both")
+        check_transform_params(params)
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
-        if params["transform"] is not None:
-            truth = params["transform"]
-        elif level is not None:
-            tier = complexity.knob_for_level(level, sorted(set(TIERS.values())), 0, 2, rng)
-            choices = [t for t in words.TRANSFORMS if TIERS[t] == tier]
-            truth = choices[int(rng.integers(len(choices)))]
-        else:
-            truth = cyclic(random, words.TRANSFORMS, "transform-order")
+        truth = choose_transform(params, random)
         family = params["motif"] or cyclic(random, FAMILIES, "motif-order")
         vector = list(tf.KING_MOVES[int(rng.integers(len(tf.KING_MOVES)))]) if truth == "translate" else None
         for _attempt in range(ATTEMPTS):

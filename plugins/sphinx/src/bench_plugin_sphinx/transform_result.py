@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem
+from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.kit import complexity, layout
 from bench_plugin_sphinx.kit import transforms as tf
@@ -31,6 +31,8 @@ from bench_plugin_sphinx.transform_layout import (
     SIZE,
     SOURCE_BOX,
     TIERS,
+    check_transform_params,
+    choose_transform,
     option_box,
 )
 from bench_plugin_sphinx.verifiers import transform_result as verifier
@@ -80,22 +82,12 @@ def action_of(option: dict[str, Any]) -> str:
 
 class TransformResultIdentify(PaperSets, task="transform-result-identify"):
     def check_params(self, params):
-        if params.get("transform") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level chooses the transformation (straight "
-                                 "mirrors, half turns and moves are easy, quarter turns middling, diagonal mirrors "
-                                 "hard); set either transform or difficulty, not both")
+        check_transform_params(params)
 
     def generate(self, params, random):
         rng = random.rng
         level = params.get("difficulty")
-        if params["transform"] is not None:
-            answer = params["transform"]
-        elif level is not None:
-            tier = complexity.knob_for_level(level, sorted(set(TIERS.values())), 0, 2, rng)
-            choices = [t for t in words.TRANSFORMS if TIERS[t] == tier]
-            answer = choices[int(rng.integers(len(choices)))]
-        else:
-            answer = cyclic(random, words.TRANSFORMS, "transform-order")
+        answer = choose_transform(params, random)
         family = params["motif"] or cyclic(random, FAMILIES, "motif-order")
         position = random.balanced(4, "answer")
         for _attempt in range(ATTEMPTS):
