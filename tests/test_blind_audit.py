@@ -2,8 +2,8 @@
 the options alone (no question stem) better than chance + 3 sd.
 
 Marked slow: it generates ``AUDIT_ITEMS`` items per task (400 by default, the closing notes report 1,000;
-set ``BENCH_AUDIT_ITEMS`` to change it).  CI runs it in the ``cross`` environment (a full run: conftest.py);
-``tox -e audit`` runs it alone.
+set ``BENCH_AUDIT_ITEMS`` to change it).  CI runs it in tox's ``audit`` environment, beside ``cross`` (a full
+run: conftest.py); ``BENCH_SLOW=1 tox -e audit`` runs it alone.
 """
 
 from __future__ import annotations
