@@ -134,6 +134,23 @@ class Cell:
         return cls(n, total / n, sum(r.metric(metric) for r in rows) / n, sum(r.chance for r in rows) / n,
                    sum(r.answered for r in rows) / n, low, high)
 
+    @classmethod
+    def macro(cls, rows: Sequence[Row], key: Callable[[Row], Hashable] = lambda r: r.task,
+              metric: str = "accuracy") -> Cell:
+        """The mean over the groups of ``rows`` by ``key`` (tasks, by default) of each group's figures: the
+        papers' category and overall scores, which weigh every task alike whatever its item count.  ``n`` is
+        the number of rows; the interval is the normal 95% interval of the mean of the groups' proportions
+        (each group's variance p(1-p)/n_g), clipped to [0, 1] and always holding the mean."""
+        groups = [cls.of(g, metric) for g in group(rows, key).values()]
+        if not groups:
+            return cls(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        k = len(groups)
+        accuracy = sum(g.accuracy for g in groups) / k
+        half = _Z95 * math.sqrt(sum(g.accuracy * (1 - g.accuracy) / g.n for g in groups)) / k
+        return cls(sum(g.n for g in groups), accuracy, sum(g.metric for g in groups) / k,
+                   sum(g.chance for g in groups) / k, sum(g.answered for g in groups) / k,
+                   max(0.0, min(accuracy, accuracy - half)), min(1.0, max(accuracy, accuracy + half)))
+
 
 def group(rows: Iterable[Row], key: Callable[[Row], Hashable]) -> dict[Any, list[Row]]:
     """Rows by ``key(row)``, keys in natural order (numbers by value, ``"6-10"`` after ``"1-5"``); rows whose

@@ -208,32 +208,34 @@ def polaris_charts(family: str, rows: Sequence[Row]) -> list[Chart]:
     by_category = group(paired, category_of)
     labels = [*by_category, "overall"]
     members = [*by_category.values(), paired]
-    first = [Cell.of([r for r in m if layout_of(r) == "cartesian"]) for m in members]
-    second = [Cell.of([r for r in m if layout_of(r) == "polar"]) for m in members]
+    first = [Cell.macro([r for r in m if layout_of(r) == "cartesian"]) for m in members]
+    second = [Cell.macro([r for r in m if layout_of(r) == "polar"]) for m in members]
     title = f"{FAMILY_TITLES.get(family, family)}: Cartesian vs Polar accuracy per category"
     png = paired_bars(labels, first, second, names=("Cartesian", "Polar"), title=title, axis_label="category")
     body = [(label, str(c.n), fmt(c.accuracy), str(p.n), fmt(p.accuracy), f"{100 * (p.accuracy - c.accuracy):+.1f}")
             for label, c, p in zip(labels, first, second, strict=True)]
     table = Table(title, ("category", "n C", "Cartesian", "n P", "Polar", "Δ P − C (points)"), body)
     return [*charts, Chart(f"{slug(family)}-cartesian-polar", title,
-                           "Accuracy of the same tasks drawn on a Cartesian grid and on a polar grid, pooled over "
-                           "each category's items (the paper's mean over tasks when tasks are equally sized); "
+                           "Accuracy of the same tasks drawn on a Cartesian grid and on a polar grid: the mean of "
+                           "the task accuracies in each category and overall, as the paper scores; "
                            "Δ = Polar − Cartesian in points; dashed: chance.", png, table)]
 
 
 # -- SPHINX ---------------------------------------------------------------------------------------------
 def sphinx_charts(family: str, rows: Sequence[Row]) -> list[Chart]:
-    """Per-task bars, then accuracy per category (the paper's Table 1), chance beside it."""
+    """Per-task bars, then accuracy per category (the paper's Table 1: the mean of its task accuracies), chance
+    beside it."""
     charts = task_charts(family, rows)
     by_category = group(rows, category_of)
-    cells = [Cell.of(g) for g in by_category.values()]
+    cells = [Cell.macro(g) for g in by_category.values()]
     title = f"{FAMILY_TITLES.get(family, family)}: accuracy per category"
     png = accuracy_bars(list(by_category), cells, title=title, axis_label="category")
     table = Table(title, ("category", "tasks", *CELL_HEADER),
                   [(c, str(len({r.task for r in g})), *cell_row(c, cell)[1:])
                    for (c, g), cell in zip(by_category.items(), cells, strict=True)])
     return [*charts, Chart(f"{slug(family)}-categories", title,
-                           f"Accuracy per category, pooled over its items. {CHANCE_NOTE}", png, table)]
+                           f"Accuracy per category: the mean of its task accuracies (the paper's way). {CHANCE_NOTE}",
+                           png, table)]
 
 
 # -- MaRVL-QA --------------------------------------------------------------------------------------------
