@@ -473,3 +473,29 @@ def test_a_nondeterminism_failure_suggests_global_random_state():
     global_random.seed(1)
     with pytest.raises(AssertionError, match="the usual cause is global random state"):
         Suite().test_deterministic(task)
+
+
+# -- a task whose items come in groups: --count counts groups --------------------------------------------------
+
+
+class InPairs(toy_plugin.Dots):
+    """Two items per counted unit (a Cartesian/Polar pair, say), or a bad group size."""
+
+    per = 2
+
+    def items_per_count(self, params):
+        return self.per
+
+
+IN_PAIRS = InPairs()
+BAD_GROUP = InPairs()
+BAD_GROUP.per = 0
+
+
+def test_count_counts_groups_of_a_task_whose_items_come_in_pairs():
+    task = toy_task("pairs", "IN_PAIRS")
+    jobs = plan(task, {}, 0, 3)
+    assert [job.index for job in jobs] == [0, 1, 2, 3, 4, 5]
+    assert len(plan(toy_plugin.TOY, {}, 0, 3)) == 3  # one item per count, as before
+    with pytest.raises(PluginError, match=r"toy/bad: items_per_count returned 0; it must be an int >= 1"):
+        plan(toy_task("bad", "BAD_GROUP"), {}, 0, 3)

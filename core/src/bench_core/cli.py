@@ -181,7 +181,8 @@ def _canonical_run(selectors: Sequence[str], count: int | None, seed: int, setti
 @click.argument("selectors", nargs=-1)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--count", type=click.IntRange(min=1), default=None,
-              help="Items per task (default: the task's preset size if a preset is set, else 4).")
+              help="Items per task, or item groups for a task whose items come in groups (Cartesian/Polar pairs) "
+                   "(default: the task's preset size if a preset is set, else 4).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Task parameter (repeatable); 'bench tasks FAMILY/TASK' lists each task's parameters.")

@@ -64,13 +64,17 @@ def settings_suffix(settings: Mapping[str, Any]) -> str:
 
 def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) -> list[Job]:
     """The jobs of a run of ``task``: validates ``settings`` (ParameterError on bad input) and expands presets.
-    The n-th design takes the index ``first_index(params) + n`` (0 + n unless the task says otherwise)."""
+    ``count`` counts the task's groups (``items_per_count`` items each; one item for most tasks).  The n-th
+    design takes the index ``first_index(params) + n`` (0 + n unless the task says otherwise)."""
     params = task.resolve_params(settings)
     impl = implementation(task)
     impl.check_params(params)
-    designs = impl.expand(params, count)
+    per = impl.items_per_count(params)
+    if isinstance(per, bool) or not isinstance(per, int) or per < 1:
+        raise PluginError(f"{task.id}: items_per_count returned {per!r}; it must be an int >= 1 (a bug in the task)")
+    designs = impl.expand(params, None if count is None else count * per)
     if count is not None:
-        designs = designs[:count]
+        designs = designs[:count * per]
     first = impl.first_index(params)
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
         raise PluginError(f"{task.id}: first_index returned {first!r}; it must be an int >= 0 (a bug in the task)")

@@ -130,9 +130,10 @@ def stream(
     ``"marvl"``; none = every installed task) made in this process, with PIL images.
 
     ``settings`` are ``--set`` values (each applies to the tasks that have the parameter; one that no task has
-    is a ParameterError).  ``count`` items per task (None: endless; a preset's design ends where it ends);
-    with ``count`` the items are exactly ``bench generate --count COUNT``'s, and without it the same as long
-    as a task's designs do not depend on the count (true of every task here but preset designs sized by it).
+    is a ParameterError).  ``count`` items per task (item groups, for a task with ``items_per_count`` > 1; None:
+    endless; a preset's design ends where it ends); with ``count`` the items are exactly ``bench generate
+    --count COUNT``'s, and without it the same as long as a task's designs do not depend on the count (true
+    of every task here but preset designs sized by it).
     ``start`` is the first position (see the module's docstring) to make: a run that consumed positions up
     to ``p`` resumes with ``start=p + 1``.  ``encode_png`` also encodes each item's PNGs (for writing them);
     off, items carry no ``image_sha256`` and are verified on their images as decoding would give them.

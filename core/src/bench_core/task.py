@@ -113,6 +113,12 @@ class TaskImplementation:
         """
         return [dict(params)] * (DEFAULT_SAMPLE if count is None else count)
 
+    def items_per_count(self, params: Mapping[str, Any]) -> int:
+        """How many items one unit of a run's ``count`` makes (default 1).  A task whose items come in groups
+        that share one problem (Polaris-Bench's Cartesian/Polar pairs) returns the group's size, so that
+        ``--count 50`` writes 50 groups; ``expand`` is then asked for ``count`` times as many designs."""
+        return 1
+
     def first_index(self, params: Mapping[str, Any]) -> int:
         """The item index that the first design of ``expand`` takes; the n-th takes ``first_index + n``.
 
