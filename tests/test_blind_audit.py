@@ -38,10 +38,7 @@ def _choice_tasks():
 TASKS = _choice_tasks()
 #: Tasks whose option design still leaks (measured at 400 items, seed 2026; issue 7 stays open until each
 #: is fixed): expected failures, not hidden ones.  Remove a task from here when its audit passes.
-KNOWN_LEAKS: dict[str, str] = {
-    "mindseye/paper-folding": "0.2.2 (new seeds with the version bump): blind 0.320 over 400 items, limit 0.315; "
-                              "'max elongation' picks the answer 31.8 % (clean-clone CI rehearsal, stop 21)",
-}
+KNOWN_LEAKS: dict[str, str] = {}
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ from bench_core import (
     plan,
     verify_item,
 )
+from bench_plugin_mindseye import hierarchical_patterns as hpe
 from bench_plugin_mindseye import recursion
 from bench_plugin_mindseye.descriptions.hierarchical_patterns import TASK
 from bench_plugin_mindseye.hierarchical_patterns import STROKE, Panel
@@ -436,6 +437,104 @@ def test_broken_trees_keep_branches_apart(generator):
             panel = recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2],
                                         violation=violation, subtlety=subtlety)
             assert not recursion.crowded(panel.groups), (recursion.gap(panel.groups), panel.latent)
+
+
+@pytest.mark.parametrize("generator", ["binary_tree", "ternary_tree", "pythagoras_tree"])
+def test_crowded_measures_only_strokes_whose_boxes_come_close(generator):
+    """``crowded`` measures only pairs of strokes whose boxes come within the clearance, and says what the full
+    ``gap`` says; ``gap(within=w)`` is the full gap wherever that is below ``w`` (trees drawn a level deeper than
+    their ranges allow, so that many are crowded)."""
+    rng = np.random.default_rng(42)
+    verdicts = Counter()
+    for k in range(36):
+        rule = ("plain", "irregular")[k % 2]
+        violation = (None, *recursion.SUPPORTS[generator])[k % 4]
+        levels = recursion.LEVELS[generator][k % 3] + 1
+        spec = recursion._spec(generator, rng, rule, None, levels)
+        groups = recursion._construct_levels(generator, rng, spec, rule, levels, violation, "blatant").groups
+        full = recursion.gap(groups)
+        assert recursion.crowded(groups) == (full < recursion.CLEARANCE)
+        for within in (recursion.CLEARANCE, 0.05, 0.2):
+            pruned = recursion.gap(groups, within=within)
+            assert pruned == full if full < within else pruned >= within, (within, full, pruned)
+        verdicts[full < recursion.CLEARANCE] += 1
+    assert verdicts[True] and verdicts[False], verdicts
+
+
+def _panels(count: int, side: int) -> list[Image.Image]:
+    """Drawings of every generator, valid and broken, at ``side`` pixels."""
+    rng = np.random.default_rng(43)
+    out = []
+    for k in range(count):
+        generator = recursion.GENERATORS[k % len(recursion.GENERATORS)]
+        violation = (None, *recursion.SUPPORTS[generator])[k % 3]
+        construction = recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2],
+                                           violation=violation)
+        out.append(Panel(construction.groups).image(side))
+    return out
+
+
+@pytest.mark.parametrize("side", [407, 271])
+def test_quick_layout_is_the_ink_layout_up_to_rounding(side):
+    """``_quick_layout`` gives ``_ink_layout``'s amount of ink and ink box exactly, its elongation to 1e-12 and
+    its edge strength to 1e-5 of its log (``_ink_layout`` sums it in float32): well inside ``QUICK_GUARD`` in the
+    match tolerances' units, so a comparison the guard lets through comes out as it would on exact values."""
+    blank = Image.new("L", (side, side), 255)
+    worst = 0.0
+    for image in [*_panels(24, side), blank]:
+        exact, quick = hpe._ink_layout(image), hpe._quick_layout(image)
+        assert quick[1] == exact[1] and quick[3] == exact[3]
+        assert abs(quick[0] - exact[0]) <= 1e-12 and abs(quick[2] - exact[2]) <= 1e-5, (quick, exact)
+        tolerance = np.array([hpe.ELONGATION_MATCH[1], hpe.INK_MATCH, hpe.INK_MATCH, hpe.EXTENT_MATCH])
+        worst = max(worst, float((np.abs(quick - exact) / tolerance).max()))
+    assert worst <= hpe.QUICK_GUARD / 4, worst
+
+
+def _exact_matched(side, first, hidden, draw):
+    """``_matched`` as it was before the quick layout: every drawing measured by ``_ink_layout``."""
+    target = hpe._ink_layout(Panel(hidden.groups).image(side))
+    share, low, high = hpe.ELONGATION_MATCH
+    tolerance = np.array([min(max(share * target[0], low), high), hpe.INK_MATCH, hpe.INK_MATCH, hpe.EXTENT_MATCH])
+
+    def misfit(construction):
+        return float((np.abs(hpe._ink_layout(Panel(construction.groups).image(side)) - target) / tolerance).max())
+
+    best, best_miss = first, misfit(first)
+    for _ in range(hpe.MATCH_DRAWS - 1):
+        if best_miss <= 1.0:
+            break
+        candidate = draw()
+        if candidate is None:
+            continue
+        miss = misfit(candidate)
+        if miss < best_miss:
+            best, best_miss = candidate, miss
+    return best
+
+
+@pytest.mark.parametrize("guard", [None, math.inf])
+def test_matched_chooses_what_the_exact_layout_chooses(guard, monkeypatch):
+    """The match measured on quick layouts (every comparison within ``QUICK_GUARD`` settled on exact ones) takes
+    the very figure that measuring every drawing exactly takes, and hands back its drawing; so does a match whose
+    every comparison is exact (an infinite guard).  Both see the same draws (one seed each)."""
+    if guard is not None:
+        monkeypatch.setattr(hpe, "QUICK_GUARD", guard)
+    side = 271
+    for k in range(8):
+        generator = recursion.GENERATORS[k % len(recursion.GENERATORS)]
+        rule = ("plain", "irregular")[k % 2]
+        chosen = []
+        for matcher in (_exact_matched, hpe._matched):
+            rng = np.random.default_rng(100 + k)
+            first = recursion.construct(generator, rng, 4, rule)
+            hidden = recursion.construct(generator, rng, 4, rule)
+            result = matcher(side, first, hidden,
+                             lambda rng=rng, g=generator, r=rule: recursion.construct(g, rng, 4, r))
+            chosen.append(result)
+        expected, (got, image) = chosen
+        assert got.latent == expected.latent
+        assert all(np.array_equal(a.data, b.data) for a, b in zip(got.groups, expected.groups, strict=True))
+        assert np.array_equal(np.asarray(image), np.asarray(Panel(expected.groups).image(side)))
 
 
 def _strokes(figure) -> list[tuple[tuple[tuple[float, float], ...], int]]:

@@ -25,6 +25,7 @@ from bench_core import (
     plan,
     verify_item,
 )
+from bench_plugin_mindseye import attributes
 from bench_plugin_mindseye.attributes import AMBIGUOUS, LINE_ATTRIBUTES, isolations, line_attributes
 from bench_plugin_mindseye.descriptions.relation_abstraction import CONCEPTS as DESCRIBED
 from bench_plugin_mindseye.descriptions.relation_abstraction import TASK
@@ -643,3 +644,16 @@ def test_an_arc_ending_along_another_stroke_is_not_drawn():
     # a shallower arc meets the corners at clear angles and stays drawable
     strokes[1] = Stroke(strokes[1].points, np.array([-0.05]), False)
     assert stroke_ends([flatten(s, record["arc_step"]) for s in strokes], size)[1] is True
+
+
+def test_decided_measures_the_cheap_and_the_telling_attributes_first():
+    """``LineFigure.decided`` measures every attribute once, in ``_COST_ORDER``, and stops at the first
+    undecidable one: an angle 6 degrees off square (neither right nor clearly not) turns the figure down before
+    its costly symmetry is measured; a clear figure gets every attribute, as ``values`` gives them."""
+    assert sorted(attributes._COST_ORDER) == sorted(LINE_ATTRIBUTES)
+    turn = np.radians(84.0)
+    bent = attributes.LineFigure([np.array([[1.0, 0.0], [0.0, 0.0], [np.cos(turn), np.sin(turn)]])])
+    assert bent.decided() is None and bent["right"] == AMBIGUOUS
+    assert "symmetric" not in bent._cache and "thin" not in bent._cache
+    square = attributes.LineFigure([np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])])
+    assert square.decided() == attributes.LineFigure(square.strokes).values()

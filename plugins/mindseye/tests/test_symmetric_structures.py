@@ -94,6 +94,33 @@ def test_a_nearly_symmetric_figure_is_neither_symmetric_nor_clearly_not():
     assert not almost.mirror_axes() and not almost.lacks_mirror()
 
 
+def test_make_figure_turns_down_an_elongation_outside_the_window_before_the_stroke_tests():
+    """``make_figure`` with an elongation window gives what it gives without one followed by the window check (the
+    elongation test only moved ahead of the costly stroke tests), and leaves the random stream where it would:
+    every random number is drawn before the first check."""
+    outcomes = set()
+    for k in range(240):
+        kind = ss.SYMMETRIES[k % 4]
+        broken, pair = ((3, None), (None, 3), (None, None))[k % 3]
+        target = 0.0 if kind == "rot4" else 0.1 + 0.8 * (k % 7) / 6
+        window = (max(target - ss.ELONGATION_MATCH, 0.0), target + ss.ELONGATION_MATCH)
+        made = []
+        for checked in (True, False):
+            rng = np.random.default_rng(k)
+            figure = ss.make_figure(rng, kind, 6, 20.0 * k, 10.0 * k, broken, pair, *([window] if checked else []))
+            if not checked and figure is not None and not window[0] <= abs(ss.second_moment(figure[0])) <= window[1]:
+                figure = None
+            made.append((figure, rng.random()))
+        (ours, next_ours), (theirs, next_theirs) = made
+        assert next_ours == next_theirs
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            assert ours[1] == theirs[1]
+            assert all(np.array_equal(a, b) for a, b in zip(ours[0], theirs[0], strict=True))
+        outcomes.add(ours is not None)
+    assert outcomes == {True, False}
+
+
 def test_the_odd_figure_must_clearly_lack_the_shared_symmetry():
     v = _record([(-1, 1), (0, 0), (1, 1)], [(0, 0), (0, 2)])
     nudge = 1.0 / SIDE / 0.1

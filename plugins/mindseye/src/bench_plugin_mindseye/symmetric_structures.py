@@ -327,11 +327,15 @@ def retake_turn(rng: np.random.Generator, headings: np.ndarray, at: int) -> tupl
 
 
 def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation: float, start: float,
-                broken: int | None, pair: int | None,
+                broken: int | None, pair: int | None, elongation: tuple[float, float] = (0.0, math.inf),
                 ) -> tuple[tuple[np.ndarray, ...], dict[str, Any]] | None:
     """One normalised figure of symmetry ``kind``: symmetric, or with one copy taking a different turn at
     stroke ``broken``, or with the turn at stroke ``pair`` retaken in every copy (still symmetric).  None if
-    the draw fails a check (touching or crossing strokes, a flat corner)."""
+    the draw fails a check (a flat corner, an elongation (``second_moment``) outside ``elongation``, touching or
+    crossing strokes).
+
+    Every random number is drawn before the first check, so the checks' order changes only the time a rejected
+    draw costs: the cheap, often failing elongation test comes before the pairwise stroke tests."""
     headings = path_headings(rng, segments, start)
     lengths = rng.uniform(*LENGTH, size=segments)
     copy_headings = headings
@@ -356,6 +360,8 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
         polylines, latent["break"]["twin"] = twin
     else:
         polylines = normalise(assemble(kind, orientation, path, {which: trace(copy_headings, lengths)}))
+    if not elongation[0] <= abs(second_moment(polylines)) <= elongation[1]:
+        return None
     # no touching strokes and no crossings: a crossing is a salient feature that symmetric and bent figures
     # would not share evenly (it made the odd figure the unique crosser 41% of the time instead of 25%)
     if not clear(polylines) or crossings(polylines):
@@ -432,10 +438,11 @@ def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
                 tries: int = 80) -> tuple[tuple[np.ndarray, ...], dict[str, Any]] | None:
     """A figure that passes the symmetry audit: none at all if ``odd``, else exactly ``kind`` (``tries`` draws),
     with its elongation (``second_moment``) in ``elongation`` and, whatever its role, at most ELONGATION_CAP."""
-    low, high = elongation[0], min(elongation[1], ELONGATION_CAP)
+    window = (elongation[0], min(elongation[1], ELONGATION_CAP))
     for _ in range(tries):
-        made = make_figure(rng, kind, segments, orientation, start_heading(rng, kind, orientation), broken, pair)
-        if made is None or not low <= abs(second_moment(made[0])) <= high:
+        made = make_figure(rng, kind, segments, orientation, start_heading(rng, kind, orientation), broken, pair,
+                           window)
+        if made is None:
             continue
         miss = symmetry_audit(made[0], None if odd else kind, orientation)
         if miss is not None:
