@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -88,3 +89,22 @@ def test_an_empty_dataset_is_an_error(tmp_path):
     (tmp_path / "items.jsonl").write_text("")
     outcome = CliRunner().invoke(main, ["audit", str(tmp_path)])
     assert outcome.exit_code != 0 and "no items" in outcome.output
+
+
+def test_the_twins_of_a_pair_share_a_fold(tmp_path):
+    """Two renderings of one problem (a Polaris pair) share options and answer: were they in different folds,
+    the training twin's answer-rate prior would give the test twin's answer away.  Fair options, paired."""
+    rng = np.random.default_rng(11)
+    with DatasetWriter(tmp_path) as writer:
+        for p in range(150):
+            options = [str(v) for v in rng.choice(10**6, size=4, replace=False)]
+            answer = options[int(rng.integers(4))]
+            for variant in ("cartesian", "polar"):
+                index = 2 * p + (variant == "polar")
+                item = attrs.evolve(_item(index, "pairs", answer, options, answer_type="integer"),
+                                    variant=variant, pair=f"0:{p}")
+                writer.write(item.to_json(), (), ())
+    (result,) = audit_dataset(tmp_path)
+    assert result.items == 300
+    assert result.ok, result
+    assert result.sd == pytest.approx((0.25 * 0.75 / 150) ** 0.5, abs=1e-4)  # one draw per pair

@@ -169,6 +169,7 @@ class _Sample:
     features: list[dict[str, float]]
     answer: int
     texts: list[str]
+    group: str = ""  # items of one group (a Cartesian/Polar pair: ``Item.pair``) share a fold
 
 
 def _design(samples: Sequence[_Sample], names: Sequence[str], prior: Mapping[str, float] | None) -> list[np.ndarray]:
@@ -228,13 +229,19 @@ def _prior(samples: Sequence[_Sample]) -> dict[str, float]:
 
 
 def probe(samples: Sequence[_Sample], kind: str, folds: int = FOLDS) -> tuple[float, list[tuple[str, float]]]:
-    """Cross-validated accuracy of the blind classifier, and single-feature rules that beat chance."""
+    """Cross-validated accuracy of the blind classifier, and single-feature rules that beat chance.
+
+    The items of one group (``_Sample.group``: the two renderings of a pair, which share their options and
+    answer) always fall in the same fold, so that one cannot give its twin's answer away; ungrouped items
+    (each its own group) take folds round-robin in their order."""
     names = sorted({name for s in samples for row in s.features for name in row})
-    order = np.arange(len(samples))
+    numbers: dict[str, int] = {}
+    order = np.array([numbers.setdefault(s.group, len(numbers)) for s in samples])
+    position = np.arange(len(samples))
     hits = 0
     for fold in range(folds):
-        test = order[order % folds == fold]
-        train = order[order % folds != fold]
+        test = position[order % folds == fold]
+        train = position[order % folds != fold]
         if not len(test) or not len(train):
             continue
         train_samples = [samples[i] for i in train]
@@ -277,11 +284,14 @@ def audit_items(task_id: str, items: Sequence[Item], root: Path) -> TaskAudit | 
             rows = image_option_features(item, decode_png(path.read_bytes()))
         if rows is None:
             rows = text_option_features(item)
-        samples.append(_Sample(rows, index, list(item.options or ())))
-    if len(samples) < 2 * FOLDS:
+        samples.append(_Sample(rows, index, list(item.options or ()), item.pair or item.id))
+    groups = len({s.group for s in samples})
+    if groups < 2 * FOLDS:
         return None
     chance = float(np.mean([1 / len(s.texts) for s in samples]))
-    sd = math.sqrt(chance * (1 - chance) / len(samples))
+    # the items of a group share their options and answer: the probe's verdicts on them are not independent,
+    # so the binomial spread is that of one draw per group
+    sd = math.sqrt(chance * (1 - chance) / groups)
     accuracy, rules = probe(samples, kind)
     leaks = tuple(sorted(((r, round(a, 4)) for r, a in rules if a > chance + 3 * sd), key=lambda x: -x[1]))
     return TaskAudit(task_id, len(samples), float(np.mean([len(s.texts) for s in samples])), round(chance, 4),
