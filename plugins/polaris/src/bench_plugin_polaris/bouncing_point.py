@@ -1,0 +1,122 @@
+"""``polaris/bouncing-point`` (spec card 53; paper Table 7): a point with a velocity arrow; where is it after N
+steps?  Coordinate answer.
+
+One logical instance (``bouncing_point_logic``) per pair: a board of 5-8 rows and 6-9 columns, a start cell and
+a velocity with a column part ((+-1, +-1) or (0, +-1)), N = 10-60 steps.  Partially aligned (spec 2.3, 10.2):
+the Cartesian point bounces off all four borders, the polar point off the inner and outer circles but loops
+round the angle; pairs where the two end cells coincide are rejected, and each item records the other
+rendering's cell (``other_answer``).  Ring 1 is row 1 (orientation "in"), so both renderings number cells
+alike; the question states the numbering and the answer format "(row, column)" / "(ring, sector)".
+"""
+
+from __future__ import annotations
+
+from bench_core import GenerationError
+from bench_plugin_polaris import als_draw
+from bench_plugin_polaris import bouncing_point_logic as logic
+from bench_plugin_polaris import bouncing_point_words as words
+from bench_plugin_polaris.descriptions.common import CATEGORIES
+from bench_plugin_polaris.kit import draw as kdraw
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask
+
+ATTEMPTS = 200
+#: The point's colour, used by nothing else.
+POINT = (213, 40, 40)
+
+
+def cell_text(cell) -> str:
+    """The 1-based answer "(3, 5)" of a 0-based cell."""
+    return f"({cell[0] + 1}, {cell[1] + 1})"
+
+
+def steps_for(level: float | None, rng, params) -> int:
+    """The steps: a set value wins; else from ``level`` (10 at 0 to 60 at 1), else drawn."""
+    lo, hi = logic.STEPS
+    if params.get("steps"):
+        return int(params["steps"])
+    return lo + round(level * (hi - lo)) if level is not None else int(rng.integers(lo, hi + 1))
+
+
+def board_for(rng, params) -> tuple[int, int]:
+    """(rows, cols): set values win, else drawn."""
+    rows = params.get("rows") or int(rng.integers(logic.ROWS[0], logic.ROWS[1] + 1))
+    cols = params.get("cols") or int(rng.integers(logic.COLS[0], logic.COLS[1] + 1))
+    return rows, cols
+
+
+class BouncingPoint(PairedTask):
+    CATEGORY = CATEGORIES["ALS"]
+    SUB_CATEGORY = "motion-trajectory-prediction"
+    BOUNDARY = "wrapping"
+    ALIGNMENT = "partial"
+    ANSWER_TYPE = "coordinate"
+    OPTION_COUNT = 0
+    ORIENTATION = "in"
+    R0 = 0.25
+
+    def build(self, params, rng, level):
+        steps = steps_for(level, rng, params)
+        for attempt in range(ATTEMPTS):
+            if attempt % 25 == 0:  # some boards give both readings one cell after N steps from any start
+                rows, cols = board_for(rng, params)
+            found = logic.sample(rng, rows, cols, steps)
+            if found is not None:
+                break
+        else:
+            raise GenerationError(f"bouncing-point: no start on {rows} x {cols} with different end cells after "
+                                  f"{steps} steps in {ATTEMPTS} draws (after N steps the two readings agree for "
+                                  "every start when N is a multiple of both the columns and twice one less)")
+        stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
+        scene = {"start": found["start"], "velocity": found["velocity"], "steps": steps, "stem": stem}
+        return Instance(rows=rows, cols=cols, scene=scene,
+                        answers={"cartesian": cell_text(found["bounded"]), "polar": cell_text(found["wrapping"])},
+                        geometry=self.geometry(rows, cols), frame={},
+                        params={"rows": rows, "cols": cols, "steps": steps},
+                        knobs={"steps": steps}, facts={"rows": rows, "cols": cols, "steps": steps})
+
+    def question(self, instance, variant, letters, contents):
+        scene = instance.scene
+        return words.question(variant, instance.rows, instance.cols, scene["steps"], scene["stem"])
+
+    def draw(self, instance, variant, letters, contents):
+        scene, geometry = instance.scene, instance.geometry
+        fr = self.frame_for(instance, variant)
+        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
+        canvas = kdraw.Canvas(fr, layout)
+        canvas.grid_lines()
+        canvas.boundary(self.BOUNDARY, wraps=variant == "polar")
+        als_draw.index_labels(canvas, self.ORIENTATION)
+        (r, c), (dr, dc) = scene["start"], scene["velocity"]
+        canvas.arrow([(c + 0.5, r + 0.5), (c + 0.5 + dc, r + 0.5 + dr)], kdraw.BLACK)
+        canvas.icon("disc", r, c, POINT, float(geometry["icon_radius"]) * 0.8)
+        return canvas.image
+
+    def verify(self, item, images):
+        from bench_plugin_polaris.verifiers import bouncing_point as verifier
+
+        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
+
+    def distractors(self, problem, count, random):
+        """The other rendering's cell first (the slip of reading the other boundary), then the cells next to the
+        answer inside the board."""
+        scene = problem.metadata["scene"]
+        r, c = (int(v) - 1 for v in problem.answer.strip("()").split(","))
+        out = [problem.metadata["other_answer"]]
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)):
+            if 0 <= r + dr < scene["rows"] and 0 <= c + dc < scene["cols"]:
+                text = cell_text((r + dr, c + dc))
+                if text not in out and text != problem.answer:
+                    out.append(text)
+        return out[:count]
+
+    def random_baseline(self, item):
+        """One cell of the board at random: 1 / (rows x columns) (the paper's 1.8 % on about 56 cells)."""
+        scene = item.metadata["scene"]
+        return 1.0 / (int(scene["rows"]) * int(scene["cols"]))
+
+    def hardness(self, item):
+        """The number of steps."""
+        return float(item.metadata["steps"])
+
+
+TASK = BouncingPoint()

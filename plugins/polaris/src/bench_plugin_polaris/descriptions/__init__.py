@@ -1,0 +1,1 @@
+"""Light task descriptions (bench_core.Task); importing them loads no numpy or Pillow."""

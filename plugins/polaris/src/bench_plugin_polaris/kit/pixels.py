@@ -1,0 +1,152 @@
+"""Reading a decoded image back through a layout's inverse map (for verifiers): which cells hold pixels of a
+colour, what colours fill a cell, whether a straight pixel run is drawn in one colour."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from bench_plugin_polaris.kit.layouts import Box, Layout, Point
+
+RGB = tuple[int, int, int]
+
+
+def as_array(image) -> np.ndarray:
+    """The image's pixels as an (h, w, 3) uint8 array (RGB)."""
+    return np.asarray(image.convert("RGB") if image.mode != "RGB" else image, dtype=np.uint8)
+
+
+def colour_mask(pixels: np.ndarray, colour: RGB, box: Box | None = None) -> np.ndarray:
+    """Boolean (h, w) mask of the pixels exactly ``colour`` (outside ``box``, when given, False)."""
+    mask = np.all(pixels == np.array(colour, dtype=np.uint8), axis=2)
+    if box is not None:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        clipped = np.zeros_like(mask)
+        clipped[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+        mask = clipped
+    return mask
+
+
+def cells_with_colour(pixels: np.ndarray, layout: Layout, colour: RGB, box: Box | None = None) -> Counter:
+    """For every cell of ``layout``, how many pixels (pixel centres mapped through ``cells_at``) have exactly
+    ``colour``; only cells with at least one.  ``box`` limits the search (default: the grid's box)."""
+    mask = colour_mask(pixels, colour, box if box is not None else layout.grid_box())
+    ys, xs = np.nonzero(mask)
+    rows, cols = layout.cells_at(xs + 0.5, ys + 0.5)
+    keep = rows >= 0
+    return Counter(zip(rows[keep].tolist(), cols[keep].tolist(), strict=True))
+
+
+def cell_colours(pixels: np.ndarray, layout: Layout, r: int, c: int, shrink: float = 0.0) -> Counter:
+    """The colours of the pixels inside cell ``(r, c)`` (those ``cells_at`` maps to it), as a Counter of RGB
+    tuples; ``shrink`` > 0 keeps only pixels whose index point is at least that far (in cells) from the
+    cell's edges (away from grid lines)."""
+    polygon = np.array(layout.cell_polygon(r, c))
+    x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
+    h, w = pixels.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1 + 1), min(h, y1 + 1)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    ix, iy, inside = layout.index_points(xs.ravel() + 0.5, ys.ravel() + 0.5)
+    keep = inside & (np.floor(iy) == r) & (np.floor(ix) == c)
+    if shrink > 0:
+        keep &= (ix - c >= shrink) & (c + 1 - ix >= shrink) & (iy - r >= shrink) & (r + 1 - iy >= shrink)
+    chosen = pixels[ys.ravel()[keep], xs.ravel()[keep]]
+    return Counter(map(tuple, chosen.tolist()))
+
+
+def share(counter: Counter, colour: RGB) -> float:
+    """The fraction of a ``cell_colours`` counter that is ``colour`` (0 for an empty counter)."""
+    total = sum(counter.values())
+    return counter.get(tuple(colour), 0) / total if total else 0.0
+
+
+def colour_near(pixels: np.ndarray, at: Point, colour: RGB, radius: int = 2) -> bool:
+    """Whether a pixel of exactly ``colour`` lies within ``radius`` px (a square) of ``at``."""
+    h, w = pixels.shape[:2]
+    x, y = round(at[0]), round(at[1])
+    patch = pixels[max(0, y - radius):min(h, y + radius + 1), max(0, x - radius):min(w, x + radius + 1)]
+    return bool(np.any(np.all(patch == np.array(colour, dtype=np.uint8), axis=-1)))
+
+
+def run_share(pixels: np.ndarray, points: list[Point], colour: RGB, radius: int = 1) -> float:
+    """The fraction of the pixel points ``points`` that have ``colour`` within ``radius`` px (a square; how
+    much of a drawn line, wall or arc is really there).  Vectorised: one gather per offset."""
+    if not points:
+        return 0.0
+    h, w = pixels.shape[:2]
+    xy = np.rint(np.asarray(points, float)).astype(int)
+    key = colour_key(colour)
+    keys = _keys(pixels)
+    found = np.zeros(len(xy), bool)
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            x, y = xy[:, 0] + dx, xy[:, 1] + dy
+            ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+            hit = np.zeros(len(xy), bool)
+            hit[ok] = keys[y[ok], x[ok]] == key
+            found |= hit
+    return float(found.mean())
+
+
+def _keys(pixels: np.ndarray) -> np.ndarray:
+    """The (h, w) uint32 colour keys of an RGB array (cached on nothing: cheap enough per call for the few
+    gathers ``run_share`` makes, as it reads only the gathered pixels)."""
+    return _KeyView(pixels)
+
+
+class _KeyView:
+    """Lazy colour keys of an RGB array: indexing gathers only the pixels asked for."""
+
+    def __init__(self, pixels: np.ndarray) -> None:
+        self.pixels = pixels
+
+    def __getitem__(self, index):
+        chosen = self.pixels[index].astype(np.uint32)
+        return (chosen[..., 0] << 16) | (chosen[..., 1] << 8) | chosen[..., 2]
+
+
+def colour_key(colour: RGB) -> int:
+    """The integer key of an RGB colour in ``PixelReader`` (r << 16 | g << 8 | b)."""
+    r, g, b = colour
+    return (int(r) << 16) | (int(g) << 8) | int(b)
+
+
+class PixelReader:
+    """One pass over a decoded image (or its ``as_array`` pixels) through a layout's inverse map: every
+    ``stride``-th pixel of the grid's box (pixel centres) with its colour key and the cell ``cells_at`` maps it
+    to.  Queries are then cheap:
+    which cells hold a colour (``cells_of``), what share of a cell a colour covers (``share``)."""
+
+    def __init__(self, image, layout: Layout, stride: int = 6) -> None:
+        pixels = image if isinstance(image, np.ndarray) else as_array(image)
+        h, w = pixels.shape[:2]
+        x0, y0, x1, y1 = layout.grid_box()
+        xs = np.arange(max(0, int(x0)) + stride // 2, min(w, int(np.ceil(x1))), stride)
+        ys = np.arange(max(0, int(y0)) + stride // 2, min(h, int(np.ceil(y1))), stride)
+        gx, gy = np.meshgrid(xs, ys)
+        gx, gy = gx.ravel(), gy.ravel()
+        rows, cols = layout.cells_at(gx + 0.5, gy + 0.5)
+        keep = rows >= 0
+        sample = pixels[gy[keep], gx[keep]].astype(np.uint32)
+        self.layout = layout
+        self.stride = stride
+        self.rows, self.cols = rows[keep], cols[keep]
+        self.keys = (sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2]
+        self.width = int(layout.columns_drawn)
+        self.flat = self.rows * self.width + self.cols
+        self.totals = np.bincount(self.flat, minlength=layout.rows * self.width)
+
+    def cells_of(self, colour: RGB) -> Counter:
+        """Samples of exactly ``colour`` per cell (only cells with at least one)."""
+        hits = self.flat[self.keys == colour_key(colour)]
+        counts = np.bincount(hits, minlength=len(self.totals))
+        return Counter({(int(k) // self.width, int(k) % self.width): int(counts[k]) for k in np.nonzero(counts)[0]})
+
+    def share(self, colour: RGB) -> np.ndarray:
+        """(rows, columns drawn) array: the fraction of each cell's samples that are exactly ``colour``."""
+        hits = np.bincount(self.flat[self.keys == colour_key(colour)], minlength=len(self.totals))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(self.totals > 0, hits / np.maximum(self.totals, 1), 0.0)
+        return out.reshape(self.layout.rows, self.width)

@@ -1,0 +1,100 @@
+"""polaris/bouncing-point: the step-by-step simulation against hand-traced bounces and the verifier's closed
+form, the partial pair (different cells, both recorded), coordinate scoring, and planted rendering faults."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+from bench_plugin_polaris import bouncing_point as task_module
+from bench_plugin_polaris import bouncing_point_logic as logic
+from bench_plugin_polaris.verifiers import bouncing_point as verifier
+from PIL import ImageDraw
+from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+
+from bench_core import assert_rejected, score
+
+TASK = task_of("bouncing_point")
+IMPL = task_module.TASK
+
+TestConformance = conformance_suite(TASK)
+
+
+@pytest.mark.parametrize(("start", "velocity", "steps", "bounded", "wrapping"), [
+    # rows 0,1,2,3,4,3,2 and columns 0,1,2,3,4,5,4 (bounded) or ..5,0 (wrapping): hand-traced on 5 x 6
+    ((0, 0), (1, 1), 6, (2, 4), (2, 0)),
+    ((2, 5), (0, 1), 1, (2, 4), (2, 0)),  # at the right border: bounce back, or loop into column 0
+    ((4, 3), (1, -1), 3, (1, 0), (1, 0)),  # the bottom row moving down reverses at once: rows 3, 2, 1
+    ((1, 1), (-1, -1), 4, (3, 3), (3, 3)),  # the corner (0, 0) reverses both: rows 0,1,2,3, columns 0,1,2,3
+    ((1, 1), (-1, -1), 3, (2, 2), (2, 4)),  # ... but looping, columns 0, 5, 4
+])
+def test_hand_traced_bounces(start, velocity, steps, bounded, wrapping):
+    assert logic.simulate(5, 6, start, velocity, steps, wrap=False) == bounded
+    assert logic.simulate(5, 6, start, velocity, steps, wrap=True) == wrapping
+    ends = verifier.end_cells(5, 6, start, velocity, steps)
+    assert (ends["cartesian"], ends["polar"]) == (bounded, wrapping)
+
+
+def test_closed_form_agrees_with_the_simulation():
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        rows, cols = int(rng.integers(5, 9)), int(rng.integers(6, 10))
+        start = (int(rng.integers(rows)), int(rng.integers(cols)))
+        velocity = logic.VELOCITIES[int(rng.integers(len(logic.VELOCITIES)))]
+        steps = int(rng.integers(0, 80))
+        ends = verifier.end_cells(rows, cols, start, velocity, steps)
+        assert ends["cartesian"] == logic.simulate(rows, cols, start, velocity, steps, wrap=False)
+        assert ends["polar"] == logic.simulate(rows, cols, start, velocity, steps, wrap=True)
+
+
+def test_pairs_record_each_others_cell_and_coordinates_score():
+    built = build_run(TASK, 4, seed=8)
+    for c, p in zip(built[::2], built[1::2], strict=True):
+        assert c.item.answer != p.item.answer
+        assert c.item.metadata["other_answer"] == p.item.answer and p.item.metadata["other_answer"] == c.item.answer
+        assert "(ring, sector)" in p.item.question and "(row, column)" in c.item.question
+    item = built[1].item
+    r, s = item.answer.strip("()").split(", ")
+    for response in (item.answer, f"The point ends in ring {r}, sector {s}: ({r}, {s})", f"\\boxed{{({r},{s})}}"):
+        assert score(item, response, host=HOST).value == 1.0
+    assert score(item, item.metadata["other_answer"], host=HOST).value == 0.0
+    cells = built[0].item.metadata["scene"]["rows"] * built[0].item.metadata["scene"]["cols"]
+    assert IMPL.random_baseline(built[0].item) == pytest.approx(1 / cells)
+
+
+def _redraw(built, **scene):
+    instance, letters, contents = built.problem.structure
+    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_planted_rendering_faults_are_caught(index):
+    built = build(TASK, {"rows": 6, "cols": 8}, seed=2, index=index)
+    scene = built.item.metadata["scene"]
+    (r, c), (dr, dc) = scene["start"], scene["velocity"]
+    flipped = [dr, -dc] if 0 <= c - dc < 8 else [-dr if 0 <= r - dr < 6 else dr, dc]
+    if flipped != [dr, dc]:
+        failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, velocity=flipped)], "the arrow turned")
+        assert any("arrow's tip" in f for f in failures), failures
+    moved = [r, (c + 3) % 8]
+    assert_rejected(HOST, TASK, built.item, [_redraw(built, start=moved)], "the point drawn elsewhere")
+
+
+def test_a_wall_at_the_seam_or_open_sides_are_caught():
+    polar = build(TASK, seed=4, index=1)
+    image = polar.images[0].copy()
+    inner, outer = IMPL.layout_of(polar.item).seam()
+    ImageDraw.Draw(image).line([inner, outer], fill=(0, 0, 0), width=7)
+    failures = assert_rejected(HOST, TASK, polar.item, [image], "a seam wall drawn")
+    assert any("cut by a wall" in f for f in failures), failures
+    cart = build(TASK, seed=4, index=0)
+    image = cart.images[0].copy()
+    _x0, y0, x1, y1 = IMPL.layout_of(cart.item).grid_box()
+    ImageDraw.Draw(image).line([(x1, y0 + 5), (x1, y1 - 5)], fill=(255, 255, 255), width=9)
+    failures = assert_rejected(HOST, TASK, cart.item, [image], "the right border erased")
+    assert any("thick borders" in f for f in failures), failures
+
+
+def test_difficulty_sets_the_steps():
+    assert build(TASK, {"difficulty": 0.0}, seed=1).item.metadata["steps"] == 10
+    assert build(TASK, {"difficulty": 1.0}, seed=1).item.metadata["steps"] == 60
