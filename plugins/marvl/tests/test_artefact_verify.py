@@ -346,6 +346,31 @@ def test_transformation_shift_of_the_record_is_checked() -> None:
         assert_rejected(_HOST, TRANSFORMATION, bad, images, f"shift recorded as {steps} samples")
 
 
+
+@pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])
+def test_transformation_option_errors_at_the_recorded_move_agree_with_the_full_search(settings: dict[str, Any],
+                                                                                      seed: int) -> None:
+    # the verifier reads B from the displayed extension and measures a translation's own axis at its recorded
+    # shift alone; every other option's error is the full search's, and the verdict is the same
+    scene = _pair(settings, seed).item.metadata["scene"]
+    n, extent = scene["sampling"]["samples"], scene["sampling"]["extent"]
+    margin = n // 4
+    k = np.arange(n + 2 * margin) - margin + 0.5
+    side = extent[1] - extent[0]
+    ext = surfaces.grid(scene["function"]["family"], scene["function"]["params"], extent[0] + k * side / n,
+                        extent[2] + k * side / n)
+    move = scene["transformation"]
+    kind, steps = move["kind"], move["shift_samples"]
+    lo, hi = scene["value_range"]
+    b = vt.moved(ext, margin, kind, steps)
+    full = vt.option_errors(ext, margin, b, lo, hi)
+    quick = vt.option_errors(ext, margin, b, lo, hi, (kind, steps))
+    assert {key: v for key, v in quick.items() if not key.startswith(kind)} == {
+        key: v for key, v in full.items() if not key.startswith(kind)}
+    assert quick[kind] <= vt.EXACT and full[kind] <= vt.EXACT
+    assert [key for key in vt.OPTIONS.values() if quick[key] < vt.SIMILARITY] == [kind]
+    assert [key for key in vt.OPTIONS.values() if full[key] < vt.SIMILARITY] == [kind]
+
 # -- contour levels at the value of a flat stretch ------------------------------------------------------------
 
 

@@ -276,3 +276,45 @@ def test_a_grid_without_equal_neighbours_has_nothing_flat() -> None:
     z = np.random.default_rng(1).random((40, 50))
     top, sloped = E.flat_structure(z, "maxima")
     assert not top.any() and not sloped.any() and E.plateau_tops(z, "minima") == []
+
+
+def _crater_with_island(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A ring-shaped rim of height 1 at radius 3 around a low central bump (0.5): at level 0.3 the bump is an
+    island inside the rim's hole, and a polygon whose hole holds a point encloses it for matplotlib."""
+    r = np.hypot(x, y)
+    return np.exp(-((r - 3.0) ** 2) / 0.5) + 0.5 * np.exp(-(r * r) / 0.5)
+
+
+@pytest.mark.parametrize("field", ["crater", "bumps"])
+def test_windowed_components_are_the_whole_grids(field: str) -> None:
+    # the certifier traces a window around each top instead of the whole grid; every answer must be the
+    # whole grid's (the first polygon enclosing the point, whether its edge reaches the grid's edge), also
+    # for an island inside the hole of a rim, whose rim the whole grid answers with
+    from bench_plugin_marvl.certify import _Components
+
+    xs = ys = plotting.sample_axis(-5.0, 5.0, 400)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    if field == "crater":
+        g = _crater_with_island(grid_x, grid_y)
+        asks = [(0.3, (200, 200)), (0.45, (199, 200)), (0.9, (200, 80)), (0.2, (200, 200))]
+    else:
+        rng = np.random.default_rng(7)
+        g = np.zeros_like(grid_x)
+        for cx, cy, s, a in zip(rng.uniform(-5, 5, 14), rng.uniform(-5, 5, 14), rng.uniform(0.3, 1.2, 14),
+                                rng.uniform(-1, 1, 14), strict=True):
+            g += a * np.exp(-((grid_x - cx) ** 2 + (grid_y - cy) ** 2) / (2 * s * s))
+        tops = E.strict_extrema(g, "maxima")
+        span = float(g.max() - g.min())
+        asks = [(float(g[r, c] - d * span), (int(r), int(c))) for r, c in tops for d in (0.02, 0.06, 0.3)]
+    samples = np.stack([grid_x.ravel(), grid_y.ravel()], axis=1)[::37]
+    windowed, whole = _Components(xs, ys, g), _Components(xs, ys, g)
+    for level, (r, c) in asks:
+        point = np.array([xs[c], ys[r]])
+        mine, theirs = windowed.component(level, point, (r, c)), whole.component(level, point)
+        assert (mine is None) == (theirs is None)
+        if theirs is not None:
+            assert mine[1] == theirs[1]
+            assert np.array_equal(mine[0].contains_points(samples), theirs[0].contains_points(samples))
+    if field == "crater":  # the island's answer is the rim: its outer loop encloses the whole crater
+        path, _ = windowed.component(0.3, np.array([xs[200], ys[200]]), (200, 200))
+        assert path.contains_point((2.0, 0.0))

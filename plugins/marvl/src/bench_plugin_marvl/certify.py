@@ -104,45 +104,152 @@ def rejection_counts(records: Iterable[Mapping[str, Any]]) -> Counter[str]:
     return total
 
 
+#: Half-width (samples) of the first window a component is looked for in (``_Components.component``); the
+#: window doubles until it holds the whole component.
+COMPONENT_WINDOW = 16
+
+
 class _Components:
-    """Superlevel components of one field (z for maxima, -z for minima) at any level, cached by level."""
+    """Superlevel components of one field (z for maxima, -z for minima) at any level.
+
+    ``component`` answers with the first of contourpy's filled polygons of {g >= level} over the whole grid
+    whose boundary loops enclose the point (matplotlib's ``contains_point`` tests a point against every loop
+    of a path, holes included, so a polygon whose hole holds the point encloses it too).  It traces a window
+    of the grid around the point instead of the whole grid where that gives the same polygon, which is the
+    common case and a fraction of the work (see ``_windowed``)."""
 
     def __init__(self, xs: np.ndarray, ys: np.ndarray, g: np.ndarray) -> None:
-        import contourpy
-
-        self.xs, self.ys = xs, ys
-        self.generator = contourpy.contour_generator(xs, ys, g, name="serial", fill_type="OuterCode")
-        self.cache: dict[float, tuple[list[np.ndarray], list[np.ndarray], np.ndarray]] = {}
+        self.xs, self.ys, self.g = xs, ys, g
+        self.cache: dict[tuple[float, tuple[int, int, int, int]], tuple[list[np.ndarray], list[np.ndarray],
+                                                                        np.ndarray]] = {}
         self.tol = 1e-9 * max(xs[-1] - xs[0], ys[-1] - ys[0])
 
-    def _filled(self, level: float) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
-        if level not in self.cache:
-            points, codes = self.generator.filled(level, np.inf)
+    def _filled(self, level: float, window: tuple[int, int, int, int]
+                ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+        """contourpy's filled polygons of {g >= level} over the samples ``window`` = (row from, row to, column
+        from, column to) and their bounding boxes; cached."""
+        key = (level, window)
+        if key not in self.cache:
+            r0, r1, c0, c1 = window
+            generator = _filled_generator(self.xs[c0:c1], self.ys[r0:r1], self.g[r0:r1, c0:c1])
+            points, codes = generator.filled(level, np.inf)
             boxes = np.array([[p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max()] for p in points])
-            self.cache[level] = (points, codes, boxes.reshape(-1, 4))
-        return self.cache[level]
+            self.cache[key] = (points, codes, boxes.reshape(-1, 4))
+        return self.cache[key]
 
-    def component(self, level: float, point: np.ndarray) -> tuple[Any, bool] | None:
+    def component(self, level: float, point: np.ndarray, at: tuple[int, int] | None = None
+                  ) -> tuple[Any, bool] | None:
         """The component of {g >= level} holding ``point``: (matplotlib path, whether its outer boundary
-        runs along the grid edge), or None."""
+        runs along the grid edge), or None.  ``at`` = (row, col) of the sample at ``point`` lets a window
+        around it be traced instead of the whole grid (``_windowed``)."""
+        found = None if at is None else self._windowed(level, point, at)
+        if found is None:
+            hits = self._enclosing(level, point, (0, *self.g.shape[:1], 0, self.g.shape[1]))
+            found = hits[0] if hits else None
+        return None if found is None else (found[0], found[1])
+
+    def _windowed(self, level: float, point: np.ndarray, at: tuple[int, int]) -> tuple[Any, bool, bool] | None:
+        """``component`` traced over a window around sample ``at`` (half-width ``COMPONENT_WINDOW``, doubled
+        while needed), or None where only the whole grid can tell.
+
+        The window's answer is the whole grid's when exactly one of its polygons encloses the point, that
+        polygon's outer boundary keeps off the window's edges inside the grid, and some ray from the point
+        along its grid row or column meets no sample at or above the level outside that boundary.  Then the
+        polygon is a whole component (every piece of a filled contour depends on the four samples of its quad
+        alone, and every quad of it and of its holes is in the window), so the whole grid draws it alike; no
+        other polygon encloses it (one would put a sample at or above the level on every such ray outside
+        it: where the ray leaves that polygon's outer boundary, or where the boundary runs along the grid's
+        edge); and none inside it encloses the point (it would be in the window too)."""
+        rows, cols = self.g.shape
+        r, c = at
+        radius = COMPONENT_WINDOW
+        while True:
+            window = (max(0, r - radius), min(rows, r + radius + 1), max(0, c - radius), min(cols, c + radius + 1))
+            if window == (0, rows, 0, cols):
+                return None
+            hits = self._enclosing(level, point, window)
+            if len(hits) > 1:
+                return None
+            if len(hits) == 1 and not hits[0][2]:
+                return hits[0] if self._open_ray(level, at, hits[0][3]) else None
+            radius *= 2
+
+    def _open_ray(self, level: float, at: tuple[int, int], outer: np.ndarray) -> bool:
+        """Whether one of the four rays from sample ``at`` along its grid row or column to the grid's edge meets
+        no sample at or above ``level`` outside the closed loop ``outer``."""
         from matplotlib.path import Path
 
-        points, codes, boxes = self._filled(level)
+        r, c = at
+        g, xs, ys = self.g, self.xs, self.ys
+        loop = Path(outer)
+        rays = ((g[r, c + 1:], xs[c + 1:], None), (g[r, :c], xs[:c], None),
+                (g[r + 1:, c], None, ys[r + 1:]), (g[:r, c], None, ys[:r]))
+        for values, along_x, along_y in rays:
+            high = np.flatnonzero(values >= level)
+            if not high.size:
+                return True
+            x = along_x[high] if along_x is not None else np.full(high.size, xs[c])
+            y = along_y[high] if along_y is not None else np.full(high.size, ys[r])
+            if loop.contains_points(np.stack([x, y], axis=1)).all():
+                return True
+        return False
+
+    def _enclosing(self, level: float, point: np.ndarray, window: tuple[int, int, int, int]
+                   ) -> list[tuple[Any, bool, bool, np.ndarray]]:
+        """Every polygon of {g >= level} over ``window`` whose loops enclose ``point``, in contourpy's order:
+        (path, whether its outer boundary runs along the grid edge, whether it runs along an edge of the
+        window inside the grid, the outer boundary)."""
+        from matplotlib.path import Path
+
+        points, codes, boxes = self._filled(level, window)
         candidates = np.flatnonzero((boxes[:, 0] <= point[0]) & (point[0] <= boxes[:, 1])
                                     & (boxes[:, 2] <= point[1]) & (point[1] <= boxes[:, 3]))
+        xs, ys, tol = self.xs, self.ys, self.tol
+        r0, r1, c0, c1 = window
+        found = []
         for i in candidates:
             path = Path(points[i], codes[i])
-            if path.contains_point(point):
-                code = codes[i]
-                close = np.flatnonzero(code == Path.CLOSEPOLY)
-                outer = points[i][: int(close[0]) + 1] if close.size else points[i]
-                xs, ys, tol = self.xs, self.ys, self.tol
-                edge = bool(
-                    (np.abs(outer[:, 0] - xs[0]) <= tol).any() or (np.abs(outer[:, 0] - xs[-1]) <= tol).any()
-                    or (np.abs(outer[:, 1] - ys[0]) <= tol).any() or (np.abs(outer[:, 1] - ys[-1]) <= tol).any()
-                )
-                return path, edge
-        return None
+            if not path.contains_point(point):
+                continue
+            code = codes[i]
+            close = np.flatnonzero(code == Path.CLOSEPOLY)
+            outer = points[i][: int(close[0]) + 1] if close.size else points[i]
+            edge = bool(
+                (np.abs(outer[:, 0] - xs[0]) <= tol).any() or (np.abs(outer[:, 0] - xs[-1]) <= tol).any()
+                or (np.abs(outer[:, 1] - ys[0]) <= tol).any() or (np.abs(outer[:, 1] - ys[-1]) <= tol).any()
+            )
+            cut = bool(
+                (c0 > 0 and (np.abs(outer[:, 0] - xs[c0]) <= tol).any())
+                or (c1 < len(xs) and (np.abs(outer[:, 0] - xs[c1 - 1]) <= tol).any())
+                or (r0 > 0 and (np.abs(outer[:, 1] - ys[r0]) <= tol).any())
+                or (r1 < len(ys) and (np.abs(outer[:, 1] - ys[r1 - 1]) <= tol).any())
+            )
+            found.append((path, edge, cut, outer))
+            if window == (0, len(ys), 0, len(xs)):
+                break  # the whole grid: the first is the answer
+        return found
+
+
+def _filled_generator(xs: np.ndarray, ys: np.ndarray, g: np.ndarray) -> Any:
+    """contourpy's serial generator of filled contours (outer boundaries with their holes) of ``g`` on the tensor
+    grid ``xs`` x ``ys``: what ``contourpy.contour_generator(xs, ys, g, name="serial", fill_type="OuterCode")``
+    makes, built without that function's argument checks where ``g`` is finite (no mask; the checks cost twice
+    what tracing a small window does), which are the settings it would pass."""
+    import contourpy
+
+    x = np.asarray(xs, dtype=np.float64)
+    y = np.asarray(ys, dtype=np.float64)
+    z = np.ascontiguousarray(g, dtype=np.float64)
+    if z.ndim == 2 and z.shape == (len(y), len(x)) and min(z.shape) >= 2 and np.isfinite(z).all():
+        cls = contourpy.SerialContourGenerator
+        grid_x, grid_y = np.meshgrid(x, y)
+        try:
+            return cls(grid_x, grid_y, z, None, corner_mask=cls.supports_corner_mask(),
+                       line_type=cls.default_line_type, fill_type=contourpy.FillType.OuterCode, quad_as_tri=False,
+                       z_interp=contourpy.ZInterp.Linear, x_chunk_size=0, y_chunk_size=0)
+        except TypeError:  # another contourpy's constructor: the public route below
+            pass
+    return contourpy.contour_generator(x, y, g, name="serial", fill_type="OuterCode")
 
 
 def _sign(kind: str) -> float:
@@ -219,7 +326,7 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
             other_g = g[others[:, 0], others[:, 1]]
             # prominence >= PROMINENCE * span: no higher point shares the component PROMINENCE * span down
             level = value - PROMINENCE * span
-            found_component = components.component(level, point)
+            found_component = components.component(level, point, (r, c))
             higher = other_xy[other_g >= value]
             if found_component is None or (len(higher) and found_component[0].contains_points(higher).any()):
                 reasons["low_prominence"] += 1
@@ -228,7 +335,7 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
             if not below.size:
                 reasons["no_contour_ring"] += 1
                 continue
-            ring = components.component(float(below[-1]), point)
+            ring = components.component(float(below[-1]), point, (r, c))
             inside = other_xy[other_g >= below[-1]]
             if ring is None or ring[1] or (len(inside) and ring[0].contains_points(inside).any()):
                 reasons["no_contour_ring"] += 1

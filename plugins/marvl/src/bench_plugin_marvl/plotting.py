@@ -554,7 +554,7 @@ def render_plot(z: np.ndarray, extent: Sequence[float], style: str, *, vmin: flo
     z = _check_grid(z, "z")
     extent = _check_extent(extent)
     style_parts(style)
-    lo, hi = value_range(z)
+    lo, hi = value_range(z) if vmin is None or vmax is None else (0.0, 0.0)  # the grid's range only if needed
     lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
     if not hi > lo:
         raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")
@@ -578,7 +578,7 @@ def render_pair(z_a: np.ndarray, z_b: np.ndarray, extent: Sequence[float], style
     extent = _check_extent(extent)
     style_parts(style_a)
     style_parts(style_b)
-    lo, hi = value_range(z_a, z_b)
+    lo, hi = value_range(z_a, z_b) if vmin is None or vmax is None else (0.0, 0.0)  # the range only if needed
     lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
     if not hi > lo:
         raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")

@@ -303,15 +303,22 @@ def _no_far_tail(values: np.ndarray, lo: float, hi: float) -> bool:
 def to_display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
     """Values as the viewer sees them: mapped to [0, 1] by the colour range, clipped, NaN -> UNDEFINED."""
     z = np.asarray(z, dtype=float)
+    # clip((z - lo) / (hi - lo), 0, 1), worked in one array: grid-sized temporaries are fresh pages of memory
     with np.errstate(invalid="ignore", over="ignore"):
-        d = np.clip((z - lo) / (hi - lo), 0.0, 1.0)
-    d[~np.isfinite(z)] = UNDEFINED
+        d = np.subtract(z, lo)
+        d /= hi - lo
+        np.clip(d, 0.0, 1.0, out=d)
+    finite = np.isfinite(z)
+    if not finite.all():
+        d[~finite] = UNDEFINED
     return d
 
 
 def nrmse(a: np.ndarray, b: np.ndarray) -> float:
     """Root-mean-square difference of two display-space grids (their range is 1, so this is the NRMSE)."""
-    return float(np.sqrt(np.mean((a - b) ** 2)))
+    difference = np.subtract(a, b)
+    np.square(difference, out=difference)  # what ``** 2`` computes, in place
+    return float(np.sqrt(np.mean(difference)))
 
 
 def feature_depth(d: np.ndarray) -> float:

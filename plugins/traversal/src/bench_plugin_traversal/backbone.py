@@ -426,7 +426,10 @@ def gate_penalty(
     if math.isfinite(tort_range[1]):
         tp = tp + _relu(lt - math.log(tort_range[1]))
     pen += 10.0 * tp
-    pen += _relu(_turn_angles(np.stack([sx, sy], axis=-1)) - profile.max_turn_deg).sum(1) / 10.0
+    # turn angles (``geometry._turn_angles``): the dot product's sum over the pair is its two products added
+    tx0, ty0, tx1, ty1 = sx[:, :-1], sy[:, :-1], sx[:, 1:], sy[:, 1:]
+    turn = np.degrees(np.abs(np.arctan2(tx0 * ty1 - ty0 * tx1, tx0 * tx1 + ty0 * ty1)))
+    pen += _relu(turn - profile.max_turn_deg).sum(1) / 10.0
     vi, vj = triu_pairs(n, 2)
     gx, gy = px[:, vi] - px[:, vj], py[:, vi] - py[:, vj]
     g_min = profile.min_vertex_gap_px
@@ -438,20 +441,26 @@ def gate_penalty(
     qx, qy = apx - tproj * sx[:, None], apy - tproj * sy[:, None]
     dvs = np.sqrt(qx * qx + qy * qy)
     pi, pj = _nonadjacent_pairs(m)
-    aix, aiy, ajx, ajy = ax[:, pi], ay[:, pi], ax[:, pj], ay[:, pj]
-    dix, diy, djx, djy = sx[:, pi], sy[:, pi], sx[:, pj], sy[:, pj]
-    bix, biy, bjx, bjy = px[:, 1:][:, pi], py[:, 1:][:, pi], px[:, 1:][:, pj], py[:, 1:][:, pj]
-    o1 = _orient_xy(aix, aiy, bix, biy, ajx, ajy)
-    o2 = _orient_xy(aix, aiy, bix, biy, bjx, bjy)
-    o3 = _orient_xy(ajx, ajy, bjx, bjy, aix, aiy)
-    o4 = _orient_xy(ajx, ajy, bjx, bjy, bix, biy)
+    # every per-segment quantity of both segments of every pair, in two gathers: (7, B, P) each
+    per_segment = np.stack([ax, ay, sx, sy, px[:, 1:], py[:, 1:], seg_sq])
+    seg_i, seg_j = per_segment[:, :, pi], per_segment[:, :, pj]
+    aix, aiy, dix, diy, bix, biy = seg_i[:6]
+    ajx, ajy, djx, djy, bjx, bjy = seg_j[:6]
+    # ``_orient_xy`` of the pairs; b - a of a segment is its (sx, sy), the same subtraction of the same numbers
+    ex, ey = ajx - aix, ajy - aiy
+    o1 = dix * ey - diy * ex
+    o2 = dix * (bjy - aiy) - diy * (bjx - aix)
+    o3 = djx * (aiy - ajy) - djy * (aix - ajx)
+    o4 = djx * (biy - ajy) - djy * (bix - ajx)
     cross = (o1 * o2 < 0) & (o3 * o4 < 0)
     cnt = cross.sum(1)
     lo, hi = cross_range
     pen += _relu(lo - cnt)
     if hi is not None:
         pen += _relu(cnt - hi)
-    dseg = np.minimum(np.minimum(dvs[:, pi, pj], dvs[:, pi + 1, pj]), np.minimum(dvs[:, pj, pi], dvs[:, pj + 1, pi]))
+    # the four endpoint-to-segment distances of every pair, (B, 4, P), in one gather
+    ends = dvs.reshape(b, -1)[:, _pair_distance_index(n)]
+    dseg = np.minimum(np.minimum(ends[:, 0], ends[:, 1]), np.minimum(ends[:, 2], ends[:, 3]))
     c_min = profile.min_segment_clearance_px
     pen += np.where(cross, 0.0, _relu(c_min - dseg)).sum(1) / c_min
     if profile.min_vertex_segment_px is not None:
@@ -460,7 +469,7 @@ def gate_penalty(
     k_max = int(cnt.max()) if b else 0
     if k_max == 0:
         return pen, tau, cnt
-    nrm = np.sqrt(ab2[:, 0, pi] * ab2[:, 0, pj])
+    nrm = np.sqrt(seg_i[6] * seg_j[6])
     cosang = np.abs(dix * djx + diy * djy) / np.maximum(nrm, 1e-12)
     ang = np.degrees(np.arccos(np.clip(cosang, 0.0, 1.0)))
     amin = _implied_min_angle(profile)
@@ -472,10 +481,11 @@ def gate_penalty(
     rows = np.arange(b)[:, None]
     valid = cross[rows, order]
     den = dix * djy - diy * djx
-    num = (ajx - aix) * djy - (ajy - aiy) * djx
+    num = ex * djy - ey * djx
     tt = np.where(cross, num / np.where(cross, den, 1.0), 0.0)[rows, order]
-    cpx = aix[rows, order] + tt * dix[rows, order]
-    cpy = aiy[rows, order] + tt * diy[rows, order]
+    first_x, first_y, along_x, along_y = seg_i[:4, rows, order]
+    cpx = first_x + tt * along_x
+    cpy = first_y + tt * along_y
     if profile.min_crossing_vertex_px is not None:
         x_min = profile.min_crossing_vertex_px
         cvx, cvy = cpx[:, :, None] - px[:, None], cpy[:, :, None] - py[:, None]
@@ -499,6 +509,18 @@ def _orient_xy(ax, ay, bx, by, cx, cy):
     abx, aby = bx - ax, by - ay
     acx, acy = cx - ax, cy - ay
     return abx * acy - aby * acx
+
+
+@functools.lru_cache(maxsize=32)
+def _pair_distance_index(n: int) -> np.ndarray:
+    """(4, P) flat indices into a (N, N-1) vertex-to-segment distance table of, for every non-adjacent
+    segment pair (i, j): the distances of vertices i and i + 1 to segment j and of vertices j and j + 1 to
+    segment i."""
+    m = n - 1
+    pi, pj = _nonadjacent_pairs(m)
+    index = np.stack([pi * m + pj, (pi + 1) * m + pj, pj * m + pi, (pj + 1) * m + pi])
+    index.flags.writeable = False
+    return index
 
 
 @functools.lru_cache(maxsize=32)

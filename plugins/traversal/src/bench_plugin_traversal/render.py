@@ -8,6 +8,7 @@ function of the ``Scene`` alone, and ``Scene.record()`` is the JSON scene record
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -90,7 +91,74 @@ class Scene:
 
 
 def render_scene(scene: Scene) -> Image.Image:
-    """Draw ``scene`` as an RGB image of ``view`` x ``view`` pixels: spurs, then the line, then the markers."""
+    """Draw ``scene`` as an RGB image of ``view`` x ``view`` pixels: spurs, then the line, then the markers.
+
+    The spurs and the line are grey, so they are drawn at ``SUPERSAMPLE`` times the size in one 8-bit grey
+    plane and reduced there (a quarter of the bytes of an RGB canvas); the markers are then drawn over small
+    patches of that plane (``_marker_patches``: one per group of markers whose glyphs may touch), turned RGB
+    and reduced into place.  The pixels are exactly those of drawing everything on one RGB canvas and
+    reducing it (``_render_rgb``): a patch's corners are on whole output pixels, so the box filter sees the
+    same blocks, and glyph coordinates are shifted by whole pixels after they are worked out, which Pillow
+    rasterises alike.  Pillow's wide polygon outline masks with an image of the canvas's size, which a patch
+    also keeps small."""
+    s = SUPERSAMPLE
+    if s == 1 or not all(len(set(c)) == 1 for c in (BACKGROUND, LINE_COLOUR, SPUR_COLOUR)):
+        return _render_rgb(scene)
+    size = scene.view * s
+    grey = Image.new("L", (size, size), BACKGROUND[0])
+    draw = ImageDraw.Draw(grey)
+    for p0, p1 in scene.spurs:
+        _thick_line(draw, [p0, p1], SPUR_WIDTH_PX * s, SPUR_COLOUR[0], s)
+    _thick_line(draw, scene.line, LINE_WIDTH_PX * s, LINE_COLOUR[0], s)
+    image = grey.reduce(s).convert("RGB")
+    for box, group in _marker_patches(scene, size):
+        left, top = box[0], box[1]
+        patch = grey.crop(box).convert("RGB")
+        patch_draw = ImageDraw.Draw(patch)
+        for marker in group:
+            _draw_marker(patch_draw, marker, scene.glyph_radius * s, s, left, top)
+        image.paste(patch.reduce(s), (left // s, top // s))
+    return image
+
+
+def _marker_patches(scene: Scene, size: int) -> list[tuple[tuple[int, int, int, int], list[Marker]]]:
+    """The markers in groups whose reach boxes overlap (directly or through others), each group with the box
+    on the supersampled canvas holding all its glyphs, its corners on multiples of ``SUPERSAMPLE`` (clipped
+    to the canvas), and its markers in drawing order."""
+    s = SUPERSAMPLE
+    reach = MARKER_REACH * scene.glyph_radius * s + 4.0
+    groups = [([m], [m.x * s - reach, m.y * s - reach, m.x * s + reach, m.y * s + reach]) for m in scene.markers]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                a, b = groups[i][1], groups[j][1]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    members = groups[i][0] + groups[j][0]
+                    box = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    groups[i] = (members, box)
+                    del groups[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    order = {id(m): k for k, m in enumerate(scene.markers)}
+    out = []
+    for members, (x0, y0, x1, y1) in groups:
+        box = (max(0, math.floor(x0 / s) * s), max(0, math.floor(y0 / s) * s),
+               min(size, math.ceil(x1 / s) * s), min(size, math.ceil(y1 / s) * s))
+        out.append((box, sorted(members, key=lambda m: order[id(m)])))
+    return out
+
+
+#: How far a glyph may reach from its centre, in glyph radii (the star's points reach 1.25; ``_marker_patches``
+#: adds 4 supersampled pixels more for anti-aliasing and outlines).
+MARKER_REACH = 1.4
+
+
+def _render_rgb(scene: Scene) -> Image.Image:
+    """``render_scene`` on one RGB canvas (any colours)."""
     s = SUPERSAMPLE
     size = scene.view * s
     image = Image.new("RGB", (size, size), BACKGROUND)
@@ -98,21 +166,30 @@ def render_scene(scene: Scene) -> Image.Image:
     for p0, p1 in scene.spurs:
         _thick_line(draw, [p0, p1], SPUR_WIDTH_PX * s, SPUR_COLOUR, s)
     _thick_line(draw, scene.line, LINE_WIDTH_PX * s, LINE_COLOUR, s)
-    r = scene.glyph_radius * s
-    outline = max(1, round(OUTLINE_WIDTH_PX * s))
     for marker in scene.markers:
-        x, y = marker.x * s, marker.y * s
-        fill = COLOURS[marker.colour]
-        if marker.shape == "circle":
-            rr = r * 0.98
-            draw.ellipse((x - rr, y - rr, x + rr, y + rr), fill=fill, outline=OUTLINE, width=outline)
-        else:
-            draw.polygon(shape_polygon(marker.shape, x, y, r), fill=fill, outline=OUTLINE, width=outline)
+        _draw_marker(draw, marker, scene.glyph_radius * s, s, 0, 0)
     return image.reduce(s) if s > 1 else image
 
 
+def _draw_marker(draw: ImageDraw.ImageDraw, marker: Marker, r: float, scale: float, left: int, top: int) -> None:
+    """One glyph of radius ``r`` (drawing pixels) at the marker's centre times ``scale``, drawn on a canvas
+    whose pixel (0, 0) is drawing pixel (``left``, ``top``)."""
+    x, y = marker.x * scale, marker.y * scale
+    fill = COLOURS[marker.colour]
+    outline = max(1, round(OUTLINE_WIDTH_PX * scale))
+    # coordinates are worked out on the whole canvas and then shifted by whole pixels, which is exact (the
+    # shift is an integer no larger than the coordinate), so a glyph rounds to the same pixels on any patch
+    if marker.shape == "circle":
+        rr = r * 0.98
+        draw.ellipse((x - rr - left, y - rr - top, x + rr - left, y + rr - top), fill=fill, outline=OUTLINE,
+                     width=outline)
+    else:
+        polygon = [(px - left, py - top) for px, py in shape_polygon(marker.shape, x, y, r)]
+        draw.polygon(polygon, fill=fill, outline=OUTLINE, width=outline)
+
+
 def _thick_line(draw: ImageDraw.ImageDraw, points: Sequence[Point], width: float,
-                colour: tuple[int, int, int], scale: float) -> None:
+                colour: tuple[int, int, int] | int, scale: float) -> None:
     """A polyline with round joints and caps (Pillow's own joints leave notches at sharp turns)."""
     pts = [(x * scale, y * scale) for x, y in points]
     w = max(1, round(width))
