@@ -10,6 +10,11 @@ answer type, in CPU time of this process:
               the rate of a training run whose completions are all different.
 ``repeated``  the set's responses again and again: the scorer remembers a scored (record, response) pair,
               as a training run gets where a group's completions repeat a short answer.
+``parsed``    ``distinct`` with the scorer's memories of scored responses turned off (each call's answer is
+              parsed, as where completions differ in their final text too): the parsers' own speed.
+
+The scorer remembers a response by its final text (what follows its reasoning: nothing else is read), so
+``distinct`` responses whose final texts recur are looked up; ``parsed`` is the rate where none recurs.
 
     python benchmarks/reward_throughput.py --calls 20000
 """
@@ -43,9 +48,17 @@ def workload() -> dict[str, list[tuple[dict, str]]]:
     return out
 
 
-def rate(pairs: list[tuple[dict, str]], calls: int, distinct: bool) -> float:
-    """reward() calls per CPU second over ``calls`` calls cycling through ``pairs``."""
-    from bench_core import reward
+def rate(pairs: list[tuple[dict, str]], calls: int, distinct: bool, remember: bool = True) -> float:
+    """reward() calls per CPU second over ``calls`` calls cycling through ``pairs`` (``remember`` False: with the
+    scorer's memories of scored responses turned off)."""
+    from bench_core import parsing, reward, scoring, statements
+
+    saved = scoring._MEMO_ENTRIES, parsing._PARSED_ENTRIES
+    if not remember:  # a memory emptied before each entry is stored holds one entry: the call before's
+        scoring._MEMO_ENTRIES = parsing._PARSED_ENTRIES = 0
+        scoring._MEMO.clear()
+        statements._RECENT.clear()
+        parsing._cached_matcher.cache_clear()  # its responses remembered go too (the matcher is built again)
 
     work = []
     for k in range(calls):
@@ -53,10 +66,13 @@ def rate(pairs: list[tuple[dict, str]], calls: int, distinct: bool) -> float:
         work.append((record, f"<think>draft {k}</think>{response}" if distinct else response))
     for record, response in work[: len(pairs)] if not distinct else ():
         reward(record, response)  # seen once before timing: the repeated rate is that of responses seen
-    cpu = time.process_time()
-    for record, response in work:
-        reward(record, response)
-    return calls / (time.process_time() - cpu)
+    try:
+        cpu = time.process_time()
+        for record, response in work:
+            reward(record, response)
+        return calls / (time.process_time() - cpu)
+    finally:
+        scoring._MEMO_ENTRIES, parsing._PARSED_ENTRIES = saved
 
 
 def main() -> None:
@@ -66,11 +82,12 @@ def main() -> None:
     import bench_core
 
     bench_core.reward({"answer": "A", "answer_type": "option"}, "A")  # imports outside the timing
-    print(f"{'answer type':<28} {'responses':>9} {'distinct /s':>12} {'repeated /s':>12}")
+    print(f"{'answer type':<28} {'responses':>9} {'distinct /s':>12} {'repeated /s':>12} {'parsed /s':>12}")
     for kind, pairs in sorted(workload().items()):
         cold = rate(pairs, args.calls, distinct=True)
         warm = rate(pairs, args.calls, distinct=False)
-        print(f"{kind:<28} {len(pairs):>9} {cold:>12,.0f} {warm:>12,.0f}", flush=True)
+        parsed = rate(pairs, args.calls, distinct=True, remember=False)
+        print(f"{kind:<28} {len(pairs):>9} {cold:>12,.0f} {warm:>12,.0f} {parsed:>12,.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,11 @@ where a real run's short answers would, and more often for sequences (in a real 
 the script prints how many distinct pairs the predictions hold, and ``--distinct`` times the core scorer
 on responses that are all different, the rate where nothing repeats.
 
-``bench score`` runs in a child process; its wall time, CPU time (user + system) and peak resident memory
-(``wait4``'s ``ru_maxrss``) are printed.
+``bench score`` runs in a child process; its wall time, CPU time (user + system, its workers' included) and
+peak resident memory (``wait4``'s ``ru_maxrss``: the largest process) are printed, with the peak memory of all
+its processes together (sampled; proportional, a page that forked workers share split among them) and the load
+average (on a shared machine other processes take part of the CPUs: the CPU time per response is the measure
+that does not depend on them).
 
     python benchmarks/score_throughput.py --predictions 1000000
     python benchmarks/score_throughput.py --predictions 100000 --keep /tmp/score-bench   # keep the files
@@ -130,39 +133,44 @@ def synthesise(lines: list[str], count: int, out: Path, seed: int = 0) -> dict:
     return stats
 
 
-def _rss_mib(pid: int) -> float:
-    """Resident memory of ``pid`` and of its children (the workers), in MiB (0 once it has ended)."""
-    total = 0
+def _memory_mib(pid: int) -> tuple[float, float]:
+    """(resident memory, proportional set size) of ``pid`` and of its children (the workers) together, in MiB (0
+    once it has ended).  The resident sizes count a page shared by forked processes once in each of them; the
+    proportional sizes split it among them, so their sum is the memory the processes hold together."""
+    rss = pss = 0
     try:
         pids = [pid, *(int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split())]
     except OSError:
-        return 0.0
+        return 0.0, 0.0
     for one in pids:
         try:
-            for line in Path(f"/proc/{one}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            for line in Path(f"/proc/{one}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
         except OSError:
             pass
-    return total / 1024
+    return rss / 1024, pss / 1024
 
 
-def run_score(out: Path, extra: list[str]) -> tuple[float, float, float, float, dict]:
-    """(wall s, CPU s, peak MiB of the process, peak MiB of it and its workers together, report) of ``bench
-    score OUT OUT/predictions.jsonl --json`` in a child process.  CPU time is the child's and its workers'
-    (``wait4``); the joint peak is sampled from /proc every 20 ms."""
+def run_score(out: Path, extra: list[str]) -> tuple[float, float, float, tuple[float, float], dict]:
+    """(wall s, CPU s, peak MiB of the process, peak MiB of it and its workers together -- resident and
+    proportional --, report) of ``bench score OUT OUT/predictions.jsonl --json`` in a child process.  CPU time is
+    the child's and its workers' (``wait4``); the joint peaks are sampled from /proc every 20 ms."""
     import threading
 
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         wall = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "bench_core.cli", "score", str(out),
                                   str(out / "predictions.jsonl"), "--json", *extra], stdout=stdout, stderr=stderr)
-        joint = [0.0]
+        joint = [0.0, 0.0]
         stop = threading.Event()
 
         def sample() -> None:
             while not stop.wait(0.02):
-                joint[0] = max(joint[0], _rss_mib(child.pid))
+                rss, pss = _memory_mib(child.pid)
+                joint[0], joint[1] = max(joint[0], rss), max(joint[1], pss)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -176,7 +184,7 @@ def run_score(out: Path, extra: list[str]) -> tuple[float, float, float, float, 
         if child.returncode:
             raise SystemExit(f"bench score failed: {stderr.read().decode()[-2000:]}")
         report = json.loads(stdout.read())
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, joint[0], report
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, (joint[0], joint[1]), report
 
 
 def distinct_rate(lines: list[str], count: int, seed: int = 1) -> dict[str, float]:
@@ -230,8 +238,10 @@ def main() -> None:
               f"overall {report['overall']:.4f}, missing {report['missing']:,}, unknown {report['unknown_ids']:,}, "
               f"malformed {report['malformed_lines']:,}, duplicates {report['duplicate_ids']:,}")
         print(f"  {wall:.1f} s wall, {cpu:.1f} s CPU: {lines_scored / wall:,.0f} responses/s wall, "
-              f"{lines_scored / cpu:,.0f} responses per CPU-second; peak memory {peak:,.0f} MiB (the largest "
-              f"process), {joint:,.0f} MiB (all its processes together, sampled)")
+              f"{lines_scored / cpu:,.0f} responses per CPU-second ({1e6 * cpu / lines_scored:.1f} us CPU a "
+              f"response); peak memory {peak:,.0f} MiB (the largest process), {joint[1]:,.0f} MiB proportional "
+              f"({joint[0]:,.0f} MiB resident) for all its processes together, sampled")
+        print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (other processes' share of them)")
         if args.distinct:
             rates = distinct_rate(lines, args.distinct)
             print("core scorer on all-different responses (nothing to remember): "

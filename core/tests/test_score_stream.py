@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from bench_core import report as report_module
 from bench_core.errors import DatasetError
 from bench_core.predictions import PredictionIndex
 from bench_core.report import format_report, load_predictions, score_dataset
@@ -149,21 +148,6 @@ def test_shuffled_predictions_give_the_same_report(tmp_path):
     shuffled = tmp_path / "predictions.jsonl"
     shuffled.write_bytes(b"\n".join(line for key in keys for line in by_id[key]))
     assert _report(DATA, shuffled, "by_fields") == EXPECTED["by_fields"]["report"]
-
-
-def test_sums_add_up_as_builtin_sum_does():
-    """A group's mean of a metric is ``sum(values) / n`` of the values in item order, to the last bit, on
-    this Python (plain sums before 3.12, compensated from 3.12)."""
-    rng = random.Random(3)
-    values = [rng.choice([0.0, 1.0, rng.random(), 1 / 3, 1e-9, 2 / 7]) for _ in range(5000)]
-    group = report_module._Group()
-    for x in values:
-        group.add(x, (("m", x),))
-    assert group.summary()["mean_m"] == sum(values) / len(values)
-    total = 0.0
-    for x in values:
-        total += x
-    assert group.summary()["accuracy"] == total / len(values)
 
 
 def test_malformed_responses_score_zero(tmp_path):

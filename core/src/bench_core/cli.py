@@ -330,16 +330,19 @@ def audit(directory: str, as_json: bool) -> None:
               help="Extra breakdowns: params/metadata fields, e.g. tort_bin,cross_bin or metadata.crossings.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes scoring parts of the items file (the report is the same with any number).")
-def score(directory: str, predictions: str, as_json: bool, by: str, workers: int) -> None:
+@click.option("--baseline", is_flag=True,
+              help="Also print each group's mean random baseline (each task's random_baseline: 1/k for k options).")
+def score(directory: str, predictions: str, as_json: bool, by: str, workers: int, baseline: bool) -> None:
     """Score PREDICTIONS (JSONL of {"id": ..., "response": ...}) against the items of DIRECTORY.
 
-    Both files are streamed: memory holds an index of the predictions and the counters of each group."""
+    Both files are streamed: memory holds an index of the predictions and the counters of each group.  Items in
+    variants "cartesian" and "polar" also get each task's accuracy in both and the drop (polar - cartesian)."""
     from bench_core.errors import BenchError
     from bench_core.report import format_report, score_dataset
 
     try:
         report = score_dataset(directory, predictions, [f.strip() for f in by.split(",") if f.strip()],
-                               workers=workers)
+                               workers=workers, baseline=baseline)
     except BenchError as exc:
         raise _fail(exc) from exc
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))

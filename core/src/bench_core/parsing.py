@@ -732,7 +732,8 @@ def coordinate_numbers(text: object) -> list[float] | None:
     return _coordinate_numbers(_normalise_math(_as_text(text)))
 
 
-def parse_coordinate(response: object, dims: int = 2, *, mode: str = LENIENT) -> tuple[float, ...] | None:
+def parse_coordinate(response: object, dims: int = 2, *, mode: str = LENIENT, keywords: Sequence[object] | None = None
+                     ) -> tuple[float, ...] | None:
     """Return a coordinate of exactly ``dims`` numbers from ``response``, else None.
 
     Accepts ``(3, 5)``, ``[3,5]``, ``⟨3, 5⟩``, ``3, 5``, ``(3; 5)``, ``x=3, y=5`` (labelled axes are put
@@ -740,15 +741,32 @@ def parse_coordinate(response: object, dims: int = 2, *, mode: str = LENIENT) ->
     group holding exactly ``dims`` numbers; else labelled axes; else the whole region if it holds exactly
     ``dims`` numbers.  Commas always separate numbers here (no thousands separators).  The final-answer
     region is :func:`extract_final_answer`'s in ``mode`` (in lenient mode a response without an answer
-    statement is read whole, so the last coordinate written counts: no task of this repository answers
-    with coordinates).
+    statement is read whole, so the last coordinate written counts).
+
+    ``keywords`` name the components, in the answer's order: one word or a list of words each (``[["ring"],
+    ["sector"]]``; case-insensitive, a plural ``s`` allowed).  Where the region names components by them
+    ("sector 5, ring 3", "ring: 3; sector: 5", "the 3rd ring and 5th sector"), they decide the order, whatever
+    the order written: every component must then be named, each with one value, else there is no answer.
+    Without such names the order written decides, as above.
     """
     if isinstance(dims, bool) or not isinstance(dims, int) or dims < 1:
         return None
     region = _normalise_math(extract_final_answer(response, mode=mode))
     if not region:
         return None
+    named = _keyword_patterns(keywords, dims)
     groups = list(_GROUP_RE.finditer(region))
+    if named is not None:
+        for m in reversed(groups):
+            values = _coordinate_numbers(m.group(1))
+            if values is not None and len(values) == dims:
+                by_name = _by_keyword(m.group(1), named)
+                if by_name is not None:
+                    return by_name
+                break
+        mentioned = [list(p.finditer(region)) for p in named]
+        if any(mentioned):
+            return _by_keyword(region, named)
     for m in reversed(groups):
         values = _coordinate_numbers(m.group(1))
         if values is not None and len(values) == dims:
@@ -767,6 +785,54 @@ def parse_coordinate(response: object, dims: int = 2, *, mode: str = LENIENT) ->
     if values is not None and len(values) == dims:
         return tuple(values)
     return None
+
+
+_KEY_NUMBER = r"(?P<n>[+\-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+))"
+
+
+def _keyword_patterns(keywords: object, dims: int) -> tuple[re.Pattern[str], ...] | None:
+    """For each component, the pattern of its name with its value ("ring 3", "ring: 3", "ring #3", "3rd ring"), or
+    None where ``keywords`` is not a list of ``dims`` words or lists of words."""
+    if keywords is None or isinstance(keywords, str):
+        return None
+    try:
+        entries = [(entry,) if isinstance(entry, str) else tuple(entry) for entry in keywords]  # type: ignore[union-attr]
+    except TypeError:
+        return None
+    if len(entries) != dims or not all(entry and all(isinstance(w, str) and w.strip() for w in entry)
+                                       for entry in entries):
+        return None
+    return _compiled_keywords(tuple(tuple(w.strip() for w in entry) for entry in entries))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_keywords(entries: tuple[tuple[str, ...], ...]) -> tuple[re.Pattern[str], ...]:
+    patterns = []
+    for entry in entries:
+        words = "|".join(re.escape(w) for w in sorted(entry, key=len, reverse=True))
+        name = rf"(?<![^\W\d_])(?:{words})(?:e?s)?(?![^\W\d_])"
+        patterns.append(re.compile(
+            rf"{name}[ \t]{{0,3}}(?:(?:number|no\.?|index)[ \t]{{0,3}})?[:=#]?[ \t]{{0,3}}{_KEY_NUMBER}(?![0-9])"
+            rf"|(?<![\w.]){_KEY_NUMBER.replace('?P<n>', '?P<m>')}(?:st|nd|rd|th)[ \t]{{1,3}}(?:the[ \t]{{1,3}})?{name}",
+            re.IGNORECASE))
+    return tuple(patterns)
+
+
+def _by_keyword(text: str, patterns: Sequence[re.Pattern[str]]) -> tuple[float, ...] | None:
+    """The components ``text`` names by keyword, in the keywords' order: each named, with a single value (named
+    twice, the same); else None."""
+    out = []
+    for pattern in patterns:
+        found = set()
+        for m in pattern.finditer(text):
+            values = _coordinate_numbers(m.group("n") or m.group("m"))
+            if not values or len(values) != 1:
+                return None
+            found.add(values[0])
+        if len(found) != 1:
+            return None
+        out.append(found.pop())
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -837,12 +903,14 @@ def _split_items(region: str, valid: Callable[[str], bool] | None = None) -> lis
 
 #: What a matcher remembers: this many texts of each kind, up to this many characters each.
 _MEMO_ENTRIES = 2048
+#: Whole responses :func:`parse_sequence` remembers, for each matcher.
+_PARSED_ENTRIES = 2048
 _MEMO_CHARS = 400
 _UNSEEN = object()
 
 
-def _remember(memo: dict, key: object, value: object) -> None:
-    if len(memo) >= _MEMO_ENTRIES:
+def _remember(memo: dict, key: object, value: object, entries: int | None = None) -> None:
+    if len(memo) >= (_MEMO_ENTRIES if entries is None else entries):
         memo.clear()
     memo[key] = value
 
@@ -1026,7 +1094,7 @@ def parse_sequence(
         found = matcher.parsed.get(key)
         if found is None:
             found = tuple(_parse_sequence(response, matcher, mode))
-            _remember(matcher.parsed, key, found)
+            _remember(matcher.parsed, key, found, _PARSED_ENTRIES)
         return list(found)
     return _parse_sequence(response, matcher, mode)
 

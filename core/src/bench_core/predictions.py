@@ -16,7 +16,7 @@ import heapq
 import json
 import os
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,15 @@ def _split_cr(offset: int, line: bytes) -> Iterator[tuple[int, bytes]]:
         offset += len(part) + 1
 
 
+_SCAN_STRING = json.decoder.scanstring  # the C scanner json.loads reads strings with
+_LITERALS = {"null": None, "true": True, "false": False}
+
+
 def decode_record(text: str) -> dict[str, Any] | None:
     """The prediction record of one line's text, or None if the line is malformed."""
+    record = _quick_record(text)
+    if record is not None:
+        return record
     try:
         record = json.loads(text)
     except (ValueError, RecursionError):
@@ -65,11 +72,68 @@ def decode_record(text: str) -> dict[str, Any] | None:
     return record
 
 
+def _quick_record(text: str) -> dict[str, Any] | None:
+    """``json.loads(text)`` for a line written as ``{"id": "...", "response": "..."}`` (a space after each colon
+    and comma or none; a string, null, true or false response; whitespace after the brace), read with the
+    decoder's own string scanner; None for any other line, which :func:`decode_record` decodes whole."""
+    if text.startswith('{"id": "'):
+        at = 8
+    elif text.startswith('{"id":"'):
+        at = 7
+    else:
+        return None
+    try:
+        item_id, at = _SCAN_STRING(text, at)
+        if text.startswith(', "response": ', at):
+            at += 14
+        elif text.startswith(',"response":', at):
+            at += 12
+        else:
+            return None
+        if text.startswith('"', at):
+            response, at = _SCAN_STRING(text, at + 1)
+        else:
+            end = text.find("}", at)
+            if end < 0 or text[at:end] not in _LITERALS:
+                return None
+            response, at = _LITERALS[text[at:end]], end
+    except ValueError:
+        return None
+    if not text.startswith("}", at) or text[at + 1 :].strip(" \t\n\r"):
+        return None
+    return {"id": item_id, "response": response}
+
+
 def _open(path: str | os.PathLike[str]) -> Any:
     try:
         return open(path, "rb")
     except OSError as exc:
         raise DatasetError(f"cannot read predictions {path}: {exc.strerror}") from exc
+
+
+#: Bytes in a part of a file read at once (a predictions file when it is indexed, an items file when scored).
+PART_BYTES = 1 << 22
+
+
+def line_ranges(path: str | os.PathLike[str], size: int | None = None) -> list[tuple[int, int]]:
+    """Byte ranges covering ``path`` of about ``size`` bytes (default :data:`PART_BYTES`), each ending just
+    after a newline (the last one at the end of the file); DatasetError if the file cannot be read."""
+    size = size or PART_BYTES
+    out = []
+    try:
+        with open(path, "rb") as handle:
+            total = os.fstat(handle.fileno()).st_size
+            start = 0
+            while start < total:
+                end = min(total, start + size)
+                if end < total:
+                    handle.seek(end - 1)
+                    end += len(handle.readline()) - 1  # up to and including the next newline
+                out.append((start, end))
+                start = end
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror}") from exc
+    return out
 
 
 def iter_predictions(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
@@ -85,38 +149,92 @@ def iter_predictions(path: str | os.PathLike[str]) -> Iterator[tuple[int, int, d
             raise DatasetError(f"cannot read predictions {path}: {exc.strerror}") from exc
 
 
+def index_range(path: str | os.PathLike[str], start: int, end: int) -> tuple[int, int, bytes, bytes, bytes]:
+    """(lines, malformed lines, then the hashes of the valid lines' ids, their offsets and their lengths as
+    int64 bytes, in file order) of the lines of ``path`` in bytes ``[start, end)``, which must start a line and
+    end just after a newline or at the end of the file: :class:`PredictionIndex` of a part, for a worker."""
+    with _open(path) as handle:
+        try:
+            handle.seek(start)
+            data = handle.read(end - start)
+        except OSError as exc:
+            raise DatasetError(f"cannot read predictions {path}: {exc.strerror}") from exc
+    lines = malformed = 0
+    hashes, starts, lengths = array("q"), array("q"), array("q")
+    offset = start
+    for piece in data.split(b"\n"):
+        for at, raw in _split_cr(offset, piece) if b"\r" in piece else ((offset, piece),):
+            text = raw.decode("utf-8", "replace")
+            if text[:1] != "{" and not text.strip():
+                continue
+            lines += 1
+            record = decode_record(text)
+            if record is None:
+                malformed += 1
+                continue
+            hashes.append(hash(record["id"]))
+            starts.append(at)
+            lengths.append(len(raw))
+        offset += len(piece) + 1
+    return lines, malformed, hashes.tobytes(), starts.tobytes(), lengths.tobytes()
+
+
+#: The most bytes :meth:`PredictionIndex.lookup_many` reads at once to find a batch's lines.
+SPAN_BYTES = 1 << 21
+
+
+class _Span:
+    """Bytes of a predictions file from ``first`` on, read once (``data``), or read line by line (``data`` None)."""
+
+    __slots__ = ("data", "first", "index")
+
+    def __init__(self, index: PredictionIndex, first: int, data: bytes | None) -> None:
+        self.index, self.first, self.data = index, first, data
+
+    def read(self, offset: int, length: int) -> bytes:
+        if self.data is None:
+            return self.index._pread(length, offset)
+        return self.data[offset - self.first : offset - self.first + length]
+
+
 class PredictionIndex:
     """Where the last response of each id of a predictions file lies; built in one pass over the file.
 
     ``lines``, ``malformed`` and ``duplicates`` count as :func:`bench_core.report.load_predictions` does.
-    :meth:`lookup` returns an id's response; after every item has looked its id up, :meth:`unknown` gives
-    the ids no item asked for.
+    :meth:`lookup` (one id) and :meth:`lookup_many` (a batch) return responses; after every item has looked its
+    id up, :meth:`unknown` gives the ids no item asked for.  ``parts``, if given, is what :func:`index_range`
+    gave for consecutive byte ranges covering the file, in file order (made in worker processes); by default
+    the file is read here.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str],
+                 parts: Iterable[tuple[int, int, bytes, bytes, bytes]] | None = None) -> None:
         self.path = Path(path)
+        if parts is None:
+            _open(path).close()  # an unreadable file is named as a predictions file
+            parts = (index_range(path, start, end) for start, end in line_ranges(path))
         self.lines = self.malformed = 0
-        hashes, starts, lengths = array("q"), array("q"), array("q")
-        for offset, length, record in iter_predictions(path):
-            self.lines += 1
-            if record is None:
-                self.malformed += 1
-                continue
-            hashes.append(hash(record["id"]))
-            starts.append(offset)
-            lengths.append(length)
-        valid = len(hashes)
-        order = np.argsort(np.frombuffer(hashes, dtype=np.int64), kind="stable")  # equal hashes in file order
-        self._hashes = np.frombuffer(hashes, dtype=np.int64)[order]
-        self._starts = np.frombuffer(starts, dtype=np.int64)[order]
-        self._lengths = np.frombuffer(lengths, dtype=np.int64)[order]
-        del hashes, starts, lengths, order
+        hashes, starts, lengths = [], [], []
+        for lines, malformed, h, s, n in parts:
+            self.lines += lines
+            self.malformed += malformed
+            hashes.append(np.frombuffer(h, dtype=np.int64))
+            starts.append(np.frombuffer(s, dtype=np.int64))
+            lengths.append(np.frombuffer(n, dtype=np.int64))
+        empty = np.zeros(0, dtype=np.int64)
+        all_hashes = np.concatenate(hashes) if hashes else empty
+        valid = len(all_hashes)
+        order = np.argsort(all_hashes, kind="stable")  # equal hashes in file order
+        self._hashes = all_hashes[order]
+        self._starts = (np.concatenate(starts) if starts else empty)[order]
+        self._lengths = (np.concatenate(lengths) if lengths else empty)[order]
+        del hashes, starts, lengths, order, all_hashes
         self._handle = _open(path)
         self._fd = self._handle.fileno()
         self._keep_last()
         self.duplicates = valid - len(self._hashes)
         self._matched = np.zeros(len(self._hashes), dtype=bool)
-        self.asked: list[int] | None = None  # a list: the entries :meth:`lookup` finds are noted there too
+        self.asked: list[int] | None = None  # a list: the entries the lookups find are noted there too
 
     def close(self) -> None:
         """Close the file."""
@@ -178,6 +296,57 @@ class PredictionIndex:
                 return True, record["response"]
             position += 1
         return False, None
+
+    def lookup_many(self, ids: list[Any]) -> list[tuple[bool, Any]]:
+        """(found, response) of each id of ``ids`` (an id that is not a string is never found), as
+        :meth:`lookup` from :meth:`positions` gives them one by one; marks them asked."""
+        count = len(self._hashes)
+        if not count:
+            return [(False, None)] * len(ids)
+        wanted = [hash(i) if isinstance(i, str) else 0 for i in ids]
+        positions = np.searchsorted(self._hashes, np.array(wanted, dtype=np.int64))
+        clipped = np.minimum(positions, count - 1)
+        hits = ((self._hashes[clipped] == wanted) & (positions < count)).tolist()
+        starts, lengths = self._starts[clipped].tolist(), self._lengths[clipped].tolist()
+        out: list[tuple[bool, Any]] = []
+        found: list[int] = []
+        positions = positions.tolist()
+        span = self._span([(starts[k], lengths[k]) for k in range(len(ids)) if hits[k]])
+        for k, item_id in enumerate(ids):
+            if not hits[k] or not isinstance(item_id, str):
+                out.append((False, None))
+                continue
+            length = lengths[k]
+            data = span.read(starts[k], length)
+            record = decode_record(data.decode("utf-8", "replace")) if len(data) == length else None
+            if record is None:
+                raise DatasetError(f"predictions {self.path} changed while it was being scored")
+            if record["id"] == item_id:
+                found.append(positions[k])
+                out.append((True, record["response"]))
+            else:  # another id with the same hash: walk the entries that share it
+                out.append(self.lookup(item_id, positions[k]))
+        self._matched[found] = True
+        if self.asked is not None:
+            self.asked.extend(found)
+        return out
+
+    def _span(self, lines: list[tuple[int, int]]) -> _Span:
+        """A reader of the lines ``(offset, length)``: one read of the bytes from the first to the last where they
+        lie within :data:`SPAN_BYTES` (a batch of items answered in about their order), else a read each."""
+        if not lines:
+            return _Span(self, 0, b"")
+        first = min(start for start, _ in lines)
+        last = max(start + length for start, length in lines)
+        if last - first > SPAN_BYTES:
+            return _Span(self, 0, None)
+        return _Span(self, first, self._pread(last - first, first))
+
+    def _pread(self, length: int, offset: int) -> bytes:
+        try:
+            return os.pread(self._fd, length, offset)
+        except OSError as exc:
+            raise DatasetError(f"cannot read predictions {self.path}: {exc.strerror}") from exc
 
     def mark_asked(self, positions: list[int]) -> None:
         """Note entries found by lookups made elsewhere (in a worker process)."""

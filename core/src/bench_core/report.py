@@ -1,29 +1,38 @@
 """``bench score``: score a predictions file against a dataset and break accuracy down by any field.
 
-Both files are streamed (:mod:`bench_core.predictions`, :mod:`bench_core.item_views`): memory holds an index
-of the predictions (a hash and an offset per id) and the counters of each group, never the items or the
-responses.  Items are scored in file order, so every sum is added up in the order the whole-file scorer
-added it (the same floats, to the last bit).  Where a task keeps the core scorer and no plugin wraps
-``bench_score``, an item is scored from its answer, answer type and options alone, and a response already
-scored against the same answer is not parsed again.
+Both files are streamed: memory holds an index of the predictions (a hash and an offset per id:
+:mod:`bench_core.predictions`) and the counters of each group (:mod:`bench_core.score_tally`), never the items
+or the responses.  The items file is read in parts of whole lines, as bytes (:mod:`bench_core.score_lines`);
+with ``workers`` the parts are scored in forked processes (:mod:`bench_core.score_workers`).  Items are added up
+in file order, so every mean is the one adding the items one at a time gives (the same floats, to the last bit).
+Each task's way of scoring is worked out once (:class:`_Scorer`): where a task keeps the core scorer and no
+plugin wraps ``bench_score``, an item is scored from its answer, answer type and options alone, and a response
+already scored against the same answer is looked up, without building the item's view.
+
+A report can also hold each group's mean random baseline (``baseline``: each task's ``random_baseline``), and
+where items come in the variants ``cartesian`` and ``polar``, each task's accuracy in both and the drop
+(:func:`variant_drop`).
 """
 
 from __future__ import annotations
 
-import itertools
+import gc
 import json
 import math
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from bench_core.dataset import iter_records
-from bench_core.errors import DatasetError
+from bench_core.dataset import ITEMS, iter_records
+from bench_core.errors import BenchError, DatasetError
 from bench_core.host import Host, default_host, trace_json
 from bench_core.item_views import ItemView, read_views
 from bench_core.predictions import PredictionIndex, iter_predictions
+from bench_core.score_lines import entries_in, entry_view, key_absent
+from bench_core.score_tally import Group, Outcome, Packer, Part, Tally, merge_trace
 from bench_core.types import Item
 
 #: Breakdowns every report has; ``--by`` adds more.
@@ -108,8 +117,6 @@ def available_fields(items: Iterable[Item]) -> list[str]:
 
 #: Score details that are values, not metrics, and are never averaged.
 _NOT_METRICS = frozenset({"parsed", "gold", "via", "error"})
-#: Whether ``sum()`` of floats is compensated (Python 3.12 on): a group's means add up as it does.
-_COMPENSATED_SUM = sum([0.1] * 10) == 1.0
 
 
 def metrics_of(details: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
@@ -123,92 +130,102 @@ def metrics_of(details: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
     return tuple(out)
 
 
-class _Group:
-    """The counters of one group: items, the sum of their scores and of each metric, added in item order
-    as ``sum()`` adds a list (plainly, or compensated where Python's ``sum`` is)."""
-
-    __slots__ = ("n", "sums", "total")
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.total = 0.0
-        self.sums: dict[str, Any] = {}
-
-    def add(self, value: float, metrics: tuple[tuple[str, float], ...]) -> None:
-        self.n += 1
-        self.total += value
-        sums = self.sums
-        if not _COMPENSATED_SUM:
-            for key, x in metrics:
-                sums[key] = sums.get(key, 0.0) + x
-            return
-        for key, x in metrics:
-            acc = sums.get(key)
-            if acc is None:
-                sums[key] = [0 + x, 0.0]
-                continue
-            f = acc[0]
-            t = f + x
-            acc[1] += (f - t) + x if abs(f) >= abs(x) else (x - t) + f
-            acc[0] = t
-
-    def _sum(self, key: str) -> float:
-        acc = self.sums[key]
-        if not _COMPENSATED_SUM:
-            return acc
-        f, c = acc
-        return f + c if c and math.isfinite(c) else f
-
-    def summary(self) -> dict[str, Any]:
-        """Accuracy and every metric averaged over ALL items of the group: an item without a response, or
-        whose response has no such metric, counts 0."""
-        out: dict[str, Any] = {"n": self.n, "accuracy": self.total / self.n if self.n else 0.0}
-        for key in sorted(self.sums):
-            out[f"mean_{key}"] = self._sum(key) / self.n if self.n else 0.0
-        return out
-
+#: The counters of one group (kept under this name for callers of the whole-file scorer's).
+_Group = Group
 
 _MISSING = (0.0, (("answered", 0.0),))
+_MISSING_OUTCOME = (*_MISSING, None)
+_TASK_NAMES = re.compile(rb'"family":"([^"\\]{1,200})","task":"([^"\\]{1,200})"')
 _MEMO_SIZE = 1 << 14  # scored (answer, response) pairs remembered, each response of at most
 _MEMO_RESPONSE = 1000  # this many characters
 
 
 class _Scorer:
     """Scores items as :func:`bench_core.scorer.score` does, tracing which plugins' hooks ran, and returns
-    ``(value, metrics)``.  A task that keeps the core scorer, with no plugin but the core implementing
-    ``bench_score``, is scored without building the Item, and a short response already scored against the
-    same answer is looked up."""
+    ``(value, metrics)``; :meth:`baseline` gives an item's random baseline.
 
-    def __init__(self, host: Host) -> None:
+    Each task's way of scoring is worked out once (:meth:`_kind`): ``record`` (not installed: scored from the
+    item's record alone), ``core`` (it keeps the core scorer and no plugin but the core implements
+    ``bench_score``: scored from its answer, answer type and options without building the Item, and a short
+    response already scored against the same answer is looked up), ``own`` (its own ``score`` or scoring
+    hints, no plugin wrapping ``bench_score``: its implementation is called without the hook machinery) or
+    ``hook`` (through the hooks)."""
+
+    def __init__(self, host: Host, baseline: bool = False) -> None:
         self.host = host
+        self.with_baseline = baseline
         self.plain_hooks = {i.plugin_name for i in host.pm.hook.bench_score.get_hookimpls()} <= {"core"}
-        self.kinds: dict[str, tuple[str, Any]] = {}
+        self.kinds: dict[str, tuple[str, Any, Any]] = {}
         self.traced: set[str] = set()
-        self.memo: dict[tuple[Any, ...], tuple[float, tuple[tuple[str, float], ...]]] = {}
+        self.memo: dict[tuple[Any, ...], Outcome] = {}  # (value, metrics, None): outcomes without a baseline
+        self.categories: dict[str, str] = {}
+        self.names: dict[tuple[Any, Any], tuple[str, str, str]] = {}
 
-    def _kind(self, task_id: str) -> tuple[str, Any]:
-        """("record", None) for a task not installed, ("core", task) for one scored by the core scorer
-        through the core's hook alone, ("hook", task) otherwise."""
+    def category(self, task_id: str) -> str:
+        """The ``category`` group of ``task_id``'s items: its task's category, "unknown" if it is not installed."""
+        category = self.categories.get(task_id)
+        if category is None:
+            task = self.host.tasks.get(task_id)
+            category = self.categories[task_id] = _field_text(task.category) if task else "unknown"
+        return category
+
+    def prepare(self, root: str | os.PathLike[str], part: tuple[int, int]) -> None:
+        """Work out the way of scoring (importing the implementation) of every task named in bytes ``part`` of
+        ``root``'s items file, in a line written as ``Item.to_json`` writes it."""
+        with open(Path(root) / ITEMS, "rb") as handle:
+            handle.seek(part[0])
+            data = handle.read(part[1] - part[0])
+        for family, task in set(_TASK_NAMES.findall(data)):
+            try:
+                self._kind(f"{family.decode('utf-8')}/{task.decode('utf-8')}")
+            except (UnicodeDecodeError, BenchError):
+                continue  # the worker that meets it says what is wrong
+
+    def name(self, names: tuple[str, str]) -> tuple[str, str, str]:
+        """(task id, kind, category) of the task ``(family, name)``, remembered in :attr:`names`."""
+        task_id = f"{names[0]}/{names[1]}"
+        found = self.names[names] = (task_id, self._kind(task_id)[0], self.category(task_id))
+        return found
+
+    def trace_id(self, task_id: str) -> None:
+        """:meth:`trace` of an installed task by its id (nothing for a task that is not installed)."""
+        task = self._kind(task_id)[1]
+        if task is not None:
+            self.trace(task)
+        else:
+            self.traced.add(task_id)
+
+    def trace(self, task: Any) -> None:
+        """Note that the core scored an item of ``task``: what ``host.call`` records."""
+        self.host.ran(task, "bench_score", [self.host.label("core", task)])
+        self.traced.add(task.id)
+
+    def _kind(self, task_id: str) -> tuple[str, Any, Any]:
+        """(kind, task or None, implementation or None) of ``task_id``: see the class's docstring."""
         kind = self.kinds.get(task_id)
         if kind is None:
             task = self.host.tasks.get(task_id)
             if task is None:
-                kind = ("record", None)
+                kind = ("record", None, None)
             else:
                 from bench_core.task import TaskImplementation, implementation
 
-                own = getattr(implementation(task).score, "__func__", None)
-                kind = ("core" if self.plain_hooks and own is TaskImplementation.score else "hook", task)
+                impl = implementation(task)
+                keeps = all(getattr(getattr(impl, name), "__func__", None) is getattr(TaskImplementation, name)
+                            for name in ("score", "scoring_hints"))
+                name = "hook" if not self.plain_hooks else "core" if keeps else "own"
+                kind = (name, task, impl)
             self.kinds[task_id] = kind
         return kind
 
     def __call__(self, view: ItemView, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
-        kind, task = self._kind(view.task_id)
+        kind, task, impl = self._kind(view.task_id)
         if kind == "hook":
             return self._hook(task, view.item(), response)
+        if kind == "own":
+            return self._own(task, impl, view.item(), response)
         if task is not None and task.id not in self.traced:
-            self.host.ran(task, "bench_score", [self.host.label("core", task)])  # what host.call records
-            self.traced.add(task.id)
+            self.trace(task)
         key: Any = None
         options = view.options
         if ((type(response) is str and len(response) <= _MEMO_RESPONSE) or response is None) and (
@@ -220,12 +237,12 @@ class _Scorer:
             except TypeError:  # an unhashable answer or option
                 key = found = None
             if found is not None:
-                return found
+                return found[0], found[1]
         result = self._core(kind, view, response)
         if key is not None:
             if len(self.memo) >= _MEMO_SIZE:
                 self.memo.clear()
-            self.memo[key] = result
+            self.memo[key] = (*result, None)
         return result
 
     @staticmethod
@@ -242,6 +259,16 @@ class _Scorer:
             result = score_record(record, response, mode="lenient")
         return result.value, metrics_of({"answered": result.answered, **result.details})
 
+    def _own(self, task: Any, impl: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
+        """What ``host.call("bench_score", ...)`` gives where the core's hook alone runs: the task's ``score``."""
+        from bench_core.scorer import score_item
+
+        result = impl.score(item, response)
+        self.host.ran(task, "bench_score", [self.host.label("core", task)] if result is not None else [])
+        if result is None:
+            result = score_item(item, response)
+        return result.value, metrics_of({"answered": result.answered, **result.details})
+
     def _hook(self, task: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
         from bench_core.scorer import score_item
 
@@ -249,6 +276,17 @@ class _Scorer:
         if result is None:
             result = score_item(item, response)
         return result.value, metrics_of({"answered": result.answered, **result.details})
+
+    def baseline(self, view: ItemView) -> float:
+        """The item's random baseline: its task's ``random_baseline(item)``, or for a task that is not installed
+        or keeps the default, :func:`bench_core.scorer.random_baseline` of its record."""
+        from bench_core.scorer import checked_baseline, random_baseline
+        from bench_core.task import TaskImplementation
+
+        _, task, impl = self._kind(view.task_id)
+        if impl is None or getattr(impl.random_baseline, "__func__", None) is TaskImplementation.random_baseline:
+            return random_baseline(view.answer_type, view.options, view.metadata_get("chance"))
+        return checked_baseline(task.id, impl.random_baseline(view.item()))
 
 
 _BATCH = 1024
@@ -265,111 +303,197 @@ def _batches(views: Iterator[ItemView]) -> Iterator[list[ItemView]]:
         yield batch
 
 
-def _check_inputs(root: str | os.PathLike[str], predictions: str | os.PathLike[str]) -> PredictionIndex:
-    """The index of ``predictions``; if it cannot be read, a bad or empty dataset is reported first (as the
-    scorer that read the items before the predictions did)."""
+def _check_inputs(root: str | os.PathLike[str], predictions: str | os.PathLike[str], workers: int = 1
+                  ) -> PredictionIndex:
+    """The index of ``predictions`` (built in ``workers`` processes); if it cannot be read, a bad or empty
+    dataset is reported first (as the scorer that read the items before the predictions did)."""
+    from bench_core.score_workers import build_index
+
     try:
-        return PredictionIndex(predictions)
+        return build_index(predictions, workers)
     except DatasetError:
         if not any(True for _ in read_views(root)):
             raise DatasetError(f"{Path(root) / 'items.jsonl'} holds no items; there is nothing to score") from None
         raise
 
 
-Result = tuple[Any, str, bool, tuple[str, ...], float, tuple[tuple[str, float], ...]]
+Result = tuple[Any, str, bool, tuple[str, ...], Outcome]
 
 
 def item_results(views: Iterable[ItemView], index: PredictionIndex, scorer: _Scorer, extra: list[str]
                  ) -> Iterator[Result]:
-    """(id, task id, whether it has a response, its group keys, score, metrics) of each item, in order."""
-    host = scorer.host
-    categories: dict[str, str] = {}
+    """(id, task id, whether it has a response, its group keys, its outcome: score, metrics and random baseline
+    or None) of each item, in order."""
     for batch in _batches(iter(views)):
-        positions = index.positions([v.id if isinstance(v.id, str) else "" for v in batch])
-        for view, position in zip(batch, positions.tolist(), strict=True):
-            task_id = view.task_id
-            category = categories.get(task_id)
-            if category is None:
-                task = host.tasks.get(task_id)
-                category = categories[task_id] = _field_text(task.category) if task else "unknown"
-            item_id = view.id
-            found, response = index.lookup(item_id, position) if isinstance(item_id, str) else (False, None)
-            value, metrics = scorer(view, response) if found else _MISSING
-            keys = view.standard_keys(category)
-            if extra:
-                keys += tuple(_view_value(view, field, category) for field in extra)
-            yield item_id, task_id, found, keys, value, metrics
+        responses = index.lookup_many([v.id for v in batch])
+        for view, (found, response) in zip(batch, responses, strict=True):
+            yield _result(view, found, response, scorer, extra)
 
 
-class _Tally:
-    """The per-group counters of a report, fed the items' results in item order."""
+def _result(view: ItemView, found: bool, response: Any, scorer: _Scorer, extra: list[str]) -> Result:
+    """The :data:`Result` of one item."""
+    task_id = view.task_id
+    category = scorer.category(task_id)
+    value, metrics = scorer(view, response) if found else _MISSING
+    keys = view.standard_keys(category)
+    if extra:
+        keys += tuple(_view_value(view, field, category) for field in extra)
+    return view.id, task_id, found, keys, (value, metrics, scorer.baseline(view) if scorer.with_baseline else None)
 
-    def __init__(self, fields: list[str]) -> None:
-        self.fields = fields
-        self.groups: dict[str, dict[str, _Group]] = {f: {} for f in fields}
-        self.overall = _Group()
-        self.members: dict[tuple[str, ...], tuple[_Group, ...]] = {}
-        self.task_ids: set[str] = set()
-        self.n = self.missing = 0
-        self.missing_ids: list[Any] = []
 
-    def add(self, results: Iterable[Result]) -> None:
-        members, task_ids = self.members, self.task_ids
-        for item_id, task_id, found, keys, value, metrics in results:
-            self.n += 1
-            task_ids.add(task_id)
-            if not found:
-                self.missing += 1
-                if len(self.missing_ids) < 20:
-                    self.missing_ids.append(item_id)
-            targets = members.get(keys)
-            if targets is None:
-                targets = (self.overall, *(self.groups[f].setdefault(k, _Group())
-                                           for f, k in zip(self.fields, keys, strict=True)))
-                members[keys] = targets
-            for group in targets:
-                group.add(value, metrics)
+def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIndex, scorer: _Scorer,
+                  extra: list[str], packer: Packer) -> None:
+    """Add to ``packer`` the results :func:`item_results` gives for the items in ``data`` (whole lines of
+    ``root/items.jsonl``): an item of a task the core scores from its record, split where ``Item.to_json`` puts
+    the metadata, whose group keys need nothing of the metadata, is scored without a view (a response seen
+    before for its answer is looked up); any other goes through its view."""
+    entries = entries_in(root, data)
+    responses = index.lookup_many([e[0]["id"] if type(e) is tuple else e.id for e in entries])
+    plain = not extra and not scorer.with_baseline
+    memo, tasks = scorer.memo, scorer.names
+    add = packer.add
+    for entry, (found, response) in zip(entries, responses, strict=True):
+        if plain and type(entry) is tuple:
+            record, line, meta, end = entry
+            names = (record["family"], record["task"])
+            task = tasks.get(names)
+            if task is None:
+                task = scorer.name(names)
+            task_id, kind, category = task
+            params = record["params"]
+            variant = params.get("variant") if params else None
+            if kind in ("core", "record") and (variant is not None or key_absent(line, meta, end, "variant")):
+                if variant is None:
+                    variant = record["variant"]
+                if variant is None or type(variant) is str:
+                    outcome: Any = _MISSING_OUTCOME
+                    if found:
+                        outcome = None
+                        options, answer = record["options"], record["answer"]
+                        if (type(answer) is str and (response is None or (type(response) is str and len(response)
+                                                                          <= _MEMO_RESPONSE))
+                                and (options is None or all(type(o) is str for o in options))):
+                            outcome = memo.get((kind, record["answer_type"], str, answer,
+                                                None if options is None else tuple(options), response))
+                        if outcome is None:
+                            outcome = (*scorer(entry_view(root, entry), response), None)
+                        elif task_id not in scorer.traced:
+                            scorer.trace_id(task_id)
+                    add(record["id"], task_id, found, (task_id, category, "null" if variant is None else variant),
+                        outcome)
+                    continue
+        add(*_result(entry_view(root, entry), found, response, scorer, extra))
+
+
+def pack(results: Iterable[Result], size: int = 4096) -> Iterator[Part]:
+    """``results`` as parts of ``size`` items."""
+    packer = Packer()
+    for result in results:
+        packer.add(*result)
+        if packer.part.n >= size:
+            yield packer.part
+            packer = Packer()
+    if packer.part.n:
+        yield packer.part
+
+
+#: Bytes of a part read into views at a time: the views of a few hundred lines stay in the processor's caches.
+_BLOCK = 1 << 20
+
+
+def score_part(root: str | os.PathLike[str], start: int, end: int, index: PredictionIndex, scorer: _Scorer,
+               extra: list[str]) -> Part:
+    """The results of the items in bytes ``[start, end)`` of ``root/items.jsonl`` (whole lines), with the index
+    entries they found and the hooks that ran.  DatasetError (or UnicodeDecodeError) for a bad line, without
+    its line number."""
+    with open(Path(root) / ITEMS, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    index.asked = []
+    packer = Packer()
+    try:
+        with scorer.host.tracing() as trace:
+            at = 0
+            while at < len(data):
+                cut = data.find(b"\n", at + _BLOCK) + 1 or len(data)
+                block_results(root, data[at:cut], index, scorer, extra, packer)
+                at = cut
+        part = packer.part
+        part.asked = index.asked
+    finally:
+        index.asked = None
+    part.trace = trace_json(trace)
+    return part
 
 
 def score_dataset(
     root: str | os.PathLike[str], predictions: str | os.PathLike[str], by: Iterable[str] = (),
-    host: Host | None = None, workers: int = 1,
+    host: Host | None = None, workers: int = 1, baseline: bool = False,
 ) -> dict[str, Any]:
     """Score every item of ``root``; items without a prediction score 0 and are counted as missing.  A
-    dataset with no items is a DatasetError (an accuracy over nothing is no result).  ``workers`` > 1 scores
-    parts of the items file in that many processes (where processes can be forked), with the same result."""
+    dataset with no items is a DatasetError (an accuracy over nothing is no result).  ``workers`` > 1 indexes
+    the predictions and scores parts of the items file in that many processes (where processes can be forked),
+    with the same result.  ``baseline`` adds each group's mean random baseline (the tasks' ``random_baseline``).
+
+    The items file is read in parts of whole lines; a part that holds a line the fast reader cannot take
+    whole (a bad line) makes the run start again with the plain reader, one line at a time, which raises the
+    error that line deserves with its line number."""
     host = host or default_host()
     views = read_views(root)  # a missing items.jsonl is reported before the predictions are read
     first = next(views, None)
+    views.close()
     if first is None:
         raise DatasetError(f"{Path(root) / 'items.jsonl'} holds no items; there is nothing to score")
     fields = list(STANDARD_GROUPS) + [f for f in by if f and f not in STANDARD_GROUPS]
     extra = fields[len(STANDARD_GROUPS):]
-    tally = _Tally(fields)
-    with _check_inputs(root, predictions) as index, host.tracing() as trace:
-        scorer = _Scorer(host)
-        done, views_fresh = False, True
-        if workers > 1:
-            from bench_core.score_workers import score_in_workers
-
-            views.close()
-            done = score_in_workers(root, index, scorer, extra, workers, tally.add, trace)
-            if not done:  # a worker met a bad line: score here, which raises the error the line deserves
-                tally = _Tally(fields)
-                index.forget_asked()
-                views, views_fresh = read_views(root), False
-        if not done:
-            tally.add(item_results(itertools.chain([first], views) if views_fresh else views, index, scorer, extra))
+    with _check_inputs(root, predictions, workers) as index, host.tracing() as trace:
+        scorer = _Scorer(host, baseline)
+        tally = Tally(fields, baseline)
+        collecting = gc.isenabled()
+        gc.disable()  # scoring makes no reference cycles; the collector's passes over the parts' objects cost a third
+        try:
+            _score_parts(root, index, scorer, extra, workers, tally, trace)
+        except (DatasetError, UnicodeDecodeError):  # read again line by line: the error names the line
+            tally = Tally(fields, baseline)
+            index.forget_asked()
+            for part in pack(item_results(read_views(root), index, scorer, extra)):
+                tally.add(part)
+        finally:
+            if collecting:
+                gc.enable()
+        tally.finish()
         unknown, unknown_examples = index.unknown()
         counts = {"malformed": index.malformed, "duplicates": index.duplicates}
+    return _report(root, predictions, host, tally, extra, unknown, unknown_examples, counts, trace)
+
+
+def _score_parts(root: str | os.PathLike[str], index: PredictionIndex, scorer: _Scorer, extra: list[str],
+                 workers: int, tally: Tally, trace: dict[str, dict[str, set[str]]]) -> None:
+    """Score the parts of the items file, here or in ``workers`` processes, adding them to ``tally`` in order."""
+    from bench_core.score_workers import parts, score_in_workers
+
+    ranges = parts(Path(root) / ITEMS)
+    if workers > 1 and len(ranges) > 1:
+        scorer.prepare(root, ranges[0])  # the workers inherit what it imports, rather than each importing it
+        if score_in_workers(root, ranges, index, scorer, extra, workers, tally.add, trace):
+            return
+    for start, end in ranges:
+        part = score_part(root, start, end, index, scorer, extra)
+        tally.add(part)
+        merge_trace(trace, part.trace)
+
+
+def _report(root: str | os.PathLike[str], predictions: str | os.PathLike[str], host: Host, tally: Tally,
+            extra: list[str], unknown: int, unknown_examples: list[str], counts: Mapping[str, int],
+            trace: Mapping[str, Any]) -> dict[str, Any]:
     groups = tally.groups
     for field in extra:
         if set(groups[field]) == {"null"}:
             raise DatasetError(
                 f"no item has a field {field!r}; fields that exist: {', '.join(available_fields(_items(root)))}"
             )
-    summary = tally.overall.summary()
-    return {
+    summary = tally.overall.summary(tally.baseline)
+    report = {
         "overall": summary["accuracy"],
         "macro": macro_means(tally),
         "n": tally.n,
@@ -386,19 +510,55 @@ def score_dataset(
         "owners": {t: host.owner.get(t) for t in sorted(tally.task_ids)},
         "hooks_ran": trace_json(trace),
         "by": {
-            f: {k: g.summary() for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))} for f in fields
+            f: {k: g.summary(tally.baseline) for k, g in sorted(groups[f].items(), key=lambda kv: _natural(kv[0]))}
+            for f in tally.fields
         },
     }
+    drop = variant_drop(tally)
+    if drop is not None:
+        report["variant_drop"] = drop
+    return report
 
 
-def macro_means(tally: _Tally) -> dict[str, Any]:
+#: The variants whose accuracies ``bench score`` sets side by side, the second minus the first (the "drop"):
+#: Cartesian and Polar renderings of one problem (Polaris-Bench).
+PAIRED_VARIANTS = ("cartesian", "polar")
+
+
+def variant_drop(tally: Tally, variants: tuple[str, str] = PAIRED_VARIANTS) -> dict[str, Any] | None:
+    """Where items carry both ``variants``: for each task that has items of both, each variant's items,
+    accuracy (and mean baseline, if the tally keeps it) and ``drop`` (second minus first); and ``mean``, the
+    mean of those over the tasks (each task once), with their number.  None where no task has both."""
+    first, second = variants
+    tasks: dict[str, Any] = {}
+    for task in sorted({t for t, _ in tally.pairs}):
+        a, b = tally.pairs.get((task, first)), tally.pairs.get((task, second))
+        if a is None or b is None or not a.n or not b.n:
+            continue
+        one, two = a.summary(tally.baseline), b.summary(tally.baseline)
+        row = {first: {k: v for k, v in one.items() if not k.startswith("mean_")},
+               second: {k: v for k, v in two.items() if not k.startswith("mean_")}}
+        row["drop"] = two["accuracy"] - one["accuracy"]
+        tasks[task] = row
+    if not tasks:
+        return None
+    mean: dict[str, Any] = {"tasks": len(tasks)}
+    for variant in variants:
+        mean[variant] = {k: sum(row[variant][k] for row in tasks.values()) / len(tasks)
+                         for k in (["accuracy", "baseline"] if tally.baseline else ["accuracy"])}
+    mean["drop"] = mean[second]["accuracy"] - mean[first]["accuracy"]
+    return {"variants": list(variants), "tasks": tasks, "mean": mean}
+
+
+def macro_means(tally: Tally) -> dict[str, Any]:
     """Means in which every task counts once, as papers average over tasks: ``accuracy``, the mean of the task
     accuracies (``tasks`` of them), and ``by``, for each grouping field (but ``task``) under which every task's
     items all fall in one group -- ``category``, a ``split`` recorded per task --, each group's ``tasks`` and
     the mean of their accuracies.  A field that splits some task's items between groups has no such mean
-    and is left out.  Tasks with no items do not exist here, so no mean is over nothing."""
+    and is left out.  Tasks with no items do not exist here, so no mean is over nothing.  Where the tally keeps
+    random baselines, each mean has the mean of the tasks' mean baselines beside it (``baseline``)."""
     task_field = tally.fields.index("task")
-    accuracy = {task: group.total / group.n for task, group in tally.groups["task"].items() if group.n}
+    summaries = {task: group.summary(tally.baseline) for task, group in tally.groups["task"].items() if group.n}
     groups_of: dict[str, dict[str, set[str]]] = {f: defaultdict(set) for f in tally.fields if f != "task"}
     for keys in tally.members:
         for field, key in zip(tally.fields, keys, strict=True):
@@ -408,13 +568,23 @@ def macro_means(tally: _Tally) -> dict[str, Any]:
     for field, of_task in groups_of.items():
         if not of_task or any(len(keys) != 1 for keys in of_task.values()):
             continue
-        members: dict[str, list[float]] = defaultdict(list)
+        members: dict[str, list[str]] = defaultdict(list)
         for task in sorted(of_task):
-            members[next(iter(of_task[task]))].append(accuracy[task])
-        by[field] = {key: {"tasks": len(values), "accuracy": sum(values) / len(values)}
-                     for key, values in sorted(members.items(), key=lambda kv: _natural(kv[0]))}
-    values = [accuracy[task] for task in sorted(accuracy)]
-    return {"accuracy": sum(values) / len(values) if values else 0.0, "tasks": len(values), "by": by}
+            members[next(iter(of_task[task]))].append(task)
+        by[field] = {key: _mean_of(tally, [summaries[t] for t in tasks])
+                     for key, tasks in sorted(members.items(), key=lambda kv: _natural(kv[0]))}
+    mean = _mean_of(tally, [summaries[task] for task in sorted(summaries)])
+    return {"accuracy": mean["accuracy"], "tasks": mean["tasks"], "by": by,
+            **({"baseline": mean["baseline"]} if tally.baseline else {})}
+
+
+def _mean_of(tally: Tally, summaries: list[dict[str, Any]]) -> dict[str, Any]:
+    """``tasks``, the mean ``accuracy`` and (where kept) ``baseline`` of some tasks' summaries."""
+    k = len(summaries)
+    out: dict[str, Any] = {"tasks": k, "accuracy": sum(s["accuracy"] for s in summaries) / k if k else 0.0}
+    if tally.baseline:
+        out["baseline"] = sum(s["baseline"] for s in summaries) / k if k else 0.0
+    return out
 
 
 def _items(root: str | os.PathLike[str]) -> Iterator[Item]:
@@ -445,11 +615,15 @@ def trace_notes(report: Mapping[str, Any]) -> list[str]:
 
 
 def format_report(report: Mapping[str, Any]) -> str:
-    """A plain-text rendering of a score report."""
+    """A plain-text rendering of a score report (with ``baseline=...`` beside each accuracy where the report
+    holds random baselines, and the Cartesian/Polar table where it holds :func:`variant_drop`'s)."""
     macro = report.get("macro") or {}
-    lines = [f"overall accuracy {report['overall']:.4f} over {report['n']} items"]
+    baseline = "baseline" in report["metrics"]
+    lines = [f"overall accuracy {report['overall']:.4f} over {report['n']} items"
+             + (f" (random baseline {report['metrics']['baseline']:.4f})" if baseline else "")]
     if macro.get("tasks", 0) > 1:
-        lines.append(f"mean of the {macro['tasks']} task accuracies (each task counts once) {macro['accuracy']:.4f}")
+        lines.append(f"mean of the {macro['tasks']} task accuracies (each task counts once) {macro['accuracy']:.4f}"
+                     + (f" (random baseline {macro['baseline']:.4f})" if baseline else ""))
     lines += [
         f"missing predictions {report['missing']}, unknown ids {report['unknown_ids']}, "
         f"malformed lines {report['malformed_lines']}, duplicate ids {report['duplicate_ids']}",
@@ -473,7 +647,34 @@ def format_report(report: Mapping[str, Any]) -> str:
             mean = ""
             if means and key in means:
                 mean = f"macro={means[key]['accuracy']:.4f} ({means[key]['tasks']} tasks)  "
-            lines.append(f"  {key:<{width}}  n={stats['n']:<6} acc={stats['accuracy']:.4f}  {mean}{more}".rstrip())
+                if baseline:
+                    mean = mean[:-2] + f" baseline={means[key]['baseline']:.4f}  "
+            chance = f"baseline={stats['baseline']:.4f}  " if baseline else ""
+            lines.append(f"  {key:<{width}}  n={stats['n']:<6} acc={stats['accuracy']:.4f}  {chance}{mean}{more}"
+                         .rstrip())
         if means and macro.get("tasks", 0) > 1:
-            lines.append(f"  {'mean over tasks':<{width}}  {macro['tasks']} tasks  macro={macro['accuracy']:.4f}")
+            lines.append(f"  {'mean over tasks':<{width}}  {macro['tasks']} tasks  macro={macro['accuracy']:.4f}"
+                         + (f" baseline={macro['baseline']:.4f}" if baseline else ""))
+        if field == "variant" and report.get("variant_drop"):
+            lines += _drop_lines(report["variant_drop"], baseline)
     return "\n".join(lines)
+
+
+def _drop_lines(drop: Mapping[str, Any], baseline: bool) -> list[str]:
+    """The table of :func:`variant_drop`: each task's accuracy in the two variants and the drop, then the means
+    over the tasks."""
+    first, second = drop["variants"]
+    rows = [(task, row[first], row[second], row["drop"]) for task, row in drop["tasks"].items()]
+    mean = drop["mean"]
+    label = f"mean over {mean['tasks']} tasks"
+    width = max([len(label), *(len(task) for task, *_ in rows)])
+
+    def cell(stats: Mapping[str, Any], n: bool = True) -> str:
+        text = f"{stats['accuracy']:.4f}" + (f" (n={stats['n']})" if n else "")
+        return text + (f" baseline={stats['baseline']:.4f}" if baseline else "")
+
+    lines = [f"\n{first} vs {second} (each task once; drop = {second} - {first}):"]
+    lines += [f"  {task:<{width}}  {first}={cell(a)}  {second}={cell(b)}  drop={d:+.4f}" for task, a, b, d in rows]
+    lines.append(f"  {label:<{width}}  {first}={cell(mean[first], False)}  {second}={cell(mean[second], False)}  "
+                 f"drop={mean['drop']:+.4f}")
+    return lines

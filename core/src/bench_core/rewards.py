@@ -3,9 +3,10 @@ their named combinations.
 
 A trainer scores a completion from the item's *scoring record* alone -- ``{"answer", "answer_type",
 "options", "task", "version"}``, plus ``"vocabulary"``/``"synonyms"`` where the task scores sequences or
-options with words of its own -- so no plugin is needed at scoring time, and ``{answer, answer_type,
-options}`` is enough.  :func:`scoring_record` makes one from an item; the adapters of
-:mod:`bench_core.adapters` read it from a dataset column.
+options with words of its own and ``"keywords"`` where its coordinates' components are named ("ring",
+"sector") -- so no plugin is needed at scoring time, and ``{answer, answer_type, options}`` is enough.
+:func:`scoring_record` makes one from an item; the adapters of :mod:`bench_core.adapters` read it from a dataset
+column.
 
 Components (each in [0, 1]):
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from bench_core.statements import check_mode
@@ -51,14 +52,14 @@ REWARD_COMBINATIONS: dict[str, dict[str, float]] = {
     "sphinx_partial": {"partial": 0.9, "format": 0.1},
 }
 COMPONENTS = ("correct", "format", "partial")
-_OPTIONAL_KEYS = ("options", "task", "version", "vocabulary", "synonyms")
+_OPTIONAL_KEYS = ("options", "task", "version", "vocabulary", "synonyms", "keywords")
 
 
 def scoring_record(item: Item | Mapping[str, Any], *, host: Any = None) -> dict[str, Any]:
     """The compact record that scores ``item`` (an Item or a decoded ``items.jsonl`` line) without its plugin:
     answer, answer type, options, task id and version, plus what the task's ``scoring_hints`` adds (the
-    sequence vocabulary and synonyms of a traversal task) when the task is installed on ``host`` (default:
-    the default host).  JSON-serialisable."""
+    sequence vocabulary and synonyms of a traversal task, the coordinate keywords of a grid task) when the task
+    is installed on ``host`` (default: the default host).  JSON-serialisable."""
     if not isinstance(item, Item):
         item = Item.from_record(item)
     record: dict[str, Any] = {
@@ -75,9 +76,10 @@ def scoring_record(item: Item | Mapping[str, Any], *, host: Any = None) -> dict[
     task = host.tasks.get(item.task_id)
     if task is not None:
         hints = implementation(task).scoring_hints(item)
-        for key in ("vocabulary", "synonyms"):
+        for key in ("vocabulary", "synonyms", "keywords"):
             if hints.get(key):
-                record[key] = list(hints[key]) if key == "vocabulary" else dict(hints[key])
+                record[key] = dict(hints[key]) if key == "synonyms" else [
+                    list(v) if isinstance(v, (list, tuple)) else v for v in hints[key]]
     return record
 
 
@@ -130,17 +132,33 @@ def score_record(record: Mapping[str, Any] | str | Item, response: Any, *, mode:
 
 def _score_plain(record: Mapping[str, Any], response: Any, mode: str) -> Score:
     """:func:`score_record` of a record :func:`as_record` made."""
-    from bench_core.scorer import gold_vocabulary
     from bench_core.scoring import score_response
 
     check_mode(mode)
+    value, details = score_response(record["answer_type"], record["answer"], response, mode=mode,
+                                    **_scorer_arguments(record))
+    return Score(value, parsed=details.get("parsed"), answered=bool(details.get("answered")), details=details)
+
+
+def _correct(record: Mapping[str, Any], response: Any, mode: str) -> float:
+    """The ``correct`` component alone: :func:`_score_plain`'s value."""
+    from bench_core.scoring import score_value
+
+    check_mode(mode)
+    return score_value(record["answer_type"], record["answer"], response, mode=mode, **_scorer_arguments(record))
+
+
+def _scorer_arguments(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, vocabulary (a sequence record without one: its answer's tokens), synonyms and keywords of a
+    record, as the core scorer takes them."""
+    from bench_core.scorer import gold_vocabulary
+
     options = record.get("options") or None
     vocabulary = record.get("vocabulary")
     if record["answer_type"] == "sequence" and not vocabulary:
         vocabulary = gold_vocabulary(record["answer"], options)
-    value, details = score_response(record["answer_type"], record["answer"], response, options=options,
-                                    vocabulary=vocabulary, synonyms=record.get("synonyms"), mode=mode)
-    return Score(value, parsed=details.get("parsed"), answered=bool(details.get("answered")), details=details)
+    return {"options": options, "vocabulary": vocabulary, "synonyms": record.get("synonyms"),
+            "keywords": record.get("keywords")}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -176,12 +194,22 @@ def reward_components(record: Mapping[str, Any] | str | Item, response: Any, *, 
     return _components(as_record(record), response, mode)
 
 
-def _components(record: Mapping[str, Any], response: Any, mode: str) -> dict[str, float]:
-    result = _score_plain(record, response, mode)
-    partial = result.value
-    if result.details.get("edit_similarity") is not None:  # a sequence: what is right of the answered list
-        partial = max(result.value, float(result.details["edit_similarity"]) if result.answered else 0.0)
-    return {"correct": result.value, "format": format_reward(response), "partial": partial}
+def _components(record: Mapping[str, Any], response: Any, mode: str,
+                names: Collection[str] = COMPONENTS) -> dict[str, float]:
+    """The components ``names`` of ``response`` (all of them by default)."""
+    if names == ("correct",) or (len(names) == 1 and "correct" in names):
+        return {"correct": _correct(record, response, mode)}
+    out: dict[str, float] = {}
+    if "correct" in names or "partial" in names:
+        result = _score_plain(record, response, mode)
+        out["correct"] = result.value
+        partial = result.value
+        if result.details.get("edit_similarity") is not None:  # a sequence: what is right of the answered list
+            partial = max(result.value, float(result.details["edit_similarity"]) if result.answered else 0.0)
+        out["partial"] = partial
+    if "format" in names:
+        out["format"] = format_reward(response)
+    return {name: out[name] for name in COMPONENTS if name in names}
 
 
 def _weights(combination: str | Mapping[str, float]) -> Mapping[str, float]:
@@ -215,9 +243,9 @@ def reward(
     stated in a box, answer tags or an ``Answer:`` line, 0.0 for anything else.  ``mode="lenient"`` reads
     answers as evaluation does; ``combination`` weights the components (:data:`REWARD_COMBINATIONS`).  Scored
     by the core from the record alone (the same number with or without the task's plugin)."""
-    _weights(combination)
+    weights = _weights(combination)
     if isinstance(item, Item) or (isinstance(item, Mapping) and "family" in item and "id" in item):
         record = scoring_record(item)
     else:
         record = as_record(item)
-    return combine(_components(record, response, mode), combination)
+    return combine(_components(record, response, mode, tuple(weights)), weights)

@@ -1,92 +1,91 @@
-"""``bench score --workers N``: the items file scored in parts by forked worker processes.
+"""``bench score --workers N``: the predictions indexed and the items scored in parts by forked worker processes.
 
-The parent indexes the predictions (:class:`bench_core.predictions.PredictionIndex`), cuts ``items.jsonl`` into
-parts of about 4 MiB that end at a newline, and forks the workers, which inherit the index, the host and the
-scorer.  A worker reads its part, scores its items (:func:`bench_core.report.item_results`) and sends back, for
-each item, its group keys, score and metrics, with the index entries it found and the hooks that ran; the
-parent adds the results up part after part, in item order, so the sums are those of one process to the last
-bit.  A worker that meets anything it cannot score (a bad line) stops the run: the parent then scores alone,
-to raise the error that line deserves with its line number.  Where processes cannot be forked, or the file
-holds a single part, the parent scores alone.
+Both files are cut into parts of about 4 MiB that end at a newline (:func:`bench_core.predictions.line_ranges`).
+First the workers index the parts of the predictions file (:func:`bench_core.predictions.index_range`) and the
+parent joins them, in file order, into one :class:`~bench_core.predictions.PredictionIndex`.  Then a second set
+of workers, forked once the index exists (they inherit it, the host and the scorer), scores the parts of the
+items file (:func:`bench_core.report.score_part`) and sends each back compactly (a
+:class:`~bench_core.score_tally.Part`: its distinct group keys and outcomes, and two indices per item) with the
+index entries it found and the hooks that ran; the parent adds the parts up in file order, so the sums are those
+of one process to the last bit.  A worker that meets anything it cannot score (a bad line) stops the run: the
+parent then scores alone, to raise the error that line deserves with its line number.  Where processes cannot
+be forked, or a file holds a single part, the parent does the work alone.
 """
 
 from __future__ import annotations
 
-import io
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_core.dataset import ITEMS
-from bench_core.host import trace_json
-from bench_core.item_views import views_of
+from bench_core.predictions import PART_BYTES, PredictionIndex, index_range, line_ranges
+from bench_core.score_tally import merge_trace
 
-PART_BYTES = 1 << 22
+__all__ = ["PART_BYTES", "build_index", "parts", "score_in_workers"]
+
 _JOB: dict[str, Any] = {}  # what the workers inherit when they are forked
 
 
 def parts(path: Path, size: int | None = None) -> list[tuple[int, int]]:
     """Byte ranges covering ``path`` of about ``size`` bytes (default :data:`PART_BYTES`), each ending just
     after a newline (the last one at the end of the file)."""
-    size = size or PART_BYTES
-    total = path.stat().st_size
-    out = []
-    start = 0
-    with open(path, "rb") as handle:
-        while start < total:
-            end = min(total, start + size)
-            if end < total:
-                handle.seek(end - 1)
-                end += len(handle.readline()) - 1  # up to and including the next newline
-            out.append((start, end))
-            start = end
-    return out
+    return line_ranges(path, size or PART_BYTES)
 
 
-def _score_part(part: tuple[int, int]) -> tuple[str, Any, Any, Any]:
-    """("ok", results, index entries found, hooks that ran) of one part, or ("error", message, ...)."""
-    from bench_core.report import item_results
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
-    start, end = part
+
+def _in_processes(function: Callable[..., Any], jobs: list[Any], workers: int) -> Iterator[Any]:
+    """``function(job)`` of each job, in order, computed by ``workers`` forked processes."""
+    with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+        yield from pool.imap(function, jobs)
+
+
+def build_index(predictions: str | os.PathLike[str], workers: int = 1) -> PredictionIndex:
+    """The :class:`~bench_core.predictions.PredictionIndex` of ``predictions``, its parts read by ``workers``
+    processes where they can be forked and the file holds more than one part."""
+    if workers > 1 and _can_fork():
+        ranges = parts(Path(predictions))
+        if len(ranges) > 1:
+            return PredictionIndex(predictions, _in_processes(_index_part, [(predictions, r) for r in ranges], workers))
+    return PredictionIndex(predictions)
+
+
+def _index_part(job: tuple[Any, tuple[int, int]]) -> Any:
+    path, (start, end) = job
+    return index_range(path, start, end)
+
+
+def _score_part(part: tuple[int, int]) -> tuple[str, Any]:
+    """("ok", the Part of the items in ``part``), or ("error", message)."""
+    from bench_core.report import score_part
+
     job = _JOB
-    index, scorer = job["index"], job["scorer"]
     try:
-        with open(job["path"], "rb") as handle:
-            handle.seek(start)
-            text = handle.read(end - start).decode("utf-8")
-        index.asked = []
-        with scorer.host.tracing() as trace:
-            results = list(item_results(views_of(job["root"], io.StringIO(text, newline=None)), index, scorer,
-                                        job["extra"]))
-        return "ok", results, index.asked, trace_json(trace)
+        return "ok", score_part(job["root"], part[0], part[1], job["index"], job["scorer"], job["extra"])
     except BaseException as exc:  # reported to the parent, which scores alone
-        return "error", f"{type(exc).__name__}: {exc}", None, None
+        return "error", f"{type(exc).__name__}: {exc}"
 
 
-def score_in_workers(root: str | os.PathLike[str], index: Any, scorer: Any, extra: list[str], workers: int,
-                     add: Callable[[Iterable[Any]], None], trace: dict[str, dict[str, set[str]]]) -> bool:
-    """Score the items of ``root`` in ``workers`` forked processes, handing each part's results to ``add`` in
-    file order and noting the hooks that ran in ``trace``; False (nothing handed over) where it cannot: no
-    fork, a single part, or a worker that met a line it could not score."""
-    if "fork" not in multiprocessing.get_all_start_methods():
+def score_in_workers(root: str | os.PathLike[str], ranges: list[tuple[int, int]], index: Any, scorer: Any,
+                     extra: list[str], workers: int, add: Callable[[Any], None],
+                     trace: dict[str, dict[str, set[str]]]) -> bool:
+    """Score the ``ranges`` of ``root``'s items file in ``workers`` forked processes, handing each part to
+    ``add`` in file order and noting the hooks that ran in ``trace``; False (nothing handed over) where it
+    cannot: no fork, a single part, or a worker that met a line it could not score."""
+    if not _can_fork() or len(ranges) < 2:
         return False
-    path = Path(root) / ITEMS
-    ranges = parts(path)
-    if len(ranges) < 2:
-        return False
-    _JOB.update(path=path, root=root, index=index, scorer=scorer, extra=extra)
+    _JOB.update(root=root, index=index, scorer=scorer, extra=extra)
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(ranges))) as pool:
-            for status, results, asked, ran in pool.imap(_score_part, ranges):
-                if status != "ok":
-                    return False  # the caller starts again from a fresh tally
-                add(results)
-                index.mark_asked(asked)
-                for task_id, hooks in ran.items():
-                    for hook, names in hooks.items():
-                        trace.setdefault(task_id, {}).setdefault(hook, set()).update(names)
+        for status, part in _in_processes(_score_part, ranges, workers):
+            if status != "ok":
+                return False  # the caller starts again from a fresh tally
+            add(part)
+            index.mark_asked(part.asked)
+            merge_trace(trace, part.trace)
     finally:
         _JOB.clear()
     return True

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bench_core import parsing
-from bench_core.statements import check_mode
+from bench_core.statements import check_mode, strip_reasoning
 
-__all__ = ["ANSWER_TYPES", "score_response", "sequence_metrics"]
+__all__ = ["ANSWER_TYPES", "final_text", "score_response", "score_value", "sequence_metrics"]
 
 ANSWER_TYPES = ("option", "integer", "number", "coordinate", "sequence", "string")
 
@@ -215,6 +215,7 @@ def _score(
     synonyms: Mapping[str, str] | None,
     tolerance: float,
     mode: str,
+    keywords: Sequence[Any] | None = None,
 ) -> tuple[float, dict[str, Any]]:
     if answer_type == "option":
         letters = _option_letters(options)
@@ -241,7 +242,7 @@ def _score(
         ok = parsed is not None and _close(parsed, gold, tolerance)
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": parsed is not None, "gold": gold}
     if answer_type == "coordinate":
-        point = parsing.parse_coordinate(response, dims=len(gold), mode=mode)
+        point = parsing.parse_coordinate(response, dims=len(gold), mode=mode, keywords=keywords)
         ok = point is not None and all(_close(p, g, tolerance) for p, g in zip(point, gold, strict=True))
         parsed = None if point is None else list(point)
         return (1.0 if ok else 0.0), {"parsed": parsed, "answered": point is not None, "gold": list(gold)}
@@ -265,6 +266,7 @@ def score_response(
     synonyms: Mapping[str, str] | None = None,
     tolerance: float = 1e-6,
     mode: str = "lenient",
+    keywords: Sequence[Any] | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """Score ``response`` against ``gold`` with the default scorer for ``answer_type``.
 
@@ -287,7 +289,9 @@ def score_response(
       option 90).
     * ``"number"`` -- gold like ``"3.25"``; equal within ``tolerance`` (relative or absolute).
     * ``"coordinate"`` -- gold like ``"(3, 5)"``; the number of dimensions comes from the gold; each
-      component equal within ``tolerance``.
+      component equal within ``tolerance``.  ``keywords`` (one word or list of words per component, in the
+      gold's order) let an answer name its components in any order: "sector 5, ring 3" is (3, 5) for
+      ``[["ring"], ["sector"]]`` (:func:`bench_core.parsing.parse_coordinate`).
     * ``"sequence"`` -- gold is tokens joined by ``", "``; ``vocabulary`` is required (gold tokens must
       belong to it, case-insensitively); ``synonyms`` are passed to the parser.  The score is the exact
       match; ``details`` also holds every :func:`sequence_metrics` key.
@@ -298,21 +302,104 @@ def score_response(
     and converted).  Never raises because of ``response``: non-string responses (None, bytes, numbers),
     empty, huge or garbled text score 0.0 with ``answered`` False.
 
-    A pure function: a call whose arguments are plain values (a response of at most 1,000 characters,
-    options and vocabulary lists of strings, a dict of string synonyms) is remembered, and the same call again
-    returns a copy of its result without parsing.
+    A pure function: a call whose arguments are plain values (a response whose final text -- what follows its
+    reasoning, :func:`final_text` -- is at most 1,000 characters, options and vocabulary lists of strings, a dict
+    of string synonyms) is remembered, and the same call again, or one whose response differs only in its
+    reasoning, returns a copy of its result without parsing.  A final text that is just the answer -- a letter
+    or an integer, bare, boxed, in answer tags or on an ``Answer:`` line -- is read without the general parser.
     """
-    key = _memo_key(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode)
+    score, details = _remembered(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode,
+                                 keywords)
+    return score, _copy(details)
+
+
+def score_value(
+    answer_type: str,
+    gold: str,
+    response: object,
+    *,
+    options: Sequence[str] | None = None,
+    vocabulary: Sequence[str] | None = None,
+    synonyms: Mapping[str, str] | None = None,
+    tolerance: float = 1e-6,
+    mode: str = "lenient",
+    keywords: Sequence[Any] | None = None,
+) -> float:
+    """The score :func:`score_response` gives, without its details (for rewards)."""
+    return _remembered(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode, keywords)[0]
+
+
+def _remembered(answer_type: str, gold: str, response: object, options: Sequence[str] | None,
+                vocabulary: Sequence[str] | None, synonyms: Mapping[str, str] | None, tolerance: float, mode: str,
+                keywords: Sequence[Any] | None) -> tuple[float, dict[str, Any]]:
+    """:func:`score_response`'s result, remembered where its arguments are plain; the details are shared with
+    the memo (the caller copies them before handing them out)."""
+    response = final_text(response)
+    key = _memo_key(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode, keywords)
     if key is not None:
         found = _MEMO.get(key)
         if found is not None:
-            return found[0], _copy(found[1])
-    score, details = _score_response(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode)
+            return found
+    score, details = _score_response(answer_type, gold, response, options, vocabulary, synonyms, tolerance, mode,
+                                     keywords)
     if key is not None:
         if len(_MEMO) >= _MEMO_ENTRIES:
             _MEMO.clear()
-        _MEMO[key] = (score, _copy(details))
+        _MEMO[key] = (score, details)
+        return score, details
     return score, details
+
+
+def final_text(response: object) -> object:
+    """What every parser reads of ``response``: for text, the part after its last closing reasoning tag
+    (:func:`bench_core.statements.strip_reasoning`; ``""`` when a reasoning block is left open, which has no
+    answer); anything else as it is.  Scoring the final text gives what scoring the response gives."""
+    if not isinstance(response, str):
+        return response
+    if "<" not in response and "\u25c1" not in response:  # no reasoning tag can be there
+        return response
+    text = strip_reasoning(response)
+    return "" if text is None else text
+
+
+#: A final text that is only an answer of one letter or integer: bare, in a box, in answer tags or on an
+#: ``Answer:`` line, with spaces and newlines around it (``test_scoring_fast`` checks the general parser reads
+#: each such text alike, in both modes).
+_QUICK_RE = re.compile(
+    r"[ \t\n]*(?:(?P<bare>[A-Za-z]|[+\-]?[0-9]{1,18})|\\boxed\{[ \t]*(?P<boxed>[A-Za-z]|[+\-]?[0-9]{1,18})[ \t]*\}"
+    r"|<answer>[ \t]*(?P<tag>[A-Za-z]|[+\-]?[0-9]{1,18})[ \t]*</answer>"
+    r"|Answer:[ \t]*(?P<line>[A-Za-z]|[+\-]?[0-9]{1,18}))[ \t\n]*"
+)
+
+
+def _quick(answer_type: str, gold: Any, response: object, options: Sequence[str] | None, mode: str
+           ) -> tuple[float, dict[str, Any]] | None:
+    """The score of a final text that :data:`_QUICK_RE` reads (a valid letter for an option item, an integer for
+    an integer item without numbered options), as :func:`_score` gives it; None for anything else."""
+    if type(response) is not str or len(response) > 64:
+        return None
+    m = _QUICK_RE.fullmatch(response)
+    if m is None:
+        return None
+    bare = m.group("bare")
+    value = bare or m.group("boxed") or m.group("tag") or m.group("line")
+    parsed: Any
+    if answer_type == "option":
+        parsed = value.upper()
+        if not value.isalpha() or parsed not in _option_letters(options):
+            return None  # perhaps an option's own text: the general parser reads it
+    elif answer_type == "integer" and not _numbered(options, gold):
+        if value.isalpha():
+            return None
+        parsed = int(value)
+    else:
+        return None
+    if bare is not None and mode == "strict":
+        parsed = None  # strict mode reads no bare answer
+    details: dict[str, Any] = {"parsed": parsed, "answered": parsed is not None, "gold": gold}
+    if answer_type == "option" and parsed is not None:
+        details["via"] = "letter"
+    return (1.0 if parsed == gold else 0.0), details
 
 
 #: Scored responses remembered (a response seen again for the same gold answer is not parsed again): this
@@ -322,15 +409,21 @@ _MEMO_CHARS = 1000
 _MEMO: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
 
 
+_STR = {str}
+
+
 def _strings(values: Any) -> tuple[str, ...] | None:
     """``values`` as a tuple if it is a list or tuple of plain strings, else None."""
-    if type(values) not in (list, tuple) or not all(type(v) is str for v in values):
-        return None
-    return tuple(values)
+    kind = type(values)
+    if kind is not tuple:
+        if kind is not list:
+            return None
+        values = tuple(values)
+    return values if not values or set(map(type, values)) == _STR else None
 
 
 def _memo_key(answer_type: Any, gold: Any, response: object, options: Any, vocabulary: Any, synonyms: Any,
-              tolerance: Any, mode: Any) -> tuple[Any, ...] | None:
+              tolerance: Any, mode: Any, keywords: Any = None) -> tuple[Any, ...] | None:
     """The memo key of a call whose arguments are all plain (strings, numbers, lists of strings, a dict of
     strings), or None: such a call is a function of the key alone."""
     if not (response is None or (type(response) is str and len(response) <= _MEMO_CHARS)):
@@ -346,11 +439,32 @@ def _memo_key(answer_type: Any, gold: Any, response: object, options: Any, vocab
         if type(synonyms) is not dict:
             return None
         syn = tuple(synonyms.items())
-        if not all(type(k) is str and type(v) is str for k, v in syn):
+        if syn and (set(map(type, synonyms)) != _STR or set(map(type, synonyms.values())) != _STR):
             return None
     if type(tolerance) not in (int, float):
         return None
-    return (answer_type, gold.__class__, gold, response, opts, vocab, syn, tolerance, mode)
+    words = None
+    if keywords is not None:
+        words = _keyword_key(keywords)
+        if words is None:
+            return None
+    return (answer_type, gold.__class__, gold, response, opts, vocab, syn, tolerance, mode, words)
+
+
+def _keyword_key(keywords: Any) -> tuple[Any, ...] | None:
+    """``keywords`` (a list of words or lists of words) as a tuple of tuples of strings, or None if it is not one."""
+    if type(keywords) not in (list, tuple):
+        return None
+    out = []
+    for entry in keywords:
+        if type(entry) is str:
+            out.append((entry,))
+        else:
+            words = _strings(entry)
+            if words is None:
+                return None
+            out.append(words)
+    return tuple(out)
 
 
 def _copy(details: dict[str, Any]) -> dict[str, Any]:
@@ -366,17 +480,27 @@ def _score_response(
     synonyms: Mapping[str, str] | None,
     tolerance: float,
     mode: str,
+    keywords: Sequence[Any] | None = None,
 ) -> tuple[float, dict[str, Any]]:
     if answer_type not in ANSWER_TYPES:
         raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {', '.join(ANSWER_TYPES)}")
     check_mode(mode)
     gold_value = _prepare_gold(answer_type, _gold_text(gold), options, vocabulary)
+    if (answer_type == "coordinate" and keywords is not None
+            and parsing._keyword_patterns(keywords, len(gold_value)) is None):
+        raise ValueError(f"coordinate keywords {keywords!r}: give one word (or a list of words) for each of the "
+                         f"answer's {len(gold_value)} components, in its order")
     try:
         tolerance = abs(float(tolerance))
     except (TypeError, ValueError):
         raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
+    if answer_type in ("option", "integer"):
+        quick = _quick(answer_type, gold_value, response, options, mode)
+        if quick is not None:
+            return quick
     try:
-        score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance, mode)
+        score, details = _score(answer_type, gold_value, response, options, vocabulary, synonyms, tolerance, mode,
+                                keywords)
     except _PARSER_FAILURES as exc:  # a parser bug must not abort a whole evaluation run
         details = {"parsed": None, "answered": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
         if answer_type == "sequence":

@@ -147,18 +147,34 @@ class TaskImplementation:
         raise NotImplementedError(f"{type(self).__name__} does not verify its items")
 
     def score(self, item: Item, response: Any) -> Score:
-        """Score a response with the core scorer of the item's answer type."""
+        """Score a response with the core scorer of the item's answer type, given this task's
+        :meth:`scoring_hints` (so that it scores as the item's scoring record does without the plugin)."""
         from bench_core.scorer import score_item
 
-        return score_item(item, response)
+        hints = self.scoring_hints(item)
+        if not hints:
+            return score_item(item, response)
+        return score_item(item, response, vocabulary=hints.get("vocabulary"), synonyms=hints.get("synonyms"),
+                          keywords=hints.get("keywords"))
 
     def scoring_hints(self, item: Item) -> Mapping[str, Any]:
         """What the core scorer needs, beyond the item's answer, answer type and options, to score its
         responses as this task's ``score`` does, so that a trainer can score them without the plugin
-        (``bench_core.scoring_record``): ``"vocabulary"`` (the tokens of a sequence answer) and
+        (``bench_core.scoring_record``): ``"vocabulary"`` (the tokens of a sequence answer),
         ``"synonyms"`` (words models use for the task's words, for sequences and for options answered by
-        their content).  Default: nothing."""
+        their content) and ``"keywords"`` (for a coordinate answer, the word or words naming each component,
+        in the answer's order: ``[["ring"], ["sector"]]`` reads "sector 5, ring 3" as (3, 5); see
+        ``bench_core.parsing.parse_coordinate``).  The default ``score`` applies them.  Default: nothing."""
         return {}
+
+    def random_baseline(self, item: Item) -> float:
+        """The expected score of a uniform random guess on ``item``, in [0, 1] (``bench score --baseline``
+        prints its mean beside the model's accuracy).  Default: ``metadata["chance"]`` where the item records
+        one, else 1/k for an item with k options, 1/8 for an option item that lists none, and 0.0 for an open
+        answer.  A task whose open answers come from a known space (a cell of a grid: 1/cells) says so here."""
+        from bench_core.scorer import random_baseline
+
+        return random_baseline(item.answer_type, item.options, item.metadata.get("chance"))
 
     def hardness(self, item: Item) -> float:
         """A model-free measure of how hard ``item`` is, read from its written record (answer-space size,
