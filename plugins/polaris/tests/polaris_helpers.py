@@ -45,6 +45,15 @@ def build_run(task, count: int, settings=None, seed: int = 0):
     return [build_item(HOST, task, j.seed, j.index, j.params, j.suffix) for j in jobs]
 
 
+def redraw(impl, built, **scene):
+    """``impl``'s drawing of ``built``'s item with its scene changed by ``scene`` (a planted rendering fault for
+    a mutation test: the record stays as written, the picture differs)."""
+    import attrs
+
+    instance, letters, contents = built.problem.structure
+    return impl.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
+
+
 def conformance_suite(task):
     """The core's conformance suite over ``task`` on this private host, its golden digests in ``golden/``;
     a test module binds it as ``TestConformance = conformance_suite(TASK)``."""

@@ -3,16 +3,15 @@ form, the partial pair (different cells, both recorded), coordinate scoring, and
 
 from __future__ import annotations
 
-import attrs
 import numpy as np
 import pytest
 from bench_plugin_polaris import bouncing_point as task_module
 from bench_plugin_polaris import bouncing_point_logic as logic
 from bench_plugin_polaris.verifiers import bouncing_point as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
-from bench_core import assert_rejected, score
+from bench_core import assert_rejected, score, score_record, scoring_record
 
 TASK = task_of("bouncing_point")
 IMPL = task_module.TASK
@@ -58,13 +57,16 @@ def test_pairs_record_each_others_cell_and_coordinates_score():
     for response in (item.answer, f"The point ends in ring {r}, sector {s}: ({r}, {s})", f"\\boxed{{({r},{s})}}"):
         assert score(item, response, host=HOST).value == 1.0
     assert score(item, item.metadata["other_answer"], host=HOST).value == 0.0
+    # components named in the other order read by keyword, here and on the trainer's path (no plugin)
+    assert score(item, f"sector {s}, ring {r}", host=HOST).value == 1.0
+    assert score_record(scoring_record(item, host=HOST), f"Answer: sector {s}, ring {r}", mode="lenient").value == 1.0
+    if r != s:
+        assert score(item, f"({s}, {r})", host=HOST).value == 0.0
+    cartesian = built[0].item
+    row, column = cartesian.answer.strip("()").split(", ")
+    assert score(cartesian, f"column {column}, row {row}", host=HOST).value == 1.0
     cells = built[0].item.metadata["scene"]["rows"] * built[0].item.metadata["scene"]["cols"]
     assert IMPL.random_baseline(built[0].item) == pytest.approx(1 / cells)
-
-
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
 
 
 @pytest.mark.parametrize("index", [0, 1])
@@ -74,10 +76,10 @@ def test_planted_rendering_faults_are_caught(index):
     (r, c), (dr, dc) = scene["start"], scene["velocity"]
     flipped = [dr, -dc] if 0 <= c - dc < 8 else [-dr if 0 <= r - dr < 6 else dr, dc]
     if flipped != [dr, dc]:
-        failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, velocity=flipped)], "the arrow turned")
+        failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, velocity=flipped)], "the arrow turned")
         assert any("arrow's tip" in f for f in failures), failures
     moved = [r, (c + 3) % 8]
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, start=moved)], "the point drawn elsewhere")
+    assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, start=moved)], "the point drawn elsewhere")
 
 
 def test_a_wall_at_the_seam_or_open_sides_are_caught():

@@ -10,7 +10,7 @@ import pytest
 from bench_plugin_polaris import checkpoint_logic as logic
 from bench_plugin_polaris import checkpoint_paths as task_module
 from bench_plugin_polaris.verifiers import checkpoint_paths as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -63,12 +63,6 @@ def test_pairs_share_the_answer():
         assert "Right" in first.question and "CW" in second.question and "In (one ring inward)" in second.question
 
 
-def _redraw(built, **scene_changes):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene_changes})
-    return IMPL.draw(changed, built.item.variant, letters, contents)
-
-
 class _NoWall(task_module.CheckpointPaths):
     BOUNDARY = "wrapping"  # draws the polar grid without the seam wall
 
@@ -79,11 +73,11 @@ def test_planted_rendering_faults_are_caught():
     instance = built.problem.structure[0]
     failures = assert_rejected(HOST, TASK, item, [_NoWall().draw(instance, "polar", "", None)], "no seam wall")
     assert any("seam wall" in f for f in failures), failures
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, holes=scene["holes"][1:])], "a gap not drawn")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, holes=scene["holes"][1:])], "a gap not drawn")
     assert any("gap" in f for f in failures), failures
     moved = next([r, c] for r in range(scene["rows"]) for c in range(scene["cols"])
                  if [r, c] not in (scene["start"], scene["end"], scene["via"], *scene["holes"]))
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, via=moved)], "the checkpoint moved")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, via=moved)], "the checkpoint moved")
     assert any("checkpoint drawn at" in f for f in failures), failures
 
 

@@ -12,7 +12,7 @@ from bench_plugin_polaris import collision_detection as task_module
 from bench_plugin_polaris import collision_detection_logic as logic
 from bench_plugin_polaris.verifiers import collision_detection as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import assert_rejected
 
@@ -81,11 +81,6 @@ def test_wrap_use_is_balanced_over_pairs():
     assert sum(item.metadata["uses_wrap"] for item in items) == 4
 
 
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
-
-
 @pytest.mark.parametrize("index", [0, 1])
 def test_planted_rendering_faults_are_caught(index):
     built = build(TASK, {"rows": 4, "cols": 10, "cars": 5}, seed=2, index=index)
@@ -93,11 +88,45 @@ def test_planted_rendering_faults_are_caught(index):
     slower = [dict(c) for c in cars]
     k = next(i for i, c in enumerate(slower) if c["speed"] > 1)
     slower[k]["speed"] -= 1
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, cars=slower)], "an arrow drawn a cell short")
-    assert any("arrow ink" in f for f in failures), failures
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, cars=slower)],
+                               "an arrow drawn a cell short")
+    assert any("at its centre" in f for f in failures), failures
     swapped = [dict(c) for c in cars]
     swapped[0]["hex"], swapped[1]["hex"] = cars[1]["hex"], cars[0]["hex"]
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, cars=swapped)], "two cars' colours swapped")
+    assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, cars=swapped)], "two cars' colours swapped")
+
+
+class _BlackArrows(task_module.CollisionDetection):
+    def draw(self, instance, variant, letters, contents):  # the 0.1.0 drawing: every arrow black
+        cars = [{**car, "hex": "#000000"} for car in instance.scene["cars"]]
+        image = super().draw(attrs.evolve(instance, scene={**instance.scene, "cars": cars}), variant, letters, contents)
+        discs = super().draw(instance, variant, letters, contents)
+        for car in instance.scene["cars"]:  # the discs and the legend back in their colours
+            layout = IMPL.layout_of(self._item)
+            x, y = layout.cell_center(car["row"], car["col"])
+            box = tuple(round(v) for v in (x - 40, y - 40, x + 40, y + 40))
+            image.paste(discs.crop(box), box[:2])
+        return image
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_each_arrow_is_drawn_in_its_cars_colour(index):
+    built = build(TASK, {"rows": 4, "cols": 10, "cars": 5}, seed=3, index=index)
+    array = np.asarray(built.images[0].convert("RGB"))
+    layout = IMPL.layout_of(built.item)
+    for car in built.item.metadata["scene"]["cars"]:
+        dr, dc = car["direction"]
+        x, y = layout.cell_center(car["row"] + dr, (car["col"] + dc) % 10)
+        assert tuple(array[round(y), round(x)]) == verifier._rgb(car["hex"])  # its first arrow cell's centre
+    black = _BlackArrows()
+    black._item = built.item
+    failures = assert_rejected(HOST, TASK, built.item, [black.draw(*_structure(built))], "black arrows")
+    assert any("shows no arrow at its centre" in f for f in failures), failures
+
+
+def _structure(built):
+    instance, letters, contents = built.problem.structure
+    return instance, built.item.variant, letters, contents
 
 
 def test_a_wall_at_the_seam_or_solid_sides_are_caught():

@@ -12,7 +12,7 @@ from bench_plugin_polaris import bounded_diagonal_paths as bounded_module
 from bench_plugin_polaris import diagonal_logic as logic
 from bench_plugin_polaris import wrapping_diagonal_paths as wrapping_module
 from bench_plugin_polaris.verifiers import diagonal_paths as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -81,12 +81,6 @@ BOUNDED_IMPL = bounded_module.TASK
 WRAPPING_IMPL = wrapping_module.TASK
 
 
-def _redraw(impl, built, **scene_changes):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene_changes})
-    return impl.draw(changed, built.item.variant, letters, contents)
-
-
 class _NoWall(bounded_module.BoundedDiagonalPaths):
     BOUNDARY = "wrapping"  # draws the polar grid without the seam wall
 
@@ -97,11 +91,11 @@ def test_planted_rendering_faults_are_caught():
     item, scene = built.item, built.item.metadata["scene"]
     failures = assert_rejected(HOST, BOUNDED, item, [_NoWall().draw(instance, "polar", "", None)], "no seam wall")
     assert any("seam wall" in f for f in failures), failures
-    failures = assert_rejected(HOST, BOUNDED, item, [_redraw(BOUNDED_IMPL, built, blocked=scene["blocked"][:1])],
+    failures = assert_rejected(HOST, BOUNDED, item, [redraw(BOUNDED_IMPL, built, blocked=scene["blocked"][:1])],
                                "a blocked cell not drawn")
     assert any("blocked" in f for f in failures), failures
     moved = [scene["start"][0], (scene["start"][1] + 1) % scene["cols"]]
-    failures = assert_rejected(HOST, BOUNDED, item, [_redraw(BOUNDED_IMPL, built, start=moved)], "P moved")
+    failures = assert_rejected(HOST, BOUNDED, item, [redraw(BOUNDED_IMPL, built, start=moved)], "P moved")
     assert any("P drawn at" in f for f in failures), failures
 
     built = build(WRAPPING, {"variant": "polar"}, seed=3)
@@ -109,7 +103,7 @@ def test_planted_rendering_faults_are_caught():
     walled = bounded_module.BoundedDiagonalPaths().draw(instance, "polar", "", None)
     failures = assert_rejected(HOST, WRAPPING, built.item, [walled], "a seam wall where the grid wraps")
     assert any("wraps" in f for f in failures), failures
-    flat = _redraw(WRAPPING_IMPL, built, checkered=False)
+    flat = redraw(WRAPPING_IMPL, built, checkered=False)
     failures = assert_rejected(HOST, WRAPPING, built.item, [flat], "no checkerboard")
     assert any("checkerboard" in f for f in failures), failures
 

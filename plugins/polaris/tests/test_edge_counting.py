@@ -12,7 +12,7 @@ import numpy as np
 from bench_plugin_polaris import edge_counting as task_module
 from bench_plugin_polaris import edge_logic as logic
 from bench_plugin_polaris.verifiers import edge_counting as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import assert_rejected
 
@@ -66,23 +66,18 @@ def test_the_edges_read_off_a_hand_drawn_trail():
     assert len(verifier.grid_edges(layout)) == (layout.rows + 1) * layout.sectors + layout.rows * layout.sectors
 
 
-def _redraw(built, **scene_changes):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene_changes})
-    return IMPL.draw(changed, built.item.variant, letters, contents)
-
-
 def test_planted_rendering_faults_are_caught():
     for variant in ("cartesian", "polar"):
         built = build(TASK, {"variant": variant}, seed=5)
         item, trail = built.item, built.item.metadata["scene"]["trail"]
-        failures = assert_rejected(HOST, TASK, item, [_redraw(built, trail=trail[:-1])], "the last edge left out")
+        failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, trail=trail[:-1])], "the last edge left out")
         assert any("edges" in f for f in failures), failures
         i, j = trail[-1]
         extra = next([i + di, j + dj] for di, dj in logic.STEPS
                      if logic.usable((i + di, j + dj), item.metadata["scene"]["rows"], item.metadata["scene"]["cols"])
                      and [i + di, j + dj] not in trail)
-        failures = assert_rejected(HOST, TASK, item, [_redraw(built, trail=[*trail, extra])], "an extra edge drawn")
+        failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, trail=[*trail, extra])],
+                                   "an extra edge drawn")
         assert any("edges" in f for f in failures), failures
 
 

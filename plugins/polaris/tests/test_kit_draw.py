@@ -118,3 +118,26 @@ def test_cached_text_masks_draw_exactly_what_pillow_draws():
         pen.fontmode = "1"
         pen.text((300, 30), words, fill=draw.BLACK, font=draw.font(draw.FONT_PX), anchor=anchor)
         assert np.array_equal(np.asarray(direct), np.asarray(canvas.image))  # no glyph clipped at the ends
+
+
+def test_polar_ring_numbers_sit_beside_the_seam_so_the_bounded_wall_stays_unbroken():
+    canvas = _canvas("polar", rows=5)
+    canvas.grid_lines()
+    canvas.boundary("bounded")
+    canvas.index_labels()
+    assert _seam_black(canvas) == 1.0  # numbers on the radial would cut the wall into dashes
+    cx, cy = canvas.layout.center
+    ring1 = (canvas.layout.ring_radius(0) + canvas.layout.ring_radius(1)) / 2
+    digit = pixels.as_array(canvas.image)[round(cy - ring1) - 6:round(cy - ring1) + 6, round(cx) - 30:round(cx) - 4]
+    assert np.all(digit == 0, axis=2).sum() > 10  # ring 1's number is drawn, just counter-clockwise of the seam
+
+
+def test_an_invariant_polar_picture_has_no_seam_wall():
+    canvas = _canvas("polar")
+    canvas.grid_lines()
+    canvas.boundary("invariant")
+    assert _seam_black(canvas) < 0.5
+    cartesian = _canvas("cartesian")
+    cartesian.boundary("invariant")
+    x0, y0, _, y1 = cartesian.layout.grid_box()
+    assert np.all(pixels.as_array(cartesian.image)[round(y0) + 8:round(y1) - 8, round(x0)] == 0)  # solid sides

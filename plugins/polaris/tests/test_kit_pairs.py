@@ -40,3 +40,23 @@ def test_verify_rejects_pair_metadata_that_does_not_match_the_item():
            "alignment changed": {**item.metadata, "alignment": "full"}}
     for what, metadata in bad.items():
         assert_rejected(HOST, task, attrs.evolve(item, metadata=metadata), images, what)
+
+
+def test_own_options_keep_the_other_readings_answer_out_and_share_the_letter():
+    from bench_plugin_polaris.kit import options
+
+    assert options.window(5, 3, 2, 5) == [2, 4, 5, 6, 7]
+    assert options.window(2, 5, 4, 5) is None  # four values below 2 would reach 0
+    for name in ("minimum_flips", "maximum_collection"):
+        task = task_of(name)
+        for pair in range(3):
+            c, p = (build(task, seed=4, index=2 * pair + k).item for k in (0, 1))
+            assert c.answer == p.answer and c.metadata["other_answer"] == c.answer
+            assert c.metadata["other_answer_content"] not in c.options
+            assert p.metadata["other_answer_content"] not in p.options
+            assert c.options[ord(c.answer) - 65] != p.options[ord(p.answer) - 65]
+    item = build(task_of("minimum_flips"), seed=4, index=0)
+    planted = list(item.item.options)
+    planted[(ord(item.item.answer) - 65 + 1) % 5] = item.item.metadata["other_answer_content"]
+    assert_rejected(HOST, task_of("minimum_flips"), attrs.evolve(item.item, options=tuple(planted)),
+                    list(item.images), "the other reading's answer planted as an option")

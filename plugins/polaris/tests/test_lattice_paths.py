@@ -11,7 +11,7 @@ from bench_plugin_polaris import combinatorics as cb
 from bench_plugin_polaris import lattice_logic as logic
 from bench_plugin_polaris import lattice_paths as task_module
 from bench_plugin_polaris.verifiers import lattice_paths as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -57,24 +57,19 @@ def test_distractors_skip_the_answer_and_the_delannoy_number_comes_first():
         assert built.item.answer not in wrong and len(set(wrong)) == len(wrong) == 5
 
 
-def _redraw(built, **scene_changes):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene_changes})
-    return IMPL.draw(changed, built.item.variant, letters, contents)
-
-
 def test_planted_rendering_faults_are_caught():
     built = build(TASK, {"variant": "polar", "removed": 2}, seed=3)
     item, scene = built.item, built.item.metadata["scene"]
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, removed=scene["removed"][:1])], "a cross not drawn")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, removed=scene["removed"][:1])],
+                               "a cross not drawn")
     assert any("red cross" in f for f in failures), failures
     m, n = scene["rows"], scene["cols"]
     spare = next([i, j] for i in range(m + 1) for j in range(n + 1)
                  if [i, j] not in scene["removed"] and (i, j) not in ((0, 0), (m, n)))
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, removed=[*scene["removed"], spare])],
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, removed=[*scene["removed"], spare])],
                                "an extra dot crossed out")
     assert any(f"dot {tuple(spare)} is not drawn" in f for f in failures), failures
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, polar_shift=0)], "dots on the seam line")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, polar_shift=0)], "dots on the seam line")
     assert failures
     cartesian = build(TASK, {"variant": "cartesian", "removed": 2}, seed=3)
     failures = assert_rejected(HOST, TASK, item, [cartesian.images[0]], "the Cartesian picture for the polar item")

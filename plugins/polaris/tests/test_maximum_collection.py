@@ -3,13 +3,12 @@ budget, the partial pair, and planted rendering faults (a wall missing, a number
 
 from __future__ import annotations
 
-import attrs
 import numpy as np
 import pytest
 from bench_plugin_polaris import maximum_collection as task_module
 from bench_plugin_polaris import maximum_collection_logic as logic
 from bench_plugin_polaris.verifiers import maximum_collection as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import assert_rejected
 
@@ -79,26 +78,21 @@ def test_pairs_share_the_letter_not_the_other_answer():
         assert "wraps around" in p.item.question and "outer border of the grid is a wall" in c.item.question
 
 
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
-
-
 @pytest.mark.parametrize("index", [0, 1])
 def test_planted_rendering_faults_are_caught(index):
     built = build(TASK, {"rows": 5, "cols": 5, "loops": 2}, seed=3, index=index)
     scene = built.item.metadata["scene"]
     inner = [w for w in scene["walls"] if abs(w[0][1] - w[1][1]) <= 1]
     fewer = [w for w in scene["walls"] if w != inner[0]]
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, walls=fewer)], "a wall not drawn")
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, walls=fewer)], "a wall not drawn")
     assert any("has wall there" in f for f in failures), failures
     cheese = [list(x) for x in scene["cheese"]]
     cheese[0][2] = cheese[0][2] % 9 + 1
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, cheese=cheese)], "a cheese number changed")
+    assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, cheese=cheese)], "a cheese number changed")
     r, c = scene["mouse"]
     free = next((rr, cc) for rr in range(5) for cc in range(5)
                 if (rr, cc) != (r, c) and [rr, cc] not in [x[:2] for x in scene["cheese"]])
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, mouse=list(free))], "the mouse drawn elsewhere")
+    assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, mouse=list(free))], "the mouse drawn elsewhere")
 
 
 def test_a_missing_seam_wall_is_caught():
@@ -108,7 +102,7 @@ def test_a_missing_seam_wall_is_caught():
         if seam:
             break
     fewer = [w for w in built.item.metadata["scene"]["walls"] if w != seam[0]]
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, walls=fewer)], "a seam wall not drawn")
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, walls=fewer)], "a seam wall not drawn")
     assert any("has wall there" in f for f in failures), failures
 
 

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import attrs
 import numpy as np
 import pytest
-from bench_plugin_polaris import als_options
 from bench_plugin_polaris import minimum_flips as task_module
 from bench_plugin_polaris import minimum_flips_logic as logic
+from bench_plugin_polaris.kit import options as own_options
 from bench_plugin_polaris.verifiers import minimum_flips as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import assert_rejected
 
@@ -60,9 +59,9 @@ def test_samples_differ_and_each_items_options_skip_the_other_reading():
                 found = logic.sample(rng, n, strips)
             assert found["line"] != found["ring"] and found["ring"] >= 1
             assert verifier.minima(found["strips"]) == {"cartesian": found["line"], "polar": found["ring"]}
-    assert als_options.window(5, 3, 2, 5) == [2, 4, 5, 6, 7]
-    assert als_options.window(2, 5, 4, 5) is None  # four values below 2 would reach 0
-    assert als_options.windows({"cartesian": 6, "polar": 4}, 1, 5) == {"cartesian": [5, 6, 7, 8, 9],
+    assert own_options.window(5, 3, 2, 5) == [2, 4, 5, 6, 7]
+    assert own_options.window(2, 5, 4, 5) is None  # four values below 2 would reach 0
+    assert own_options.windows({"cartesian": 6, "polar": 4}, 1, 5) == {"cartesian": [5, 6, 7, 8, 9],
                                                                         "polar": [3, 4, 5, 7, 8]}
 
 
@@ -77,17 +76,12 @@ def test_pairs_share_the_letter_not_the_other_answer():
         assert "a line with two ends" in c.item.question and "Each ring is closed" in p.item.question
 
 
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
-
-
 @pytest.mark.parametrize("index", [0, 1])
 def test_a_switched_cell_is_caught(index):
     built = build(TASK, {"cells": 10, "strips": 2}, seed=4, index=index)
     strips = [list(s) for s in built.item.metadata["scene"]["strips"]]
     strips[0][3] ^= 1
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, strips=strips)], "one cell drawn switched")
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, strips=strips)], "one cell drawn switched")
     assert any("cells drawn in cells the record does not list" in f for f in failures), failures
 
 

@@ -10,7 +10,7 @@ from bench_plugin_polaris import n_queens as task_module
 from bench_plugin_polaris import n_queens_logic as logic
 from bench_plugin_polaris.verifiers import n_queens as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -89,21 +89,16 @@ def test_pairs_share_the_problem_and_the_letters():
         assert "diagonal is a line of cells going one ring" in p.item.question
 
 
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene})
-    return task_module.TASK.draw(changed, built.item.variant, letters, contents)
-
-
 @pytest.mark.parametrize("index", [0, 1])
 def test_planted_rendering_faults_are_caught(index):
     built = build(TASK, {"size": 7}, seed=2, index=index)
     queens = built.item.metadata["scene"]["queens"]
     moved = [list(q) for q in queens]
     moved[0][1] = (moved[0][1] + 1) % 7
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, queens=moved)], "a queen drawn one cell over")
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(task_module.TASK, built, queens=moved)],
+                               "a queen drawn one cell over")
     assert any("queens drawn in cells the record does not list" in f for f in failures), failures
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, queens=queens[1:])], "a queen not drawn")
+    assert_rejected(HOST, TASK, built.item, [redraw(task_module.TASK, built, queens=queens[1:])], "a queen not drawn")
 
 
 def test_a_missing_seam_wall_is_caught():

@@ -12,7 +12,7 @@ from bench_plugin_polaris import combinatorics as cb
 from bench_plugin_polaris import random_walk as task_module
 from bench_plugin_polaris import walk_logic as logic
 from bench_plugin_polaris.verifiers import random_walk as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import assert_rejected
 
@@ -60,22 +60,16 @@ def test_pairs_share_options_and_answer_and_the_polar_map_has_spare_sectors():
         assert "clockwise past B's radial street" in second.question and "Right" in first.question
 
 
-def _redraw(built, **scene_changes):
-    instance, letters, contents = built.problem.structure
-    changed = attrs.evolve(instance, scene={**instance.scene, **scene_changes})
-    return IMPL.draw(changed, built.item.variant, letters, contents)
-
-
 def test_planted_rendering_faults_are_caught():
     built = build(TASK, {"variant": "polar"}, seed=4)
     item, scene = built.item, built.item.metadata["scene"]
     turned = (scene["polar_shift"] + 1) % (scene["cols"] + scene["geometry"]["extra_sectors"])
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, polar_shift=turned)], "the map turned one sector")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, polar_shift=turned)], "the map turned one sector")
     assert any("is not drawn at intersection" in f for f in failures), failures
     start, end, via = scene["start"], scene["end"], scene["via"]
     other = next([i, j] for i in range(start[0], end[0] + 1) for j in range(start[1], end[1] + 1)
                  if [i, j] not in (start, end, via))
-    failures = assert_rejected(HOST, TASK, item, [_redraw(built, via=other)], "C moved")
+    failures = assert_rejected(HOST, TASK, item, [redraw(IMPL, built, via=other)], "C moved")
     assert any("C is not drawn" in f for f in failures), failures
     image = built.images[0].copy()
     layout = IMPL.layout_of(item)

@@ -3,13 +3,12 @@ filter, and planted rendering faults (a digit changed, the highlight moved, a bo
 
 from __future__ import annotations
 
-import attrs
 import numpy as np
 import pytest
 from bench_plugin_polaris import sudoku as task_module
 from bench_plugin_polaris import sudoku_logic as logic
 from bench_plugin_polaris.verifiers import sudoku as verifier
-from polaris_helpers import HOST, build, build_run, conformance_suite, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -87,11 +86,6 @@ def test_pairs_share_the_puzzle_and_the_options():
         assert "each row, each column, and each outlined box" in c.item.question
 
 
-def _redraw(built, **scene):
-    instance, letters, contents = built.problem.structure
-    return IMPL.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
-
-
 @pytest.mark.parametrize("index", [0, 1])
 def test_planted_rendering_faults_are_caught(index):
     built = build(TASK, {"box": "3x2"}, seed=3, index=index)
@@ -99,13 +93,14 @@ def test_planted_rendering_faults_are_caught(index):
     puzzle = [row[:] for row in scene["puzzle"]]
     r, c = next((r, c) for r in range(6) for c in range(6) if puzzle[r][c])
     puzzle[r][c] = puzzle[r][c] % 6 + 1
-    image = _redraw(built, puzzle=puzzle)
+    image = redraw(IMPL, built, puzzle=puzzle)
     failures = assert_rejected(HOST, TASK, built.item, [image], "a given drawn as another digit")
     assert any(f"cell ({r + 1}, {c + 1}) shows" in f for f in failures), failures
     tr, tc = scene["target"]
     moved = [tr, (tc + 1) % 6]
-    assert_rejected(HOST, TASK, built.item, [_redraw(built, target=moved)], "the highlight drawn on another cell")
-    failures = assert_rejected(HOST, TASK, built.item, [_redraw(built, box=[2, 3])], "boxes drawn 2 x 3, not 3 x 2")
+    assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, target=moved)], "the highlight drawn on another cell")
+    failures = assert_rejected(HOST, TASK, built.item, [redraw(IMPL, built, box=[2, 3])],
+                               "boxes drawn 2 x 3, not 3 x 2")
     assert any("box border" in f for f in failures), failures
 
 

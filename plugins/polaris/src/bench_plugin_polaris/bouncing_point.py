@@ -12,7 +12,6 @@ alike; the question states the numbering and the answer format "(row, column)" /
 from __future__ import annotations
 
 from bench_core import GenerationError
-from bench_plugin_polaris import als_draw
 from bench_plugin_polaris import bouncing_point_logic as logic
 from bench_plugin_polaris import bouncing_point_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
@@ -46,6 +45,7 @@ def board_for(rng, params) -> tuple[int, int]:
 
 class BouncingPoint(PairedTask):
     CATEGORY = CATEGORIES["ALS"]
+    VERIFIER = "bouncing_point"
     SUB_CATEGORY = "motion-trajectory-prediction"
     BOUNDARY = "wrapping"
     ALIGNMENT = "partial"
@@ -85,16 +85,11 @@ class BouncingPoint(PairedTask):
         canvas = kdraw.Canvas(fr, layout)
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY, wraps=variant == "polar")
-        als_draw.index_labels(canvas, self.ORIENTATION)
+        canvas.index_labels(self.ORIENTATION)
         (r, c), (dr, dc) = scene["start"], scene["velocity"]
         canvas.arrow([(c + 0.5, r + 0.5), (c + 0.5 + dc, r + 0.5 + dr)], kdraw.BLACK)
         canvas.icon("disc", r, c, POINT, float(geometry["icon_radius"]) * 0.8)
         return canvas.image
-
-    def verify(self, item, images):
-        from bench_plugin_polaris.verifiers import bouncing_point as verifier
-
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
 
     def distractors(self, problem, count, random):
         """The other rendering's cell first (the slip of reading the other boundary), then the cells next to the

@@ -11,13 +11,12 @@ seam (the wrapping reading).
 
 from __future__ import annotations
 
-from bench_core import GenerationError, ParameterError
+from bench_core import ParameterError
 from bench_plugin_polaris import checkpoint_logic as logic
 from bench_plugin_polaris import checkpoint_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask, frame_from
-from bench_plugin_polaris.verifiers import checkpoint_paths as verifier
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 300
 GAP = (70, 70, 70)
@@ -31,6 +30,7 @@ COLOURS = {"gap": list(GAP), "X": list(X_COLOUR), "Y": list(Y_COLOUR), "checkpoi
 class CheckpointPaths(PairedTask):
     NAME = "checkpoint-paths"
     CATEGORY = CATEGORIES["CP"]
+    VERIFIER = "checkpoint_paths"
     SUB_CATEGORY = "bounded-combinatorics"
     BOUNDARY = "bounded"
     ALIGNMENT = "full"
@@ -67,18 +67,13 @@ class CheckpointPaths(PairedTask):
 
     def build(self, params, rng, level):
         rows, cols, gaps = self.knobs(params, rng, level)
-        for _attempt in range(ATTEMPTS):
-            found = logic.sample(rng, rows, cols, gaps)
-            if found is not None:
-                break
-        else:
-            raise GenerationError(f"{self.NAME}: no {rows} x {cols} board with {gaps} gaps passed the filters in "
-                                  f"{ATTEMPTS} draws")
+        found = first_found(ATTEMPTS, lambda: logic.sample(rng, rows, cols, gaps),
+                            f"{self.NAME}: no {rows} x {cols} board with {gaps} gaps passed the filters in "
+                            f"{ATTEMPTS} draws")
         counts = found.pop("counts")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         geometry = self.geometry(rows, cols)
-        scene = {**found, "stem": stem, "colours": COLOURS,
-                 "image_size": list(frame_from({}, "cartesian", geometry).size)}
+        scene = {**found, "stem": stem, "colours": COLOURS}
         answer = str(counts["bounded"])
         knobs = {"rows": rows, "cols": cols, "gaps": gaps}
         moves = found["end"][0] - found["start"][0] + found["end"][1] - found["start"][1]
@@ -104,9 +99,6 @@ class CheckpointPaths(PairedTask):
         vr, vc = scene["via"]
         canvas.icon_at("triangle", layout.cell_center(vr, vc), CHECKPOINT, radius, angle=180.0)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
 
     def distractors(self, problem, count, random):
         """Wrong counts: the checkpoint or the gaps ignored, one leg only, the legs added, near misses; never

@@ -12,12 +12,12 @@ it is never a wrong option.  Options: five colour pairs, the others pairs that c
 
 from __future__ import annotations
 
-from bench_core import GenerationError, ParameterError
+from bench_core import ParameterError
 from bench_plugin_polaris import collision_detection_logic as logic
 from bench_plugin_polaris import collision_detection_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 20_000
 
@@ -46,6 +46,7 @@ def knobs_for(level: float | None, rng, params) -> tuple[int, int, int]:
 
 class CollisionDetection(PairedTask):
     CATEGORY = CATEGORIES["ALS"]
+    VERIFIER = "collision_detection"
     SUB_CATEGORY = "motion-trajectory-prediction"
     BOUNDARY = "wrapping"
     ALIGNMENT = "full"
@@ -63,13 +64,9 @@ class CollisionDetection(PairedTask):
     def build_pair(self, params, random, pair, rng, level):
         rows, cols, count = knobs_for(level, rng, params)
         wraps = bool(self.pair_choice(random, pair, 2, "wrap-use"))
-        for _attempt in range(ATTEMPTS):
-            found = logic.sample(rng, rows, cols, count, wraps)
-            if found is not None:
-                break
-        else:
-            raise GenerationError(f"collision-detection: no {count} cars on {rows} x {cols} with a clear first crash "
-                                  f"({'using' if wraps else 'not using'} the wrap) in {ATTEMPTS} draws")
+        found = first_found(ATTEMPTS, lambda: logic.sample(rng, rows, cols, count, wraps),
+                            f"collision-detection: no {count} cars on {rows} x {cols} with a clear first crash "
+                            f"({'using' if wraps else 'not using'} the wrap) in {ATTEMPTS} draws")
         names = [car["colour"] for car in found["cars"]]
         answer = words.pair_text(names, *found["answer"])
         wrong = [words.pair_text(names, *p) for p in logic.distractor_pairs(found, rng)]
@@ -100,20 +97,11 @@ class CollisionDetection(PairedTask):
             r, c, v = car["row"], car["col"], car["speed"]
             start = (c + 0.5, r + 0.5)
             end = (c + 0.5 + dc * v, r + 0.5 + dr * v)
-            canvas.arrow([start, end], kdraw.BLACK, wrap=True)
+            canvas.arrow([start, end], hex_rgb(car["hex"]), wrap=True)  # in the car's colour
         for car in cars:
             canvas.icon("disc", car["row"], car["col"], hex_rgb(car["hex"]), radius)
         canvas.legend([("disc", hex_rgb(car["hex"]), f"{car['colour']} car") for car in cars])
         return canvas.image
-
-    def verify(self, item, images):
-        from bench_plugin_polaris.verifiers import collision_detection as verifier
-
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """The number of cars plus the number of pairs that ever crash (each a candidate to rule out)."""

@@ -19,6 +19,8 @@ import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+import numpy as np
+
 ROWS = (3, 5)
 COLS = (8, 12)
 CARS = (4, 6)
@@ -141,20 +143,23 @@ def sample(rng, rows: int, cols: int, count: int, wraps: bool) -> dict | None:
 
     Returns ``{"rows", "cols", "cars": [{"row", "col", "direction": [dr, dc], "speed", "colour", "hex"}],
     "answer": [i, j], "time": "p/q", "bounded": [i, j] or None, "crashes": {"i-j": "p/q"}}``."""
+    u = rng.random(1 + rows + 5 * count)  # one draw per attempt: the lanes, then five numbers per car
+    lanes = [int(r) for r in np.argsort(u[1:1 + rows], kind="stable")[:min(rows, 2 + int(u[0] * 2))]]
     cars = []
     cells = set()
-    lanes = [int(r) for r in rng.choice(rows, size=min(rows, 2 + int(rng.integers(2))), replace=False)]
+    low, high = SPEEDS
     for k in range(count):
-        radial = rng.random() < 0.3
-        direction = DIRECTIONS[2 + int(rng.integers(2))] if radial else DIRECTIONS[int(rng.integers(2))]
-        r = int(rng.integers(rows)) if radial else lanes[int(rng.integers(len(lanes)))]
-        c = int(rng.integers(cols))
+        radial_u, direction_u, row_u, col_u, speed_u = (float(v) for v in u[1 + rows + 5 * k: 6 + rows + 5 * k])
+        radial = radial_u < 0.3
+        direction = DIRECTIONS[2 + int(direction_u * 2)] if radial else DIRECTIONS[int(direction_u * 2)]
+        r = int(row_u * rows) if radial else lanes[int(row_u * len(lanes))]
+        c = int(col_u * cols)
         if (r, c) in cells:
             return None
         cells.add((r, c))
         name, hex_colour = COLOURS[k]
-        cars.append({"row": r, "col": c, "direction": list(direction), "speed": int(rng.integers(SPEEDS[0],
-                     SPEEDS[1] + 1)), "colour": name, "hex": hex_colour})
+        cars.append({"row": r, "col": c, "direction": list(direction), "speed": low + int(speed_u * (high - low + 1)),
+                     "colour": name, "hex": hex_colour})
     return check(cars, rows, cols, wraps)
 
 

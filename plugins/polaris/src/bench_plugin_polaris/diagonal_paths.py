@@ -11,12 +11,12 @@ item counts more paths; the board is a checkerboard with an even number of colum
 
 from __future__ import annotations
 
-from bench_core import GenerationError, ParameterError
+from bench_core import ParameterError
 from bench_plugin_polaris import diagonal_logic as logic
 from bench_plugin_polaris import diagonal_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask, frame_from
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 from bench_plugin_polaris.verifiers import diagonal_paths as verifier
 
 ATTEMPTS = 300
@@ -74,13 +74,10 @@ class DiagonalPaths(PairedTask):
         rows, cols, blocked = self.knobs(params, rng, level)
         wrap_matters = self.wants_seam(rng)
         partial = self.ALIGNMENT == "partial"
-        for _attempt in range(ATTEMPTS):
-            found = logic.sample(rng, rows, cols, blocked, wrap_matters=wrap_matters, partial=partial)
-            if found is not None:
-                break
-        else:
-            raise GenerationError(f"{self.NAME}: no {rows} x {cols} board with {blocked} blocked cells passed the "
-                                  f"filters in {ATTEMPTS} draws")
+        found = first_found(ATTEMPTS,
+                            lambda: logic.sample(rng, rows, cols, blocked, wrap_matters=wrap_matters, partial=partial),
+                            f"{self.NAME}: no {rows} x {cols} board with {blocked} blocked cells passed the "
+                            f"filters in {ATTEMPTS} draws")
         counts = found.pop("counts")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         scene = {**found, "stem": stem, "checkered": self.CHECKERED, "colours": COLOURS}
@@ -90,7 +87,6 @@ class DiagonalPaths(PairedTask):
             answers = {"cartesian": str(counts["bounded"]), "polar": str(counts["bounded"])}
         knobs = {"rows": rows, "cols": cols, "blocked": blocked}
         geometry = self.geometry(rows, cols)
-        scene["image_size"] = list(frame_from({}, "cartesian", geometry).size)
         return Instance(rows=rows, cols=cols, scene=scene, answers=answers,
                         geometry=geometry, frame={}, params=knobs, knobs=knobs,
                         facts={**knobs, "readings": counts, "wrap_matters": counts["bounded"] != counts["wrapping"]})

@@ -16,8 +16,7 @@ from bench_plugin_polaris import edge_logic as logic
 from bench_plugin_polaris import edge_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask, frame_from
-from bench_plugin_polaris.verifiers import edge_counting as verifier
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
 ATTEMPTS = 400
 TRAIL = kdraw.MARKER_COLOURS["vermilion"]
@@ -31,6 +30,7 @@ COLOURS = {"trail": list(TRAIL), "P": list(P_COLOUR), "Q": list(Q_COLOUR)}
 class EdgeCounting(PairedTask):
     NAME = "edge-counting"
     CATEGORY = CATEGORIES["CP"]
+    VERIFIER = "edge_counting"
     SUB_CATEGORY = "stochastic-processes"
     BOUNDARY = "invariant"
     ALIGNMENT = "full"
@@ -52,8 +52,7 @@ class EdgeCounting(PairedTask):
             raise GenerationError(f"{self.NAME}: no trail of {length} edges in {ATTEMPTS} draws")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         geometry = self.geometry(rows, cols)
-        scene = {**found, "stem": stem, "colours": COLOURS, "window": [start, start + logic.OPTIONS - 1],
-                 "image_size": list(frame_from({}, "cartesian", geometry).size)}
+        scene = {**found, "stem": stem, "colours": COLOURS, "window": [start, start + logic.OPTIONS - 1]}
         wrong = tuple(str(v) for v in range(start, start + logic.OPTIONS) if v != length)
         knobs = {"edges": length}
         return Instance(rows=rows, cols=cols, scene=scene, answers={"cartesian": str(length), "polar": str(length)},
@@ -69,7 +68,7 @@ class EdgeCounting(PairedTask):
         layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
         canvas = kdraw.Canvas(fr, layout)
         canvas.grid_lines()
-        canvas.boundary(self.BOUNDARY, wraps=variant == "polar")  # polar: the circles only, no seam wall
+        canvas.boundary(self.BOUNDARY)  # invariant: polar draws the circles only, no seam wall
         trail = [(j, i) for i, j in scene["trail"]]
         canvas.polyline(trail, TRAIL, TRAIL_WIDTH)
         radius = min(float(geometry["icon_radius"]), MARKER_MAX)
@@ -78,13 +77,6 @@ class EdgeCounting(PairedTask):
             canvas.icon_at("disc", at, colour, radius)
             canvas.text(letter, at, kdraw.BLACK, reserve=False)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """The number of edges to count."""

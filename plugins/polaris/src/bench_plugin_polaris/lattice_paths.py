@@ -10,13 +10,12 @@ lines; the polar one puts the dots where m + 1 circles meet radial lines 1..n+1 
 
 from __future__ import annotations
 
-from bench_core import GenerationError, ParameterError
+from bench_core import ParameterError
 from bench_plugin_polaris import lattice_logic as logic
 from bench_plugin_polaris import lattice_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask, frame_from
-from bench_plugin_polaris.verifiers import lattice_paths as verifier
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 200
 DOT = (0, 0, 0)
@@ -37,6 +36,7 @@ def dot_point(layout, i: int, j: int, shift: int):
 class LatticePaths(PairedTask):
     NAME = "lattice-paths"
     CATEGORY = CATEGORIES["CP"]
+    VERIFIER = "lattice_paths"
     SUB_CATEGORY = "bounded-combinatorics"
     BOUNDARY = "bounded"
     ALIGNMENT = "full"
@@ -76,18 +76,13 @@ class LatticePaths(PairedTask):
 
     def build(self, params, rng, level):
         m, n, removed = self.knobs(params, rng, level)
-        for _attempt in range(ATTEMPTS):
-            found = logic.sample(rng, m, n, removed)
-            if found is not None:
-                break
-        else:
-            raise GenerationError(f"{self.NAME}: no {m} x {n} dot grid with {removed} removed dots has "
-                                  f"{logic.COUNT[0]}..{logic.COUNT[1]} paths ({ATTEMPTS} draws)")
+        found = first_found(ATTEMPTS, lambda: logic.sample(rng, m, n, removed),
+                            f"{self.NAME}: no {m} x {n} dot grid with {removed} removed dots has "
+                            f"{logic.COUNT[0]}..{logic.COUNT[1]} paths ({ATTEMPTS} draws)")
         counts = found.pop("counts")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         geometry = self.geometry(m, n)
-        scene = {**found, "stem": stem, "colours": COLOURS, "polar_shift": logic.SHIFT,
-                 "image_size": list(frame_from({}, "cartesian", geometry).size)}
+        scene = {**found, "stem": stem, "colours": COLOURS, "polar_shift": logic.SHIFT}
         answer = str(counts["bounded"])
         knobs = {"rows": m, "cols": n, "removed": removed}
         return Instance(rows=m, cols=n, scene=scene, answers={"cartesian": answer, "polar": answer},
@@ -128,9 +123,6 @@ class LatticePaths(PairedTask):
             canvas.icon_at("disc", at, colour, radius)
             canvas.text(letter, at, kdraw.BLACK, reserve=False)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
 
     def distractors(self, problem, count, random):
         """Wrong counts: the Delannoy number (removed dots ignored), the count without diagonal steps, a removed

@@ -7,17 +7,17 @@ Cartesian maze is bounded, the polar one wraps across 12 o'clock except where a 
 the polar optimum is higher; both come from an exhaustive search with a node budget (rejected on overflow), and
 instances where they coincide, or where an optimum eats all the cheese it can reach, are rejected.  Each item
 lists five consecutive integers around its own answer with the other reading's answer left out, the answer at
-the same balanced rank in both items (``als_options``).
+the same balanced rank in both items (``PairedTask.OWN_OPTIONS``, ``kit.options``).
 """
 
 from __future__ import annotations
 
 from bench_core import GenerationError
-from bench_plugin_polaris import als_options
 from bench_plugin_polaris import maximum_collection_logic as logic
 from bench_plugin_polaris import maximum_collection_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
+from bench_plugin_polaris.kit.options import windows
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
 ATTEMPTS = 200
@@ -38,12 +38,14 @@ def knobs_for(level: float | None, rng, params) -> tuple[int, int, int]:
     return tuple(params.get(k) or v for k, v in zip(("rows", "cols", "loops"), drawn, strict=True))
 
 
-class MaximumCollection(als_options.OwnWindowOptions, PairedTask):
+class MaximumCollection(PairedTask):
     CATEGORY = CATEGORIES["ALS"]
+    VERIFIER = "maximum_collection"
     SUB_CATEGORY = "move-optimization"
     BOUNDARY = "wrapping"
     ALIGNMENT = "partial"
     ANSWER_TYPE = "option"
+    OWN_OPTIONS = True
     OPTION_COUNT = logic.OPTIONS
     ORIENTATION = "out"
     R0 = 0.25
@@ -54,7 +56,7 @@ class MaximumCollection(als_options.OwnWindowOptions, PairedTask):
         for _attempt in range(ATTEMPTS):
             found = logic.sample(rng, rows, cols, loops)
             if found is not None:
-                options = als_options.windows({"cartesian": found["bounded"], "polar": found["wrapping"]}, rank,
+                options = windows({"cartesian": found["bounded"], "polar": found["wrapping"]}, rank,
                                               logic.OPTIONS)
                 if options is not None:
                     break
@@ -64,10 +66,9 @@ class MaximumCollection(als_options.OwnWindowOptions, PairedTask):
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         scene = {"walls": found["walls"], "cheese": found["cheese"], "mouse": found["mouse"], "stem": stem}
         bounded, wrapping = found["bounded"], found["wrapping"]
-        wrong = sorted(set(options["cartesian"] + options["polar"]) - {bounded, wrapping})
         return Instance(rows=rows, cols=cols, scene=scene,
                         answers={"cartesian": str(bounded), "polar": str(wrapping)},
-                        distractors=tuple(str(v) for v in wrong), geometry=self.geometry(rows, cols), frame={},
+                        geometry=self.geometry(rows, cols), frame={},
                         params={"rows": rows, "cols": cols, "loops": loops},
                         knobs={"rows": rows, "cols": cols, "loops": loops},
                         facts={"rows": rows, "cols": cols, "loops": loops, "bounded_optimum": bounded,
@@ -94,15 +95,6 @@ class MaximumCollection(als_options.OwnWindowOptions, PairedTask):
         mr, mc = scene["mouse"]
         canvas.marker("M", mr, mc, MOUSE, float(geometry["icon_radius"]))
         return canvas.image
-
-    def verify(self, item, images):
-        from bench_plugin_polaris.verifiers import maximum_collection as verifier
-
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """Cells of the maze plus three per extra opening (each opening multiplies the walks to search)."""

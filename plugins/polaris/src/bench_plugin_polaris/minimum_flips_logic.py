@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 
 #: Cells per strip (even: an odd ring cannot alternate; with 6 cells the two minima never differ) and strips
-#: per item (one strip's minima are 2-8, too few values for five options around each answer: see als_options).
+#: per item (one strip's minima are 2-8, too few values for five options around each answer: see kit.options).
 LENGTHS = (8, 10, 12)
 STRIPS = (2, 3)
 OPTIONS = 5

@@ -8,19 +8,17 @@ at least two columns free of attack from the given queens.  Five options, all ce
 listed in the question: the answer, then wrong columns free of attack (they fail deeper), then attacked ones;
 none is the target's column in any toroidal completion (the other boundary reading).  The polar board has n
 rings and n sectors (ring 1 = row 1, orientation "in"), the seam at 12 o'clock a thick wall (ring numbers sit
-beside it, ``als_draw``), and the question defines the polar diagonals.
+beside it, ``Canvas.index_labels``), and the question defines the polar diagonals.
 """
 
 from __future__ import annotations
 
 from bench_core import GenerationError, ParameterError
-from bench_plugin_polaris import als_draw
 from bench_plugin_polaris import n_queens_logic as logic
 from bench_plugin_polaris import n_queens_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask
-from bench_plugin_polaris.verifiers import n_queens as verifier
 
 ATTEMPTS = 200
 #: The queens' fill colour: used by nothing else in the picture, so the verifier finds them by it.
@@ -30,14 +28,16 @@ CROWN = ((-0.85, -0.75), (0.85, -0.75), (0.85, -0.35), (0.95, 0.7), (0.45, 0.05)
          (-0.95, 0.7), (-0.85, -0.35))
 
 
-def knobs_for(level: float | None, rng, size: int | None = None, missing: int | None = None) -> tuple[int, int]:
+def knobs_for(level: float | None, rng, size: int | None = None, missing: int | None = None,
+              choose=None) -> tuple[int, int]:
     """(board size, missing queens): set values win; else from ``level`` (size 5, 7, 8 and missing 2..4 rising
-    with it), else drawn, within ``logic.missing_range(size)``."""
+    with it), else drawn (the size by ``choose(count) -> index``, default ``rng``), within
+    ``logic.missing_range(size)``."""
     if size is None:
         sizes = [n for n in logic.SIZES if missing is None or logic.missing_range(n)[0] <= missing
                  <= logic.missing_range(n)[1]]
         size = (sizes[min(len(sizes) - 1, int(level * len(sizes)))] if level is not None
-                else sizes[int(rng.integers(len(sizes)))])
+                else sizes[choose(len(sizes)) if choose else int(rng.integers(len(sizes)))])
     if missing is None:
         mlo, mhi = logic.missing_range(size)
         missing = (mlo + min(mhi - mlo, int(level * (mhi - mlo + 1))) if level is not None
@@ -52,6 +52,7 @@ def crown(at: tuple[float, float], radius: float) -> list[tuple[int, int]]:
 
 class NQueens(PairedTask):
     CATEGORY = CATEGORIES["ALS"]
+    VERIFIER = "n_queens"
     SUB_CATEGORY = "constraint-satisfaction"
     BOUNDARY = "bounded"
     ALIGNMENT = "full"
@@ -68,8 +69,10 @@ class NQueens(PairedTask):
                 raise ParameterError(f"parameter 'missing': {missing} queens missing from a {size} x {size} board is "
                                      f"not allowed (some cells could never be asked); allowed: {low}..{high}")
 
-    def build(self, params, rng, level):
-        size, missing = knobs_for(level, rng, params.get("size"), params.get("missing"))
+    def build_pair(self, params, random, pair, rng, level):
+        # the size is spread over consecutive pairs (both items of a pair share it)
+        size, missing = knobs_for(level, rng, params.get("size"), params.get("missing"),
+                                  lambda count: self.pair_choice(random, pair, count, "size"))
         for attempt in range(ATTEMPTS):
             if attempt % (ATTEMPTS // 4) == 0:  # the asked cell is kept for a while: its draw stays uniform
                 target, column = logic.draw_target(rng, size)
@@ -105,18 +108,11 @@ class NQueens(PairedTask):
         canvas = kdraw.Canvas(fr, layout)
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY)
-        als_draw.index_labels(canvas, self.ORIENTATION)
+        canvas.index_labels(self.ORIENTATION)
         radius = float(geometry["icon_radius"])
         for r, c in instance.scene["queens"]:
             canvas.draw.polygon(crown(layout.cell_center(r, c), radius), fill=QUEEN, outline=kdraw.BLACK)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """Board size plus the number of missing queens."""

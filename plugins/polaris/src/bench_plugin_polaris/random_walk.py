@@ -21,8 +21,7 @@ from bench_plugin_polaris import walk_logic as logic
 from bench_plugin_polaris import walk_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask, frame_from
-from bench_plugin_polaris.verifiers import random_walk as verifier
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
 ATTEMPTS = 300
 STREET = (90, 90, 90)
@@ -36,6 +35,7 @@ COLOURS = {"street": list(STREET), **{k: list(v) for k, v in MARKERS.items()}}
 class RandomWalk(PairedTask):
     NAME = "random-walk"
     CATEGORY = CATEGORIES["CP"]
+    VERIFIER = "random_walk"
     SUB_CATEGORY = "stochastic-processes"
     BOUNDARY = "wrapping"
     ALIGNMENT = "partial"
@@ -64,7 +64,7 @@ class RandomWalk(PairedTask):
         geometry = self.geometry(rows, cols, extra_sectors=spare)
         value = logic.text(found["value"])
         scene = {"start": found["start"], "end": found["end"], "via": found["via"], "polar_shift": shift,
-                 "stem": stem, "colours": COLOURS, "image_size": list(frame_from({}, "cartesian", geometry).size)}
+                 "stem": stem, "colours": COLOURS}
         return Instance(rows=rows, cols=cols, scene=scene, answers={"cartesian": value, "polar": value},
                         distractors=tuple(logic.text(v) for v in found["wrong"]), geometry=geometry, frame={},
                         params={}, knobs={"steps": span}, facts={"steps": span, "probability": value})
@@ -94,13 +94,6 @@ class RandomWalk(PairedTask):
             canvas.icon_at("disc", at, MARKERS[letter], radius)
             canvas.text(letter, at, kdraw.BLACK, reserve=False)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """Steps from A to B."""

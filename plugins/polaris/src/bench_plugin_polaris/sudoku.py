@@ -11,13 +11,12 @@ of the six digits, the dropped one a digit the target's row, column or box alrea
 
 from __future__ import annotations
 
-from bench_core import GenerationError, ParameterError
+from bench_core import ParameterError
 from bench_plugin_polaris import sudoku_logic as logic
 from bench_plugin_polaris import sudoku_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
 from bench_plugin_polaris.kit import draw as kdraw
-from bench_plugin_polaris.kit.pairs import Instance, PairedTask
-from bench_plugin_polaris.verifiers import sudoku as verifier
+from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 60
 #: The highlighted (asked) cell's fill: light yellow, used by nothing else.
@@ -37,6 +36,7 @@ def knobs_for(level: float | None, rng, givens: int | None) -> tuple[int, bool]:
 
 class Sudoku(PairedTask):
     CATEGORY = CATEGORIES["ALS"]
+    VERIFIER = "sudoku"
     SUB_CATEGORY = "constraint-satisfaction"
     BOUNDARY = "invariant"
     ALIGNMENT = "full"
@@ -51,17 +51,14 @@ class Sudoku(PairedTask):
             raise ParameterError("parameter 'givens': set givens or difficulty, not both (the level sets the number "
                                  "of givens); allowed: one of them")
 
-    def build(self, params, rng, level):
+    def build_pair(self, params, random, pair, rng, level):
         givens, deep = knobs_for(level, rng, params.get("givens"))
-        name = params.get("box") or ("2x3", "3x2")[int(rng.integers(2))]
+        # the box shape alternates over consecutive pairs (both items of a pair share it)
+        name = params.get("box") or ("2x3", "3x2")[self.pair_choice(random, pair, 2, "box")]
         box = BOX_NAMES[name]
-        for _attempt in range(ATTEMPTS):
-            found = logic.sample(rng, box, givens, deep)
-            if found is not None:
-                break
-        else:
-            raise GenerationError(f"sudoku: no {name} puzzle with {givens} givens and an open target in {ATTEMPTS} "
-                                  "draws")
+        found = first_found(ATTEMPTS, lambda: logic.sample(rng, box, givens, deep),
+                            f"sudoku: no {name} puzzle with {givens} givens and an open target in {ATTEMPTS} "
+                            "draws")
         plausible, excluded = logic.wrong_digits(found)
         plausible = [plausible[int(i)] for i in rng.permutation(len(plausible))]
         excluded = [excluded[int(i)] for i in rng.permutation(len(excluded))]
@@ -92,19 +89,14 @@ class Sudoku(PairedTask):
         for a, b in box_borders(instance.rows, scene["box"]):
             canvas.wall(a, b)
         canvas.boundary(self.BOUNDARY)
+        if variant == "polar":
+            canvas.seam_wall()  # the last and the first sector always lie in different boxes: a box border
         for r, row in enumerate(scene["puzzle"]):
             for c, value in enumerate(row):
                 if value:
                     canvas.text(str(value), layout.cell_center(r, c), reserve=False)
         canvas.text("?", layout.cell_center(tr, tc), reserve=False)
         return canvas.image
-
-    def verify(self, item, images):
-        return self.pair_failures(item) + verifier.verify(item, images, self.layout_of)
-
-    def distractors(self, problem, count, random):
-        """The wrong option letters."""
-        return super().distractors(problem, count, random)
 
     def hardness(self, item):
         """Empty cells of the puzzle, plus 6 when the target needs more than its row, column and box."""

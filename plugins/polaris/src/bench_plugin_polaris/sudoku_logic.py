@@ -42,39 +42,53 @@ def candidates(grid: Grid, r: int, c: int, box: Sequence[int]) -> set[int]:
 
 def count_solutions(grid: Grid, box: Sequence[int], limit: int = 2) -> int:
     """The number of completions of ``grid`` (0 = empty), counted up to ``limit`` (0 when two givens clash);
-    backtracking on the empty cell with the fewest candidates."""
-    work = [row[:] for row in grid]
+    backtracking on the empty cell with the fewest candidates, each unit's used digits a bit mask."""
+    units = [0] * (3 * SIZE)  # rows, then columns, then boxes: bit d set when digit d is used
+    empty = []
     for r in range(SIZE):
         for c in range(SIZE):
-            if work[r][c]:
-                digit, work[r][c] = work[r][c], 0
-                clash = digit not in candidates(work, r, c, box)
-                work[r][c] = digit
-                if clash:
-                    return 0
+            slots = (r, SIZE + c, 2 * SIZE + box_of(r, c, box))
+            digit = grid[r][c]
+            if not digit:
+                empty.append(slots)
+                continue
+            bit = 1 << digit
+            if any(units[k] & bit for k in slots):
+                return 0
+            for k in slots:
+                units[k] |= bit
+    full = sum(1 << d for d in DIGITS)
     count = 0
 
-    def search() -> bool:
+    def search(todo: list[tuple[int, int, int]]) -> bool:
         nonlocal count
-        best, best_options = None, None
-        for r in range(SIZE):
-            for c in range(SIZE):
-                if work[r][c] == 0:
-                    options = candidates(work, r, c, box)
-                    if best_options is None or len(options) < len(best_options):
-                        best, best_options = (r, c), options
-        if best is None:
+        if not todo:
             count += 1
             return count >= limit
-        r, c = best
-        for digit in sorted(best_options):
-            work[r][c] = digit
-            if search():
+        best, best_free = 0, -1
+        for k, (a, b, c) in enumerate(todo):
+            free = full & ~(units[a] | units[b] | units[c])
+            if best_free < 0 or free.bit_count() < best_free.bit_count():
+                best, best_free = k, free
+                if not free:
+                    return False
+        a, b, c = todo[best]
+        rest = todo[:best] + todo[best + 1:]
+        while best_free:
+            bit = best_free & -best_free
+            best_free ^= bit
+            units[a] |= bit
+            units[b] |= bit
+            units[c] |= bit
+            done = search(rest)
+            units[a] ^= bit
+            units[b] ^= bit
+            units[c] ^= bit
+            if done:
                 return True
-        work[r][c] = 0
         return False
 
-    search()
+    search(empty)
     return count
 
 

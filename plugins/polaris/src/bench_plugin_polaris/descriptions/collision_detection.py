@@ -8,11 +8,12 @@ from bench_plugin_polaris.descriptions.common import CATEGORIES, FAMILY, VARIANT
 TASK = Task(
     family=FAMILY,
     name="collision-detection",
-    version="0.1.0",
+    version="0.1.1",
     answer_type="option",
     category=CATEGORIES["ALS"],
     description=(
-        "4-6 cars with velocity arrows (1-3 cells per tick, along rows / rings or columns / sectors) on a wrapping "
+        "4-6 cars with velocity arrows in their colours (1-3 cells per tick, along rows / rings or columns / "
+        "sectors) on a wrapping "
         "board (the Cartesian twin's left and right edges are joined, drawn dashed): which two crash first? Exact "
         "crash times, a unique first crash, no near misses; about half the first crashes use the wrap, and the "
         "pair first without the wrap is never a wrong option. Polaris-Bench ALS, motion and trajectory "

@@ -393,14 +393,15 @@ class Canvas:
     def boundary(self, boundary: str, wraps: bool | None = None, layout: Layout | None = None,
                  width: int = WALL_WIDTH) -> None:
         """The picture's outer walls for ``boundary``: polar: thick inner and outer circles, plus the seam
-        wall when bounded; Cartesian: a thick border, its left and right sides dashed when the picture wraps
-        (``wraps`` defaults to boundary == "wrapping")."""
+        wall when bounded (an invariant picture has none: nothing in it touches the seam, so no wall is drawn
+        there; a task whose own structure has a border at the seam draws it itself); Cartesian: a thick border,
+        its left and right sides dashed when the picture wraps (``wraps`` defaults to boundary == "wrapping")."""
         layout = layout or self.layout
         wraps = boundary == "wrapping" if wraps is None else wraps
         if layout.kind == "polar":
             self.circle(layout.inner, BLACK, width, layout)
             self.circle(layout.outer, BLACK, width, layout)
-            if boundary == "bounded" or (boundary != "wrapping" and not wraps):
+            if boundary == "bounded":
                 self.seam_wall(width, layout)
             return
         x0, y0, x1, y1 = layout.grid_box()
@@ -504,8 +505,10 @@ class Canvas:
 
     def index_labels(self, orientation: str = "out") -> None:
         """Row and column numbers (Cartesian: rows on the left, columns on top) or ring and sector numbers
-        (polar: ring numbers on the 12 o'clock radial on white, sector numbers outside the rim at mid-angle),
-        1-based; ring 1 is the innermost."""
+        (polar: ring numbers 1.., innermost first, on white just counter-clockwise of the 12 o'clock radial and
+        clear of it, so a bounded picture's seam wall stays one unbroken thick line (numbers drawn on the radial
+        would cut it into what looks like a dashed wrap edge); sector numbers outside the rim at mid-angle),
+        1-based, all reserved in the placer."""
         layout = self.layout
         px = self.frame.font_px
         if layout.kind == "cartesian":
@@ -515,13 +518,14 @@ class Canvas:
             for c in range(layout.cols):
                 self.text(str(c + 1), (layout.cell_center(0, c)[0], y0 - px))
             return
+        cx, cy = layout.center
         for ring in range(layout.rows):
             mid = (layout.ring_radius(ring) + layout.ring_radius(ring + 1)) / 2
-            self.text(str(ring + 1), (layout.center[0], layout.center[1] - mid), background=WHITE, pad=2)
+            self.text(str(ring + 1), (cx - WALL_WIDTH / 2 - 4, cy - mid), anchor="rm", background=WHITE, pad=1)
         for s in range(layout.sectors):
             theta = float(layout.angle(s + 0.5))
             rho = layout.outer + px
-            self.text(str(s + 1), (layout.center[0] + rho * math.cos(theta), layout.center[1] - rho * math.sin(theta)))
+            self.text(str(s + 1), (cx + rho * math.cos(theta), cy - rho * math.sin(theta)))
 
     def legend(self, entries: Sequence[str | tuple[str, tuple[int, int, int], str]], title: str | None = None
                ) -> None:

@@ -22,8 +22,9 @@ params), so a process keeps the last few (``PAIR_CACHE``) and the second item of
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -129,6 +130,13 @@ class PairedTask(TaskImplementation):
     PICTURE_OPTIONS = False
     #: Partially aligned tasks whose two renderings may share the answer (Random Walk) set this.
     SAME_ANSWER_ALLOWED = False
+    #: True: each item gets its own options (a partially aligned multiple-choice task, ``kit.options``):
+    #: ``instance.facts["options"][variant]``, its answer at ``facts["answer_rank"]`` in both items (the same
+    #: letter), the other reading's answer never among them; False: one option list for the pair (``arrange``).
+    OWN_OPTIONS = False
+    #: The module ``bench_plugin_polaris.verifiers.<VERIFIER>`` whose ``verify(item, images, layout_of)`` is the
+    #: task's own independent check; the default ``verify`` runs it after ``pair_failures`` (imported on first use).
+    VERIFIER = ""
     #: Polar geometry defaults (per task, spec 2.1 / 5.2): inner radius fraction, radial orientation ("out":
     #: top row = outermost ring; "in": row 1 = ring 1), ring spacing, extra sectors, label font px.
     R0 = 0.25
@@ -189,7 +197,7 @@ class PairedTask(TaskImplementation):
         self._check_declaration()
         pair, variant = pair_position(random.index, params.get("variant") or "both")
         level = params.get("difficulty")
-        instance, contents = self.pair_problem(params, random, pair)
+        instance, shared = self.pair_problem(params, random, pair)
         answers = {v: str(instance.answers[v]) for v in VARIANTS}
         if self.ALIGNMENT == "full" and answers["cartesian"] != answers["polar"]:
             raise GenerationError(f"{random.task_id}: a fully aligned task gave different answers {answers} (a bug)")
@@ -199,10 +207,13 @@ class PairedTask(TaskImplementation):
         letters = ""
         answer = answers[variant]
         other_answer = answers[other(variant)]
+        contents = shared
         if self.OPTION_COUNT:
             letters = option_letters(self.OPTION_COUNT)
+            contents = self.item_options(instance, variant, shared, random.task_id)
             answer = letters[contents.index(answers[variant])]
-            other_answer = letters[contents.index(answers[other(variant)])]
+            other_contents = self.item_options(instance, other(variant), shared, random.task_id)
+            other_answer = letters[other_contents.index(answers[other(variant)])]
         question = self.question(instance, variant, letters, contents)
         metadata = self.pair_metadata(instance, variant, pair, other_answer, answers, contents)
         if level is not None:
@@ -228,7 +239,7 @@ class PairedTask(TaskImplementation):
         rng = random.stream("pair", pair)
         instance = self.build_pair(params, random, pair, rng, params.get("difficulty"))
         contents = None
-        if self.OPTION_COUNT:
+        if self.OPTION_COUNT and not self.OWN_OPTIONS:
             answers = {v: str(instance.answers[v]) for v in VARIANTS}
             position = random.balanced(self.OPTION_COUNT, "answer", position=pair)
             try:
@@ -239,6 +250,23 @@ class PairedTask(TaskImplementation):
             cache.pop(next(iter(cache)))
         cache[key] = (instance, contents)
         return instance, contents
+
+    def item_options(self, instance: Instance, variant: str, shared: tuple[str, ...] | None, task_id: str
+                     ) -> tuple[str, ...]:
+        """``variant``'s option contents: the pair's shared list, or with ``OWN_OPTIONS`` the item's own
+        (``instance.facts["options"][variant]``), checked: distinct, the item's answer at ``facts["answer_rank"]``
+        and the other reading's answer absent (GenerationError otherwise: a bug of the task)."""
+        if not self.OWN_OPTIONS:
+            return shared
+        contents = tuple(str(v) for v in instance.facts["options"][variant])
+        rank = int(instance.facts["answer_rank"])
+        mine, theirs = str(instance.answers[variant]), str(instance.answers[other(variant)])
+        if (len(set(contents)) != len(contents) or len(contents) != self.OPTION_COUNT or contents[rank] != mine
+                or theirs in contents):
+            raise GenerationError(f"{task_id}: the {variant} options {list(contents)} must be {self.OPTION_COUNT} "
+                                  f"distinct values with the answer {mine} at rank {rank} and without the other "
+                                  f"reading's {theirs}")
+        return contents
 
     def pair_metadata(self, instance: Instance, variant: str, pair: int, other_answer: str,
                       answers: Mapping[str, str], contents: tuple[str, ...] | None) -> dict[str, Any]:
@@ -270,6 +298,15 @@ class PairedTask(TaskImplementation):
         instance, letters, contents = problem.structure
         return [self.draw(instance, problem.variant, letters, contents)]
 
+    def scoring_hints(self, item) -> dict[str, Any]:
+        """For a coordinate answer, the words that name its components in the item's rendering, in the
+        answer's order ((row, column) or (ring, sector)), so that "sector 5, ring 3" reads as (3, 5)."""
+        if item.answer_type != "coordinate":
+            return {}
+        if item.variant == "polar":
+            return {"keywords": [["ring"], ["sector"]]}
+        return {"keywords": [["row"], ["column", "col"]]}
+
     def distractors(self, problem: Problem, count: int, random) -> list[str]:
         """Wrong answers: the other letters for a multiple-choice task; for a count, the other rendering's
         answer first (a partially aligned task's most plausible slip), then near misses >= 0."""
@@ -292,6 +329,14 @@ class PairedTask(TaskImplementation):
         if self.BOUNDARY not in BOUNDARIES or self.ALIGNMENT not in ALIGNMENTS or not self.CATEGORY:
             raise GenerationError(f"{type(self).__name__}: declare CATEGORY, BOUNDARY in {BOUNDARIES} and ALIGNMENT "
                                   f"in {ALIGNMENTS} (got {self.CATEGORY!r}, {self.BOUNDARY!r}, {self.ALIGNMENT!r})")
+
+    def verify(self, item, images) -> list[str]:
+        """The pair metadata's failures (``pair_failures``) and those of the task's verifier module
+        (``VERIFIER``), reading the pixels through ``layout_of``."""
+        if not self.VERIFIER:
+            raise NotImplementedError(f"{type(self).__name__}: set VERIFIER or override verify")
+        module = importlib.import_module(f"bench_plugin_polaris.verifiers.{self.VERIFIER}")
+        return self.pair_failures(item) + module.verify(item, images, self.layout_of)
 
     # --- helpers for verifiers ---------------------------------------------------------------------------
     def pair_failures(self, item) -> list[str]:
@@ -323,6 +368,12 @@ class PairedTask(TaskImplementation):
         if self.ALIGNMENT == "partial":
             if "other_answer" not in meta:
                 failures.append("a partially aligned item lacks other_answer")
+            elif self.OWN_OPTIONS:
+                theirs = str(meta.get("other_answer_content"))
+                if meta["other_answer"] != item.answer or theirs in (item.options or ()):
+                    failures.append(f"own options: the other reading's answer {theirs!r} must be absent from the "
+                                    f"options {list(item.options or ())} and its letter {meta['other_answer']!r} "
+                                    f"equal the answer {item.answer!r}")
             elif meta["other_answer"] == item.answer and not self.SAME_ANSWER_ALLOWED:
                 failures.append(f"other_answer {meta['other_answer']!r} equals the answer (a partial pair must differ)")
         elif "other_answer" in meta:
@@ -335,6 +386,16 @@ class PairedTask(TaskImplementation):
         scene = item.metadata["scene"]
         fr = frame_from(scene["frame"], item.variant, scene["geometry"])
         return kdraw.make_layout(item.variant, scene["rows"], scene["cols"], fr, scene["geometry"])
+
+
+def first_found(attempts: int, draw: Callable[[], Any], failure: str) -> Any:
+    """The first of up to ``attempts`` results of ``draw()`` that is not None (bounded retries of a task's
+    rejection sampling); GenerationError(``failure``) when every draw is rejected."""
+    for _attempt in range(attempts):
+        found = draw()
+        if found is not None:
+            return found
+    raise GenerationError(failure)
 
 
 def _params_key(params: Mapping[str, Any]) -> str:

@@ -12,7 +12,14 @@ than the start and tip cells may; the Cartesian border must be thick on both sid
 from __future__ import annotations
 
 from bench_plugin_polaris import bouncing_point_words as words
-from bench_plugin_polaris.verifiers.cell_ink import cells_with, compare_cells, guarded, pixels, thick_at
+from bench_plugin_polaris.verifiers.cell_ink import (
+    cells_with,
+    compare_cells,
+    guarded,
+    pixels,
+    seam_cut_failures,
+    thick_at,
+)
 
 POINT = (213, 40, 40)
 MIN_SHARE = 0.5
@@ -80,9 +87,5 @@ def verify(item, images, layout_of) -> list[str]:
             if not (thick_at(array, x0, y) and thick_at(array, x1, y)):
                 failures.append(f"row {rr + 1} is not closed by thick borders on both sides (the point bounces)")
     else:
-        inner, _outer = layout.seam()
-        for ring in range(rows):
-            mid = (layout.ring_radius(ring) + layout.ring_radius(ring + 1)) / 2
-            if thick_at(array, inner[0], layout.center[1] - mid):
-                failures.append(f"ring {ring + 1} is cut by a wall at 12 o'clock (the point loops round)")
+        failures += seam_cut_failures(array, layout, "the point loops round")
     return failures

@@ -32,8 +32,10 @@ def guarded(verify: Callable[..., list[str]]) -> Callable[..., list[str]]:
 
 
 def pixels(image) -> np.ndarray:
-    """The image as an (h, w, 3) uint8 array."""
-    return np.asarray(image.convert("RGB") if image.mode != "RGB" else image)
+    """The image as a read-only (h, w, 3) uint8 array (``kit.pixels.as_array``)."""
+    from bench_plugin_polaris.kit.pixels import as_array
+
+    return as_array(image)
 
 
 _KEYS: list = [None, None]  # the last array read and its packed colours
@@ -58,10 +60,14 @@ def ink_by_cell(array: np.ndarray, layout, mask: np.ndarray, inset: float = 3.0,
     counting only pixels at least ``inset`` px inside their cell (the four points ``inset`` px away map to the
     same cell), so a polygon edge rounded one pixel over its neighbour's boundary is not read as ink there.
     Every ``step``-th pixel in each direction is read and the counts scaled by ``step``^2."""
-    sampled = np.zeros_like(mask)
-    sampled[::step, ::step] = mask[::step, ::step]
+    return _ink_of_samples(layout, mask[::step, ::step], inset, step)
+
+
+def _ink_of_samples(layout, sampled: np.ndarray, inset: float, step: int, x0: int = 0, y0: int = 0
+                    ) -> dict[Cell, int]:
+    """``ink_by_cell`` of a mask already cut to every ``step``-th pixel from pixel (x0, y0) on."""
     ys, xs = np.nonzero(sampled)
-    px, py = xs + 0.5, ys + 0.5
+    px, py = xs * step + x0 + 0.5, ys * step + y0 + 0.5
     rows, cols = layout.cells_at(px, py)
     keep = rows >= 0
     for dx, dy in ((inset, 0.0), (-inset, 0.0), (0.0, inset), (0.0, -inset)):
@@ -72,9 +78,63 @@ def ink_by_cell(array: np.ndarray, layout, mask: np.ndarray, inset: float = 3.0,
     return {(int(k) // width, int(k) % width): int(n) * step * step for k, n in zip(keys, counts, strict=True)}
 
 
+_SAMPLED: list = [None, None, None]  # the last (array, box) read and the packed colours of its sampled pixels
+
+
+def _read_box(array: np.ndarray, layout) -> tuple[int, int, int, int]:
+    """The pixel box read for cells (the grid's box grown by 4 px, its top-left corner even)."""
+    h, w = array.shape[:2]
+    x0, y0, x1, y1 = layout.grid_box()
+    return max(0, int(x0) - 4) // 2 * 2, max(0, int(y0) - 4) // 2 * 2, min(w, int(x1) + 5), min(h, int(y1) + 5)
+
+
+def _sampled_keys(array: np.ndarray, layout) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """The box read (the grid's box grown by 4 px, even corner) and the packed colours of its every other pixel,
+    computed once per array and box."""
+    box = _read_box(array, layout)
+    if _SAMPLED[0] is not array or _SAMPLED[1] != box:
+        wide = array[box[1]:box[3]:2, box[0]:box[2]:2].astype(np.uint32)
+        _SAMPLED[:] = array, box, wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
+    return box, _SAMPLED[2]
+
+
+def _key(colour: Sequence[int]) -> int:
+    r, g, b = (int(v) for v in colour)
+    return r | g << 8 | b << 16
+
+
 def cells_with(array: np.ndarray, layout, colour: Sequence[int], minimum: int) -> set[Cell]:
-    """The cells holding at least ``minimum`` pixels of exactly ``colour``."""
-    return {cell for cell, n in ink_by_cell(array, layout, colour_mask(array, colour)).items() if n >= minimum}
+    """The cells holding at least ``minimum`` pixels of exactly ``colour`` (``ink_by_cell`` with its default
+    inset and step, read inside the grid's box only: no pixel outside it maps to a cell)."""
+    box = _read_box(array, layout)
+    sub = array[box[1]:box[3]:2, box[0]:box[2]:2]
+    r, g, b = (int(v) for v in colour)
+    mask = (sub[..., 0] == r) & (sub[..., 1] == g) & (sub[..., 2] == b)
+    counts = _ink_of_samples(layout, mask, 3.0, 2, box[0], box[1])
+    return {cell for cell, n in counts.items() if n >= minimum}
+
+
+def cells_with_colours(array: np.ndarray, layout, colours: Sequence[Sequence[int]], minimum: int
+                       ) -> list[set[Cell]]:
+    """``cells_with`` for each of ``colours`` (the same cells), all read in one pass over their pixels."""
+    box, keys = _sampled_keys(array, layout)
+    wanted = np.array([_key(c) for c in colours], dtype=np.uint32)
+    ys, xs = np.nonzero(np.isin(keys, wanted))
+    which = keys[ys, xs]
+    px, py = xs * 2 + box[0] + 0.5, ys * 2 + box[1] + 0.5
+    rows, cols = layout.cells_at(px, py)
+    keep = rows >= 0
+    for dx, dy in ((3.0, 0.0), (-3.0, 0.0), (0.0, 3.0), (0.0, -3.0)):
+        r2, c2 = layout.cells_at(px + dx, py + dy)
+        keep &= (r2 == rows) & (c2 == cols)
+    width = int(cols.max(initial=0)) + 1
+    flat = rows * width + cols
+    found = []
+    for key in wanted:
+        counts = np.bincount(flat[keep & (which == key)])
+        hits = np.nonzero((counts > 0) & (counts * 4 >= minimum))[0]
+        found.append({(int(k) // width, int(k) % width) for k in hits})
+    return found
 
 
 def dark_along(array: np.ndarray, points: Iterable[tuple[float, float]], threshold: int = 60) -> float:
@@ -103,19 +163,42 @@ def compare_cells(found: set[Cell], recorded: set[Cell], what: str) -> list[str]
 def glyph_mask(label: str, at: tuple[float, float], px: int) -> tuple[np.ndarray, int, int]:
     """Where ``label`` would be ink if drawn centred at ``at`` (``kit.draw``'s font at ``px``, no anti-aliasing):
     the template a drawn label is compared with, as (mask, x0, y0) of a small window whose top-left pixel is
-    (x0, y0)."""
+    (x0, y0).  The mask (read-only) depends on the label and px only: it is rendered once and shared."""
+    side = 3 * px
+    return _glyph(label, px), round(at[0]) - side // 2, round(at[1]) - side // 2
+
+
+@functools.lru_cache(maxsize=256)
+def _glyph(label: str, px: int) -> np.ndarray:
+    """``label``'s ink drawn centred in a (3 px)^2 window (read-only)."""
     from PIL import Image, ImageDraw
 
     from bench_plugin_polaris.kit.draw import font
 
     side = 3 * px
-    ax, ay = round(at[0]), round(at[1])
-    x0, y0 = ax - side // 2, ay - side // 2
     canvas = Image.new("L", (side, side), 0)
     draw = ImageDraw.Draw(canvas)
     draw.fontmode = "1"
-    draw.text((ax - x0, ay - y0), label, fill=255, font=font(px), anchor="mm")
-    return np.asarray(canvas) > 0, x0, y0
+    draw.text((side // 2, side // 2), label, fill=255, font=font(px), anchor="mm")
+    mask = np.asarray(canvas) > 0
+    mask.flags.writeable = False
+    return mask
+
+
+@functools.lru_cache(maxsize=64)
+def _templates(labels: tuple[str, ...], px: int) -> tuple[tuple[int, int, int, int], dict[str, np.ndarray]] | None:
+    """The box (x0, x1, y0, y1, in the 3 px window) the ``labels``' templates cover, grown by 2 px, and each
+    template cropped to it; None when no label has ink."""
+    masks = {label: _glyph(label, px) for label in labels}
+    union_mask = np.zeros_like(masks[labels[0]])
+    for mask in masks.values():
+        union_mask |= mask
+    ys, xs = np.nonzero(union_mask)
+    if not len(xs):
+        return None
+    lx0, lx1 = max(0, int(xs.min()) - 2), min(union_mask.shape[1], int(xs.max()) + 3)
+    ly0, ly1 = max(0, int(ys.min()) - 2), min(union_mask.shape[0], int(ys.max()) + 3)
+    return (lx0, lx1, ly0, ly1), {label: mask[ly0:ly1, lx0:lx1] for label, mask in masks.items()}
 
 
 def read_label(array: np.ndarray, at: tuple[float, float], px: int, candidates: Iterable[str],
@@ -125,17 +208,13 @@ def read_label(array: np.ndarray, at: tuple[float, float], px: int, candidates: 
     union).  ("", 1.0) when that box holds no ink; (None, best) when ink is there but no candidate fits at least
     half of it."""
     h, w = array.shape[:2]
-    labels = list(candidates)
-    templates = {label: glyph_mask(label, at, px) for label in labels}
-    mask0, wx, wy = templates[labels[0]]
-    union_mask = np.zeros_like(mask0)
-    for mask, _x, _y in templates.values():
-        union_mask |= mask
-    ys, xs = np.nonzero(union_mask)
-    if not len(xs):
+    labels = tuple(candidates)
+    found = _templates(labels, px)
+    if found is None:
         return None, 0.0
-    lx0, lx1 = max(0, xs.min() - 2), min(mask0.shape[1], xs.max() + 3)
-    ly0, ly1 = max(0, ys.min() - 2), min(mask0.shape[0], ys.max() + 3)
+    (lx0, lx1, ly0, ly1), templates = found
+    side = 3 * px
+    wx, wy = round(at[0]) - side // 2, round(at[1]) - side // 2
     if wx + lx0 < 0 or wy + ly0 < 0 or wx + lx1 > w or wy + ly1 > h:
         return None, 0.0
     ink = array[wy + ly0: wy + ly1, wx + lx0: wx + lx1].max(axis=2) < threshold
@@ -143,12 +222,45 @@ def read_label(array: np.ndarray, at: tuple[float, float], px: int, candidates: 
         return "", 1.0
     best, score = None, 0.0
     for label in labels:
-        template = templates[label][0][ly0:ly1, lx0:lx1]
+        template = templates[label]
         union = np.count_nonzero(ink | template)
         value = np.count_nonzero(ink & template) / union if union else 0.0
         if value > score:
             best, score = label, value
     return (best, score) if score >= 0.5 else (None, score)
+
+
+def read_labels(array: np.ndarray, points: Sequence[tuple[float, float]], px: int, candidates: Iterable[str],
+                threshold: int = 60) -> list[str | None]:
+    """``read_label``'s label (not its score) at each of ``points``, all windows compared at once."""
+    labels = tuple(candidates)
+    found = _templates(labels, px)
+    if found is None or not len(points):
+        return [None] * len(points)
+    (lx0, lx1, ly0, ly1), templates = found
+    h, w = array.shape[:2]
+    side = 3 * px
+    corners = np.array([(round(x) - side // 2, round(y) - side // 2) for x, y in points])
+    wx, wy = corners[:, 0], corners[:, 1]
+    inside = (wx + lx0 >= 0) & (wy + ly0 >= 0) & (wx + lx1 <= w) & (wy + ly1 <= h)
+    out: list[str | None] = [None] * len(points)
+    chosen = np.nonzero(inside)[0]
+    if not len(chosen):
+        return out
+    ys = (wy[chosen] + ly0)[:, None] + np.arange(ly1 - ly0)[None, :]
+    xs = (wx[chosen] + lx0)[:, None] + np.arange(lx1 - lx0)[None, :]
+    ink = array[ys[:, :, None], xs[:, None, :]].max(axis=-1) < threshold  # (points, height, width)
+    stack = np.stack([templates[label] for label in labels])  # (labels, height, width)
+    inter = np.count_nonzero(ink[:, None] & stack[None], axis=(2, 3))
+    union = np.count_nonzero(ink[:, None] | stack[None], axis=(2, 3))
+    value = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+    best = value.argmax(axis=1)
+    for k, index in enumerate(chosen):
+        if not ink[k].any():
+            out[index] = ""
+        elif value[k, best[k]] >= 0.5:
+            out[index] = labels[best[k]]
+    return out
 
 
 def dark_share(array: np.ndarray, x: float, y: float, half: int = 3, threshold: int = 60) -> float:
@@ -164,3 +276,31 @@ def dark_share(array: np.ndarray, x: float, y: float, half: int = 3, threshold: 
 def thick_at(array: np.ndarray, x: float, y: float) -> bool:
     """Whether a thick (wall) line passes through pixel (x, y)."""
     return dark_share(array, x, y) >= 0.6
+
+
+def thick_at_points(array: np.ndarray, xs, ys, half: int = 3, threshold: int = 60) -> np.ndarray:
+    """``thick_at`` for many pixels at once (one gather of their (2 * half + 1)^2 windows, clipped to the image
+    as ``dark_share`` clips them): a boolean array, one per point."""
+    h, w = array.shape[:2]
+    xi = np.rint(np.asarray(xs, float)).astype(int)[:, None]
+    yi = np.rint(np.asarray(ys, float)).astype(int)[:, None]
+    offsets = np.arange(-half, half + 1)
+    gx = (xi + offsets[None, :])[:, None, :]
+    gy = (yi + offsets[None, :])[:, :, None]
+    inside = (gx >= 0) & (gx < w) & (gy >= 0) & (gy < h)
+    dark = array[np.clip(gy, 0, h - 1), np.clip(gx, 0, w - 1)].max(axis=-1) < threshold
+    counts = np.count_nonzero(dark & inside, axis=(1, 2))
+    return counts / np.maximum(1, np.count_nonzero(inside, axis=(1, 2))) >= 0.6
+
+
+def seam_cut_failures(array: np.ndarray, layout, why: str) -> list[str]:
+    """A polar picture whose rings run on round the seam: one failure per ring a thick wall cuts at 12 o'clock
+    (read in the middle of the ring, beside the radial), ``why`` saying why it must be open."""
+    inner, _outer = layout.seam()
+    failures = []
+    for ring in range(layout.rows):
+        mid = (layout.ring_radius(ring) + layout.ring_radius(ring + 1)) / 2
+        if thick_at(array, inner[0], layout.center[1] - mid):
+            failures.append(f"ring {ring + 1} is cut by a wall at 12 o'clock ({why})")
+    return failures
+

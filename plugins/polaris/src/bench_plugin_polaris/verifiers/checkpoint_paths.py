@@ -47,11 +47,12 @@ def verify(item, images, layout_of) -> list[str]:
 
 def _pixel_failures(scene, image, layout) -> list[str]:
     colours = {k: tuple(v) for k, v in scene["colours"].items()}
-    reader = kpixels.PixelReader(image, layout, stride=4)
+    array = kpixels.as_array(image)
+    reader = kpixels.PixelReader(array, layout, stride=4)
     failures = []
     for key, name in (("X", "start"), ("Y", "end"), ("checkpoint", "via")):
         failures += cp_pixels.compare(cp_pixels.marker_cells(reader, colours[key]), {tuple(scene[name])}, key)
     holes = {tuple(c) for c in scene["holes"]}
     failures += cp_pixels.compare(cp_pixels.filled_cells(reader, colours["gap"]), holes, "a gap")
-    failures += cp_pixels.boundary_failures(kpixels.as_array(image), layout, seam_wall=True)
+    failures += cp_pixels.boundary_failures(array, layout, seam_wall=True)
     return failures

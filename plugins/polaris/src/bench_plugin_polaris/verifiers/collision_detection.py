@@ -10,15 +10,24 @@ past the last row) before it; a row mover and a column mover that do not crash m
 tick or more apart.  The option naming the first pair must be the only correct one and carry the answer's
 letter; no option may name the pair that crashes first in the bounded reading unless it is the answer.  The
 question must be the words' for the record.  On the pixels: each car's colour must fill its recorded cell
-only; every cell an arrow covers must show dark ink at its centre and no other empty cell may; the Cartesian
+only (its arrow's cells aside); every cell an arrow covers must show that car's colour at its centre
+(the arrows are drawn in their car's colour) and no other empty cell may; the Cartesian
 sides must be dashed and the polar seam open (the board wraps).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from bench_core import option_letters
 from bench_plugin_polaris import collision_detection_words as words
-from bench_plugin_polaris.verifiers.cell_ink import cells_with, compare_cells, guarded, pixels, thick_at
+from bench_plugin_polaris.verifiers.cell_ink import (
+    cells_with_colours,
+    compare_cells,
+    guarded,
+    pixels,
+    seam_cut_failures,
+)
 
 STEPS = 60
 HORIZON = 6
@@ -37,24 +46,31 @@ def positions(car: dict, step: int) -> tuple[int, int]:
 
 
 def first_meetings(cars: list[dict], rows: int, cols: int, wrap: bool, last: int) -> dict[tuple[int, int], int]:
-    """The first step (1..last) at which each pair of cars is on one point, in the reading."""
-    found: dict[tuple[int, int], int] = {}
-    for step in range(1, last + 1):
-        seen: dict[tuple[int, int], list[int]] = {}
-        for k, car in enumerate(cars):
-            r, c = positions(car, step)
-            if not -STEPS // 2 <= r <= rows * STEPS - STEPS // 2:
-                continue  # a column mover past the inner / outer border
-            if wrap:
-                c %= cols * STEPS
-            elif not -STEPS // 2 <= c <= cols * STEPS - STEPS // 2:
-                continue  # gone past a side of the bounded board
-            seen.setdefault((r, c), []).append(k)
-        for group in seen.values():
-            for a in range(len(group)):
-                for b in range(a + 1, len(group)):
-                    found.setdefault((group[a], group[b]), step)
-    return found
+    """The first step (1..last) at which each pair of cars is on one point, in the reading; ordered by step,
+    then (within a step) by the smallest car index on the point, then by the pair.  Every car's position at
+    every step is one integer array (a car past the inner / outer border, or past a side of the bounded
+    board, is gone)."""
+    if len(cars) < 2:
+        return {}
+    step = np.arange(1, last + 1)
+    r = np.array([car["row"] * STEPS + car["direction"][0] * car["speed"] * step for car in cars])
+    c = np.array([car["col"] * STEPS + car["direction"][1] * car["speed"] * step for car in cars])
+    half = -STEPS // 2
+    on = (r >= half) & (r <= rows * STEPS + half)  # a column mover past the inner / outer border is gone
+    if wrap:
+        c %= cols * STEPS
+    else:
+        on &= (c >= half) & (c <= cols * STEPS + half)  # gone past a side of the bounded board
+    count = len(cars)
+    hits = []
+    for a in range(count):
+        for b in range(a + 1, count):
+            together = on[a] & on[b] & (r[a] == r[b]) & (c[a] == c[b])
+            if together.any():
+                t = int(np.argmax(together))
+                there = on[:, t] & (r[:, t] == r[a, t]) & (c[:, t] == c[a, t])
+                hits.append((t + 1, int(np.argmax(there)), a, b))
+    return {(a, b): t for t, _first, a, b in sorted(hits)}
 
 
 def _crossing_ok(mover: dict, radial: dict, rows: int, cols: int, until: int) -> bool:
@@ -110,34 +126,37 @@ def verify(item, images, layout_of) -> list[str]:
     array = pixels(images[0])
     layout = layout_of(item)
     area = 3.14159 * float(scene["geometry"]["icon_radius"]) ** 2
-    for k, car in enumerate(cars):
-        found = cells_with(array, layout, _rgb(car["hex"]), int(MIN_SHARE * area))
-        failures += compare_cells(found, {(car["row"], car["col"])}, f"car {k + 1} ({car['colour']})")
+    colours = [_rgb(car["hex"]) for car in cars]
+    ahead = [{(car["row"] + car["direction"][0] * s, (car["col"] + car["direction"][1] * s) % cols)
+              for s in range(1, car["speed"] + 1)} for car in cars]
+    found = cells_with_colours(array, layout, colours, int(MIN_SHARE * area))
+    for k, (car, cells) in enumerate(zip(cars, found, strict=True)):
+        # a disc's worth of the car's colour in its own cell; its arrow (same colour, thinner) may add its cells
+        failures += compare_cells(cells - ahead[k], {(car["row"], car["col"])}, f"car {k + 1} ({car['colour']})")
     occupied = {(car["row"], car["col"]) for car in cars}
-    covered = set()
-    for car in cars:
-        dr, dc = car["direction"]
-        covered |= {(car["row"] + dr * s, (car["col"] + dc * s) % cols) for s in range(1, car["speed"] + 1)}
+    owner = {cell: k for k, cells in enumerate(ahead) for cell in cells}
     for r in range(rows):
         for c in range(cols):
             if (r, c) in occupied:
                 continue
             x, y = layout.cell_center(r, c)
-            inked = array[round(y) - 1: round(y) + 2, round(x) - 1: round(x) + 2].max(axis=2).min() < 60
-            if inked != ((r, c) in covered):
-                failures.append(f"cell ({r + 1}, {c + 1}) {'shows' if inked else 'lacks'} arrow ink at its centre, "
-                                f"but the record {'has no' if inked else 'has an'} arrow through it")
+            centre = {tuple(int(v) for v in px) for px in
+                      array[round(y) - 1: round(y) + 2, round(x) - 1: round(x) + 2].reshape(-1, 3)}
+            shown = [k for k, colour in enumerate(colours) if colour in centre]
+            want = [owner[(r, c)]] if (r, c) in owner else []
+            if shown != want:
+                seen = f"car {shown[0] + 1}'s arrow" if shown else "no arrow"
+                meant = f"car {want[0] + 1}'s arrow" if want else "no arrow"
+                failures.append(f"cell ({r + 1}, {c + 1}) shows {seen} at its centre, but the record has {meant} "
+                                "through it")
     if layout.kind == "cartesian":
         x0, y0, x1, y1 = layout.grid_box()
+        ys = [round(y0 + (y1 - y0) * t / 200) for t in range(201)]
         for x in (x0, x1):
-            share = sum(array[round(y0 + (y1 - y0) * t / 200), round(x)].max() < 60 for t in range(201)) / 201
+            share = float(np.count_nonzero(array[ys, round(x)].max(axis=1) < 60)) / 201
             if not 0.3 <= share <= 0.85:
                 failures.append(f"a side edge of the grid is not dashed (dark {share:.0%} of its length): the board "
                                 "wraps")
     else:
-        inner, _outer = layout.seam()
-        for ring in range(rows):
-            mid = (layout.ring_radius(ring) + layout.ring_radius(ring + 1)) / 2
-            if thick_at(array, inner[0], layout.center[1] - mid):
-                failures.append(f"ring {ring + 1} is cut by a wall at 12 o'clock (the board wraps)")
+        failures += seam_cut_failures(array, layout, "the board wraps")
     return failures

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from bench_core import option_letters
 from bench_plugin_polaris.kit import draw, pixels
 from bench_plugin_polaris.kit.layouts import Layout
 
@@ -118,3 +119,25 @@ def marker_failures(reader: pixels.PixelReader, markers: Mapping[str, tuple[tupl
             where = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in sorted(stray))
             failures.append(f"the {name}'s colour also appears in {where}")
     return failures
+
+
+def own_option_failures(item, found: Mapping[str, int], noun: str) -> list[str]:
+    """The checks of an item with its own options (``PairedTask.OWN_OPTIONS``) against ``found`` (each
+    rendering's re-derived answer, e.g. the line and the ring minimum; ``noun`` names it): exactly one option
+    holds the item's own value and carries the answer's letter, none holds the other reading's value, and
+    ``other_answer_content`` is that value."""
+    failures = []
+    other = "polar" if item.variant == "cartesian" else "cartesian"
+    options = dict(zip(option_letters(len(item.options or ())), item.options or (), strict=True))
+    mine, theirs = str(found[item.variant]), str(found[other])
+    holding = [k for k, v in options.items() if v == mine]
+    if holding != [item.answer]:
+        failures.append(f"the {item.variant} {noun} is {mine}; options holding it {holding}; the answer is "
+                        f"{item.answer}")
+    if theirs in options.values():
+        failures.append(f"the {other} {noun} {theirs} is an option (right under the other boundary reading)")
+    if item.metadata.get("other_answer_content") != theirs:
+        failures.append(f"other_answer_content {item.metadata.get('other_answer_content')!r} is not the {other} "
+                        f"{noun} {theirs}")
+    return failures
+

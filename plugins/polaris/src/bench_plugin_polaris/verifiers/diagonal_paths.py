@@ -65,7 +65,8 @@ def verify(item, images, layout_of, boundary: str) -> list[str]:
 def _pixel_failures(item, image, layout, boundary: str, wraps: bool) -> list[str]:
     scene = item.metadata["scene"]
     colours = {k: tuple(v) for k, v in scene["colours"].items()}
-    reader = kpixels.PixelReader(image, layout, stride=4)
+    array = kpixels.as_array(image)
+    reader = kpixels.PixelReader(array, layout, stride=4)
     failures = cp_pixels.compare(cp_pixels.marker_cells(reader, colours["P"]), {tuple(scene["start"])}, "P")
     failures += cp_pixels.compare(cp_pixels.marker_cells(reader, colours["Q"]), {tuple(scene["end"])}, "Q")
     blocked = {tuple(c) for c in scene["blocked"]}
@@ -74,6 +75,5 @@ def _pixel_failures(item, image, layout, boundary: str, wraps: bool) -> list[str
         dark = {(r, c) for r in range(int(scene["rows"])) for c in range(int(scene["cols"])) if (r + c) % 2} - blocked
         failures += cp_pixels.compare(cp_pixels.filled_cells(reader, colours["checker"]), dark,
                                       "a checkerboard square")
-    array = kpixels.as_array(image)
     failures += cp_pixels.boundary_failures(array, layout, seam_wall=boundary == "bounded" and not wraps)
     return failures

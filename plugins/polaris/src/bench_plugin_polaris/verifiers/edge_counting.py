@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from bench_plugin_polaris.kit import pixels as kpixels
 from bench_plugin_polaris.verifiers.cell_ink import guarded
 
@@ -28,13 +30,19 @@ def grid_edges(layout) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 
 def drawn_edges(image, layout, colour) -> set[frozenset]:
     """The unit edges whose mapped midpoint has the trail colour within 2 px (lattice point ``(i, S)`` taken
-    as ``(i, 0)`` in polar)."""
-    array = kpixels.as_array(image)
+    as ``(i, 0)`` in polar); ``image`` may already be its ``as_array`` pixels."""
+    array = image if isinstance(image, np.ndarray) else kpixels.as_array(image)
     width = layout.columns_drawn
+    edges = grid_edges(layout)
+    if not edges:
+        return set()
+    xs = np.array([(a[1] + b[1]) / 2 for a, b in edges], float)
+    ys = np.array([(a[0] + b[0]) / 2 for a, b in edges], float)
+    px, py = layout.map_points(xs, ys)
+    near = kpixels.colours_near(array, np.stack([px, py], axis=1), colour, 2)
     found = set()
-    for a, b in grid_edges(layout):
-        at = layout.map_point((a[1] + b[1]) / 2, (a[0] + b[0]) / 2)
-        if kpixels.colour_near(array, at, colour, 2):
+    for (a, b), hit in zip(edges, near, strict=True):
+        if hit:
             if layout.kind == "polar":
                 a, b = (a[0], a[1] % width), (b[0], b[1] % width)
             found.add(frozenset((a, b)))
@@ -57,7 +65,8 @@ def verify(item, images, layout_of) -> list[str]:
     recorded = {frozenset(pair) for pair in itertools.pairwise(trail)}
     colours = {k: tuple(v) for k, v in scene["colours"].items()}
     layout = layout_of(item)
-    read = drawn_edges(images[0], layout, colours["trail"])
+    array = kpixels.as_array(images[0])
+    read = drawn_edges(array, layout, colours["trail"])
     if read != recorded:
         extra, missing = len(read - recorded), len(recorded - read)
         failures.append(f"the trail drawn has {len(read)} edges ({extra} not recorded, {missing} recorded edges "
@@ -69,7 +78,6 @@ def verify(item, images, layout_of) -> list[str]:
         failures.append(f"{len(holding)} options hold the count {count} read off the picture: {options}")
     elif chr(ord("A") + holding[0]) != item.answer:
         failures.append(f"the count {count} is option {chr(ord('A') + holding[0])}, the item says {item.answer}")
-    array = kpixels.as_array(images[0])
     for key, point in (("P", trail[0]), ("Q", trail[-1])):
         if not kpixels.colour_near(array, layout.lattice_point(*point), colours[key], 3):
             failures.append(f"{key} is not drawn at the trail's {'start' if key == 'P' else 'end'} {point}")

@@ -11,9 +11,13 @@ thick exactly where it separates two boxes.
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from bench_core import option_letters
 from bench_plugin_polaris import sudoku_words as words
-from bench_plugin_polaris.verifiers.cell_ink import cells_with, compare_cells, guarded, pixels, read_label
+from bench_plugin_polaris.verifiers.cell_ink import cells_with, compare_cells, guarded, pixels, read_labels
 
 HIGHLIGHT = (255, 232, 120)
 MIN_PIXELS = 60
@@ -25,15 +29,33 @@ def _cover_columns(size: int, box, r: int, c: int, d: int) -> tuple:
     return ("cell", r, c), ("row", r, d), ("col", c, d), ("box", b, d)
 
 
-def solve_exact_cover(puzzle: list[list[int]], box, limit: int = 2) -> list[list[list[int]]]:
-    """Up to ``limit`` solutions of ``puzzle`` (0 = empty) by Algorithm X."""
-    size = len(puzzle)
+@functools.lru_cache(maxsize=8)
+def _cover_problem(size: int, box: tuple[int, int]) -> tuple[dict, dict]:
+    """The empty board's exact-cover problem: each choice (r, c, d) -> its four columns, and each column -> the
+    choices covering it (frozen; a search works on a copy)."""
     rows = {(r, c, d): _cover_columns(size, box, r, c, d)
             for r in range(size) for c in range(size) for d in range(1, size + 1)}
     columns: dict[tuple, set] = {}
     for key, cols in rows.items():
         for col in cols:
             columns.setdefault(col, set()).add(key)
+    return rows, {col: frozenset(keys) for col, keys in columns.items()}
+
+
+def solve_exact_cover(puzzle: list[list[int]], box, limit: int = 2) -> list[list[list[int]]]:
+    """Up to ``limit`` solutions of ``puzzle`` (0 = empty) by Algorithm X: the givens are selected first (the
+    columns they cover and every choice sharing a column with one are dropped from the start), then the search
+    branches on the column with the fewest choices."""
+    size = len(puzzle)
+    rows, base = _cover_problem(size, tuple(box))
+    chosen = [(r, c, puzzle[r][c]) for r in range(size) for c in range(size) if puzzle[r][c]]
+    covered: set = set()
+    for key in chosen:
+        if covered & set(rows[key]):
+            return []  # the givens clash
+        covered.update(rows[key])
+    columns = {col: {k for k in keys if covered.isdisjoint(rows[k])} for col, keys in base.items()
+               if col not in covered}
 
     def select(key):
         removed = []
@@ -53,15 +75,6 @@ def solve_exact_cover(puzzle: list[list[int]], box, limit: int = 2) -> list[list
                     if col2 != col:
                         columns[col2].add(other)
 
-    chosen = []
-    for r in range(size):
-        for c in range(size):
-            if puzzle[r][c]:
-                key = (r, c, puzzle[r][c])
-                if any(col not in columns or key not in columns[col] for col in rows[key]):
-                    return []  # the givens clash
-                select(key)
-                chosen.append(key)
     found = []
 
     def search():
@@ -110,27 +123,28 @@ def verify(item, images, layout_of) -> list[str]:
     failures += compare_cells(cells_with(array, layout, HIGHLIGHT, MIN_PIXELS), {(tr, tc)}, "the highlight")
     px = int(scene["geometry"]["font_px"])
     labels = [str(d) for d in range(1, size + 1)] + ["?"]
-    for r in range(size):
-        for c in range(size):
-            want = "?" if (r, c) == (tr, tc) else (str(puzzle[r][c]) if puzzle[r][c] else "")
-            seen, _score = read_label(array, layout.cell_center(r, c), px, labels)
-            if seen != want:
-                failures.append(f"cell ({r + 1}, {c + 1}) shows {seen!r}, the record says {want!r}")
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    shown = read_labels(array, [layout.cell_center(r, c) for r, c in cells], px, labels)
+    for (r, c), seen in zip(cells, shown, strict=True):
+        want = "?" if (r, c) == (tr, tc) else (str(puzzle[r][c]) if puzzle[r][c] else "")
+        if seen != want:
+            failures.append(f"cell ({r + 1}, {c + 1}) shows {seen!r}, the record says {want!r}")
     bh, bw = box
+    edges, xs, ys = [], [], []
     for r in range(size):
         for c in range(size):
             for dr, dc in ((0, 1), (1, 0)):
                 if r + dr >= size or c + dc >= size:
                     continue
-                border = (dc and (c + 1) % bw == 0) or (dr and (r + 1) % bh == 0)
+                edges.append((r, c, dr, dc, bool((dc and (c + 1) % bw == 0) or (dr and (r + 1) % bh == 0))))
                 # the edge's middle, a third of a cell long, in index space
-                if dc:
-                    samples = [(c + 1, r + f) for f in (0.35, 0.5, 0.65)]
-                else:
-                    samples = [(c + f, r + 1) for f in (0.35, 0.5, 0.65)]
-                dark = [array[round(y), round(x)].max() < 60 for x, y in (layout.map_point(*p) for p in samples)]
-                if all(dark) != bool(border) and any(dark) != bool(border):
-                    failures.append(f"the edge after cell ({r + 1}, {c + 1}) towards ({r + dr + 1}, {c + dc + 1}) is "
-                                    f"{'thin' if border else 'thick'}, but it {'is' if border else 'is not'} a box "
-                                    "border")
+                for f in (0.35, 0.5, 0.65):
+                    xs.append(c + 1 if dc else c + f)
+                    ys.append(r + f if dc else r + 1)
+    px, py = layout.map_points(np.array(xs), np.array(ys))
+    dark = (array[np.rint(py).astype(int), np.rint(px).astype(int)].max(axis=1) < 60).reshape(-1, 3)
+    for (r, c, dr, dc, border), seen in zip(edges, dark, strict=True):
+        if bool(seen.all()) != border and bool(seen.any()) != border:
+            failures.append(f"the edge after cell ({r + 1}, {c + 1}) towards ({r + dr + 1}, {c + dc + 1}) is "
+                            f"{'thin' if border else 'thick'}, but it {'is' if border else 'is not'} a box border")
     return failures
