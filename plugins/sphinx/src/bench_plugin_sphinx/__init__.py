@@ -11,7 +11,7 @@ import importlib
 
 from bench_core import Task, hookimpl
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "sphinx"
@@ -23,7 +23,7 @@ REGISTERED: tuple[str, ...] = ("mirror_identification", "symmetry_fill", "shape_
                                "frieze_groups", "wallpaper_groups", "tiles_geometry", "tiles_connected_component",
                                "tiles_shortest_path", "sequence_rotation",
                                "sequence_arithmetic", "multi_column_arithmetic", "transform_result_identify",
-                               "transform_pair_infer",
+                               "transform_pair_infer", "transform_similarity_identify",
                                "missing_tiles", "tiles_composition")
 
 

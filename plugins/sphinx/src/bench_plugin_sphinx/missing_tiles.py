@@ -34,7 +34,7 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import missing_words as words
-from bench_plugin_sphinx.kit import boards, compare, complexity, indexed, layout, polyforms, tilings
+from bench_plugin_sphinx.kit import boards, channels, compare, complexity, indexed, layout, polyforms, tilings
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.kit.staggered import short_window, staggered
@@ -227,7 +227,7 @@ class MissingTiles(PaperSets, task="missing-tiles"):
         scene.update(variant=variant, width=width, height=height, option_provenance=provenance)
         if variant == "shape":
             crops = [option_picture(scene, k) for k in range(4)]
-            inks = [c.min(axis=2) < 250 for c in crops]
+            inks = [channels.darkest(c) < 250 for c in crops]
             if not all(distinct_ink(crops[a], crops[b], inks[a] | inks[b]) for a in range(4) for b in range(a + 1, 4)):
                 return None
         return scene

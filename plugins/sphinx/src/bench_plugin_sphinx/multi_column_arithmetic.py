@@ -26,7 +26,7 @@ from bench_core import Problem
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx import sets
 from bench_plugin_sphinx.descriptions.multi_column_arithmetic import STACK_FAMILIES
-from bench_plugin_sphinx.kit import complexity, layout, sequences
+from bench_plugin_sphinx.kit import channels, complexity, layout, sequences
 from bench_plugin_sphinx.kit.palette import PALETTE
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.verifiers import multi_column_arithmetic as verifier
@@ -43,7 +43,7 @@ DOT = {"square": False, "radius": 0.8, "hole": 0.0, "hole_angle": 0.0}
 
 
 def _bold(tile) -> bool:
-    return sequences.blob_count(tile, reach=REACH) == 1 and float((tile.min(axis=2) < 215).mean()) >= MIN_INK
+    return sequences.blob_count(tile, reach=REACH) == 1 and float((channels.darkest(tile) < 215).mean()) >= MIN_INK
 
 
 def _motif(family: str, colour: str, rng, params, cell: int) -> dict[str, Any]:

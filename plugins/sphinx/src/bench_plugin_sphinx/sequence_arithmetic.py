@@ -28,7 +28,7 @@ from bench_core import Problem
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx import sets
 from bench_plugin_sphinx.descriptions.sequence_arithmetic import ARITHMETIC_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, layout, sequences
+from bench_plugin_sphinx.kit import channels, compare, complexity, layout, sequences
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.verifiers import sequence_arithmetic as verifier
 
@@ -73,7 +73,7 @@ def _answer_room(mask: int, signed: int) -> tuple[int, int]:
 
 def _bold(tile) -> bool:
     """One blob (at the verifier's merge reach) inking at least MIN_INK of its cell."""
-    return sequences.blob_count(tile, reach=REACH) == 1 and float((tile.min(axis=2) < 215).mean()) >= MIN_INK
+    return sequences.blob_count(tile, reach=REACH) == 1 and float((channels.darkest(tile) < 215).mean()) >= MIN_INK
 
 
 def _motif(family: str, rng, params, cell: int) -> dict[str, Any]:

@@ -2,24 +2,40 @@
 either exactly one option is similar to the top motif (``one_similar``) or exactly one is not
 (``one_dissimilar``), similar meaning the same shape up to uniform scaling, rotation, reflection and moving.
 
-Every tile, the source included, is the motif under a 2 x 2 linear map drawn through one pipeline
-(``kit.transforms.mapped_tile``).  A similar option's map is a turn by any angle, a mirror or not, and a
-uniform scale in 0.55-1.35, moved a little off the centre.  A dissimilar option's map is the same times a
-*breaker* S R S⁻¹ (``kit.transforms.moment_breaker``, S the square root of the motif's covariance, R a turn of
-35-90°): it stretches and shears the shape (a singular-value ratio of at least 1.4) but keeps its area and its
-second moments, so ink, spread and elongation are the same as a similar option's and no option-only statistic
-singles the odd one out.  (The paper's breakers, a plain anisotropic
-scale, a shear or a keystone, change the elongation; and its similar options turn by multiples of 90° only,
-which keeps the edge directions: with three similar options, either would point at the odd one without
-looking at the top motif.  Both are changed here for that reason.)
+Every tile is one *version* of the motif under a random similarity (a turn by any angle, a mirror or not, a
+uniform scale in 0.55-1.35 and a small move), drawn through one pipeline (``kit.transforms.mapped_tile``).  The
+versions are the motif under the maps ``S R(θ) S⁻¹`` (``kit.transforms.moment_breaker``: S the square root of a
+covariance, R a turn by θ), an orbit of linear maps of area 1 in which two versions θ and θ' are not similar to
+each other: one is the other stretched and sheared by a distortion (singular-value ratio) that grows with
+|θ - θ'|.  The top tile shows one version; similar options show that version, the others other versions:
 
-Motifs need some elongation so that the breaker can distort them (a round motif's breaker is a plain turn);
-every option is checked with the generator's canonical checker (principal-axis frames, ``kit.transforms.
-similarity_score``): similar ones must score high, dissimilar ones low, or the motif is drawn again.
+- ``one_dissimilar``: two versions θ and θ ± Δ, with S from the covariance of the motif (first stretched along
+  its long axis when too round, ``prestretch``), so both have the same area and second moments (ink, spread and
+  elongation are no cue); Δ gives the tier's distortion.  The two versions' tiles must also look alike at a
+  glance (``glance``: edge energy, dark pixels, elongation, spread), since three options show one and the odd
+  option the other.
+- ``one_similar``: four versions 45° apart (θ, θ + 45°, θ + 90°, θ + 135°), S a stretch whose anisotropy gives
+  the tier's distortion at 45°; the top tile shows one of the four, chosen at random.
+
+Which version is shown at the top is chosen at random after the versions are drawn, so no option-only statistic
+(ink, edge length, moments) tells the versions apart: a stretch lengthens a shape's outline, but the top version
+is as often the longer as the shorter one.  Among a few starting angles θ (``candidate_turns``: those keeping the
+versions off each other's mirror images) the generator tries first the ones whose versions' outline lengths
+(predicted from the motif's edge elements) lie closest together.  (The paper's breakers, a plain anisotropic
+scale, a shear or a keystone applied to the shown motif, lengthen the odd option's outline and change its
+elongation; and its similar options turn by multiples of 90° only, which keeps the edge directions.  Both would
+point at the odd option without looking at the top motif, so both are changed here.)
+
+Every two versions must be clearly not similar by the canonical checker run on the motif's ink points
+(``quick_similarity``: principal-axis frames); every option's scale comes from one range per item
+(``scale_range``: no stroke thinner than THINNEST pixels, every version fitting the tile), and the four option
+tiles must be distinct.  None of these tests depends on which version goes on top or on an option's own draw,
+so none of them singles the answer out.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -27,27 +43,44 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
-from bench_plugin_sphinx.kit import complexity, layout, motifs
+from bench_plugin_sphinx.kit import channels, compare, complexity, layout, motifs
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.transform_layout import BORDER, LABEL_SIZE, SIZE, SOURCE_BOX, option_box
 from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 
-#: Families drawn: those a moment-keeping breaker clearly distorts (round motifs, convex polygons and pictograms
-#: mostly stay near-similar), with strokes that survive resampling for the checker.
-FAMILIES = ("arc", "arrow", "bars", "crescent", "glyph", "pinwheel", "polyhex", "segment")
-#: The source motif's box at 1x, and the options' scale range (the spec's).
+#: Families drawn: those a stretch clearly distorts (round motifs, convex polygons and pictograms mostly stay
+#: near-similar), with strokes that survive resampling for the checker.
+FAMILIES = ("arc", "bitgrid", "clock", "glyph", "ladder", "pictogram", "pinwheel")
+#: The resampling of every tile (``kit.transforms.mapped_tile``; drawn at twice the size and reduced, so nearest
+#: is as smooth as bicubic here, and several times faster).
+RESAMPLE = "nearest"
+#: The motif's box at 1x, and the options' scale range (the spec's; ``scale_range`` narrows it per item).
 MOTIF_SIDE, SCALES = 120, (0.55, 1.35)
 #: Largest move of an option off the tile centre (pixels per axis), and the margin kept to the tile edge.
 OFFSET, MARGIN = 12, 10
-#: The least distortion (singular-value ratio) a breaker must bring (the paper's |sx - sy| >= 0.12 is ~1.13).
-MIN_DISTORTION = 1.4
-#: Breaker strength tiers: the turn inside the breaker S R S⁻¹ (degrees, either sign); tier 2 is the subtlest.
-TIERS = {0: (70.0, 90.0), 1: (50.0, 70.0), 2: (35.0, 50.0)}
-#: The generator's canonical checker: similar options score at least SIMILAR, dissimilar ones at most DISSIMILAR.
-SIMILAR, DISSIMILAR = 0.88, 0.58
-ATTEMPTS = 80
+#: The thinnest stroke an option may show (1x pixels), and the least ratio of an item's largest to its smallest
+#: option scale.
+THINNEST, MIN_RANGE = 2.2, 1.3
+#: Tiers: the range of the distortion (singular-value ratio) between the top version and the least distorted
+#: other version; tier 2 is the subtlest (the paper's |sx - sy| >= 0.12 is ~1.13).
+TIERS = {0: (2.2, 2.7), 1: (1.85, 2.2), 2: (1.55, 1.85)}
+#: one_dissimilar: the least eigenvalue ratio of the motif's covariance, over the tier's distortion (a motif below
+#: it is first stretched along its long axis, ``prestretch``), so the turn between the two versions stays below 90°.
+LEAST_ANISOTROPY = 1.1
+#: one_similar: the four versions' turns, degrees apart (the orbit's period is 180°).
+SPACING = 45.0
+#: one_dissimilar: starting angles tried (evenly spaced from a random one) when matching the versions' outline lengths.
+STARTS = 12
+#: The quick checker on point clouds (``quick_similarity``): its grid, reach (radii of gyration), the ink points it
+#: uses, and the most it may find between two versions.
+QUICK_GRID, QUICK_REACH, QUICK_POINTS, QUICK_DISSIMILAR = 32, 3.0, 1500, 0.56
+#: Turn sets drawn per motif, candidates of each tried (best matched first), and motifs drawn per item.
+VERSION_TRIES, RANKED, ATTEMPTS = 8, 3, 40
+#: ``glance``: dark pixels (darkest channel below DARK, as a blind reader counts ink); one_dissimilar: the most
+#: the two versions' glances may differ (log edge energy, log dark pixels, elongation, log spread).
+DARK, GLANCE_TOLERANCE = 195, np.array([0.018, 0.05, 0.018, 0.02])
 
 
 def distortion(matrix: np.ndarray) -> float:
@@ -56,23 +89,197 @@ def distortion(matrix: np.ndarray) -> float:
     return float(values[0] / values[1])
 
 
-def _fits(points: np.ndarray, matrix: np.ndarray, offset) -> bool:
-    """The motif's ink points (about its centre) under ``matrix`` and ``offset`` stay MARGIN inside the tile."""
-    moved = points @ np.asarray(matrix).T + np.asarray(offset)
-    return bool(np.abs(moved).max() <= tf.SIDE / 2 - MARGIN)
+def _stretch_gap(value: float) -> float:
+    """sqrt(x) - 1 / sqrt(x): for S R(θ) S⁻¹, S with eigenvalue ratio a, sin θ = gap(distortion) / gap(a)."""
+    return float(np.sqrt(value) - 1 / np.sqrt(value))
 
 
-def option_map(rng: np.random.Generator, breaker: np.ndarray | None, points: np.ndarray) -> dict[str, Any]:
-    """A random turn, mirror, scale and move (times ``breaker`` when given), scaled down until it fits."""
-    matrix = tf.turn(float(rng.uniform(0, 360)), bool(rng.integers(2)))
-    if breaker is not None:
-        matrix = matrix @ breaker
-    scale = float(rng.uniform(*SCALES))
-    offset = [float(v) for v in rng.uniform(-OFFSET, OFFSET, 2)]
-    while not _fits(points, scale * matrix, offset) and scale > 0.3:
-        scale *= 0.95
-    return {"matrix": [[round(float(v), 6) for v in row] for row in scale * matrix],
-            "offset": [round(v, 3) for v in offset], "similar": breaker is None}
+def turn_for(anisotropy: float, target: float) -> float | None:
+    """The turn θ in (0°, 90°] for which ``moment_breaker`` of a covariance with eigenvalue ratio ``anisotropy``
+    distorts by ``target`` (None when even 90°, a distortion of ``anisotropy``, is not enough)."""
+    ratio = _stretch_gap(target) / _stretch_gap(anisotropy) if anisotropy > 1 else 2.0
+    return None if ratio > 1 else float(np.degrees(np.arcsin(ratio)))
+
+
+def anisotropy_for(target: float, degrees: float = SPACING) -> float:
+    """The eigenvalue ratio a for which ``moment_breaker`` with a turn of ``degrees`` distorts by ``target``."""
+    gap = _stretch_gap(target) / np.sin(np.radians(degrees))
+    root = (gap + np.sqrt(gap * gap + 4)) / 2
+    return float(root * root)
+
+
+def stretch_covariance(anisotropy: float, degrees: float) -> np.ndarray:
+    """A covariance with eigenvalue ratio ``anisotropy``, its long axis at ``degrees``."""
+    rotation = tf.turn(degrees)
+    return rotation @ np.diag([anisotropy, 1.0]) @ rotation.T
+
+
+def edge_elements(art: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of ``art`` (RGB on white) as weighted line elements: the grey level's gradient magnitude where
+    it changes, and the unit tangent there (the gradient turned by 90°), shape (2, n).  Under a linear map M an
+    element's length grows by |M t|."""
+    grey = art.astype(np.float32).mean(axis=2)
+    gx, gy = np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]
+    magnitude = np.hypot(gx, gy)
+    keep = magnitude > 1.0
+    return magnitude[keep], np.stack([-gy[keep], gx[keep]]) / magnitude[keep]
+
+
+def outline_logs(edges: tuple[np.ndarray, np.ndarray], maps: np.ndarray) -> np.ndarray:
+    """The log of the outline length of the motif under each map of ``maps`` (shape (..., 2, 2)), relative to the
+    motif's own (from ``edge_elements``)."""
+    weights, tangents = edges
+    lengths = np.linalg.norm(maps @ tangents, axis=-2)
+    return np.log(lengths @ weights / weights.sum())
+
+
+def versions(covariance: np.ndarray, turns: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
+    """The version maps S R(θ) S⁻¹ B (``kit.transforms.moment_breaker``: S the square root of ``covariance``; B
+    ``base``, the identity when None) for every θ of ``turns`` (degrees), shape turns.shape + (2, 2)."""
+    values, vectors = np.linalg.eigh(covariance)
+    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
+    t = np.radians(np.asarray(turns, dtype=np.float64))
+    c, s = np.cos(t), np.sin(t)
+    rotations = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)
+    return root @ rotations @ np.linalg.inv(root) @ (np.eye(2) if base is None else base)
+
+
+def ranked_versions(covariance: np.ndarray, turns: np.ndarray, base: np.ndarray, edges) -> np.ndarray:
+    """The version maps (``versions``) of the candidate turn sets ``turns`` (one set a row, degrees), those whose
+    predicted outline lengths lie closest together first."""
+    maps = versions(covariance, turns, base)
+    return maps[np.argsort(np.ptp(outline_logs(edges, maps), axis=1), kind="stable")]
+
+
+def _glance_sums(tile: np.ndarray) -> np.ndarray:
+    """(edge energy, dark pixels, and the sums of x, y, x², y², xy over them) of ``tile``, where the edge energy
+    is the grey level's gradient magnitude (forward differences) summed and a pixel is dark when its darkest
+    channel is below DARK."""
+    grey = tile.astype(np.float32).mean(axis=2)
+    energy = float(np.hypot(np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]).sum())
+    rows, cols = np.nonzero(channels.darkest(tile) < DARK)
+    x, y = cols.astype(np.float64), rows.astype(np.float64)
+    return np.array([energy, len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()])
+
+
+@lru_cache(maxsize=1)
+def _paper_sums() -> np.ndarray:
+    return _glance_sums(tf.paper())
+
+
+def glance(tile: np.ndarray) -> np.ndarray:
+    """What a glance takes from a tile without comparing shapes: the log of its edge energy, the log of its count
+    of dark pixels (the axes included), and their elongation and log spread (radius of gyration).  Only the
+    window where the tile differs from the blank paper (and a pixel around it) is measured; the rest is the
+    paper's."""
+    changed = channels.differs(tile, tf.paper())
+    rows, cols = np.nonzero(changed.any(axis=1))[0], np.nonzero(changed.any(axis=0))[0]
+    top, left = max(int(rows[0]) - 1, 0), max(int(cols[0]) - 1, 0)
+    bottom, right = min(int(rows[-1]) + 2, tf.SIDE), min(int(cols[-1]) + 2, tf.SIDE)
+    window = (slice(top, bottom), slice(left, right))
+
+    def shifted(sums: np.ndarray) -> np.ndarray:
+        energy, n, sx, sy, sxx, syy, sxy = sums
+        return np.array([energy, n, sx + left * n, sy + top * n, sxx + 2 * left * sx + left * left * n,
+                         syy + 2 * top * sy + top * top * n, sxy + left * sy + top * sx + left * top * n])
+
+    energy, n, sx, sy, sxx, syy, sxy = (_paper_sums() - shifted(_glance_sums(tf.paper()[window]))
+                                        + shifted(_glance_sums(tile[window])))
+    cxx, cyy, cxy = sxx / n - (sx / n) ** 2, syy / n - (sy / n) ** 2, sxy / n - sx * sy / (n * n)
+    spread = cxx + cyy
+    return np.array([np.log(energy), np.log(n), np.hypot(cxx - cyy, 2 * cxy) / spread, 0.5 * np.log(spread)])
+
+
+def candidate_turns(offsets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Turn sets θ + ``offsets`` (one a row) whose versions are as far as can be from mirror images of each other.
+
+    Mirroring across an axis of S turns S R(θ) S⁻¹ into S R(-θ) S⁻¹, so for a motif that is (nearly) mirror
+    symmetric two versions θ and θ' look alike when θ + θ' is near a multiple of 180°.  Two versions (Δ apart):
+    starts θ with θ + θ' within 45° of 90° (mod 180°), STARTS of them from a random one.  Four versions 45° apart
+    (their pair sums cover a 45° grid): the two sets with every pair sum at least 22.5° off a multiple of 180°."""
+    if len(offsets) == 2:
+        step = 90 / STARTS
+        low = 22.5 - offsets.sum() / 2 + float(rng.uniform(0, step))
+        starts = low + np.arange(STARTS // 2) * step
+        starts = np.concatenate([starts, starts + 90])
+    else:
+        starts = np.array([11.25, 33.75])
+    return starts[:, None] + offsets[None, :]
+
+
+def prestretch(covariance: np.ndarray, least: float) -> np.ndarray:
+    """A map of area 1 that stretches a shape of ``covariance`` along its long axis (and squeezes it across) just
+    enough for its eigenvalue ratio to reach ``least`` (the identity when it does already)."""
+    values, vectors = np.linalg.eigh(covariance)
+    ratio = values[1] / max(values[0], 1e-9)
+    k = max(1.0, float(np.sqrt(np.sqrt(least / ratio))))
+    return vectors @ np.diag([1 / k, k]) @ vectors.T
+
+
+def canonical_coverage(points: np.ndarray, maps: np.ndarray, weight: float) -> np.ndarray:
+    """The ink points (n x 2, each standing for ``weight`` pixels) under each map of ``maps``, in their principal-axis
+    frame measured in radii of gyration: the share of every cell of a QUICK_GRID square of QUICK_REACH radii they
+    cover, in the four sign choices of the axes; shape (len(maps), 4, QUICK_GRID ** 2)."""
+    moved = points[None] @ np.swapaxes(maps, 1, 2)
+    moved = moved - moved.mean(axis=1, keepdims=True)
+    values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
+    radius2 = values.sum(axis=1)
+    frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
+    cells = np.floor((frame + QUICK_REACH) / (2 * QUICK_REACH) * QUICK_GRID).astype(np.intp)
+    inside = ((cells >= 0) & (cells < QUICK_GRID)).all(axis=2)
+    base = np.arange(len(maps))[:, None] * QUICK_GRID ** 2
+    share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * QUICK_REACH / QUICK_GRID) ** 2
+    out = []
+    for flip_x in (False, True):
+        for flip_y in (False, True):
+            x = QUICK_GRID - 1 - cells[..., 0] if flip_x else cells[..., 0]
+            y = QUICK_GRID - 1 - cells[..., 1] if flip_y else cells[..., 1]
+            counts = np.bincount((base + y * QUICK_GRID + x)[inside], minlength=len(maps) * QUICK_GRID ** 2)
+            out.append(np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0))
+    return np.stack(out, axis=1)
+
+
+def quick_similarity(points: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """The canonical checker on point clouds, without drawing: for every two of ``maps`` (i, j), the best soft
+    intersection over union of the principal-frame coverage of the ink ``points`` under map i with theirs under
+    map j, over the four sign choices of j's axes (1 for a similarity, up to binning); shape (len(maps),) * 2."""
+    weight = 1.0
+    if len(points) > QUICK_POINTS:
+        step = len(points) // QUICK_POINTS
+        points, weight = points[::step], float(step)
+    views = canonical_coverage(points, maps, weight)
+    plain = views[:, None, None, 0]
+    return (np.minimum(plain, views[None]).sum(axis=3) / np.maximum(plain, views[None]).sum(axis=3)).max(axis=2)
+
+
+def stroke_width(mask: np.ndarray) -> float:
+    """The mean stroke width of the ink in ``mask`` (a drawing at ``kit.transforms.SUPER`` times the 1x size), in 1x
+    pixels: twice its area over its outline (boundary pixels), over SUPER."""
+    inner = mask.copy()
+    inner[1:-1, 1:-1] = mask[1:-1, 1:-1] & mask[:-2, 1:-1] & mask[2:, 1:-1] & mask[1:-1, :-2] & mask[1:-1, 2:]
+    return 2 * float(mask.sum()) / max(int((mask & ~inner).sum()), 1) / tf.SUPER
+
+
+def scale_range(maps: np.ndarray, points: np.ndarray, width: float) -> tuple[float, float]:
+    """The options' uniform scales for the version ``maps`` of a motif with ink ``points`` (1x, about its centre)
+    and mean stroke ``width``: SCALES, raised so that every version's thinnest strokes stay THINNEST pixels wide
+    and lowered so that every version fits the tile at any turn and move.  The same range for every option of
+    the item, whatever its version."""
+    squeeze = float(np.linalg.svd(maps, compute_uv=False)[:, -1].min())
+    reach = float(np.linalg.norm(points @ np.swapaxes(maps, 1, 2), axis=2).max())
+    return max(SCALES[0], THINNEST / (width * squeeze)), min(SCALES[1], (tf.SIDE / 2 - MARGIN - OFFSET) / reach)
+
+
+def option_map(rng: np.random.Generator, version: np.ndarray, scales: tuple[float, float],
+               similar: bool) -> dict[str, Any]:
+    """A random turn, mirror, scale (in ``scales``) and move of the ``version`` map."""
+    matrix = float(rng.uniform(*scales)) * tf.turn(float(rng.uniform(0, 360)), bool(rng.integers(2))) @ version
+    offset = [round(float(v), 3) for v in rng.uniform(-OFFSET, OFFSET, 2)]
+    return {"matrix": _rounded(matrix), "offset": offset, "similar": similar}
+
+
+def _rounded(matrix: np.ndarray) -> list[list[float]]:
+    return [[round(float(v), 6) for v in row] for row in matrix]
 
 
 def art_of(spec: dict[str, Any]) -> np.ndarray:
@@ -80,7 +287,8 @@ def art_of(spec: dict[str, Any]) -> np.ndarray:
 
 
 def tile_of(art: np.ndarray, option: dict[str, Any]) -> np.ndarray:
-    return tf.mapped_tile(art, np.array(option["matrix"]), tuple(option["offset"]))
+    """The tile of ``art`` under an option's (or the source's) matrix and offset."""
+    return tf.mapped_tile(art, np.array(option["matrix"]), tuple(option["offset"]), resample=RESAMPLE)
 
 
 def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.ndarray:
@@ -88,7 +296,7 @@ def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.
     and the options' tiles in that order, when already drawn)."""
     if tiles is None:
         art = art_of(scene["motif"])
-        tiles = [tf.mapped_tile(art, np.eye(2)), *(tile_of(art, option) for option in scene["options"])]
+        tiles = [tile_of(art, scene["source"]), *(tile_of(art, option) for option in scene["options"])]
     canvas = Image.new("RGB", SIZE, layout.WHITE)
     layout.paste(canvas, tf.framed(tiles[0], BORDER), *SOURCE_BOX[:2])
     draw = ImageDraw.Draw(canvas)
@@ -102,8 +310,8 @@ def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):
     def check_params(self, params):
         if params.get("variant") is not None and params.get("difficulty") is not None:
-            raise ParameterError("parameter 'difficulty': the difficulty level sets the breaker's strength, not the "
-                                 "variant; set variant or difficulty, not both")
+            raise ParameterError("parameter 'difficulty': the difficulty level sets the distortion's strength, not "
+                                 "the variant; set variant or difficulty, not both")
 
     def generate(self, params, random):
         rng = random.rng
@@ -122,53 +330,106 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         else:
             raise GenerationError(f"transform-similarity-identify: no {family} motif with clear options in {ATTEMPTS} "
                                   "draws")
-        spec, source, odd, others = found
+        spec, source, answer, others, strength = found
         others = [others[int(k)] for k in rng.permutation(3)]
-        options = [*others[:position], odd, *others[position:]]
-        tiles = [source, *(option.pop("tile") for option in options)]
-        scene = {"image_size": list(SIZE), "motif": spec, "variant": variant, "options": options,
-                 "source_box": SOURCE_BOX, "option_boxes": [option_box(k) for k in range(4)], "border": BORDER,
+        options = [*others[:position], answer, *others[position:]]
+        tiles = [source.pop("tile"), *(option.pop("tile") for option in options)]
+        scene = {"image_size": list(SIZE), "motif": spec, "variant": variant, "source": source, "options": options,
+                 "distortion": round(strength, 4), "source_box": SOURCE_BOX,
+                 "option_boxes": [option_box(k) for k in range(4)], "border": BORDER,
                  "paper": {"side": tf.SIDE, "minor": tf.MINOR, "step": tf.STEP, "minor_rgb": list(tf.MINOR_RGB),
                            "axis_rgb": list(tf.AXIS_RGB)}}
         stem = words.STEMS[variant][int(rng.integers(len(words.STEMS[variant])))]
         question = f"{stem} {words.DEFINITION} Answer with one letter (a–d)."
-        record = complexity.record("breaker_tier", tier, 0, 2, source="ours")
+        record = complexity.record("distortion_tier", tier, 0, 2, source="ours")
         metadata = {"scene": scene, "variant": variant, "motif": family, "complexity": record,
                     "paper_answer": layout.label(position),
-                    **({} if level is None else {"difficulty_knobs": {"breaker_tier": tier}})}
+                    **({} if level is None else {"difficulty_knobs": {"distortion_tier": tier}})}
         return Problem(question=question, answer="ABCD"[position], image_size=SIZE,
                        params={**params, "variant": variant, "motif": family}, options=("A", "B", "C", "D"),
                        answer_type="option", metadata=metadata, structure=compose(scene, tiles))
 
     def _draw(self, variant, family, tier, rng):
-        """(spec, the source tile, the odd option, the three others; each option with its drawn "tile"), or None
-        when a breaker distorts too little or an option does not pass the canonical checker."""
+        """(spec, the source, the answer option, the three others, the least distortion between two versions; the
+        source and options with their drawn "tile"), or None when the motif cannot be distorted enough or an
+        option does not pass the canonical checker."""
         spec = motifs.sample(family, rng, "asym")
         art = art_of(spec)
-        source = tf.mapped_tile(art, np.eye(2))
-        mask = tf.motif_mask(source)
-        _centre, covariance = tf.moments(mask)
+        mask = channels.differs(art, 255)
+        _centre, own = tf.moments(mask)
         rows, cols = np.nonzero(mask)
-        points = np.stack([cols - tf.SIDE / 2, rows - tf.SIDE / 2], axis=1).astype(np.float64)
-        low, high = TIERS[tier]
-        count = 1 if variant == "one_dissimilar" else 3
-        breakers = [tf.moment_breaker(covariance, float(rng.choice([-1, 1]) * rng.uniform(low, high)))
-                    for _ in range(count)]
-        if min(distortion(b) for b in breakers) < MIN_DISTORTION:
+        points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
+        found = self._versions(variant, tier, art, own, points, stroke_width(mask), rng)
+        if found is None:
             return None
-        similar = [option_map(rng, None, points) for _ in range(4 - count)]
-        dissimilar = [option_map(rng, b, points) for b in breakers]
-        reference = tf.principal_canonical(source)[0]
-        for option in similar + dissimilar:
+        maps, scales = found
+        shown = int(rng.integers(len(maps)))
+        others = [k for k in range(len(maps)) if k != shown]
+        source = {"matrix": _rounded(maps[shown]), "offset": [0.0, 0.0]}
+        source["tile"] = tile_of(art, source)
+        if variant == "one_dissimilar":
+            answer = option_map(rng, maps[others[0]], scales, False)
+            rest = [option_map(rng, maps[shown], scales, True) for _ in range(3)]
+        else:
+            answer = option_map(rng, maps[shown], scales, True)
+            rest = [option_map(rng, maps[k], scales, False) for k in others]
+        group = [answer, *rest]
+        for option in group:
             option["tile"] = tile_of(art, option)
-            score = tf.similarity_score(source, option["tile"], reference)
-            if (score < SIMILAR) if option["similar"] else (score > DISSIMILAR):
-                return None
-        if not tf.pairwise_distinct([option["tile"] for option in similar + dissimilar]):
+        if not self._distinct([option["tile"] for option in group]):
             return None
-        if variant == "one_similar":
-            return spec, source, similar[0], dissimilar
-        return spec, source, dissimilar[0], similar
+        strength = min(distortion(maps[k] @ np.linalg.inv(maps[shown])) for k in others)
+        return spec, source, answer, rest, strength
+
+    @staticmethod
+    def _versions(variant, tier, art, own, points, width, rng):
+        """(the version maps of one item, two for one_dissimilar and four for one_similar, the options' scale
+        range) for the motif ``art`` with covariance ``own``, ink ``points``
+        and stroke ``width``: every two versions clearly not similar to each other by the quick checker, a scale
+        range of at least MIN_RANGE, and (one_dissimilar) the two versions' tiles alike at a glance (``glance``
+        within GLANCE_TOLERANCE: the three similar options show one version and the odd option the other, so
+        the odd one must not stand out by its edges or moments).  All tests are blind to which version goes on
+        top.  Up to VERSION_TRIES turn sets are drawn, RANKED of each tried; None when none passes."""
+        edges = edge_elements(art)
+        for _ in range(VERSION_TRIES):
+            target = float(rng.uniform(*TIERS[tier]))
+            if variant == "one_dissimilar":
+                base = prestretch(own, LEAST_ANISOTROPY * target)
+                covariance = base @ own @ base.T
+                delta = float(turn_for(tf.anisotropy(covariance), target))
+                offsets = np.array([0.0, delta if rng.integers(2) else -delta])
+            else:
+                base = np.eye(2)
+                covariance = stretch_covariance(anisotropy_for(target), float(rng.uniform(0, 180)))
+                offsets = np.arange(4) * SPACING
+            for maps in ranked_versions(covariance, candidate_turns(offsets, rng), base, edges)[:RANKED]:
+                scales = scale_range(maps, points, width)
+                if scales[1] < scales[0] * MIN_RANGE:
+                    continue
+                scores = quick_similarity(points, maps)
+                if scores[~np.eye(len(maps), dtype=bool)].max() > QUICK_DISSIMILAR:
+                    continue
+                if variant == "one_similar":
+                    return maps, scales
+                first, second = (glance(tf.mapped_tile(art, m, resample=RESAMPLE)) for m in maps)
+                if (np.abs(first - second) <= GLANCE_TOLERANCE).all():
+                    return maps, scales
+        return None
+
+    @staticmethod
+    def _distinct(tiles: list[np.ndarray]) -> bool:
+        """Every two of ``tiles`` strongly distinct (``kit.compare.distinct``) in the window where either differs
+        from the blank paper: ``kit.transforms.pairwise_distinct``, with each tile's ink found once."""
+        blank = tf.paper()
+        inks = [channels.differs(tile, blank) for tile in tiles]
+        for a in range(len(tiles)):
+            for b in range(a + 1, len(tiles)):
+                ink = inks[a] | inks[b]
+                rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+                window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+                if not compare.distinct(tiles[a][window], tiles[b][window]):
+                    return False
+        return True
 
     def render(self, problem):
         picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
@@ -181,7 +442,8 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         return [x for x in "ABCD" if x != problem.answer][:count]
 
     def hardness(self, item):
-        """The breaker's tier: 0 a turn of 70-90° inside it (strong), 1 50-70°, 2 35-50° (subtle)."""
+        """The distortion tier: 0 a distortion of 2.1-2.6 between the top version and the nearest other (strong),
+        1 1.75-2.1, 2 1.45-1.75 (subtle)."""
         return float(item.metadata["complexity"]["raw"])
 
 

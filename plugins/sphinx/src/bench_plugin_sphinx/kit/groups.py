@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from bench_plugin_sphinx.kit import motifs, probe
+from bench_plugin_sphinx.kit import channels, motifs, probe
 
 # -- isometries --------------------------------------------------------------------------------------------
 
@@ -530,7 +530,7 @@ def _sampled(rgb: np.ndarray, points: int | None) -> dict[str, Any] | None:
     ys, xs = ys[::stride], xs[::stride]
     pad = 2
     colour = np.pad(rgb.astype(np.int16), ((pad, pad), (pad, pad), (0, 0)), constant_values=255)
-    dark = 1.0 - colour.min(axis=2) / 255.0
+    dark = 1.0 - channels.darkest(colour) / 255.0
     dark /= max(float(np.median(dark[ys + pad, xs + pad])), 0.25)  # the motif's own colour at 1, however light
     d0, c0 = dark[ys + pad, xs + pad], colour[ys + pad, xs + pad]
     solid = c0[d0 > 0.8]  # the motif's solid colours (its anti-aliased edges left out)
@@ -550,7 +550,7 @@ def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.nd
     py = np.clip(py.astype(int), -1, h) + pad
     rows = py[:, None, :] + _NEIGHBOURS[None, :, 0, None]  # (maps, 9, points): each image point's 3 x 3 block
     cols = px[:, None, :] + _NEIGHBOURS[None, :, 1, None]
-    d1 = m["dark"][rows, cols]
+    d1 = m["dark"].ravel()[rows * m["dark"].shape[1] + cols]  # a flat gather: faster than a 2-D one
     same = np.abs(d1 - m["d0"]) <= 0.3
     if m["several"]:  # where both are dark, the colour must match too
         both_dark = (d1 > 0.5) & (m["d0"] > 0.5)

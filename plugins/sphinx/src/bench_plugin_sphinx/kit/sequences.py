@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_plugin_sphinx.kit import icons, layout, motifs
+from bench_plugin_sphinx.kit import channels, icons, layout, motifs
 
 SIZE = (1440, 760)
 PANEL, BORDER, GAP = 272, 6, 72
@@ -100,7 +100,7 @@ def turned(tile: np.ndarray, degrees: float) -> np.ndarray:
 def ink_change(a: np.ndarray, b: np.ndarray, step: int = 40) -> float:
     """The share of pixels inked in ``a`` or ``b`` (darkest channel ``step`` below white) that are inked in only
     one of them: 0 for the same drawing, near 1 for drawings that barely overlap."""
-    ink_a, ink_b = a.min(axis=2) < 255 - step, b.min(axis=2) < 255 - step
+    ink_a, ink_b = channels.darkest(a) < 255 - step, channels.darkest(b) < 255 - step
     union = ink_a | ink_b
     return float((ink_a ^ ink_b)[union].mean()) if union.any() else 0.0
 
@@ -196,7 +196,7 @@ def stacks_panel(tiles: list[np.ndarray], counts: list[int], cell: int) -> np.nd
 def blob_count(tile: np.ndarray, step: int = 40, reach: int = 2) -> int:
     """The number of 8-connected pieces of ink (darkest channel ``step`` below white) after growing the ink by
     ``reach`` pixels: 1 for a motif that draws as one blob at this size (breadth-first flood fill)."""
-    ink = tile.min(axis=2) < 255 - step
+    ink = channels.darkest(tile) < 255 - step
     grown = ink.copy()
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):

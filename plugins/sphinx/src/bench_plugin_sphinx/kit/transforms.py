@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from bench_plugin_sphinx.kit import compare, motifs, probe
+from bench_plugin_sphinx.kit import channels, compare, motifs, probe
 
 #: The eight transformation families (spec T15), in the paper's order.
 TRANSFORMS = ("mirror", "flip", "transpose", "transverse", "rot90", "rot180", "rot270", "translate")
@@ -76,7 +76,7 @@ def place(motif: np.ndarray, vector: tuple[int, int] = (0, 0)) -> np.ndarray:
     if left < 0 or top < 0 or left + m > SIDE or top + m > SIDE:
         raise ValueError(f"a {m} px motif moved by {vector} leaves the {SIDE} px tile")
     window = tile[top: top + m, left: left + m]
-    inked = (motif != 255).any(axis=2)
+    inked = channels.differs(motif, 255)
     window[inked] = motif[inked]
     return tile
 
@@ -107,7 +107,7 @@ def ink_window(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``a`` and ``b`` (tiles on the graph paper) cropped to the bounding box of the pixels where either differs
     from the blank paper: the comparison window of ``distinct_tiles``."""
     blank = paper(a.shape[0])
-    ink = (a != blank).any(axis=2) | (b != blank).any(axis=2)
+    ink = channels.differs(a, blank) | channels.differs(b, blank)
     if not ink.any():
         return a, b
     rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
@@ -145,12 +145,14 @@ def draw_motif(family: str, rng: np.random.Generator, tries: int = 40) -> tuple[
 SUPER = 2
 
 
-def mapped_tile(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+def mapped_tile(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float] = (0.0, 0.0),
+                resample: str = "bicubic") -> np.ndarray:
     """The tile of ``art`` (a motif rendered at ``SUPER`` times its size, RGB on white) under the linear map
     ``matrix`` (2 x 2, x right and y down, about the motif's centre), its centre moved to the tile centre plus
     ``offset`` pixels; drawn at ``SUPER`` x with bicubic resampling, reduced by a box filter and laid over the
     graph paper.  Every option of the similarity task, the source included (the identity), goes through this
-    one pipeline, so resampling marks are no cue."""
+    one pipeline, so resampling marks are no cue.  ``resample``: PIL's filter by name (``bicubic``, ``bilinear``
+    or ``nearest``; the supersampling and box reduction stay)."""
     from PIL import Image
 
     big = SIDE * SUPER
@@ -172,10 +174,10 @@ def mapped_tile(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float]
     c = c_in[0] - a * c_out[0] - b * c_out[1] + a * x0 + b * y0
     f = c_in[1] - d * c_out[0] - e * c_out[1] + d * x0 + e * y0
     warped = Image.fromarray(art).transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, (a, b, c, d, e, f),
-                                            resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255))
+                                            resample=Image.Resampling[resample.upper()], fillcolor=(255, 255, 255))
     small = np.asarray(warped.reduce(SUPER))
     window = tile[y0 // SUPER: y1 // SUPER, x0 // SUPER: x1 // SUPER]
-    inked = small.min(axis=2) < 250
+    inked = channels.darkest(small) < 250
     window[inked] = small[inked]
     return tile
 
@@ -214,7 +216,7 @@ def anisotropy(covariance: np.ndarray) -> float:
 
 def motif_mask(tile: np.ndarray) -> np.ndarray:
     """The pixels of ``tile`` that differ from the blank graph paper."""
-    return (tile != paper()).any(axis=2)
+    return channels.differs(tile, paper())
 
 
 def principal_canonical(tile: np.ndarray, grid: int = 32, reach: float = 3.0, fine: int = 4) -> list[np.ndarray]:

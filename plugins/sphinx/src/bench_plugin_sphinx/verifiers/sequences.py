@@ -23,14 +23,20 @@ def content(pixels: np.ndarray, box: list[int], border: int) -> np.ndarray:
     return pixels[top + border: bottom - border, left + border: right - border]
 
 
+def _darkest(rgb: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel (``rgb.min(axis=-1)``, as two elementwise minima: numpy reduces a last
+    axis of three slowly)."""
+    return np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])
+
+
 def darkness(rgb: np.ndarray) -> np.ndarray:
     """How far each pixel's darkest channel is below white, 0..1 (float32)."""
-    return (255.0 - rgb.min(axis=2).astype(np.float32)) / 255.0
+    return (255.0 - _darkest(rgb).astype(np.float32)) / 255.0
 
 
 def ink(rgb: np.ndarray, step: int = 40) -> np.ndarray:
     """Pixels whose darkest channel is at least ``step`` below white."""
-    return rgb.min(axis=2) < 255 - step
+    return _darkest(rgb) < 255 - step
 
 
 @cache
@@ -49,10 +55,13 @@ def _polar_grid(side: int) -> tuple[np.ndarray, ...]:
 def signature(rgb: np.ndarray) -> np.ndarray:
     """The polar signature (RINGS x BINS) of a square panel's darkness, bilinearly sampled, each ring weighted
     by its radius (its length)."""
-    dark = darkness(rgb)
-    x0, y0, fx, fy, radii = _polar_grid(dark.shape[0])
-    top = dark[y0, x0] * (1 - fx) + dark[y0, x0 + 1] * fx
-    bottom = dark[y0 + 1, x0] * (1 - fx) + dark[y0 + 1, x0 + 1] * fx
+    x0, y0, fx, fy, radii = _polar_grid(rgb.shape[0])
+
+    def dark(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:  # ``darkness`` at the sampled pixels only
+        return (255.0 - _darkest(rgb[ys, xs]).astype(np.float32)) / 255.0
+
+    top = dark(y0, x0) * (1 - fx) + dark(y0, x0 + 1) * fx
+    bottom = dark(y0 + 1, x0) * (1 - fx) + dark(y0 + 1, x0 + 1) * fx
     return (top * (1 - fy) + bottom * fy) * (radii[:, None] / radii[-1])
 
 
@@ -100,25 +109,29 @@ def pieces(mask: np.ndarray) -> list[dict[str, int]]:
         return i
 
     runs: list[tuple[int, int, int]] = []  # (row, start, end exclusive)
-    previous: list[int] = []
     padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
     padded[:, 1:-1] = mask
     edges = np.diff(padded, axis=1)
-    for y in range(mask.shape[0]):
-        starts, ends = np.nonzero(edges[y] == 1)[0], np.nonzero(edges[y] == -1)[0]
-        current = []
-        for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-            k = len(runs)
-            runs.append((y, s, e))
-            parent.append(k)
-            for j in previous:
-                _, ps, pe = runs[j]
-                if ps <= e and s <= pe:  # 8-connected: touching diagonally counts
-                    a, b = find(j), find(k)
-                    if a != b:
-                        parent[b] = a
-            current.append(k)
-        previous = current
+    # every run of every row at once, in row-major order (a row's starts and ends alternate, so they pair up)
+    start_rows, start_cols = np.nonzero(edges == 1)
+    end_cols = np.nonzero(edges == -1)[1]
+    previous: list[int] = []
+    current: list[int] = []
+    row = -1
+    for y, s, e in zip(start_rows.tolist(), start_cols.tolist(), end_cols.tolist(), strict=True):
+        if y != row:
+            previous = current if y == row + 1 else []
+            current, row = [], y
+        k = len(runs)
+        runs.append((y, s, e))
+        parent.append(k)
+        for j in previous:
+            _, ps, pe = runs[j]
+            if ps <= e and s <= pe:  # 8-connected: touching diagonally counts
+                a, b = find(j), find(k)
+                if a != b:
+                    parent[b] = a
+        current.append(k)
     found: dict[int, dict[str, int]] = {}
     for k, (y, s, e) in enumerate(runs):
         root = find(k)

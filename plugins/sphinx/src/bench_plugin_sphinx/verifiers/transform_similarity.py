@@ -5,9 +5,12 @@ Every tile's motif layer is cut from the PNG (the pixels that differ from the bl
 describes).  Each motif is normalised for the moves and scales a similarity allows: centred on its ink's
 centroid and measured in its radius of gyration.  The source is then tried at every turn in steps of
 ``COARSE_DEGREES`` (refined in 1° steps around the best three), mirrored or not, against each option, and the
-best soft intersection over union of the coverages is the option's similarity.  Similar options must score at
-least ``SIMILAR``, dissimilar ones at most ``DISSIMILAR``; exactly one option must be the odd one the question's
-variant asks for, at the answer letter.
+best soft intersection over union of the coverages is the option's similarity.  The odd option the question's
+variant asks for is the one score set apart from the other three in its direction (the highest for
+``one_similar``, the lowest for ``one_dissimilar``) by at least ``GAP``; similar options must score at least
+``SIMILAR`` and dissimilar ones at most ``DISSIMILAR``; the odd option must be at the answer letter.  (The score
+of two similar drawings is not 1: each is drawn at its own size and turn, and thin strokes alias on the grid; a
+gap within the item is a steadier test than a single cut.)
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import similarity_words as words
+from bench_plugin_sphinx.kit import channels
 from bench_plugin_sphinx.verifiers import transforms as px
 from bench_plugin_sphinx.verifiers.records import guarded
 
 COARSE_DEGREES = 6
-GRID, FINE, REACH = 32, 2, 3.0
-SIMILAR, DISSIMILAR = 0.78, 0.76
+GRID, FINE, REACH = 24, 3, 3.0
+SIMILAR, DISSIMILAR, GAP = 0.72, 0.80, 0.08
 
 
 def _frame(mask: np.ndarray) -> tuple[np.ndarray, float]:
@@ -33,20 +37,19 @@ def _frame(mask: np.ndarray) -> tuple[np.ndarray, float]:
 def coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
     """``mask`` sampled on a GRID x GRID square of REACH radii of gyration about its centroid (FINE x finer,
     block-averaged), the sampling frame turned by each of ``degrees`` and mirrored left-right where
-    ``mirrored``: shape (len(degrees), GRID, GRID)."""
+    ``mirrored``: shape (len(degrees), GRID, GRID).  Samples off the mask count as empty."""
     centre, radius = _frame(mask)
-    q = np.linspace(-REACH, REACH, GRID * FINE)
-    qx, qy = np.meshgrid(q, q)
-    t = np.radians(np.asarray(degrees, dtype=np.float64))[:, None, None]
-    sign = np.where(np.asarray(mirrored), -1.0, 1.0)[:, None, None]
-    mx = sign * qx[None]
-    x = centre[0] + radius * (np.cos(t) * mx - np.sin(t) * qy[None])
-    y = centre[1] + radius * (np.sin(t) * mx + np.cos(t) * qy[None])
-    xi, yi = np.rint(x).astype(np.intp), np.rint(y).astype(np.intp)
-    inside = (xi >= 0) & (yi >= 0) & (xi < mask.shape[1]) & (yi < mask.shape[0])
-    padded = np.zeros(mask.size + 1, np.float32)
-    padded[:-1] = mask.ravel()
-    sample = padded[np.where(inside, yi * mask.shape[1] + xi, mask.size)]
+    h, w = mask.shape
+    padded = np.zeros((h + 2, w + 2), np.float32)
+    padded[1:-1, 1:-1] = mask
+    q = (radius * np.linspace(-REACH, REACH, GRID * FINE)).astype(np.float32)
+    t = np.radians(np.asarray(degrees, dtype=np.float64))
+    cos, sin = (v.astype(np.float32)[:, None, None] for v in (np.cos(t), np.sin(t)))
+    mx = np.where(np.asarray(mirrored), -1.0, 1.0).astype(np.float32)[:, None, None] * q[None, None, :]
+    qy = q[None, :, None]
+    x = np.clip(np.rint(centre[0] + cos * mx - sin * qy), -1, w).astype(np.intp) + 1
+    y = np.clip(np.rint(centre[1] + sin * mx + cos * qy), -1, h).astype(np.intp) + 1
+    sample = padded.ravel()[y * (w + 2) + x]
     return sample.reshape(len(sample), GRID, FINE, GRID, FINE).mean(axis=(2, 4))
 
 
@@ -91,24 +94,28 @@ def verify(item, images) -> list[str]:
         failures.append("a tile's frame is not black")
     masks = []
     for box in boxes:
-        layer = px.motif_layer(px.tile_content(pixels, box, border), blank)
-        if layer.shape != blank.shape:
+        content = px.tile_content(pixels, box, border)
+        if content.shape != blank.shape:
             return [*failures, "a tile is not the size of the recorded graph paper"]
-        mask = (layer != 255).any(axis=2)
+        # the motif: pixels that are neither the blank paper nor white
+        mask = channels.differs(content, blank) & channels.differs(content, 255)
         if mask.sum() < 50:
             return [*failures, "a tile shows no motif"]
         masks.append(mask)
     similarity = scorer(masks[0])
     scores = [similarity(mask) for mask in masks[1:]]
     letters = "ABCD"[: len(scores)]
-    unclear = [letters[k] for k, s in enumerate(scores) if DISSIMILAR < s < SIMILAR]
+    shown = [round(s, 3) for s in scores]
+    order = sorted(range(len(scores)), key=lambda k: scores[k], reverse=variant == "one_similar")
+    odd, nearest = order[0], order[1]
+    similar = {odd} if variant == "one_similar" else set(order[1:])
+    if abs(scores[odd] - scores[nearest]) < GAP:
+        failures.append(f"no option is set apart from the others by {GAP} ({variant}; scores {shown})")
+    unclear = [letters[k] for k in range(len(scores))
+               if (scores[k] < SIMILAR if k in similar else scores[k] > DISSIMILAR)]
     if unclear:
-        failures.append(f"option(s) {unclear} are neither clearly similar nor clearly not (scores "
-                        f"{[round(s, 3) for s in scores]})")
-    odd = [k for k, s in enumerate(scores) if (s >= SIMILAR) == (variant == "one_similar")]
-    if len(odd) != 1:
-        failures.append(f"{len(odd)} options are {'similar' if variant == 'one_similar' else 'not similar'} "
-                        f"(scores {[round(s, 3) for s in scores]}), not exactly one")
-    elif letters[odd[0]] != item.answer:
-        failures.append(f"option {letters[odd[0]]} is the odd one ({variant}), but the answer is {item.answer}")
+        failures.append(f"option(s) {unclear} are not clearly similar or clearly not (scores {shown}; similar at "
+                        f"least {SIMILAR}, not similar at most {DISSIMILAR})")
+    if not failures and letters[odd] != item.answer:
+        failures.append(f"option {letters[odd]} is the odd one ({variant}), but the answer is {item.answer}")
     return failures

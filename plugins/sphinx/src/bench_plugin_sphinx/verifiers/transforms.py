@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from bench_plugin_sphinx.kit import compare
+from bench_plugin_sphinx.kit import channels, compare
 
 #: Where each map sends the point (u, v) (centre-based, v downwards).
 FORMULAS = {
@@ -53,7 +53,7 @@ def _blank(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarr
 def motif_layer(tile: np.ndarray, blank: np.ndarray) -> np.ndarray:
     """``tile`` with every pixel equal to the blank paper made white: the motif alone."""
     out = tile.copy()
-    out[(tile == blank).all(axis=2)] = _WHITE
+    out[channels.equals(tile, blank)] = _WHITE
     return out
 
 
@@ -86,7 +86,7 @@ def shifted(layer: np.ndarray, dx: int, dy: int) -> np.ndarray:
 
 def ink_box(layer: np.ndarray) -> tuple[int, int, int, int] | None:
     """(left, top, right, bottom) of the non-white pixels, right/bottom exclusive; None when blank."""
-    ink = (layer != 255).any(axis=2)
+    ink = channels.differs(layer, 255)
     if not ink.any():
         return None
     rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
@@ -94,7 +94,7 @@ def ink_box(layer: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def _window(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ink = (a != 255).any(axis=2) | (b != 255).any(axis=2)
+    ink = channels.differs(a, 255) | channels.differs(b, 255)
     if not ink.any():
         return a, b
     rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]

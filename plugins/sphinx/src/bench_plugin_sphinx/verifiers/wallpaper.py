@@ -165,9 +165,11 @@ class Pixels:
         inside = (qx >= r) & (qx < self.w - r) & (qy >= r) & (qy < self.h - r)
         step = 0.3 if self.reach else 0.1
         same = np.zeros(inside.shape, bool)
+        width = self.padded.shape[1]
+        flat, at = self.padded.ravel(), (qy + 2) * width + (qx + 2)  # flat gathers: faster than 2-D ones
         for dy in range(-self.reach, self.reach + 1):
             for dx in range(-self.reach, self.reach + 1):
-                same |= np.abs(self.padded[qy + 2 + dy, qx + 2 + dx] - values) <= step
+                same |= np.abs(flat[at + (dy * width + dx)] - values) <= step
         return (inside & ~same).sum(axis=1), inside.sum(axis=1)
 
     def mismatch(self, a: np.ndarray, shifts: np.ndarray, limit: int | None = None) -> np.ndarray:
