@@ -17,6 +17,7 @@ from bench_core.audit import audit_items
 from bench_core.dataset import DatasetWriter, read_items
 from bench_core.generation import plan, run_jobs
 from bench_core.host import default_host
+from bench_core.task import implementation
 
 AUDIT_ITEMS = int(os.environ.get("BENCH_AUDIT_ITEMS", "400"))
 #: Settings that make a task multiple choice, where it also has an open format.
@@ -49,7 +50,10 @@ KNOWN_LEAKS: dict[str, str] = {}
     ids=[t.id for t, _ in TASKS],
 )
 def test_answers_are_not_predictable_from_the_options_alone(task, settings, tmp_path: Path):
-    jobs = plan(task, settings, 2026, AUDIT_ITEMS)
+    # AUDIT_ITEMS items, whatever the task's group size (Polaris: 200 Cartesian/Polar pairs; the audit folds and
+    # counts a pair as one draw)
+    groups = max(1, AUDIT_ITEMS // implementation(task).items_per_count(task.resolve_params(settings)))
+    jobs = plan(task, settings, 2026, groups)
     with DatasetWriter(tmp_path) as writer:
         for item_json, paths, pngs in run_jobs(jobs, workers=min(2, os.cpu_count() or 1)):
             writer.write(item_json, paths, pngs)
