@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from score_stream_case import BUILDER
 
 from bench_core import ParameterError, PluginError, plan
 from bench_core import host as host_module
@@ -16,19 +16,6 @@ from bench_core.cli import main
 from bench_core.report import format_report, score_dataset
 from bench_core.types import Task
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def _builder():
-    sys.path.insert(0, str(FIXTURES))
-    try:
-        import build_score_stream
-    finally:
-        sys.path.pop(0)
-    return build_score_stream
-
-
-BUILDER = _builder()
 #: (task, right answers, wrong answers, split): category cat-option holds default-option (4 of 4 right) and
 #: tagged (0 of 1), cat-integer holds default-integer (1 of 2).
 PLAN = (("fix/default-option", 4, 0, "iid"), ("fix/tagged", 0, 1, "ood"), ("fix/default-integer", 1, 1, "iid"))

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from score_stream_case import BUILDER, DATA, EXPECTED, FIXTURES
 
 from bench_core import score_tally
 from bench_core.dataset import read_items
@@ -25,22 +25,6 @@ from bench_core.report import STANDARD_GROUPS, field_value, load_predictions, me
 from bench_core.score_lines import entries_in, entry_view, views_in
 from bench_core.score_tally import Packer, Tally
 from bench_core.scorer import score
-
-FIXTURES = Path(__file__).parent / "fixtures"
-DATA = FIXTURES / "score_stream"
-EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))
-
-
-def _builder():
-    sys.path.insert(0, str(FIXTURES))
-    try:
-        import build_score_stream
-    finally:
-        sys.path.pop(0)
-    return build_score_stream
-
-
-BUILDER = _builder()
 
 
 def plain_report(root: Path, predictions: Path, by: list[str], host) -> dict:

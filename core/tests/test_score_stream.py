@@ -9,30 +9,14 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from score_stream_case import BUILDER, DATA, EXPECTED
 
 from bench_core.errors import DatasetError
 from bench_core.predictions import PredictionIndex
 from bench_core.report import format_report, load_predictions, score_dataset
-
-FIXTURES = Path(__file__).parent / "fixtures"
-DATA = FIXTURES / "score_stream"
-EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))
-
-
-def _builder():
-    sys.path.insert(0, str(FIXTURES))
-    try:
-        import build_score_stream
-    finally:
-        sys.path.pop(0)
-    return build_score_stream
-
-
-BUILDER = _builder()
 
 
 def _report(root: Path, predictions: Path, case: str, *, macro: bool = False) -> dict:
