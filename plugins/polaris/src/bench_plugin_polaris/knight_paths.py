@@ -32,8 +32,7 @@ ROWS, COLS = (4, 6), (5, 8)
 MOVES = (2, 4)
 COUNT = (2, 99)
 ATTEMPTS = 400
-KNIGHT_COLOUR = kdraw.MARKER_COLOURS["blue"]
-TARGET_COLOUR = kdraw.MARKER_COLOURS["vermilion"]
+KNIGHT_COLOUR, TARGET_COLOUR = words.KNIGHT_COLOUR, words.TARGET_COLOUR
 
 Cell = tuple[int, int]
 

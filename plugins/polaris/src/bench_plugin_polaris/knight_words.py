@@ -4,6 +4,11 @@ and a small paraphrase bank (the two items of a pair take the same paraphrase)."
 from __future__ import annotations
 
 from bench_plugin_polaris.kit import text
+from bench_plugin_polaris.kit.draw import MARKER_COLOURS
+
+#: The legend's colours: drawn by the task, read back by its verifier.
+KNIGHT_COLOUR = MARKER_COLOURS["blue"]
+TARGET_COLOUR = MARKER_COLOURS["vermilion"]
 
 #: How the question asks; {k} is the number of moves.
 STEMS = (

@@ -36,8 +36,7 @@ OPTIONS = 5
 ATTEMPTS = 2000
 #: The quantile of the count table's weights at which frequent counts are capped (``flattened``).
 FLATTEN = 0.7
-START_COLOUR = kdraw.MARKER_COLOURS["orange"]
-GOAL_COLOUR = kdraw.MARKER_COLOURS["sky blue"]
+START_COLOUR, GOAL_COLOUR = words.START_COLOUR, words.GOAL_COLOUR
 
 Cell = tuple[int, int]
 

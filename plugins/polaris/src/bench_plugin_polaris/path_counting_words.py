@@ -4,6 +4,11 @@ two items of a pair take the same paraphrase)."""
 from __future__ import annotations
 
 from bench_plugin_polaris.kit import text
+from bench_plugin_polaris.kit.draw import MARKER_COLOURS
+
+#: The legend's colours: drawn by the task, read back by its verifier.
+START_COLOUR = MARKER_COLOURS["orange"]
+GOAL_COLOUR = MARKER_COLOURS["sky blue"]
 
 #: How the question asks; {cells} is "squares" / "cells".
 STEMS = (

@@ -66,9 +66,7 @@ def verify(task, item, images) -> list[str]:
     arr = pixels.as_array(image)
     failures += common.boundary_failures(arr, layout, task.BOUNDARY, wraps=polar_wraps)
     reader = pixels.PixelReader(arr, layout)
-    from bench_plugin_polaris.kit.draw import MARKER_COLOURS  # the palette the legend names
-
-    KNIGHT_COLOUR, TARGET_COLOUR = MARKER_COLOURS["blue"], MARKER_COLOURS["vermilion"]
+    from bench_plugin_polaris.knight_words import KNIGHT_COLOUR, TARGET_COLOUR  # the legend's colours
 
     radii = scene["geometry"]["icon_radii"]
     failures += common.marker_failures(reader, {"knight": (start, KNIGHT_COLOUR)}, radii[start[0]] * 0.75)

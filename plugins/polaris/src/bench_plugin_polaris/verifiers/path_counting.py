@@ -87,9 +87,7 @@ def verify(task, item, images) -> list[str]:
     reader = pixels.PixelReader(arr, layout)
     failures += common.shading_failures(reader, blocked)
     radius = scene["geometry"]["icon_radius"]
-    from bench_plugin_polaris.kit.draw import MARKER_COLOURS  # the palette the legend names
-
-    START_COLOUR, GOAL_COLOUR = MARKER_COLOURS["orange"], MARKER_COLOURS["sky blue"]
+    from bench_plugin_polaris.path_counting_words import GOAL_COLOUR, START_COLOUR  # the legend's colours
 
     failures += common.marker_failures(reader, {"start P": (start, START_COLOUR), "goal Q": (goal, GOAL_COLOUR)},
                                        radius)
