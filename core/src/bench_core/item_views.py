@@ -165,14 +165,19 @@ def _split_view(line: str, where: tuple[Path, int]) -> ItemView | None:
     text = line[meta:end].strip(_JSON_SPACE)
     if not (text[:1] == "{" and text[-1:] == "}") and text != "null":
         return None
-    plugin, params, options = record["plugin"], record["params"], record["options"]
-    if not (plugin is None or type(plugin) is dict) or not (params is None or type(params) is dict):
-        return None
-    if not (options is None or type(options) is list) or type(record["images"]) is not list:
-        return None
-    if type(record.get("image_sha256", [])) is not list or record["answer_type"] not in ANSWER_TYPES:
+    if not head_has_item_types(record):
         return None
     return ItemView(record, line, meta, end, where)
+
+
+def head_has_item_types(record: dict[str, Any]) -> bool:
+    """Whether the keys before the metadata of a split line hold an item's kinds of value (plugin and params
+    a mapping or null, options a list or null, images and image_sha256 lists, a known answer type): else the
+    line is decoded whole, where ``Item.from_record`` names what is wrong."""
+    plugin, params, options = record["plugin"], record["params"], record["options"]
+    return ((plugin is None or type(plugin) is dict) and (params is None or type(params) is dict)
+            and (options is None or type(options) is list) and type(record["images"]) is list
+            and type(record.get("image_sha256", [])) is list and record["answer_type"] in ANSWER_TYPES)
 
 
 def _whole_view(root: str | os.PathLike[str], line: str, where: tuple[Path, int], handle: Any) -> ItemView:

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_core.dataset import ITEMS
-from bench_core.item_views import _REQUIRED, ItemView, _whole_view, views_of
-from bench_core.types import ANSWER_TYPES
+from bench_core.item_views import _REQUIRED, ItemView, _whole_view, head_has_item_types, views_of
 
 _SPLIT = b',"metadata":'
 _JSON_SPACE = b" \t\n\r"
@@ -86,12 +85,7 @@ def split_line(line: bytes) -> Entry | None:
         text = line[meta:end].strip(_JSON_SPACE)
         if not (text[:1] == b"{" and text[-1:] == b"}") and text != b"null":
             return None
-    plugin, params, options = record["plugin"], record["params"], record["options"]
-    if not (plugin is None or type(plugin) is dict) or not (params is None or type(params) is dict):
-        return None
-    if not (options is None or type(options) is list) or type(record["images"]) is not list:
-        return None
-    if type(record.get("image_sha256", [])) is not list or record["answer_type"] not in ANSWER_TYPES:
+    if not head_has_item_types(record):
         return None
     return record, line, meta, end
 
