@@ -80,9 +80,7 @@ class BouncingPoint(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY, wraps=variant == "polar")
         canvas.index_labels(self.ORIENTATION)

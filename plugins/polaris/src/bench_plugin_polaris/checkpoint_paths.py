@@ -86,9 +86,8 @@ class CheckpointPaths(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         for r, c in scene["holes"]:
             canvas.fill_cell(r, c, GAP)
         canvas.grid_lines()

@@ -16,7 +16,6 @@ from bench_core import ParameterError
 from bench_plugin_polaris import collision_detection_logic as logic
 from bench_plugin_polaris import collision_detection_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
-from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 20_000
@@ -86,9 +85,7 @@ class CollisionDetection(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         cars, geometry = instance.scene["cars"], instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY)
         radius = float(geometry["icon_radius"])

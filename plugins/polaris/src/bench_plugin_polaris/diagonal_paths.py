@@ -103,9 +103,7 @@ class DiagonalPaths(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
         if scene["checkered"]:
             for r in range(instance.rows):
                 for c in range(instance.cols):

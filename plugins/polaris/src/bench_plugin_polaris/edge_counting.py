@@ -64,9 +64,8 @@ class EdgeCounting(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY)  # invariant: polar draws the circles only, no seam wall
         trail = [(j, i) for i, j in scene["trail"]]

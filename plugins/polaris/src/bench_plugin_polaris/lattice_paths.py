@@ -96,9 +96,8 @@ class LatticePaths(PairedTask):
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
         m, n = instance.rows, instance.cols
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, m, n, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         shift = int(scene["polar_shift"]) if variant == "polar" else 0
         for i in range(m + 1):  # guide lines between neighbouring dots: arcs / radials in polar
             canvas.polyline([(shift, i), (n + shift, i)], GUIDE, kdraw.GRID_WIDTH)

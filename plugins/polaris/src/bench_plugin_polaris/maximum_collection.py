@@ -16,7 +16,6 @@ from bench_core import GenerationError
 from bench_plugin_polaris import maximum_collection_logic as logic
 from bench_plugin_polaris import maximum_collection_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
-from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.options import windows
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
@@ -80,9 +79,8 @@ class MaximumCollection(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         canvas.grid_lines()
         for a, b in scene["walls"]:
             seam = abs(a[1] - b[1]) > 1

@@ -78,9 +78,7 @@ class MinimumFlips(PairedTask):
         return words.question(variant, instance.rows, instance.cols, instance.scene["stem"], letters, contents)
 
     def draw(self, instance, variant, letters, contents):
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, instance.geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
         for r, strip in enumerate(instance.scene["strips"]):
             for c, value in enumerate(strip):
                 canvas.fill_cell(r, c, words.COLOURS[value][1])

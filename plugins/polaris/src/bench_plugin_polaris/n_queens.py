@@ -103,9 +103,8 @@ class NQueens(PairedTask):
 
     def draw(self, instance, variant, letters, contents):
         geometry = instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         canvas.grid_lines()
         canvas.boundary(self.BOUNDARY)
         canvas.index_labels(self.ORIENTATION)

@@ -77,9 +77,8 @@ class RandomWalk(PairedTask):
     def draw(self, instance, variant, letters, contents):
         scene, geometry = instance.scene, instance.geometry
         m, n = instance.rows, instance.cols
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, m, n, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         polar = variant == "polar"
         width = layout.columns_drawn if polar else n
         for i in range(m + 1):

@@ -15,7 +15,6 @@ from bench_core import ParameterError
 from bench_plugin_polaris import sudoku_logic as logic
 from bench_plugin_polaris import sudoku_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
-from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 60
@@ -79,10 +78,9 @@ class Sudoku(PairedTask):
         return words.question(variant, instance.rows, scene["target"], scene["stem"], letters, contents)
 
     def draw(self, instance, variant, letters, contents):
-        scene, geometry = instance.scene, instance.geometry
-        fr = self.frame_for(instance, variant)
-        layout = kdraw.make_layout(variant, instance.rows, instance.cols, fr, geometry)
-        canvas = kdraw.Canvas(fr, layout)
+        scene = instance.scene
+        canvas = self.canvas_for(instance, variant)
+        layout = canvas.layout
         tr, tc = scene["target"]
         canvas.fill_cell(tr, tc, HIGHLIGHT)
         canvas.grid_lines()

@@ -294,6 +294,15 @@ class PairedTask(TaskImplementation):
         """The frame of ``variant``'s image from the instance's frame settings."""
         return frame_from(instance.frame, variant, instance.geometry)
 
+    def canvas_for(self, instance: Instance, variant: str, rows: int | None = None,
+                   cols: int | None = None) -> kdraw.Canvas:
+        """A blank canvas for ``variant``'s image: its frame (``frame_for``) and the layout of a ``rows`` x
+        ``cols`` grid (default the instance's) with the instance's geometry; ``canvas.layout`` is the layout."""
+        fr = self.frame_for(instance, variant)
+        layout = kdraw.make_layout(variant, instance.rows if rows is None else rows,
+                                   instance.cols if cols is None else cols, fr, instance.geometry)
+        return kdraw.Canvas(fr, layout)
+
     def render(self, problem: Problem):
         instance, letters, contents = problem.structure
         return [self.draw(instance, problem.variant, letters, contents)]
