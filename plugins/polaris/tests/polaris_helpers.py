@@ -54,6 +54,16 @@ def redraw(impl, built, **scene):
     return impl.draw(attrs.evolve(instance, scene={**instance.scene, **scene}), built.item.variant, letters, contents)
 
 
+def seam_line(impl, built, fill, width):
+    """A copy of ``built``'s polar image with a line of ``fill`` and ``width`` along the 12 o'clock seam (a
+    wall planted where the grid wraps, or a bounded seam wall erased with white)."""
+    from PIL import ImageDraw
+
+    image = built.images[0].copy()
+    ImageDraw.Draw(image).line(list(impl.layout_of(built.item).seam()), fill=fill, width=width)
+    return image
+
+
 def conformance_suite(task):
     """The core's conformance suite over ``task`` on this private host, its golden digests in ``golden/``;
     a test module binds it as ``TestConformance = conformance_suite(TASK)``."""

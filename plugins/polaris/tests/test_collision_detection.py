@@ -12,7 +12,7 @@ from bench_plugin_polaris import collision_detection as task_module
 from bench_plugin_polaris import collision_detection_logic as logic
 from bench_plugin_polaris.verifiers import collision_detection as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, seam_line, task_of
 
 from bench_core import assert_rejected
 
@@ -131,9 +131,7 @@ def _structure(built):
 
 def test_a_wall_at_the_seam_or_solid_sides_are_caught():
     polar = build(TASK, seed=4, index=1)
-    image = polar.images[0].copy()
-    inner, outer = IMPL.layout_of(polar.item).seam()
-    ImageDraw.Draw(image).line([inner, outer], fill=(0, 0, 0), width=7)
+    image = seam_line(IMPL, polar, (0, 0, 0), 7)
     failures = assert_rejected(HOST, TASK, polar.item, [image], "a seam wall drawn")
     assert any("cut by a wall" in f for f in failures), failures
     cart = build(TASK, seed=4, index=0)

@@ -10,7 +10,7 @@ from bench_plugin_polaris import minimum_flips_logic as logic
 from bench_plugin_polaris.kit import options as own_options
 from bench_plugin_polaris.verifiers import minimum_flips as verifier
 from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, seam_line, task_of
 
 from bench_core import assert_rejected
 
@@ -87,9 +87,7 @@ def test_a_switched_cell_is_caught(index):
 
 def test_a_seam_wall_on_the_ring_and_open_line_ends_are_caught():
     polar = build(TASK, {"cells": 8, "strips": 2}, seed=2, index=1)
-    image = polar.images[0].copy()
-    inner, outer = IMPL.layout_of(polar.item).seam()
-    ImageDraw.Draw(image).line([inner, outer], fill=(0, 0, 0), width=7)
+    image = seam_line(IMPL, polar, (0, 0, 0), 7)
     failures = assert_rejected(HOST, TASK, polar.item, [image], "a wall drawn across the ring at 12 o'clock")
     assert any("cut by a wall" in f for f in failures), failures
     cart = build(TASK, {"cells": 8, "strips": 2}, seed=2, index=0)

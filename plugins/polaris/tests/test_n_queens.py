@@ -9,8 +9,7 @@ import pytest
 from bench_plugin_polaris import n_queens as task_module
 from bench_plugin_polaris import n_queens_logic as logic
 from bench_plugin_polaris.verifiers import n_queens as verifier
-from PIL import ImageDraw
-from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, task_of
+from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, seam_line, task_of
 
 from bench_core import ParameterError, assert_rejected, plan
 
@@ -104,10 +103,7 @@ def test_planted_rendering_faults_are_caught(index):
 def test_a_missing_seam_wall_is_caught():
     built = build(TASK, seed=3, index=1)
     assert built.item.variant == "polar"
-    image = built.images[0].copy()
-    layout = TASK_IMPL.layout_of(built.item)
-    inner, outer = layout.seam()
-    ImageDraw.Draw(image).line([inner, outer], fill=(255, 255, 255), width=9)
+    image = seam_line(TASK_IMPL, built, (255, 255, 255), 9)
     failures = assert_rejected(HOST, TASK, built.item, [image], "the seam wall erased")
     assert any("seam wall" in f for f in failures), failures
 
