@@ -370,6 +370,34 @@ def test_transformation_option_errors_at_the_recorded_move_agree_with_the_full_s
     assert quick[kind] <= vt.EXACT and full[kind] <= vt.EXACT
     assert [key for key in vt.OPTIONS.values() if quick[key] < vt.SIMILARITY] == [kind]
     assert [key for key in vt.OPTIONS.values() if full[key] < vt.SIMILARITY] == [kind]
+    # screened as verify screens: a translation settled by its lower bound has the bound, above the threshold
+    screened = vt.option_errors(ext, margin, b, lo, hi, (kind, steps), screen=vt.SIMILARITY)
+    assert [key for key in vt.OPTIONS.values() if screened[key] < vt.SIMILARITY] == [kind]
+    for key in vt.OPTIONS.values():
+        if screened.get(f"{key}_shift", 0) is None:
+            assert vt.SIMILARITY < screened[key] <= full[key] + 1e-12
+        else:
+            assert screened[key] == quick[key]
+    assert any(screened[f"{key}_shift"] is None for key in ("tx", "ty") if key != kind)  # the screen settled it
+    # a threshold no bound clears: every translation is searched in full, as without the screen
+    assert vt.option_errors(ext, margin, b, lo, hi, (kind, steps), screen=10.0) == quick
+
+
+def test_transformation_shift_floor_is_a_lower_bound() -> None:
+    # the verifier's screen of a wrong translation never exceeds the full search's smallest error
+    rng = np.random.default_rng(3)
+    n, margin = 2 * vt.FLOOR_BLOCK, 9
+    x = np.linspace(-3, 3, n + 2 * margin)
+    smooth = np.exp(-((x[None, :] - 0.4) ** 2 + (x[:, None] + 0.9) ** 2)) + 0.3 * np.sin(2 * x[None, :])
+    for shown in (rng.random((n + 2 * margin, n + 2 * margin)), smooth):
+        for target in (rng.random((n, n)), shown[margin:margin + n, margin:margin + n][::-1, ::-1].copy()):
+            for axis in (0, 1):
+                assert vt._shift_floor(target, shown, margin, axis) <= vt._shift_profile(target, shown, margin,
+                                                                                         axis).min() + 1e-12
+    # and close to it on a smooth surface, where it settles the clear cases
+    turned = smooth[margin:margin + n, margin:margin + n][::-1, ::-1].copy()
+    assert vt._shift_floor(turned, smooth, margin, 1) > 0.9 * vt._shift_profile(turned, smooth, margin, 1).min()
+    assert vt._shift_floor(rng.random((n + 1, n + 1)), rng.random((n + 3, n + 3)), 1, 1) is None
 
 # -- contour levels at the value of a flat stretch ------------------------------------------------------------
 
@@ -469,8 +497,8 @@ def test_contour_lines_erased_from_a_patch_are_still_rejected() -> None:
 
 
 def test_the_pixel_checks_window_extremes_are_read_at_the_sampled_pixels_alone() -> None:
-    """``pixels._lattice_pick``: the smallest and largest value of every window around the sampled samples (indices
-    clamped at the grid's edge), as a brute-force scan of each window finds them."""
+    """``pixels._lattice_range``: the smallest and largest value of every window around the sampled samples
+    (indices clamped at the grid's edge), as a brute-force scan of each window finds them."""
     from bench_plugin_marvl.verifiers import pixels
 
     rng = np.random.default_rng(8)
@@ -480,7 +508,8 @@ def test_the_pixel_checks_window_extremes_are_read_at_the_sampled_pixels_alone()
         rows = np.sort(rng.integers(0, n0, int(rng.integers(1, 12))))
         cols = np.sort(rng.integers(0, n1, int(rng.integers(1, 12))))
         before, after = int(rng.integers(0, 3)), int(rng.integers(0, 4))
-        for pick, reduce in ((np.minimum, np.min), (np.maximum, np.max)):
+        found = pixels._lattice_range(z, rows, cols, before, after)
+        for got, reduce in zip(found, (np.min, np.max), strict=True):
             expected = [[reduce(z[max(r - before, 0):min(r + after, n0 - 1) + 1,
                                   max(c - before, 0):min(c + after, n1 - 1) + 1]) for c in cols] for r in rows]
-            assert np.array_equal(pixels._lattice_pick(z, rows, cols, before, after, pick), expected)
+            assert np.array_equal(got, expected)

@@ -72,6 +72,21 @@ def test_a_fresh_process_draws_the_same_pair():
     assert out.stdout.strip() == digest
 
 
+def test_settings_changed_between_draws_neither_leak_in_nor_are_lost():
+    """After the first draw the pinned settings are stored without matplotlib's validation: a user's settings
+    changed between draws still do not reach the pixels, and every draw gives them back afterwards."""
+    import matplotlib
+
+    z = _field()
+    first = plotting.render_pair(z, z.T, EXTENT, "heatmap-contour-viridis", "contour")
+    with matplotlib.rc_context({"lines.linewidth": 5.0, "font.size": 20.0, "axes.facecolor": "red",
+                                "lines.antialiased": False, "path.simplify_threshold": 1.0}):
+        again = plotting.render_pair(z, z.T, EXTENT, "heatmap-contour-viridis", "contour")
+        assert matplotlib.rcParams["lines.linewidth"] == 5.0 and matplotlib.rcParams["font.size"] == 20.0
+        assert matplotlib.rcParams["axes.facecolor"] == "red"
+    assert first.tobytes() == again.tobytes()
+
+
 def test_pair_panels_share_axes_ticks_and_colours():
     z = _field()
     image = plotting.render_pair(z, z, EXTENT, "heatmap-viridis", "heatmap-viridis")

@@ -18,8 +18,9 @@ cost.  matplotlib (Agg) is imported on first use, so importing this module is ch
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -164,6 +165,30 @@ def _rc_params() -> dict[str, Any]:
         base = {k: v for k, v in matplotlib.rcParamsDefault.items() if k.split(".")[0] in _RC_GROUPS}
         _rc = {**base, **_RC_OVERRIDES}
     return _rc
+
+
+_rc_validated: dict[str, Any] | None = None
+
+
+@contextlib.contextmanager
+def _pinned_rc() -> Iterator[None]:
+    """matplotlib's settings set to ``_rc_params()`` for the block and restored after it, like
+    ``matplotlib.rc_context(_rc_params())``.  The first time that is what runs, and the values matplotlib's
+    validation made of ours are kept; later blocks store those values directly, without validating some
+    three hundred settings twice per image (the same values, so the same pixels)."""
+    import matplotlib
+
+    global _rc_validated
+    params = matplotlib.rcParams
+    if _rc_validated is None:
+        with matplotlib.rc_context(_rc_params()):
+            _rc_validated = {key: dict.__getitem__(params, key) for key in _rc_params()}
+    before = {key: dict.__getitem__(params, key) for key in _rc_validated}
+    dict.update(params, _rc_validated)
+    try:
+        yield
+    finally:
+        dict.update(params, before)
 
 
 @attrs.define
@@ -558,9 +583,7 @@ def render_plot(z: np.ndarray, extent: Sequence[float], style: str, *, vmin: flo
     lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
     if not hi > lo:
         raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")
-    import matplotlib
-
-    with matplotlib.rc_context(_rc_params()):
+    with _pinned_rc():
         surface = _surface("plot", tuple(size_px))
         _decorate(surface, extent, (title,))
         return _draw(surface, [(z, style)], extent, lo, hi, dashes)
@@ -582,9 +605,7 @@ def render_pair(z_a: np.ndarray, z_b: np.ndarray, extent: Sequence[float], style
     lo, hi = (lo if vmin is None else float(vmin)), (hi if vmax is None else float(vmax))
     if not hi > lo:
         raise ValueError(f"vmax must exceed vmin, got vmin={lo}, vmax={hi}")
-    import matplotlib
-
-    with matplotlib.rc_context(_rc_params()):
+    with _pinned_rc():
         surface = _surface("pair", tuple(size_px))
         _decorate(surface, extent, ("Plot A", "Plot B"))
         return _draw(surface, [(z_a, style_a), (z_b, style_b)], extent, lo, hi)

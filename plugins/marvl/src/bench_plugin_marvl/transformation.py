@@ -83,6 +83,10 @@ GENERATOR_MARGIN = 0.006
 #: (translations at their best whole-sample shift), so that an independent verifier computing the same
 #: errors on the drawn samples cannot land on the other side of the threshold by rounding.
 PLOTTED_MARGIN = 0.002
+#: Lines averaged into one by the lower bound that screens a translation on the plotted grid (``shift_floor``),
+#: and how far above a threshold the bound must lie to settle it (far above the FFT's rounding).
+FLOOR_LINES = 20
+FLOOR_SLACK = 1e-6
 #: Samples per axis of the generator's analysis grid, and its extension for translation searches.
 ANALYSIS_GRID = 160
 #: Parameter draws tried per (family, transformation) before the next family (or transformation) is tried.
@@ -267,15 +271,17 @@ def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
     """The pair's shared colour range ``(lo, hi, clipped)``: min and max of the finite values, except that
     a tail reaching more than four times the 0.5-99.5 % body past it (a singularity) is cut at the
     percentile, so the rest of the surface stays visible (spec: percentile clipping for singular families)."""
-    values = np.concatenate([np.asarray(g, dtype=float).ravel() for g in grids])
-    finite = np.isfinite(values)
-    if not finite.all():
-        values = values[finite]
-    if values.size == 0:
+    parts = [a for a in (np.asarray(g, dtype=float).ravel() for g in grids) if a.size]
+    if not all(np.isfinite(a).all() for a in parts):
+        parts = [a[np.isfinite(a)] for a in parts]
+        parts = [a for a in parts if a.size]
+    if not parts:
         return 0.0, 1.0, False
-    lo, hi = float(values.min()), float(values.max())
-    if _no_far_tail(values, lo, hi):
+    # min, max and the tail test grid by grid: the same numbers as on the grids joined, without joining them
+    lo, hi = min(float(a.min()) for a in parts), max(float(a.max()) for a in parts)
+    if _no_far_tail(parts, lo, hi):
         return (*plotting.value_range(np.array([lo, hi])), False)
+    values = np.concatenate(parts) if len(parts) > 1 else parts[0]
     q_lo, q_hi = (float(v) for v in np.percentile(values, (0.5, 99.5)))
     body = q_hi - q_lo
     clipped = False
@@ -288,16 +294,17 @@ def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
     return lo, hi, clipped
 
 
-def _no_far_tail(values: np.ndarray, lo: float, hi: float) -> bool:
-    """Whether ``colour_range`` certainly cuts no tail, without its percentiles: when 1 % of the values lie in
-    the lowest tenth of the range and 1 % in the highest, the 0.5 and 99.5 percentiles lie inside those
-    tenths, so the body between them is at least 0.8 of the range and no tail reaches four bodies past it."""
+def _no_far_tail(parts: Sequence[np.ndarray], lo: float, hi: float) -> bool:
+    """Whether ``colour_range`` certainly cuts no tail of the values ``parts`` hold together, without their
+    percentiles: when 1 % of the values lie in the lowest tenth of the range and 1 % in the highest, the 0.5
+    and 99.5 percentiles lie inside those tenths, so the body between them is at least 0.8 of the range and
+    no tail reaches four bodies past it."""
     span = hi - lo
     if not span > 0:
         return False
-    need = math.ceil(0.01 * values.size) + 2
-    return (int(np.count_nonzero(values <= lo + 0.1 * span)) >= need
-            and int(np.count_nonzero(values >= hi - 0.1 * span)) >= need)
+    need = math.ceil(0.01 * sum(a.size for a in parts)) + 2
+    return (sum(int(np.count_nonzero(a <= lo + 0.1 * span)) for a in parts) >= need
+            and sum(int(np.count_nonzero(a >= hi - 0.1 * span)) for a in parts) >= need)
 
 
 def to_display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -328,24 +335,48 @@ def feature_depth(d: np.ndarray) -> float:
     the window's edge: the topographic prominence of A.4 with the edge counted as higher ground, i.e. the
     depth of the closed contours around it.  Computed by morphological reconstruction of the edge under the
     surface (for valleys, under the negated surface)."""
-    best = 0.0
-    for surface in (d, -d):
-        filled = np.full_like(surface, -np.inf)
-        filled[0, :], filled[-1, :], filled[:, 0], filled[:, -1] = (
-            surface[0, :], surface[-1, :], surface[:, 0], surface[:, -1]
-        )
-        for _ in range(surface.size):
-            grown = filled.copy()
-            np.maximum(grown[1:, :], filled[:-1, :], out=grown[1:, :])
-            np.maximum(grown[:-1, :], filled[1:, :], out=grown[:-1, :])
-            np.maximum(grown[:, 1:], filled[:, :-1], out=grown[:, 1:])
-            np.maximum(grown[:, :-1], filled[:, 1:], out=grown[:, :-1])
-            np.minimum(grown, surface, out=grown)
-            if np.array_equal(grown, filled):
-                break
-            filled = grown
-        best = max(best, float(np.max(surface - filled)))
-    return best
+    surfaces = np.stack([d, -d])  # peaks, then valleys as peaks of the negated surface: reconstructed together
+    return max(0.0, *(float(np.max(s - f)) for s, f in zip(surfaces, edge_reconstruction(surfaces), strict=True)))
+
+
+def edge_reconstruction(surfaces: np.ndarray) -> np.ndarray:
+    """For each surface of the stack ``surfaces`` (k, rows, columns): the morphological reconstruction
+    (4-connected) of its edge under it, i.e. at every sample the highest level at which a path of samples
+    leads from it to the edge without dipping below that level (at most the sample's own value).  The least
+    fixpoint of "each sample is the largest of itself and its four neighbours, capped by the surface",
+    grown from the edge's values (-inf inside).
+
+    Reached by sweeps rather than one-step dilations: the rows are passed down and up and the columns right
+    and left, each line taking the larger of itself and the line before it, capped by the surface, so a level
+    runs along a whole straight stretch of path in one sweep.  Every sweep stays at or below the least
+    fixpoint and a round of four sweeps that changes nothing is a fixpoint, so the result is that of
+    one-step dilations repeated until nothing changes, bit for bit (only maxima and minima of the values)."""
+    surfaces = np.asarray(surfaces, dtype=float)
+    filled = np.full_like(surfaces, -np.inf)
+    for edge in ((slice(None), 0), (slice(None), -1), (slice(None), slice(None), 0), (slice(None), slice(None), -1)):
+        filled[edge] = surfaces[edge]
+    rows = np.ascontiguousarray(surfaces.transpose(1, 0, 2))  # (row, surface, column): row i is one slice
+    columns = np.ascontiguousarray(surfaces.transpose(2, 0, 1))  # (column, surface, row)
+    by_row = np.ascontiguousarray(filled.transpose(1, 0, 2))
+    while True:
+        before = by_row.copy()
+        _sweep(by_row, rows)
+        by_column = np.ascontiguousarray(by_row.transpose(2, 1, 0))
+        _sweep(by_column, columns)
+        by_row = np.ascontiguousarray(by_column.transpose(2, 1, 0))
+        if np.array_equal(by_row, before):
+            return np.ascontiguousarray(by_row.transpose(1, 0, 2))
+
+
+def _sweep(filled: np.ndarray, cap: np.ndarray) -> None:
+    """Slices ``filled[i]`` forwards and then backwards, each raised to the one before it and capped by
+    ``cap[i]``, in place."""
+    count = len(filled)
+    for order, step in ((range(1, count), 1), (range(count - 2, -1, -1), -1)):
+        for i in order:
+            line = filled[i]
+            np.maximum(line, filled[i - step], out=line)
+            np.minimum(line, cap[i], out=line)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -534,7 +565,7 @@ def plotted_check(family: Any, params: Mapping[str, Any], transform: str, shift_
     grids = plotted_grids(family, params, transform, shift_px, ext[inner, inner] if same else None)
     _, z_b, lo, hi, _ = grids
     known = (transform, shift_px) if transform in ("tx", "ty") else None
-    return option_errors_on_grid(ext, z_b, margin, lo, hi, known), grids
+    return option_errors_on_grid(ext, z_b, margin, lo, hi, known, screen=SIMILARITY + PLOTTED_MARGIN), grids
 
 
 def plotted_ok(errors: Mapping[str, Any], transform: str) -> bool:
@@ -632,8 +663,14 @@ def shift_profile(target: np.ndarray, source: np.ndarray, axis: str, margin: int
     n = target.shape[0]
     # the lines along the shift (rows for x, columns for y) that the window sees; the transforms run along
     # the shift axis of the arrays as they are (a transposed view would make every transform gather)
-    along = 1 if axis == "tx" else 0
-    band = source[margin:margin + n, :] if along == 1 else source[:, margin:margin + n]
+    band = source[margin:margin + n, :] if axis == "tx" else source[:, margin:margin + n]
+    return _band_profile(target, band, 1 if axis == "tx" else 0)
+
+
+def _band_profile(target: np.ndarray, band: np.ndarray, along: int) -> np.ndarray:
+    """``shift_profile`` of ``target`` against ``band``: as many lines as ``target`` (rows if ``along`` is 1,
+    columns if 0), each longer than ``target``'s along ``along``; entry k is the shift s = k - (width - n) / 2."""
+    n = target.shape[along]
     width = band.shape[along]
     # a circular correlation of length >= width is enough: the lags used, t + j <= width - 1, never wrap
     size = fft_size(width)
@@ -648,15 +685,40 @@ def shift_profile(target: np.ndarray, source: np.ndarray, axis: str, margin: int
     return np.sqrt(np.maximum(ssd, 0.0) / target.size)[::-1]
 
 
+def shift_floor(target: np.ndarray, source: np.ndarray, axis: str, margin: int) -> float | None:
+    """A lower bound of ``shift_profile(target, source, axis, margin).min()``, or None when the window's side
+    is not a multiple of ``FLOOR_LINES``.
+
+    The same search on lines averaged in groups of FLOOR_LINES (rows for ``tx``, columns for ``ty``): a
+    shift along the lines moves the lines of a group together, and the squared differences of k lines sum
+    to at least k times the squared difference of their means, so every shift's mean squared difference is
+    at least the grouped one.  One FLOOR_LINES-th of the transforms."""
+    n, k = target.shape[0], FLOOR_LINES
+    if n % k:
+        return None
+    if axis == "tx":  # groups of rows of the window, every column of the extension
+        band = source[margin:margin + n, :]
+        grouped = band.reshape(n // k, k, band.shape[1]).mean(axis=1), target.reshape(n // k, k, n).mean(axis=1)
+        return float(_band_profile(grouped[1], grouped[0], 1).min())
+    band = source[:, margin:margin + n]  # groups of columns of the window, every row of the extension
+    grouped = band.reshape(band.shape[0], n // k, k).mean(axis=2), target.reshape(n, n // k, k).mean(axis=2)
+    return float(_band_profile(grouped[1], grouped[0], 0).min())
+
+
 def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: float, hi: float,
-                          known: tuple[str, int] | None = None) -> dict[str, Any]:
+                          known: tuple[str, int] | None = None, screen: float | None = None) -> dict[str, Any]:
     """Verify's NRMSE of B against every option, from the extended grid of f alone (no formula).
 
     Rotations are array rotations of the window part (exact on a pixel-centred square grid: the r90 image
     of a sample point is a sample point); translations are every whole-sample shift within the margin.
     ``known`` = (axis, shift) is B's own translation: that axis is measured at that shift alone when B is
     already below the acceptance threshold there (the best shift can only be lower, and below the threshold
-    is all the acceptance rule asks); its error and ``_best_shift`` are then that shift's."""
+    is all the acceptance rule asks); its error and ``_best_shift`` are then that shift's.
+
+    ``screen`` (a threshold): a translation axis whose lower bound over every shift (``shift_floor``) lies
+    ``FLOOR_SLACK`` or more above it is not searched; its error is that bound and its ``_best_shift`` None.
+    ``plotted_ok`` decides the same either way (the exact error is at least the bound), and every error
+    below the threshold, or near it, is the searched one."""
     n = b.shape[0]
     ext = to_display(a_ext, lo, hi)
     target = to_display(b, lo, hi)
@@ -672,6 +734,11 @@ def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: flo
             error = nrmse(target, view)
             if error < SIMILARITY - PLOTTED_MARGIN:
                 errors[axis], errors[f"{axis}_best_shift"] = error, s
+                continue
+        if screen is not None:
+            floor = shift_floor(target, ext, axis, margin)
+            if floor is not None and floor >= screen + FLOOR_SLACK:
+                errors[axis], errors[f"{axis}_best_shift"] = floor, None
                 continue
         profile = shift_profile(target, ext, axis, margin)
         k = int(np.argmin(profile))

@@ -27,7 +27,7 @@ function, a panel of the other plot, an extra bump or a reversed colour map fail
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -202,12 +202,21 @@ def check_plot(image: np.ndarray, plot: Plot, z: np.ndarray, label: str,
         stats["coloured"] = coloured
         if coloured > MAX_COLOURED:
             failures.append(f"{label}: {coloured:.1%} of the panel is coloured; a contour plot is black on white")
-    # ink at the sampled pixels and at their four neighbours (for "a line passes next to this pixel")
+    # ink at the sampled pixels, and (for "a line passes next to this pixel") at their four neighbours
     ink = _ink(plot, sampled, indices)
-    near = ink.copy()
-    for dr, dc in _HOLLOW_REACH if plot.hollows else ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        shifted = _pixels_at(image, rows + dr, cols + dc)
-        near |= _ink(plot, shifted, colour_indices(shifted, plot.colormap) if plot.colormap else None)
+    reach = _HOLLOW_REACH if plot.hollows else ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+    def near(mask: np.ndarray) -> np.ndarray:
+        """Whether ink lies on or next to (within ``reach``) each sampled pixel where ``mask`` holds, in the
+        order of ``np.nonzero(mask)``: the neighbours of those pixels alone are read."""
+        at_r, at_c = np.nonzero(mask)
+        out = ink[at_r, at_c]
+        image_r, image_c = rows[at_r], cols[at_c]
+        for dr, dc in reach:
+            shifted = image[image_r + dr, image_c + dc, :3]
+            out |= _ink(plot, shifted, colour_indices(shifted, plot.colormap) if plot.colormap else None)
+        return out
+
     return failures + _contour_failures(plot, z, ink, near, rows, cols, label, stats)
 
 
@@ -252,8 +261,7 @@ def _heatmap_failures(plot: Plot, z: np.ndarray, seen: np.ndarray, rows: np.ndar
     j = np.clip(np.floor(u).astype(int), 0, n - 1)
     expected = _value_index(plot, z, len(lut))
     # the smallest and largest entry over each pixel's sample and its 8 neighbours
-    low = _lattice_pick(expected, i, j, 1, 1, np.minimum)
-    high = _lattice_pick(expected, i, j, 1, 1, np.maximum)
+    low, high = _lattice_range(expected, i, j, 1, 1)
     matched = seen >= 0
     share = float(matched.mean())
     stats["colour_map_share"] = share
@@ -281,9 +289,10 @@ def _heatmap_failures(plot: Plot, z: np.ndarray, seen: np.ndarray, rows: np.ndar
     return failures
 
 
-def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarray, rows: np.ndarray,
-                      cols: np.ndarray, label: str, stats: dict[str, float]) -> list[str]:
-    """Line pixels near level sets, and level sets drawn (see the module docstring)."""
+def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: Callable[[np.ndarray], np.ndarray],
+                      rows: np.ndarray, cols: np.ndarray, label: str, stats: dict[str, float]) -> list[str]:
+    """Line pixels near level sets, and level sets drawn (see the module docstring).  ``near(mask)`` says, for
+    each sampled pixel where ``mask`` holds (``np.nonzero`` order), whether ink is on it or next to it."""
     levels = plot.levels
     if levels.size < 2:
         return [f"{label}: a {plot.kind} panel without contour levels"]
@@ -315,10 +324,10 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
         return [f"{label}: the panel has (almost) no contour lines"]
     # an ink pixel is explained if some level lies between the smallest and largest value within reach
     reach = int(np.ceil(INK_REACH_PX / plot.px_per_sample))
-    low = np.minimum(_lattice_pick(z, i0, j0, reach, reach, np.minimum),
-                     _lattice_pick(z, i0 + 1, j0 + 1, reach, reach, np.minimum))
-    high = np.maximum(_lattice_pick(z, i0, j0, reach, reach, np.maximum),
-                      _lattice_pick(z, i0 + 1, j0 + 1, reach, reach, np.maximum))
+    low, high = _lattice_range(z, i0, j0, reach, reach)
+    low_next, high_next = _lattice_range(z, i0 + 1, j0 + 1, reach, reach)
+    np.minimum(low, low_next, out=low)
+    np.maximum(high, high_next, out=high)
     first = np.searchsorted(levels, low - plot.precision)
     explained = (first < levels.size) & (levels[np.minimum(first, levels.size - 1)] <= high + plot.precision)
     lost = ink & ~explained
@@ -339,8 +348,7 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     cells = int(np.ceil(ON_LINE_PX / plot.px_per_sample))
     # the corners of the cells within ``cells`` of cell (i0, j0) (cell indices clamped to the grid of cells)
     # are the samples from row i0 - cells to i0 + cells + 1 (clamped to the samples), and likewise columns
-    cell_low = _lattice_pick(z, i0, j0, cells, cells + 1, np.minimum)
-    cell_high = _lattice_pick(z, i0, j0, cells, cells + 1, np.maximum)
+    cell_low, cell_high = _lattice_range(z, i0, j0, cells, cells + 1)
     level = levels[nearest]
     crossed = (cell_low <= level - plot.precision) & (level + plot.precision <= cell_high)
     on_line = usable & (distance <= ON_LINE_PX) & crossed
@@ -350,9 +358,12 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     for kind, mask in (("solid", on_line & ~dashed), ("dashed", on_line & dashed)):
         if mask.sum() < 20:
             continue
-        coverage = float(near[mask].mean())
+        lined = near(mask)
+        coverage = float(lined.mean())
         stats[f"{kind}_coverage"] = coverage
-        stats[f"{kind}_missing_tile"] = float(_tile_sums(mask & ~near).max())
+        missing = np.zeros_like(mask)
+        missing[mask] = ~lined  # boolean indexing walks the pixels in ``np.nonzero`` order
+        stats[f"{kind}_missing_tile"] = float(_tile_sums(missing).max())
         if kind == "solid" and stats["solid_missing_tile"] > (MAX_MISSING_TILE_HOLLOWS if plot.hollows
                                                               else MAX_MISSING_TILE):
             failures.append(f"{label}: a patch of a level set of the recorded function "
@@ -364,22 +375,26 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: np.ndarr
     return failures
 
 
-def _lattice_pick(z: np.ndarray, rows: np.ndarray, cols: np.ndarray, before: int, after: int, pick: Any
-                  ) -> np.ndarray:
-    """``pick`` (np.minimum or np.maximum) of ``z`` over rows r - before .. r + after and columns c - before ..
-    c + after (indices clamped to the grid) for every r of ``rows`` and c of ``cols``: shape (len(rows),
-    len(cols)): a running minimum or maximum of the grid read at those samples, computed at them alone."""
+def _lattice_range(z: np.ndarray, rows: np.ndarray, cols: np.ndarray, before: int, after: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and the largest value of ``z`` over rows r - before .. r + after and columns c - before ..
+    c + after (indices clamped to the grid) for every r of ``rows`` and c of ``cols``: two arrays of shape
+    (len(rows), len(cols)), a running minimum and maximum of the grid read at those samples alone.  Whole rows
+    are gathered first (contiguous copies), then the columns of the few rows kept; each gather serves both."""
     n0, n1 = z.shape
     row_index = np.minimum(np.maximum(rows[None, :] + np.arange(-before, after + 1)[:, None], 0), n0 - 1)
     col_index = np.minimum(np.maximum(cols[None, :] + np.arange(-before, after + 1)[:, None], 0), n1 - 1)
-    # whole rows first (contiguous copies), then the columns of the few rows kept
-    down = z.take(row_index[0], axis=0)
+    low = z.take(row_index[0], axis=0)
+    high = low.copy()
     for index in row_index[1:]:
-        pick(down, z.take(index, axis=0), out=down)
-    out = down.take(col_index[0], axis=1)
+        taken = z.take(index, axis=0)
+        np.minimum(low, taken, out=low)
+        np.maximum(high, taken, out=high)
+    out_low, out_high = low.take(col_index[0], axis=1), high.take(col_index[0], axis=1)
     for index in col_index[1:]:
-        pick(out, down.take(index, axis=1), out=out)
-    return out
+        np.minimum(out_low, low.take(index, axis=1), out=out_low)
+        np.maximum(out_high, high.take(index, axis=1), out=out_high)
+    return out_low, out_high
 
 
 def _tile_sums(mask: np.ndarray, tile: int = TILE) -> np.ndarray:

@@ -10,7 +10,9 @@ pixel-centred square grid maps onto itself), or a whole-sample shift.  Two pictu
 their root-mean-square difference in display space (values mapped through the colour range to [0, 1],
 clipped) is below 0.07 (the task's similarity threshold); a translation option is correct if any shift
 along its axis within the allowed range reproduces B.  The smallest error over all shifts comes from the
-cross-correlation of B with the extended array (by FFT along the shift axis).
+cross-correlation of B with the extended array (by FFT along the shift axis); a wrong translation is first
+screened with the same search on lines averaged in blocks, a lower bound of that smallest error, and is
+searched in full only when the bound does not already clear the threshold.
 """
 
 from __future__ import annotations
@@ -39,10 +41,15 @@ SIMILARITY = 0.07
 MAX_SHIFT = 0.25
 #: Largest error of the answer's own option (it reproduces B up to the drawn values' rounding).
 EXACT = 1e-3
+#: Lines averaged into one by the lower bound that screens a wrong translation (``_shift_floor``), and how
+#: far above a threshold that bound must lie to settle the verdict (far above the FFT's rounding).
+FLOOR_BLOCK = 20
+FLOOR_SLACK = 1e-6
 
 
 def verify(item: Item, images: Sequence[Any], stats: dict[str, Any] | None = None) -> list[str]:
-    """Every failure of a ``marvl/transformation`` item (the errors of every option go into ``stats``)."""
+    """Every failure of a ``marvl/transformation`` item (the errors of every option go into ``stats``; a
+    translation settled by its lower bound (``option_errors``' ``screen``) has that bound and a shift of None)."""
     stats = {} if stats is None else stats
     scene = item.metadata["scene"]
     try:
@@ -76,7 +83,7 @@ def verify(item: Item, images: Sequence[Any], stats: dict[str, Any] | None = Non
     failures += _range_failures(a, b, lo, hi, bool(scene.get("range_clipped")), int(scene["sampling"]["decimals"]))
     if not hi > lo:
         return failures
-    errors = option_errors(ext, margin, b, lo, hi, (kind, steps))
+    errors = option_errors(ext, margin, b, lo, hi, (kind, steps), screen=SIMILARITY)
     stats.update(errors)
     close = [key for key in ("r90", "r180", "tx", "ty", "none") if errors[key] < SIMILARITY]
     if close != [kind]:
@@ -120,7 +127,7 @@ def display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
 
 
 def option_errors(ext: np.ndarray, margin: int, b: np.ndarray, lo: float, hi: float,
-                  recorded: tuple[str, int] | None = None) -> dict[str, float]:
+                  recorded: tuple[str, int] | None = None, screen: float | None = None) -> dict[str, Any]:
     """Root-mean-square display difference between B and what each option makes of f; translations at
     their best shift within ``margin`` samples either way (their shift is reported as ``tx_shift`` /
     ``ty_shift``).
@@ -129,10 +136,15 @@ def option_errors(ext: np.ndarray, margin: int, b: np.ndarray, lo: float, hi: fl
     margin, kind, shift)``: B is then read from the displayed extension (display space commutes with the
     index maps of ``moved``), and a translation's own axis is measured at its recorded shift alone when
     that already reproduces B within ``EXACT`` (the best shift can only be closer, and the verdict only
-    asks whether the error is below ``EXACT`` and ``SIMILARITY``): one cross-correlation fewer."""
+    asks whether the error is below ``EXACT`` and ``SIMILARITY``): one cross-correlation fewer.
+
+    ``screen`` (a threshold, e.g. ``SIMILARITY``): a translation whose lower bound over every shift
+    (``_shift_floor``) is at least ``FLOOR_SLACK`` above it gets that bound as its error and None as its shift
+    (its error is certainly above the threshold, and the full search is skipped); the other translations are
+    searched in full, so every error below the threshold, or near it, is the exact one."""
     shown = display(ext, lo, hi)
     target = display(b, lo, hi) if recorded is None else moved(shown, margin, *recorded)
-    errors: dict[str, float] = {}
+    errors: dict[str, Any] = {}
     for key in ("r90", "r180", "none"):
         errors[key] = _rms(target - moved(shown, margin, key))
     for key, axis in (("tx", 1), ("ty", 0)):
@@ -140,6 +152,11 @@ def option_errors(ext: np.ndarray, margin: int, b: np.ndarray, lo: float, hi: fl
             error = _rms(target - moved(shown, margin, key, recorded[1]))
             if error <= EXACT:
                 errors[key], errors[f"{key}_shift"] = error, recorded[1]
+                continue
+        if screen is not None:
+            floor = _shift_floor(target, shown, margin, axis)
+            if floor is not None and floor >= screen + FLOOR_SLACK:
+                errors[key], errors[f"{key}_shift"] = floor, None
                 continue
         profile = _shift_profile(target, shown, margin, axis)
         best = int(np.argmin(profile))
@@ -155,11 +172,38 @@ def _rms(difference: np.ndarray) -> float:
 def _shift_profile(target: np.ndarray, shown: np.ndarray, margin: int, axis: int) -> np.ndarray:
     """RMS difference between ``target`` and the window of ``shown`` moved by s = -margin..margin samples
     along ``axis`` (entry s + margin), from sum(t^2) + sum(w^2) - 2 sum(t w) with the cross term by FFT."""
-    n = target.shape[0]
+    return _strip_profile(target, _strip(shown, margin, target.shape[0], axis), margin, axis)
+
+
+def _strip(shown: np.ndarray, margin: int, n: int, axis: int) -> np.ndarray:
+    """The window's lines along the shift ``axis``, with all of the extension's samples along it (the
+    transforms run along ``axis`` of the arrays as stored: transposing first would make every transform
+    gather its samples)."""
+    return shown[margin:margin + n, :] if axis == 1 else shown[:, margin:margin + n]
+
+
+def _shift_floor(target: np.ndarray, shown: np.ndarray, margin: int, axis: int) -> float | None:
+    """A lower bound of the smallest entry of ``_shift_profile`` (None if the window's side is not a multiple
+    of ``FLOOR_BLOCK``): the same search on the window's lines averaged in blocks of FLOOR_BLOCK across the
+    shift axis.  A shift along the lines moves every line of a block alike, and within a block the squared
+    differences of k lines sum to at least k times the square of their mean difference (Cauchy-Schwarz), so
+    every shift's mean squared difference is at least that of the block means.  A 20th of the work."""
+    n, k = target.shape[0], FLOOR_BLOCK
+    if n % k:
+        return None
+    strip = _strip(shown, margin, n, axis)
+    if axis == 1:  # lines are rows: average blocks of k rows
+        blocks = strip.reshape(n // k, k, -1).mean(axis=1), target.reshape(n // k, k, n).mean(axis=1)
+    else:  # lines are columns: average blocks of k columns
+        blocks = strip.reshape(-1, n // k, k).mean(axis=2), target.reshape(n, n // k, k).mean(axis=2)
+    return float(_strip_profile(blocks[1], blocks[0], margin, axis).min())
+
+
+def _strip_profile(target: np.ndarray, strip: np.ndarray, margin: int, axis: int) -> np.ndarray:
+    """``_shift_profile`` of ``target`` against the lines ``strip`` (``_strip``; any number of lines, as
+    many as ``target`` has)."""
+    n = target.shape[axis]  # the window's length along the shift
     across = 1 - axis  # the axis the lines of the window run across (summed over)
-    # the window's lines along the shift, all of the extension's samples along it; the transforms run along
-    # ``axis`` of the arrays as stored (transposing first would make every transform gather its samples)
-    strip = shown[margin:margin + n, :] if axis == 1 else shown[:, margin:margin + n]
     size = strip.shape[axis]  # lags 0..2 margin never wrap around: t + j <= 2 margin + n - 1 < size
     spectrum = np.fft.rfft(strip, size, axis=axis) * np.conj(np.fft.rfft(target, size, axis=axis))
     cross = np.fft.irfft(spectrum.sum(axis=across), size)  # cross[t] = sum_ij strip[i, t + j] target[i, j]
