@@ -154,16 +154,22 @@ def _memory_mib(pid: int) -> tuple[float, float]:
     return rss / 1024, pss / 1024
 
 
-def run_score(out: Path, extra: list[str]) -> tuple[float, float, float, tuple[float, float], dict]:
+def run_score(out: Path, extra: list[str], source: Path | None = None
+              ) -> tuple[float, float, float, tuple[float, float], dict]:
     """(wall s, CPU s, peak MiB of the process, peak MiB of it and its workers together -- resident and
-    proportional --, report) of ``bench score OUT OUT/predictions.jsonl --json`` in a child process.  CPU time is
-    the child's and its workers' (``wait4``); the joint peaks are sampled from /proc every 20 ms."""
+    proportional --, report) of ``bench score OUT OUT/predictions.jsonl --json`` in a child process (importing
+    ``bench_core`` from ``source`` if given).  CPU time is the child's and its workers' (``wait4``); the joint
+    peaks are sampled from /proc every 20 ms."""
     import threading
 
+    env = None
+    if source is not None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source), os.environ.get("PYTHONPATH", "")]))
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         wall = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "bench_core.cli", "score", str(out),
-                                  str(out / "predictions.jsonl"), "--json", *extra], stdout=stdout, stderr=stderr)
+                                  str(out / "predictions.jsonl"), "--json", *extra], stdout=stdout, stderr=stderr,
+                                 env=env)
         joint = [0.0, 0.0]
         stop = threading.Event()
 
@@ -219,6 +225,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="passed to bench score --workers")
     parser.add_argument("--distinct", type=int, default=0, metavar="N",
                         help="also time the core scorer on N all-different responses per answer type")
+    parser.add_argument("--compare-with", type=Path, metavar="SRC",
+                        help="also score with the bench_core package under SRC (another version's core/src, e.g. "
+                             "from git archive REV core/src) and check that both reports are the same, byte for byte")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="score-bench-"))
     try:
@@ -242,6 +251,14 @@ def main() -> None:
               f"response); peak memory {peak:,.0f} MiB (the largest process), {joint[1]:,.0f} MiB proportional "
               f"({joint[0]:,.0f} MiB resident) for all its processes together, sampled")
         print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (other processes' share of them)")
+        if args.compare_with:
+            old_wall, old_cpu, old_peak, _, old_report = run_score(out, extra, args.compare_with)
+            same = json.dumps(old_report, sort_keys=True) == json.dumps(report, sort_keys=True)
+            print(f"  {args.compare_with}: {old_wall:.1f} s wall, {old_cpu:.1f} s CPU "
+                  f"({1e6 * old_cpu / lines_scored:.1f} us CPU a response), peak memory {old_peak:,.0f} MiB; "
+                  f"the reports are {'the same' if same else 'DIFFERENT'}")
+            if not same:
+                raise SystemExit(1)
         if args.distinct:
             rates = distinct_rate(lines, args.distinct)
             print("core scorer on all-different responses (nothing to remember): "

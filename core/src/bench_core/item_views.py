@@ -78,12 +78,20 @@ class ItemView:
             self._metadata = dict(value or {})
         return self._metadata
 
-    def _whole(self) -> dict[str, Any]:
-        """The line decoded whole (its metadata would not decode alone): the error read_items gives."""
+    def detached(self) -> ItemView:
+        """A view of the same line that reads only its metadata (as this one would) and keeps no item."""
+        view = object.__new__(type(self))
+        view._line, view._meta, view._end, view._where = self._line, self._meta, self._end, self._where
+        view._metadata, view._item = self._metadata, None
+        return view
+
+    def _whole(self, line: Any = None) -> dict[str, Any]:
+        """The line (default: this view's) decoded whole (its metadata would not decode alone): the error
+        read_items gives."""
         assert self._where is not None
         path, number = self._where
         try:
-            record = json.loads(self._line)
+            record = json.loads(self._line if line is None else line)
         except ValueError as exc:
             raise DatasetError(f"{path}:{number}: not valid JSON ({exc})") from exc
         return record
@@ -123,11 +131,9 @@ class ItemView:
         return self.record[name]
 
     def item(self) -> Item:
-        """The Item of this line (its metadata decoded)."""
+        """The Item of this line (a :class:`LazyItem`: its metadata is decoded when first read)."""
         if self._item is None:  # Item.from_record, whose key check the line passed when it was split
-            values = {name: self.record[name] for name in _REQUIRED}
-            values["image_sha256"] = self.record.get("image_sha256", ())
-            self._item = Item(**values, metadata=self.metadata)
+            self._item = LazyItem.of_view(self)
         return self._item
 
     def standard_keys(self, category: str) -> tuple[str, str, str]:
@@ -138,6 +144,96 @@ class ItemView:
         if isinstance(variant, (list, dict, tuple)):
             variant = json.dumps(variant, sort_keys=True)
         return self.task_id, category, "null" if variant is None else str(variant)
+
+
+_SLOT = {name: Item.__dict__[name] for name in FIELDS}  # each field's slot in an Item
+_SET = object.__setattr__
+
+
+class LazyItem(Item):
+    """The :class:`~bench_core.Item` of a split line, whose metadata (most of a line's bytes and of the time
+    spent decoding it) is decoded from the line when something first reads ``item.metadata``: a task's
+    ``score`` that never reads it never pays for it.  Every field reads as the Item's; an equal Item compares
+    equal, the repr and a pickle are the Item's.  Only ``type(item) is Item`` tells them apart."""
+
+    __slots__ = ("_view",)
+
+    @classmethod
+    def of_view(cls, view: ItemView) -> LazyItem:
+        """The item of ``view`` (a split line, whose keys ``Item.from_record`` accepts), as ``Item(**fields)``
+        converts them."""
+        return cls.of_record(view.record, view.detached())
+
+    @classmethod
+    def of_record(cls, record: dict[str, Any], source: ItemView) -> LazyItem:
+        """The item of a split line's ``record`` (keys ``Item.from_record`` accepts, as json reads them), whose
+        metadata ``source`` (a view of the line that keeps no item) reads."""
+        item = object.__new__(cls)
+        for set_slot, name in _PLAIN_SLOTS:
+            set_slot(item, record[name])
+        _SET_PLUGIN(item, dict(record["plugin"] or {}))
+        _SET_PARAMS(item, dict(record["params"] or {}))
+        options = record["options"]
+        _SET_OPTIONS(item, None if options is None else tuple(options))
+        answer_type = record["answer_type"]
+        if answer_type not in ANSWER_TYPES:  # checked when the line was split
+            raise ValueError(f"'answer_type' must be in {ANSWER_TYPES!r} (got {answer_type!r})")
+        _SET_ANSWER_TYPE(item, answer_type)
+        _SET_IMAGES(item, tuple(record["images"]))
+        _SET_SHA256(item, tuple(record.get("image_sha256", ())))
+        _SET_VIEW(item, source)
+        return item
+
+    @property  # type: ignore[override]
+    def metadata(self) -> dict[str, Any]:
+        slot = _SLOT["metadata"]
+        try:
+            return slot.__get__(self)
+        except AttributeError:
+            value = dict(self._view.metadata or {})  # the converter's copy
+            slot.__set__(self, value)
+            return value
+
+    @metadata.setter
+    def metadata(self, value: Any) -> None:  # Item's __init__ (attrs.evolve makes a LazyItem) sets it converted
+        _SLOT["metadata"].__set__(self, value)
+
+    def whole(self) -> Item:
+        """The same item as an :class:`~bench_core.Item`."""
+        return _item_of(tuple(getattr(self, name) for name in _FIELD_ORDER))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Item or type(other) is LazyItem:
+            return all(getattr(self, name) == getattr(other, name) for name in _FIELD_ORDER)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = Item.__hash__
+
+    def __repr__(self) -> str:
+        return repr(self.whole())
+
+    def __reduce_ex__(self, protocol: Any) -> Any:  # a copy or a pickle is the Item
+        return _item_of, (tuple(getattr(self, name) for name in _FIELD_ORDER),)
+
+
+_FIELD_ORDER = tuple(a.name for a in attrs.fields(Item))
+
+
+def _item_of(values: tuple[Any, ...]) -> Item:
+    """The Item of these field values (in the order of its fields)."""
+    return Item(**dict(zip(_FIELD_ORDER, values, strict=True)))
+
+
+#: The fields Item's __init__ converts with nothing, and the setter of each one's slot.
+_PLAIN_SLOTS = tuple((_SLOT[name].__set__, name) for name in ("id", "family", "task", "version", "seed", "index",
+                                                              "variant", "pair", "question", "answer"))
+_SET_PLUGIN, _SET_PARAMS, _SET_OPTIONS, _SET_ANSWER_TYPE, _SET_IMAGES, _SET_SHA256 = (
+    _SLOT[name].__set__ for name in ("plugin", "params", "options", "answer_type", "images", "image_sha256"))
+_SET_VIEW = LazyItem.__dict__["_view"].__set__
 
 
 def _items_path(root: str | os.PathLike[str]) -> Path:

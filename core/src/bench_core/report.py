@@ -7,7 +7,8 @@ with ``workers`` the parts are scored in forked processes (:mod:`bench_core.scor
 in file order, so every mean is the one adding the items one at a time gives (the same floats, to the last bit).
 Each task's way of scoring is worked out once (:class:`_Scorer`): where a task keeps the core scorer and no
 plugin wraps ``bench_score``, an item is scored from its answer, answer type and options alone, and a response
-already scored against the same answer is looked up, without building the item's view.
+already scored against the same answer is looked up, without building the item's view; a task that keeps the
+default ``score`` but gives its own ``scoring_hints`` is looked up likewise, by answer, hints and response.
 
 A report can also hold each group's mean random baseline (``baseline``: each task's ``random_baseline``), and
 where items come in the variants ``cartesian`` and ``polar``, each task's accuracy in both and the drop
@@ -31,7 +32,7 @@ from bench_core.errors import BenchError, DatasetError
 from bench_core.host import Host, default_host, trace_json
 from bench_core.item_views import ItemView, read_views
 from bench_core.predictions import PredictionIndex, iter_predictions
-from bench_core.score_lines import entries_in, entry_view, key_absent
+from bench_core.score_lines import entries_in, entry_item, entry_view, key_absent
 from bench_core.score_tally import Group, Outcome, Packer, Part, Tally, merge_trace
 from bench_core.types import Item
 
@@ -147,9 +148,12 @@ class _Scorer:
     Each task's way of scoring is worked out once (:meth:`_kind`): ``record`` (not installed: scored from the
     item's record alone), ``core`` (it keeps the core scorer and no plugin but the core implements
     ``bench_score``: scored from its answer, answer type and options without building the Item, and a short
-    response already scored against the same answer is looked up), ``own`` (its own ``score`` or scoring
-    hints, no plugin wrapping ``bench_score``: its implementation is called without the hook machinery) or
-    ``hook`` (through the hooks)."""
+    response already scored against the same answer is looked up), ``hints`` (the default ``score`` with its
+    own ``scoring_hints``, no plugin wrapping ``bench_score``: the hints are asked of each item, and a short
+    response already scored with the same answer and hints is looked up: :meth:`hinted`), ``own`` (its own
+    ``score``, no plugin wrapping ``bench_score``: its implementation is called without the hook machinery) or
+    ``hook`` (through the hooks).  An Item built for a task is a :class:`~bench_core.item_views.LazyItem`: its
+    metadata is decoded only if the task reads it."""
 
     def __init__(self, host: Host, baseline: bool = False) -> None:
         self.host = host
@@ -158,8 +162,22 @@ class _Scorer:
         self.kinds: dict[str, tuple[str, Any, Any]] = {}
         self.traced: set[str] = set()
         self.memo: dict[tuple[Any, ...], Outcome] = {}  # (value, metrics, None): outcomes without a baseline
+        self.outcomes: dict[str, Outcome] = {}  # one object for the outcomes of the same text (see remember)
         self.categories: dict[str, str] = {}
         self.names: dict[tuple[Any, Any], tuple[str, str, str]] = {}
+
+    def remember(self, key: tuple[Any, ...], outcome: Outcome) -> Outcome:
+        """Remember ``outcome`` under ``key`` in :attr:`memo` and return it, as the object already remembered for
+        an outcome of the same text if there is one: the items of a part that share an outcome then share its
+        object, which :class:`~bench_core.score_tally.Packer` knows by its ``id()`` (the text tells apart
+        what equality does not: -0.0 and 0.0, 1 and 1.0)."""
+        if len(self.memo) >= _MEMO_SIZE:
+            self.memo.clear()
+        if len(self.outcomes) >= _MEMO_SIZE:
+            self.outcomes.clear()
+        outcome = self.outcomes.setdefault(repr(outcome), outcome)
+        self.memo[key] = outcome
+        return outcome
 
     def category(self, task_id: str) -> str:
         """The ``category`` group of ``task_id``'s items: its task's category, "unknown" if it is not installed."""
@@ -211,9 +229,10 @@ class _Scorer:
                 from bench_core.task import TaskImplementation, implementation
 
                 impl = implementation(task)
-                keeps = all(getattr(getattr(impl, name), "__func__", None) is getattr(TaskImplementation, name)
-                            for name in ("score", "scoring_hints"))
-                name = "hook" if not self.plain_hooks else "core" if keeps else "own"
+                keeps_score, keeps_hints = (getattr(getattr(impl, name), "__func__", None)
+                                            is getattr(TaskImplementation, name) for name in ("score", "scoring_hints"))
+                name = ("hook" if not self.plain_hooks else "own" if not keeps_score else "core" if keeps_hints
+                        else "hints")
                 kind = (name, task, impl)
             self.kinds[task_id] = kind
         return kind
@@ -224,6 +243,8 @@ class _Scorer:
             return self._hook(task, view.item(), response)
         if kind == "own":
             return self._own(task, impl, view.item(), response)
+        if kind == "hints":
+            return self.hinted(task_id=view.task_id, item=view.item(), response=response)[:2]
         if task is not None and task.id not in self.traced:
             self.trace(task)
         key: Any = None
@@ -240,9 +261,7 @@ class _Scorer:
                 return found[0], found[1]
         result = self._core(kind, view, response)
         if key is not None:
-            if len(self.memo) >= _MEMO_SIZE:
-                self.memo.clear()
-            self.memo[key] = (*result, None)
+            self.remember(key, (*result, None))
         return result
 
     @staticmethod
@@ -269,6 +288,40 @@ class _Scorer:
             result = score_item(item, response)
         return result.value, metrics_of({"answered": result.answered, **result.details})
 
+    def hinted(self, task_id: str, item: Item, response: Any) -> Outcome:
+        """The outcome (value, metrics, None) ``_own`` gives for an item of a task that keeps the default ``score``
+        (the core scorer given the task's ``scoring_hints(item)``, which is asked of every item): a pure function
+        of the item's answer, answer type and options, the hints and the response, so a short response already
+        scored with the same ones is looked up (the same outcome object is returned)."""
+        from bench_core.scorer import score_item
+
+        _, task, impl = self._kind(task_id)
+        hints = impl.scoring_hints(item)
+        if task.id not in self.traced:
+            self.trace(task)
+        key: Any = None
+        if not hints:
+            hinted: Any = ()
+        elif type(hints) is dict:
+            hinted = _hint_key((hints.get("vocabulary"), hints.get("synonyms"), hints.get("keywords")))
+        else:
+            hinted = _UNPLAIN
+        answer, options = item.answer, item.options
+        if (hinted is not _UNPLAIN and type(answer) is str
+                and (response is None or (type(response) is str and len(response) <= _MEMO_RESPONSE))
+                and (options is None or all(type(o) is str for o in options))):
+            key = ("hints", item.answer_type, answer, options, response, hinted)
+            found = self.memo.get(key)
+            if found is not None:
+                return found
+        if not hints:
+            result = score_item(item, response)
+        else:
+            result = score_item(item, response, vocabulary=hints.get("vocabulary"), synonyms=hints.get("synonyms"),
+                                keywords=hints.get("keywords"))
+        out = (result.value, metrics_of({"answered": result.answered, **result.details}), None)
+        return out if key is None else self.remember(key, out)
+
     def _hook(self, task: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
         from bench_core.scorer import score_item
 
@@ -289,7 +342,30 @@ class _Scorer:
         return checked_baseline(task.id, impl.random_baseline(view.item()))
 
 
+_UNPLAIN = object()  # a hint that is no key
+
+
+def _hint_key(value: Any) -> Any:
+    """``value`` (scoring hints: strings, lists, tuples and dicts of them, None) as a hashable key that tells apart
+    whatever the scorer could (each container with its kind, a dict's entries in order), or ``_UNPLAIN`` if it
+    holds anything else (numbers included: 1, 1.0 and True are equal keys)."""
+    kind = type(value)
+    if kind is str or value is None:
+        return value
+    if kind is list or kind is tuple:
+        if all(type(v) is str for v in value):  # not _strings: a plugin's hints may hold subclasses of str
+            return kind.__name__, tuple(value)
+        parts = tuple(_hint_key(v) for v in value)
+        return _UNPLAIN if any(p is _UNPLAIN for p in parts) else (kind.__name__, parts)
+    if kind is dict:
+        pairs = tuple((_hint_key(k), _hint_key(v)) for k, v in value.items())
+        return _UNPLAIN if any(k is _UNPLAIN or v is _UNPLAIN for k, v in pairs) else ("dict", pairs)
+    return _UNPLAIN
+
+
 _BATCH = 1024
+#: The kinds of task :func:`block_results` scores from an item's record (see :class:`_Scorer`).
+_RECORD_KINDS = frozenset({"core", "record", "hints"})
 
 
 def _batches(views: Iterator[ItemView]) -> Iterator[list[ItemView]]:
@@ -352,37 +428,66 @@ def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIn
     plain = not extra and not scorer.with_baseline
     memo, tasks = scorer.memo, scorer.names
     add = packer.add
+    combos, seen, combo_of, outcome_of = packer.combos_seen_and_appends()
     for entry, (found, response) in zip(entries, responses, strict=True):
         if plain and type(entry) is tuple:
-            record, line, meta, end = entry
+            record = entry[0]
             names = (record["family"], record["task"])
             task = tasks.get(names)
-            if task is None:
+            if task is None and type(names[0]) is str and type(names[1]) is str:  # else: the view names it
                 task = scorer.name(names)
-            task_id, kind, category = task
-            params = record["params"]
-            variant = params.get("variant") if params else None
-            if kind in ("core", "record") and (variant is not None or key_absent(line, meta, end, "variant")):
+            if task is not None and task[1] in _RECORD_KINDS and type(record["id"]) is str:
+                params = record["params"]
+                variant = params.get("variant") if params else None
                 if variant is None:
-                    variant = record["variant"]
-                if variant is None or type(variant) is str:
-                    outcome: Any = _MISSING_OUTCOME
-                    if found:
-                        outcome = None
+                    block, meta, end = entry[1], entry[3], entry[4]
+                    if ((block.find(b'"variant"', meta, end) < 0 and block.find(b"\\", meta, end) < 0)
+                            or key_absent(block, meta, end, "variant")):
+                        variant = record["variant"]
+                        if variant is None:
+                            variant = "null"
+                if type(variant) is str:
+                    task_id = task[0]
+                    if not found:
+                        packer.missing(record["id"])
+                        outcome: Any = _MISSING_OUTCOME
+                    elif task[1] == "hints":
+                        outcome = scorer.hinted(task_id, entry_item(root, entry), response)
+                    else:
+                        outcome = key = None
                         options, answer = record["options"], record["answer"]
                         if (type(answer) is str and (response is None or (type(response) is str and len(response)
                                                                           <= _MEMO_RESPONSE))
-                                and (options is None or all(type(o) is str for o in options))):
-                            outcome = memo.get((kind, record["answer_type"], str, answer,
-                                                None if options is None else tuple(options), response))
+                                and (options is None or _strings(options))):
+                            key = (task[1], record["answer_type"], str, answer,
+                                   None if options is None else tuple(options), response)
+                            outcome = memo.get(key)
                         if outcome is None:
-                            outcome = (*scorer(entry_view(root, entry), response), None)
+                            result = scorer(entry_view(root, entry), response)
+                            outcome = scorer.memo.get(key) if key is not None else None  # the object remembered
+                            if outcome is None:
+                                outcome = (*result, None)
                         elif task_id not in scorer.traced:
                             scorer.trace_id(task_id)
-                    add(record["id"], task_id, found, (task_id, category, "null" if variant is None else variant),
-                        outcome)
+                    keys = (task_id, task[2], variant)
+                    c = combos.get(keys)
+                    o = seen.get(id(outcome))
+                    if c is None or o is None:  # new to this part: Packer.add keeps them
+                        add(record["id"], task_id, True, keys, outcome)
+                    else:
+                        combo_of(c)
+                        outcome_of(o)
                     continue
         add(*_result(entry_view(root, entry), found, response, scorer, extra))
+
+
+def _strings(values: list[Any]) -> bool:
+    """Whether every value of a decoded JSON list is a string (JSON gives no subclass of str: joining them says)."""
+    try:
+        "".join(values)
+    except TypeError:
+        return False
+    return True
 
 
 def pack(results: Iterable[Result], size: int = 4096) -> Iterator[Part]:
@@ -390,10 +495,10 @@ def pack(results: Iterable[Result], size: int = 4096) -> Iterator[Part]:
     packer = Packer()
     for result in results:
         packer.add(*result)
-        if packer.part.n >= size:
+        if len(packer) >= size:
             yield packer.part
             packer = Packer()
-    if packer.part.n:
+    if len(packer):
         yield packer.part
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_core.dataset import ITEMS
-from bench_core.item_views import _REQUIRED, ItemView, _whole_view, head_has_item_types, views_of
+from bench_core.item_views import _REQUIRED, ItemView, LazyItem, _whole_view, head_has_item_types, views_of
 
 _SPLIT = b',"metadata":'
 _JSON_SPACE = b" \t\n\r"
@@ -28,6 +28,12 @@ _COLON = ord(":")
 _OPEN, _CLOSE = ord("{"), ord("}")
 _KEYS = frozenset(_REQUIRED)
 _SCAN = json.scanner.make_scanner(json.JSONDecoder())  # what json.loads reads a value with
+
+try:  # a strict JSON decoder in C: the keys before the metadata read in a third of json's time
+    from orjson import JSONDecodeError as _FastError
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - orjson is a dependency; without it every line takes the exact path
+    _fast_loads = None
 
 
 def key_absent(line: bytes, start: int, end: int, key: str) -> bool:
@@ -49,9 +55,24 @@ def key_absent(line: bytes, start: int, end: int, key: str) -> bool:
 
 
 class LineView(ItemView):
-    """An :class:`~bench_core.item_views.ItemView` whose line is bytes."""
+    """An :class:`~bench_core.item_views.ItemView` whose line is bytes; its metadata read by orjson where that
+    gives what json gives (:func:`fast_exact`)."""
 
     __slots__ = ()
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The item's metadata, decoded now if it was not yet."""
+        if self._metadata is None and _fast_loads is not None:
+            text = self._line[self._meta : self._end]
+            if fast_exact(text):
+                try:
+                    value = _fast_loads(text)
+                except _FastError:
+                    pass  # json says what it is
+                else:
+                    self._metadata = dict(value or {})
+        return ItemView.metadata.__get__(self)
 
     def _absent(self, key: str) -> bool:
         if self._metadata is not None:
@@ -59,12 +80,12 @@ class LineView(ItemView):
         return key_absent(self._line, self._meta, self._end, key)
 
 
-#: A line split as ``Item.to_json`` writes it: (its keys but the metadata, the line, where the metadata's text
-#: starts and ends).
-Entry = tuple[dict, bytes, int, int]
+#: A line split as ``Item.to_json`` writes it: (its keys but the metadata, the bytes holding the line, where the
+#: line starts in them, where the metadata's text starts and ends).
+Entry = tuple[dict, bytes, int, int, int]
 
 
-def split_line(line: bytes) -> Entry | None:
+def split_line(line: bytes) -> tuple[dict, bytes, int, int] | None:
     """``line`` (no newline) split where ``Item.to_json`` puts the metadata, or None where the text reader would
     decode it whole: the checks of :func:`bench_core.item_views._split_view`, on bytes."""
     split = line.find(_SPLIT)
@@ -90,6 +111,70 @@ def split_line(line: bytes) -> Entry | None:
     return record, line, meta, end
 
 
+
+def split_at(data: bytes, start: int, stop: int) -> Entry | None:
+    """:func:`split_line` of the line ``data[start:stop]`` (no newline), as an :data:`Entry` whose offsets are in
+    ``data``; its keys before the metadata read by orjson where it can.  Where orjson raises (it reads strict JSON
+    only: no NaN, no lone surrogate, no float beyond the doubles, nothing but UTF-8) :func:`split_line` reads
+    the line with json.  What orjson reads is what json reads but for an integer beyond 64 bits, which it reads
+    as a float (:func:`exact_record` reads such a record again).  The bytes after the keys are not checked to
+    be UTF-8 here (:func:`entries_in` does)."""
+    split = data.find(_SPLIT, start, stop)
+    if split < 0:
+        return None
+    if _fast_loads is None:
+        return _offset(split_line(data[start:stop]), data, start)
+    try:
+        record = _fast_loads(data[start:split] + b"}")
+    except _FastError:
+        return _offset(split_line(data[start:stop]), data, start)
+    if type(record) is not dict or "metadata" in record or not record.keys() >= _KEYS:
+        return None  # json's record has the same keys and kinds of value
+    end = stop - 1
+    while end >= start and data[end] in _SPACE:
+        end -= 1
+    meta = split + len(_SPLIT)
+    if end <= meta or data[end] != _CLOSE:
+        return None
+    if not (data[meta] == _OPEN and data[end - 1] == _CLOSE):
+        text = data[meta:end].strip(_JSON_SPACE)
+        if not (text[:1] == b"{" and text[-1:] == b"}") and text != b"null":
+            return None
+    if not head_has_item_types(record):
+        return None
+    return record, data, start, meta, end
+
+
+def _offset(entry: tuple[dict, bytes, int, int] | None, data: bytes, start: int) -> Entry | None:
+    """:func:`split_line`'s result for a line starting at ``start`` in ``data``, as an :data:`Entry`."""
+    if entry is None:
+        return None
+    record, _, meta, end = entry
+    return record, data, start, start + meta, start + end
+
+
+#: Each byte as a digit ("0") or not (a space): an integer beyond 64 bits is a run of at least 19 digits.
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def fast_exact(text: bytes) -> bool:
+    """Whether orjson, where it reads ``text``, reads what json reads: it holds no run of 19 digits (orjson reads an
+    integer beyond 64 bits as a float; json as an int)."""
+    return _LONG_RUN not in text.translate(_DIGITS)
+
+
+def exact_record(entry: Entry) -> dict:
+    """The record of a split line as json reads it: the entry's own unless its keys' text holds a run of 19
+    digits (which orjson may have read as a float)."""
+    record, data, start, meta, _ = entry
+    if _fast_loads is None or fast_exact(data[start:meta]):
+        return record
+    again = split_line(_line(entry))
+    assert again is not None  # json reads a superset of what orjson reads, with the same keys and kinds
+    return again[0]
+
+
 def entries_in(root: str | os.PathLike[str], data: bytes) -> list[Entry | ItemView]:
     """The items in ``data``, whole lines of ``root/items.jsonl``, in order: each a split line (an
     :data:`Entry`; :func:`entry_view` makes its view) or, for a line the text reader decodes whole, its view.
@@ -97,31 +182,63 @@ def entries_in(root: str | os.PathLike[str], data: bytes) -> list[Entry | ItemVi
     the file gives them."""
     if b"\r" in data:  # universal newlines end a line at a lone CR too: the text reader splits those
         return list(views_of(root, io.StringIO(data.decode("utf-8"), newline=None)))
-    lines = data.split(b"\n")
-    last = lines.pop()  # what follows the last newline: nothing, or a last line without one
+    ascii = data.isascii()  # else each line is checked: its keys by orjson (or decoded), the rest here
     out: list[Entry | ItemView] = []
-    for line in lines:
-        if not line.isascii():
-            line.decode("utf-8")  # the check reading the file as text makes
-        entry = split_line(line) if line[:1] == b"{" else None
+    append = out.append
+    find, size = data.find, len(data)
+    at = 0
+    while at < size:
+        stop = find(b"\n", at)
+        if stop < 0:  # a last line without a newline: the text reader decodes it whole
+            text = data[at:].decode("utf-8")
+            if text.strip():
+                append(_whole_view(root, text, _where(root), io.StringIO()))
+            break
+        entry = split_at(data, at, stop) if data[at] == _OPEN else None
         if entry is None:
-            text = line.decode("utf-8")
-            if not text.strip():
-                continue
-            out.append(_whole_view(root, text + "\n", _where(root), io.StringIO()))
+            text = data[at:stop].decode("utf-8")
+            if text.strip():
+                append(_whole_view(root, text + "\n", _where(root), io.StringIO()))
         else:
-            out.append(entry)
-    text = last.decode("utf-8")
-    if text.strip():
-        out.append(_whole_view(root, text, _where(root), io.StringIO()))
+            if not ascii and not data[entry[3] : stop].isascii():
+                data[entry[3] : stop].decode("utf-8")  # the check reading the file as text makes
+            append(entry)
+        at = stop + 1
     return out
+
+
+def _line(entry: Entry) -> bytes:
+    """The line of a split entry, without its newline."""
+    _, data, start, _, end = entry
+    stop = data.find(b"\n", end)
+    return data[start : stop if stop >= 0 else len(data)]
+
+
+class _BlockSource(LineView):
+    """What reads the metadata of an :func:`entry_item` (see ``ItemView.detached``): its text in the block of
+    lines it was read from (the line itself is cut out only to decode it whole)."""
+
+    __slots__ = ("_start",)
+
+    def _whole(self, line: Any = None) -> dict[str, Any]:
+        stop = self._line.find(b"\n", self._end)
+        return ItemView._whole(self, self._line[self._start : stop if stop >= 0 else len(self._line)])
+
+
+def entry_item(root: str | os.PathLike[str], entry: Entry) -> LazyItem:
+    """The item of a split entry, without its view."""
+    _, data, start, meta, end = entry
+    source = object.__new__(_BlockSource)
+    source._line, source._start, source._meta, source._end, source._where = data, start, meta, end, _where(root)
+    source._metadata = source._item = None
+    return LazyItem.of_record(exact_record(entry), source)
 
 
 def entry_view(root: str | os.PathLike[str], entry: Entry | ItemView) -> ItemView:
     """The view of an item of :func:`entries_in`."""
     if type(entry) is tuple:
-        record, line, meta, end = entry
-        return LineView(record, line, meta, end, _where(root))
+        _, _, start, meta, end = entry
+        return LineView(exact_record(entry), _line(entry), meta - start, end - start, _where(root))
     return entry
 
 

@@ -119,36 +119,70 @@ class Part:
 
 
 class Packer:
-    """Builds a :class:`Part` from item results given in item order."""
+    """Builds a :class:`Part` from item results given in item order (:attr:`part` is what was added so far).  An
+    item's group keys start with its task id."""
 
     def __init__(self) -> None:
-        self.part = Part()
+        self._part = Part()
         self._combos: dict[tuple[str, ...], int] = {}
         self._outcomes: dict[Outcome, int] = {}
-        self._seen: dict[int, int] = {}  # id() of an outcome object kept in part.outcomes (so alive) -> its index
+        self._seen: dict[int, int] = {}  # id() of an outcome object kept (so alive) -> its index in part.outcomes
+        self._kept: list[Outcome] = []  # outcome objects equal to one in part.outcomes, seen by id()
+        self._combo_of = self._part.combo_of.append
+        self._outcome_of = self._part.outcome_of.append
+
+    def __len__(self) -> int:
+        return len(self._part.combo_of)
+
+    @property
+    def part(self) -> Part:
+        part = self._part
+        part.n = len(part.combo_of)
+        part.task_ids = {keys[0] for keys in part.combos}
+        return part
+
+    def combos_seen_and_appends(self) -> tuple[dict[tuple[str, ...], Any], dict[int, int], Any, Any]:
+        """For a caller that adds items itself: the index of each combo kept, of each outcome object kept (by
+        ``id()``), and the appends of the two index arrays.  An item whose combo and outcome object are both kept
+        is added by appending their indices (after :meth:`missing` if it has no response); any other by
+        :meth:`add` (with ``found`` True: :meth:`missing` was called)."""
+        return self._combos, self._seen, self._combo_of, self._outcome_of
+
+    def missing(self, item_id: Any) -> None:
+        """Count an item without a response (before adding it)."""
+        part = self._part
+        part.missing += 1
+        if len(part.missing_ids) < 20:
+            part.missing_ids.append(item_id)
 
     def add(self, item_id: Any, task_id: str, found: bool, keys: tuple[str, ...], outcome: Outcome) -> None:
-        part = self.part
-        part.n += 1
-        part.task_ids.add(task_id)
         if not found:
-            part.missing += 1
-            if len(part.missing_ids) < 20:
-                part.missing_ids.append(item_id)
+            self.missing(item_id)
         c = self._combos.get(keys)
         if c is None:
-            c = self._combos[keys] = len(part.combos)
-            part.combos.append(keys)
+            c = self._combo(keys)
         o = self._seen.get(id(outcome))
         if o is None:
-            o = self._outcomes.get(outcome)
-            if o is None:
-                o = self._outcomes[outcome] = len(part.outcomes)
-                part.outcomes.append(outcome)
-            if part.outcomes[o] is outcome:  # the object itself is kept: its id() stays its own
-                self._seen[id(outcome)] = o
-        part.combo_of.append(c)
-        part.outcome_of.append(o)
+            o = self._outcome(outcome)
+        self._combo_of(c)
+        self._outcome_of(o)
+
+    def _combo(self, keys: tuple[str, ...]) -> int:
+        combos = self._part.combos
+        c = self._combos[keys] = len(combos)
+        combos.append(keys)
+        return c
+
+    def _outcome(self, outcome: Outcome) -> int:
+        outcomes = self._part.outcomes
+        o = self._outcomes.get(outcome)
+        if o is None:
+            o = self._outcomes[outcome] = len(outcomes)
+            outcomes.append(outcome)
+        elif outcomes[o] is not outcome:  # an equal outcome: kept too, so that its id() stays its own
+            self._kept.append(outcome)
+        self._seen[id(outcome)] = o
+        return o
 
 
 class Tally:
