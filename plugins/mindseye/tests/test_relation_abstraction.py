@@ -657,3 +657,41 @@ def test_decided_measures_the_cheap_and_the_telling_attributes_first():
     assert "symmetric" not in bent._cache and "thin" not in bent._cache
     square = attributes.LineFigure([np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])])
     assert square.decided() == attributes.LineFigure(square.strokes).values()
+
+
+def test_vector_norm_is_numpys_norm_bit_for_bit():
+    """``strokes.vector_norm`` stands in for ``np.linalg.norm`` in the figure measurements (issue 12: the
+    dispatch cost more than the arithmetic), so it must return the very same floats: a vector, rows along an
+    axis, integer input, and values where a rounded-differently formula (``np.hypot``) would differ."""
+    from bench_plugin_mindseye.strokes import vector_norm
+
+    rng = np.random.default_rng(12)
+    vectors = rng.normal(size=(2000, 2)) * np.exp(rng.uniform(-20, 20, size=(2000, 1)))
+    assert all(vector_norm(v) == np.linalg.norm(v) for v in vectors)
+    assert np.array_equal(vector_norm(vectors, axis=1), np.linalg.norm(vectors, axis=1))
+    grid = rng.normal(size=(7, 5, 2))
+    assert np.array_equal(vector_norm(grid, axis=2), np.linalg.norm(grid, axis=2))
+    assert vector_norm(np.array([3, 4])) == 5.0
+    assert vector_norm(vectors[:, 0]) == np.linalg.norm(vectors[:, 0])  # a strided column
+
+
+def test_grey_features_are_the_panel_features_and_spread_of_a_drawn_figure():
+    """The size search measures each candidate panel with ``strokes.grey_features`` (one channel, issue 12) in
+    place of ``attributes.panel_features`` and ``ink_spread``: on panels drawn as the task draws them, at
+    several scales and both canvas sizes, and on a blank panel, the numbers are exactly theirs."""
+    from bench_plugin_mindseye.attributes import panel_features
+    from bench_plugin_mindseye.strokes import grey_features, ink_spread, place
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for size in ("600x800", "1024x1024"):
+        side = IMPL.layout(size).tile
+        for family in (fam_pierced, CONCEPTS["curved"].positives[0], CONCEPTS["two-parts"].positives[0]):
+            strokes = place(family(rng), rng, 0.75)
+            for scale in (1.0, 0.63, 0.41):
+                tile = IMPL.draw_option(Drawing.of(strokes, scale, side), side)
+                assert grey_features(tile) == {**panel_features(tile), "spread": ink_spread(tile)}
+                checked += 1
+        blank = Image.new("RGB", (side, side), (255, 255, 255))
+        assert grey_features(blank) == {**panel_features(blank), "spread": ink_spread(blank)}
+    assert checked == 18

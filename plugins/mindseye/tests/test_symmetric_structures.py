@@ -431,3 +431,83 @@ def test_ink_and_box_follow_one_size_order_with_the_odd_figure_anywhere():
         assert max(scales) == pytest.approx(1.0) and min(scales) >= 1 / 1.6 - 1e-9
         assert [o.latent["scale"] for o in stimulus.options] == [round(s, 4) for s in scales]
     assert ranks == {0, 1, 2, 3}
+
+
+# -- the generator's fast paths give what the plain computations give (issue 12) ---------------------------------
+def test_quick_elongation_is_the_second_moment_of_the_assembled_figure():
+    """``quick_elongation`` (on the strokes' ends, before any polyline is built) agrees with ``second_moment`` of
+    the normalised assembled figure to far below ``QUICK_SLACK``, for every kind, straight or with one bent
+    copy."""
+    rng = np.random.default_rng(5)
+    worst = 0.0
+    for k in range(400):
+        kind = ss.SYMMETRIES[k % 4]
+        segments = 4 + k % 5
+        headings = ss.path_headings(rng, segments, float(rng.uniform(0.0, 360.0)))
+        lengths = rng.uniform(*ss.LENGTH, size=segments)
+        bent = ss.retake_turn(rng, headings, int(rng.integers(1, segments)))[0] if k % 3 else headings
+        which = int(rng.integers(1, 4)) if kind == "rot4" else 1
+        orientation = float(rng.uniform(0.0, 360.0))
+        polylines = ss.normalise(ss.assemble(kind, orientation, ss.trace(headings, lengths),
+                                             {which: ss.trace(bent, lengths)}))
+        exact = abs(ss.second_moment(polylines))
+        worst = max(worst, abs(ss.quick_elongation(kind, orientation, headings, bent, lengths, which) - exact))
+    assert worst < ss.QUICK_SLACK / 1000, worst
+
+
+def test_signs_are_the_choices_they_replace():
+    """``_signs`` gives ``rng.choice([-1.0, 1.0], size=n)``'s values and leaves the stream where it would."""
+    for n in (1, 3, 7, 12):
+        a, b = np.random.default_rng(n), np.random.default_rng(n)
+        for _ in range(20):
+            assert np.array_equal(ss._signs(a, n), b.choice([-1.0, 1.0], size=n))
+        assert a.random() == b.random()
+
+
+def _odd_figures(count: int):
+    rng = np.random.default_rng(17)
+    out = []
+    while len(out) < count:
+        kind = ss.SYMMETRIES[len(out) % 4]
+        segments = 4 + len(out) % 5
+        made = ss.draw_figure(rng, kind, segments, float(rng.uniform(0.0, 360.0)), segments // 2, None, odd=True)
+        if made is not None:
+            out.append(made[0])
+    return out
+
+
+def test_transform_bounds_never_exceed_the_distances_they_bound():
+    """Every bound ``_transform_bounds`` gives (one per mirror of ``_FINE_AXES`` and turn of ``_TURNS``) is at most
+    the Hausdorff distance ``decisive_size`` measures for that transform, so the search that stops at the first
+    bound above the best measured distance finds the smallest of all of them."""
+    import shapely
+    from shapely.geometry import MultiLineString
+
+    for polylines in _odd_figures(6):
+        lines = MultiLineString([p.tolist() for p in polylines])
+        v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+        centre = v.mean(axis=0)
+        bounds = ss._transform_bounds(v, centre, ss.segments_of(polylines))
+        transforms = [folding.reflection(centre, a) for a in ss._FINE_AXES]
+        transforms += [folding.rotation(centre, t) for t in ss._TURNS]
+        measured = np.array([shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.05)
+                             for m in transforms])
+        assert (bounds <= measured).all(), float((bounds - measured).max())
+        reach = float(np.linalg.norm(v - centre, axis=1).max())
+        assert ss.decisive_size(polylines) == float(measured.min()) - 2.0 * reach * math.radians(0.25)
+
+
+def test_an_option_is_drawn_once_and_handed_out_as_a_copy():
+    """``draw_option`` draws a figure once per side: later calls give the same pixels without drawing again, a
+    change to a copy handed out leaves the next one alone, and a figure made from it (``attrs.evolve``, as
+    ``centred`` moves one) is drawn afresh."""
+    figure = STIMULI[0][1].options[0].content
+    fresh = ss.Figure(figure.polylines, figure.scale, figure.fill, figure.shift)
+    first = ss.TASK.draw_option(fresh, SIDE)
+    assert list(fresh.drawings) == [SIDE]
+    first.paste(0, (0, 0, SIDE, SIDE))
+    again = ss.TASK.draw_option(fresh, SIDE)
+    assert again.tobytes() == ss.TASK._drawing(fresh, SIDE).tobytes() != first.tobytes()
+    moved = attrs.evolve(fresh, shift=(0.01, 0.0))
+    assert not moved.drawings
+    assert ss.TASK.draw_option(moved, SIDE).tobytes() == ss.TASK._drawing(moved, SIDE).tobytes()

@@ -30,6 +30,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon
 
 from bench_plugin_mindseye.memo import memoised
+from bench_plugin_mindseye.strokes import vector_norm
 
 #: The value of an attribute whose measurement falls between the "clearly yes" and "clearly no" bands.
 AMBIGUOUS = "ambiguous"
@@ -63,14 +64,14 @@ def _clean(points: np.ndarray) -> np.ndarray:
     if len(p) < 2:
         return p
     keep = np.ones(len(p), dtype=bool)
-    keep[1:] = np.linalg.norm(np.diff(p, axis=0), axis=1) > 1e-9
+    keep[1:] = vector_norm(p[1:] - p[:-1], axis=1) > 1e-9
     return p[keep]
 
 
 def is_closed(points: np.ndarray) -> bool:
     """True if the polyline ends where it starts."""
     p = np.asarray(points, dtype=float)
-    return len(p) > 3 and bool(np.linalg.norm(p[0] - p[-1]) < 1e-7)
+    return len(p) > 3 and bool(vector_norm(p[0] - p[-1]) < 1e-7)
 
 
 class StrokeShape:
@@ -95,13 +96,13 @@ class StrokeShape:
             self.arcs: list[np.ndarray] = []
             self.corners: list[tuple[np.ndarray, float]] = []
             return
-        nxt = np.roll(p, -1, axis=0) if self.closed else p[1:]
+        nxt = np.concatenate([p[1:], p[:1]]) if self.closed else p[1:]  # the next vertex
         edges = nxt - (p if self.closed else p[:-1])
-        lengths = np.linalg.norm(edges, axis=1)
+        lengths = vector_norm(edges, axis=1)
         heading = np.arctan2(edges[:, 1], edges[:, 0])
         turn = np.full(n, np.nan)  # turn at vertex i, between edge i-1 and edge i
         if self.closed:
-            turn[:] = np.degrees(np.abs(_wrap(heading - np.roll(heading, 1))))
+            turn[:] = np.degrees(np.abs(_wrap(heading - np.concatenate([heading[-1:], heading[:-1]]))))
         elif n > 2:
             turn[1:-1] = np.degrees(np.abs(_wrap(heading[1:] - heading[:-1])))
         smooth = turn < _SMOOTH_DEG
@@ -109,18 +110,16 @@ class StrokeShape:
         if np.any((turn >= _SMOOTH_DEG) & (turn < _CORNER_DEG)):
             self.ambiguous = True
         m = len(edges)
-        arc_edge = np.zeros(m, dtype=bool)
-        for i in range(m):
-            ends = (i, (i + 1) % n if self.closed else i + 1)
-            neighbours = []
-            for end, other in ((ends[0], i - 1), (ends[1], i + 1)):
-                if self.closed:
-                    other %= m
-                elif not 0 <= other < m:
-                    continue
-                if smooth[end]:
-                    neighbours.append(lengths[other])
-            arc_edge[i] = bool(neighbours) and lengths[i] <= 1.6 * min(neighbours)
+        # an edge is an arc edge when a smooth end of it joins a neighbour at least 1/1.6 as long (the shorter
+        # neighbour where both ends are smooth)
+        index = np.arange(m)
+        before, after = lengths[(index - 1) % m], lengths[(index + 1) % m]
+        if self.closed:
+            smooth_start, smooth_end = smooth, smooth[(index + 1) % n]
+        else:  # the ends of an open stroke have no neighbour (their turn is NaN: never smooth)
+            smooth_start, smooth_end = smooth[:m], smooth[1:]
+        nearest = np.where(smooth_start & smooth_end, np.minimum(before, after), np.where(smooth_start, before, after))
+        arc_edge = (smooth_start | smooth_end) & (lengths <= 1.6 * nearest)
         self.lines = [(p[i], nxt[i]) for i in range(m) if not arc_edge[i]]
         if any(lengths[i] < 0.05 * size for i in range(m) if not arc_edge[i]):
             self.ambiguous = True  # a line too short to count
@@ -136,8 +135,8 @@ class StrokeShape:
             n = len(p)
             if n < 3:
                 return p
-            prev = np.roll(p, 1, axis=0)
-            nxt = np.roll(p, -1, axis=0)
+            prev = np.concatenate([p[-1:], p[:-1]])  # np.roll by one either way, without its overhead
+            nxt = np.concatenate([p[1:], p[:1]])
             a = np.arctan2(p[:, 1] - prev[:, 1], p[:, 0] - prev[:, 0])
             b = np.arctan2(nxt[:, 1] - p[:, 1], nxt[:, 0] - p[:, 0])
             turn = np.degrees(np.abs(_wrap(b - a)))
@@ -179,7 +178,7 @@ def resample(points: np.ndarray, spacing: float) -> np.ndarray:
     p = _clean(points)
     if len(p) < 2:
         return p
-    seg = np.linalg.norm(np.diff(p, axis=0), axis=1)
+    seg = vector_norm(p[1:] - p[:-1], axis=1)
     cum = np.concatenate([[0.0], np.cumsum(seg)])
     count = max(2, int(np.ceil(cum[-1] / spacing)) + 1)
     t = np.linspace(0.0, cum[-1], count)
@@ -225,13 +224,11 @@ def mirror_symmetry(strokes: Sequence[np.ndarray], size: float) -> bool | str:
     axis tried more than 5% lies further than 0.045 from it; AMBIGUOUS otherwise.  Axes tried: the
     candidates from the angular harmonics of the ink (``_axis_candidates``) and a fine grid around the best."""
     a, b = _segments(strokes)
-    lengths = np.linalg.norm(b - a, axis=1)
+    lengths = vector_norm(b - a, axis=1)
     centre = (((a + b) / 2) * lengths[:, None]).sum(axis=0) / lengths.sum()
     pts = np.vstack([resample(s, size / 60.0) for s in strokes]) - centre
     ink = shapely.MultiLineString([s - centre for s in strokes])
-    near = ink.buffer(_SYMMETRIC * size, quad_segs=4)
     far = ink.buffer(_ASYMMETRIC * size, quad_segs=4)
-    shapely.prepare(near)
     shapely.prepare(far)
 
     def outside(thetas: np.ndarray, zone: Any) -> np.ndarray:
@@ -245,9 +242,16 @@ def mirror_symmetry(strokes: Sequence[np.ndarray], size: float) -> bool | str:
     rough = outside(coarse, far)
     best = coarse[int(np.argmin(rough))]
     fine = best + np.radians(np.linspace(-2.0, 2.0, 9))
-    if outside(fine, near).min() <= 0.05:
-        return True
-    if min(rough.min(), outside(fine, far).min()) > 0.05:
+    fine_far = outside(fine, far).min()
+    # the near zone lies inside the far one (its buffer's chords stay within 0.016 of the ink, the far one's
+    # within 0.045 * cos(pi / 16)), so an axis that misses the far zone misses the near one too: only a figure
+    # that some fine axis maps into the far zone can be symmetric, and only then is the near zone built
+    if fine_far <= 0.05:
+        near = ink.buffer(_SYMMETRIC * size, quad_segs=4)
+        shapely.prepare(near)
+        if outside(fine, near).min() <= 0.05:
+            return True
+    if min(rough.min(), fine_far) > 0.05:
         return False
     return AMBIGUOUS
 
@@ -264,9 +268,9 @@ def _band(value: float, yes_below: float, no_above: float) -> bool | str:
 def _segment_crossings(strokes: Sequence[np.ndarray], size: float) -> tuple[list[tuple[np.ndarray, float]], bool]:
     """Proper crossings between edges (points interior to both strokes) with the angle between the edges;
     and whether some crossing lies so close to a stroke end that it is neither a crossing nor a touch."""
+    cleaned = [_clean(s) for s in strokes]
     starts, ends, owner, index = [], [], [], []
-    for k, s in enumerate(strokes):
-        p = _clean(s)
+    for k, p in enumerate(cleaned):
         starts.append(p[:-1])
         ends.append(p[1:])
         owner.extend([k] * (len(p) - 1))
@@ -284,33 +288,33 @@ def _segment_crossings(strokes: Sequence[np.ndarray], size: float) -> tuple[list
     hit &= np.triu(np.ones_like(hit), k=1)
     same = owner_arr[:, None] == owner_arr[None, :]
     gap = np.abs(index_arr[:, None] - index_arr[None, :])
-    lengths = {k: len(_clean(s)) - 1 for k, s in enumerate(strokes)}
-    cyclic = np.array([is_closed(strokes[k]) for k in owner_arr])
+    lengths = {k: len(p) - 1 for k, p in enumerate(cleaned)}
+    cyclic = np.array([is_closed(s) for s in strokes])[owner_arr]
     adjacent = same & ((gap == 1) | (cyclic[:, None] & (gap == np.array([lengths[k] - 1 for k in owner_arr])[:, None])))
     hit &= ~adjacent
     found: list[tuple[np.ndarray, float]] = []
     unclear = False
-    stroke_ends = [(_clean(s)[0], _clean(s)[-1], is_closed(s)) for s in strokes]
+    stroke_ends = [(p[0], p[-1], is_closed(s)) for p, s in zip(cleaned, strokes, strict=True)]
     for i, j in zip(*np.nonzero(hit), strict=True):
         point = a[i] + t[i, j] * d[i]
         near = []
         for k in (owner_arr[i], owner_arr[j]):
             first, last, closed = stroke_ends[k]
             if not closed:
-                near.append(min(np.linalg.norm(point - first), np.linalg.norm(point - last)))
+                near.append(min(vector_norm(point - first), vector_norm(point - last)))
         reach = min(near) / size if near else np.inf
         if reach < _TOUCH:
             continue  # a stroke ending on another: a touch, not a crossing
         if reach < _CROSS_OVERSHOOT:
             unclear = True
             continue
-        cosang = abs(float(d[i] @ d[j])) / (np.linalg.norm(d[i]) * np.linalg.norm(d[j]))
+        cosang = abs(float(d[i] @ d[j])) / (vector_norm(d[i]) * vector_norm(d[j]))
         angle = float(np.degrees(np.arccos(min(1.0, cosang))))
         found.append((point, angle))
     # the same crossing can be found twice when it falls on a shared vertex of an edge pair
     unique: list[tuple[np.ndarray, float]] = []
     for point, angle in found:
-        if all(np.linalg.norm(point - q) > 1e-6 * size for q, _ in unique):
+        if all(vector_norm(point - q) > 1e-6 * size for q, _ in unique):
             unique.append((point, angle))
     return unique, unclear
 
@@ -345,7 +349,7 @@ def _rays_at(q: np.ndarray, point: np.ndarray, size: float) -> list[float]:
         if length2 == 0:
             continue
         t = float(np.clip((point - a) @ d / length2, 0.0, 1.0))
-        if np.linalg.norm(a + t * d - point) > _TOUCH * size:
+        if vector_norm(a + t * d - point) > _TOUCH * size:
             continue
         if t * np.sqrt(length2) > _TOUCH * size:
             rays.append(float(np.arctan2(-d[1], -d[0])))
@@ -379,11 +383,11 @@ def _face_kind(face: Polygon, size: float) -> tuple[str | None, bool]:
     if len(shape.arcs) == 1 and len(shape.lines) == 2:
         (a0, a1), (b0, b1) = shape.lines
         ends = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
-        apex = next((x for x, y in ends if np.linalg.norm(x - y) < 1e-6 * size), None)
+        apex = next((x for x, y in ends if vector_norm(x - y) < 1e-6 * size), None)
         if apex is None:
             return None, False
         arc = shape.arcs[0]
-        radii = np.linalg.norm(arc - apex, axis=1)
+        radii = vector_norm(arc - apex, axis=1)
         spread = float(radii.std() / radii.mean())
         if spread < 0.02:
             return "sector", False
@@ -410,7 +414,7 @@ class LineFigure:
         allpts = np.vstack(self.strokes)
         self.size = float(max(np.ptp(allpts[:, 0]), np.ptp(allpts[:, 1]), 1e-9))
         for s in self.strokes:  # a stroke that ends (almost) where it starts is closed exactly
-            if len(s) > 3 and np.linalg.norm(s[0] - s[-1]) < 1e-6 * self.size:
+            if len(s) > 3 and vector_norm(s[0] - s[-1]) < 1e-6 * self.size:
                 s[-1] = s[0]
         self._cache: dict[str, Any] = {}
 
@@ -449,6 +453,12 @@ class LineFigure:
         if "_crossings" not in self._cache:
             self._cache["_crossings"] = _segment_crossings(self.strokes, self.size)
         return self._cache["_crossings"]
+
+    def _hull(self) -> Any:
+        """The convex hull of the ink points (``_ink``; cached)."""
+        if "_hull" not in self._cache:
+            self._cache["_hull"] = shapely.convex_hull(shapely.multipoints(self._ink()))
+        return self._cache["_hull"]
 
     def _faces(self) -> list[Polygon]:
         """The regions the strokes enclose, ignoring slivers (cached)."""
@@ -540,7 +550,7 @@ class LineFigure:
         # one closed outline with every bit of ink on the convex hull boundary
         """Convex: one closed outline with every bit of ink on its convex hull."""
         ink = self._ink()
-        hull = shapely.convex_hull(shapely.multipoints(ink))
+        hull = self._hull()
         if not self._faces() or self["parts"] != 1 or hull.geom_type != "Polygon":
             self._cache["convex"] = False
             return
@@ -561,7 +571,7 @@ class LineFigure:
         if self._crossings()[0]:
             return
         shape = shapes[0]
-        sides = np.array([np.linalg.norm(b - a) for a, b in shape.lines])
+        sides = np.array([vector_norm(b - a) for a, b in shape.lines])
         corner_angles = np.array([a for _, a in shape.corners])
         side_cv = float(sides.std() / sides.mean())
         angle_range = float(np.ptp(corner_angles)) if len(corner_angles) else 0.0
@@ -572,20 +582,22 @@ class LineFigure:
 
     def _measure_thin(self) -> None:
         """Thin: the minimum rotated rectangle around the ink is long and narrow."""
-        w, h = _min_rectangle(self._ink())
+        w, h = _min_rectangle(self._ink(), self._hull())
         aspect = max(w, h) / max(min(w, h), 1e-9)
         self._cache["thin"] = True if aspect >= _THIN else (False if aspect <= _NOT_THIN else AMBIGUOUS)
 
 
-def _min_rectangle(points: np.ndarray) -> tuple[float, float]:
+def _min_rectangle(points: np.ndarray, hull: Any = None) -> tuple[float, float]:
     """The sides of the smallest-area rectangle around ``points`` (rotating calipers over the convex hull's
-    edges; shapely's ``minimum_rotated_rectangle`` can return a degenerate rectangle for some point sets)."""
-    hull = shapely.convex_hull(shapely.multipoints(points))
+    edges; shapely's ``minimum_rotated_rectangle`` can return a degenerate rectangle for some point sets);
+    ``hull``, if given, is the points' convex hull."""
+    if hull is None:
+        hull = shapely.convex_hull(shapely.multipoints(points))
     if hull.geom_type != "Polygon":
         return float(np.ptp(points, axis=0).max()), 0.0
     ring = np.asarray(hull.exterior.coords)
     edges = np.diff(ring, axis=0)
-    lengths = np.linalg.norm(edges, axis=1)
+    lengths = vector_norm(edges, axis=1)
     u = edges[lengths > 1e-12] / lengths[lengths > 1e-12, None]
     along = ring @ u.T  # (points, directions)
     across = ring @ np.column_stack([-u[:, 1], u[:, 0]]).T
@@ -764,7 +776,7 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     # how far off a reflected centre may land and still look in place: a fraction of the usual distance
     # between neighbouring marks (symmetry is judged relative to the layout), within 0.02-0.06
     if len(centres) > 1:
-        gaps = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) + np.eye(len(centres)) * 9
+        gaps = vector_norm(centres[:, None] - centres[None, :], axis=2) + np.eye(len(centres)) * 9
         tolerance = float(np.clip(0.3 * np.median(gaps.min(axis=1)), 0.02, _SYMMETRIC_SHIFT))
     else:
         tolerance = _SYMMETRIC_SHIFT
@@ -854,7 +866,7 @@ def scene_attributes(marks: Sequence[tuple[Polygon, Any]]) -> dict[str, Any]:
     centres = np.array([[p.centroid.x, p.centroid.y] for p in pieces])
     result["aligned"] = None
     result["spacing"] = None
-    hulls = [shapely.convex_hull(p).area for p in pieces]
+    hulls = shapely.area(shapely.convex_hull(np.asarray(pieces, dtype=object))).tolist()
     similar = bool(hulls) and max(hulls) < 3 * min(hulls)  # a row is made of objects of about one size
     if len(pieces) >= 3 and similar:
         mean = centres.mean(axis=0)

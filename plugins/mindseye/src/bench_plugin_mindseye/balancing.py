@@ -43,6 +43,23 @@ def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray, 
     return ok.all(axis=-1)
 
 
+def _last_max(values: np.ndarray) -> np.ndarray:
+    """``values.max(axis=-1)`` for a short last axis (features, options), one element-wise maximum per entry:
+    numpy reduces along a short trailing axis slowly, and a maximum is exact either way."""
+    out = values[..., 0]
+    for k in range(1, values.shape[-1]):
+        out = np.maximum(out, values[..., k])
+    return out
+
+
+def _last_min(values: np.ndarray) -> np.ndarray:
+    """``values.min(axis=-1)`` for a short last axis (as ``_last_max``)."""
+    out = values[..., 0]
+    for k in range(1, values.shape[-1]):
+        out = np.minimum(out, values[..., k])
+    return out
+
+
 def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
               floors: np.ndarray, reach: np.ndarray, draws: int, small_odd: bool,
               room: np.ndarray | None = None, loose: float | None = None,
@@ -59,7 +76,7 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
     gaps = rng.uniform(0.0, gap, size=(orders, draws, count - 2))
     for j in range(1, count - 1):
         need = (base[:, None, j - 1] + power * trial[:, :, j - 1, None] + math.log1p(step) - base[:, None, j]) / power
-        trial[:, :, j] = need.max(axis=-1) + gaps[:, :, j - 1]
+        trial[:, :, j] = _last_max(need) + gaps[:, :, j - 1]
     v = np.exp(base[:, None, :-1] + power * trial[:, :, :-1, None])  # features of all but the largest option
     lower = np.maximum(v[:, :, -1] * (1 + step), v[:, :, 1] + (v[:, :, 1] - v[:, :, 0] - floors) / factor)
     upper = v[:, :, -1] + factor * (v[:, :, -1] - v[:, :, 0]) + floors
@@ -68,16 +85,19 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
     else:
         lower = np.maximum(lower, v[:, :, m] + (1 + step) * (v[:, :, m] - v[:, :, 0]))
     with np.errstate(invalid="ignore", divide="ignore"):
-        lo = ((np.log(lower) - base[:, None, -1]) / power).max(axis=-1)
-        hi = ((np.log(upper) - base[:, None, -1]) / power).min(axis=-1)
+        lo = _last_max((np.log(lower) - base[:, None, -1]) / power)
+        hi = _last_min((np.log(upper) - base[:, None, -1]) / power)
     trial[:, :, -1] = lo + (hi - lo) * rng.uniform(0.2, 0.6, size=(orders, draws))
-    predicted = np.exp(base[:, None] + power * trial[..., None])
     if room is None:
         size = reach[:, None] + trial
-        spread = size.max(axis=-1) - size.min(axis=-1)
+        spread = _last_max(size) - _last_min(size)
     else:
-        spread = (room[:, None, :, 0] - trial).max(axis=-1) - (room[:, None, :, 1] - trial).min(axis=-1)
-    ok = (hi > lo) & _ranked(predicted, step, factor, floors, small_odd)
+        spread = _last_max(room[:, None, :, 0] - trial) - _last_min(room[:, None, :, 1] - trial)
+    # rank only the spacings whose largest option has room (most have none): each one's test is its own
+    ok = hi > lo
+    rows, cols = np.nonzero(ok)
+    predicted = np.exp(base[rows] + power * trial[rows, cols][..., None])
+    ok[rows, cols] = _ranked(predicted, step, factor, floors, small_odd)
     spread = np.where(ok, spread, np.inf)
     if loose is None:
         best = spread.argmin(axis=1)

@@ -12,7 +12,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from bench_plugin_mindseye.strokes import Family, Figure, Stroke, flatten, ink_shape
+from bench_plugin_mindseye.strokes import Family, Figure, Stroke, flatten, ink_shape, vector_norm
 
 
 def _convex_vertices(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -22,8 +22,10 @@ def _convex_vertices(rng: np.random.Generator, n: int) -> np.ndarray:
         angles = np.cumsum(gaps / gaps.sum() * 2 * np.pi) + rng.uniform(0, 2 * np.pi)
         radii = rng.uniform(0.8, 1.0, size=n)
         pts = np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
+        if not _clear_corners(pts, True):
+            continue  # (before the polygon is made: the cheap test turns most draws down)
         poly = Polygon(pts)
-        if _clear_corners(pts, True) and poly.is_valid and _same_area(poly.area, poly.convex_hull.area, 1e-9):
+        if poly.is_valid and _same_area(poly.area, poly.convex_hull.area, 1e-9):
             return pts
     raise RuntimeError("no convex polygon")
 
@@ -350,7 +352,7 @@ def fam_tailed(rng: np.random.Generator) -> Figure:
     k = int(rng.integers(len(base[0].points)))
     start = base[0].points[k] if rng.random() < 0.5 or len(base[0].points) < 3 else ring[rng.integers(len(ring) - 1)]
     direction = start - centre
-    direction = direction / np.linalg.norm(direction)
+    direction = direction / vector_norm(direction)
     spin = np.radians(rng.uniform(-35, 35))
     rot = np.array([[np.cos(spin), -np.sin(spin)], [np.sin(spin), np.cos(spin)]])
     end = start + rot @ direction * rng.uniform(0.6, 1.1)
@@ -376,7 +378,7 @@ def fam_pierced(rng: np.random.Generator) -> Figure:
         b = offset + direction * (reach + rng.uniform(0.15, 0.35) * size)
         hits = [np.array(p.coords[0]) for p in shapely.get_parts(LineString([a, b]).intersection(outline))
                 if p.geom_type == "Point"]
-        if not hits or min(np.linalg.norm(corners - h, axis=1).min() for h in hits) < 0.12 * size:
+        if not hits or min(vector_norm(corners - h, axis=1).min() for h in hits) < 0.12 * size:
             continue
         if _shallow_crossing(base, a, b):
             continue
@@ -386,12 +388,12 @@ def fam_pierced(rng: np.random.Generator) -> Figure:
 
 def _shallow_crossing(base: Figure, a: np.ndarray, b: np.ndarray) -> bool:
     """True if the segment a-b crosses some edge of the base at less than 30 degrees."""
-    d = (b - a) / np.linalg.norm(b - a)
+    d = (b - a) / vector_norm(b - a)
     for s in base:
         poly = flatten(s, 0.05)
         for p, q in itertools.pairwise(poly):
             e = q - p
-            length = np.linalg.norm(e)
+            length = vector_norm(e)
             if length < 1e-12:
                 continue
             hit = LineString([p, q]).intersects(LineString([a, b]))
@@ -479,7 +481,7 @@ def fam_triangle(rng: np.random.Generator) -> Figure:
         return [Stroke.make(tri, True)]
     if kind < 0.6:
         k = int(rng.integers(3))
-        direction = tri[k] / np.linalg.norm(tri[k])
+        direction = tri[k] / vector_norm(tri[k])
         return [Stroke.make(tri, True), Stroke.make([tri[k], tri[k] + direction * rng.uniform(0.5, 0.9)], False)]
     if kind < 0.8:
         return _side_by_side(rng, [Stroke.make(tri, True)], _small_piece(rng))
@@ -502,7 +504,7 @@ def fam_quadrangle(rng: np.random.Generator) -> Figure:
         return [Stroke.make(quad, True)]
     if extra < 0.8:
         k = int(rng.integers(4))
-        direction = quad[k] / np.linalg.norm(quad[k])
+        direction = quad[k] / vector_norm(quad[k])
         return [Stroke.make(quad, True), Stroke.make([quad[k], quad[k] + direction * rng.uniform(0.5, 0.9)], False)]
     return _side_by_side(rng, [Stroke.make(quad, True)], _small_piece(rng))
 
@@ -525,7 +527,7 @@ def line_families(k: int) -> tuple[Family, ...]:
     def tailed(rng: np.random.Generator) -> Figure:
         base = _convex_vertices(rng, k - 1)
         j = int(rng.integers(k - 1))
-        direction = base[j] / np.linalg.norm(base[j])
+        direction = base[j] / vector_norm(base[j])
         return [Stroke.make(base, True), Stroke.make([base[j], base[j] + direction * rng.uniform(0.6, 1.0)], False)]
 
     def two_part(rng: np.random.Generator) -> Figure:

@@ -16,7 +16,7 @@ from bench_plugin_mindseye.figure_families import (
     turn_symmetric_radii,
     turned_vertices,
 )
-from bench_plugin_mindseye.strokes import Figure, Stroke, arc_points, figure_size, flatten
+from bench_plugin_mindseye.strokes import Figure, Stroke, arc_points, figure_size, flatten, vector_norm
 
 
 def edit_open_gap(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
@@ -29,12 +29,12 @@ def edit_open_gap(fig: Figure, rng: np.random.Generator, magnitude: float) -> Fi
     size = figure_size(fig)
     n = len(s.points)
     straight = [i for i in range(n)
-                if abs(s.bulges[i]) < 1e-9 and np.linalg.norm(np.subtract(*s.edge(i))) > 2.5 * magnitude * size]
+                if abs(s.bulges[i]) < 1e-9 and vector_norm(np.subtract(*s.edge(i))) > 2.5 * magnitude * size]
     if not straight:
         return None
     i = straight[int(rng.integers(len(straight)))]
     a, b = s.edge(i)
-    cut = a + (b - a) * magnitude * size / np.linalg.norm(b - a)
+    cut = a + (b - a) * magnitude * size / vector_norm(b - a)
     order = [(i + 1 + j) % n for j in range(n)]
     points = [cut, *[s.points[j] for j in order]]
     bulges = [0.0, *[s.bulges[(i + 1 + j) % n] for j in range(n - 1)]]
@@ -62,7 +62,7 @@ def edit_dent(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
     centre = Polygon(s.points).centroid.coords[0]
     chord_mid = (prev + nxt) / 2
     inward = np.asarray(centre) - chord_mid
-    inward /= np.linalg.norm(inward)
+    inward /= vector_norm(inward)
     out = s.copy()
     out.points[i] = chord_mid + inward * magnitude * size * 1.2
     if not Polygon(out.points).is_valid:
@@ -96,7 +96,7 @@ def edit_bend(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
     """Straight -> curved: one long straight edge bulges into an arc."""
     size = figure_size(fig)
     edges = [(k, i) for k, s in enumerate(fig) for i in range(len(s.bulges))
-             if np.linalg.norm(np.subtract(*s.edge(i))) > 0.35 * size]
+             if vector_norm(np.subtract(*s.edge(i))) > 0.35 * size]
     if not edges:
         return None
     k, i = edges[int(rng.integers(len(edges)))]
@@ -148,8 +148,8 @@ def edit_uncross(fig: Figure, rng: np.random.Generator, magnitude: float) -> Fig
         points = [np.array(p.coords[0]) for p in shapely.get_parts(hits) if p.geom_type == "Point"]
         if not points:
             continue
-        first = min(points, key=lambda p: np.linalg.norm(p - a))
-        if np.linalg.norm(first - a) < 0.2 * figure_size(fig):
+        first = min(points, key=lambda p: vector_norm(p - a))
+        if vector_norm(first - a) < 0.2 * figure_size(fig):
             continue
         out = [t.copy() for t in fig]
         out[k] = Stroke.make([a, first], False, part=fig[k].part)
@@ -174,9 +174,9 @@ def edit_attach(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figu
     pa, pb = (np.array(p.coords[0]) for p in shapely.shortest_line(ga, gb).boundary.geoms)
     move = pa - pb
     ends = [e for s in fig if not s.closed for e in (s.points[0], s.points[-1])]
-    at_end = any(np.linalg.norm(e - p) < 1e-9 for e in ends for p in (pa, pb))
+    at_end = any(vector_norm(e - p) < 1e-9 for e in ends for p in (pa, pb))
     if not at_end:
-        move = move + move / np.linalg.norm(move) * ATTACH_OVERLAP * figure_size(fig)
+        move = move + move / vector_norm(move) * ATTACH_OVERLAP * figure_size(fig)
     return [*[s.copy() for s in first], *[Stroke(s.points + move, s.bulges.copy(), s.closed, 1) for s in second]]
 
 
@@ -184,7 +184,7 @@ def edit_add_corner(fig: Figure, rng: np.random.Generator, magnitude: float) -> 
     """k lines -> k + 1: a long straight edge gets a corner in its middle."""
     size = figure_size(fig)
     edges = [(k, i) for k, s in enumerate(fig) for i in range(len(s.bulges))
-             if abs(s.bulges[i]) < 1e-9 and np.linalg.norm(np.subtract(*s.edge(i))) > 0.45 * size]
+             if abs(s.bulges[i]) < 1e-9 and vector_norm(np.subtract(*s.edge(i))) > 0.45 * size]
     if not edges:
         return None
     k, i = edges[int(rng.integers(len(edges)))]
@@ -238,7 +238,7 @@ def edit_widen(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figur
         pts = fig[0].points.copy()
         for i in range(1, len(pts) - 1):
             u, v = pts[i - 1] - pts[i], pts[i + 1] - pts[i]
-            angle = np.degrees(np.arccos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1)))
+            angle = np.degrees(np.arccos(np.clip(u @ v / vector_norm(u) / vector_norm(v), -1, 1)))
             if angle < 90:
                 target = np.radians(rng.uniform(100, 140))
                 side = np.sign(u[0] * v[1] - u[1] * v[0]) or 1.0
@@ -288,7 +288,7 @@ def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, onl
         n = len(s.points)
         for i in range(n):
             u, v = s.points[i - 1] - s.points[i], s.points[(i + 1) % n] - s.points[i]
-            angle = np.degrees(np.arccos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1)))
+            angle = np.degrees(np.arccos(np.clip(u @ v / vector_norm(u) / vector_norm(v), -1, 1)))
             if not only_acute or angle < 80:
                 options.append((k, i))
     if not options or (only_acute and len(options) != 1):
@@ -297,18 +297,18 @@ def edit_cut_corner(fig: Figure, rng: np.random.Generator, magnitude: float, onl
     s = fig[k]
     n = len(s.points)
     u, v = s.points[i - 1] - s.points[i], s.points[(i + 1) % n] - s.points[i]
-    cut = rng.uniform(0.28, 0.4) * min(np.linalg.norm(u), np.linalg.norm(v))
-    p1 = s.points[i] + u / np.linalg.norm(u) * cut
-    p2 = s.points[i] + v / np.linalg.norm(v) * cut
+    cut = rng.uniform(0.28, 0.4) * min(vector_norm(u), vector_norm(v))
+    p1 = s.points[i] + u / vector_norm(u) * cut
+    p2 = s.points[i] + v / vector_norm(v) * cut
     # tails that started at the removed corner now start on the middle of the cut, a vertex of the outline
     # (so that the tail's end lies exactly on it)
-    tails = [t for t in fig if not t.closed and np.linalg.norm(t.points[0] - s.points[i]) < 1e-9]
+    tails = [t for t in fig if not t.closed and vector_norm(t.points[0] - s.points[i]) < 1e-9]
     middle = [(p1 + p2) / 2] if tails else []
     points = np.vstack([s.points[:i], [p1, *middle, p2], s.points[i + 1:]])
     out = [t.copy() for t in fig]
     out[k] = Stroke.make(points, True, part=s.part)
     for t in out:
-        if not t.closed and np.linalg.norm(t.points[0] - s.points[i]) < 1e-9:
+        if not t.closed and vector_norm(t.points[0] - s.points[i]) < 1e-9:
             t.points[0] = (p1 + p2) / 2
     return out
 
@@ -326,7 +326,7 @@ def edit_irregular(fig: Figure, rng: np.random.Generator, magnitude: float) -> F
         points = turned_vertices(n, 0.05 + 0.6 * magnitude, 0.0)
     else:
         points = turned_vertices(n, 0.0, 0.08 + 1.2 * magnitude)
-    return [Stroke.make(points * np.linalg.norm(fig[0].points[0]), True)]
+    return [Stroke.make(points * vector_norm(fig[0].points[0]), True)]
 
 
 def edit_apex(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure | None:
@@ -338,10 +338,10 @@ def edit_apex(fig: Figure, rng: np.random.Generator, magnitude: float) -> Figure
     out = fig[0].copy()
     a, b = out.points[1], out.points[2]
     away = -((a + b) / 2 - out.points[0])
-    norm = np.linalg.norm(away)
+    norm = vector_norm(away)
     if norm < 1e-6:
         away = np.array([-(b - a)[1], (b - a)[0]])
-        norm = np.linalg.norm(away)
+        norm = vector_norm(away)
     shift = 0.35 + 1.5 * magnitude if rng.random() < 0.5 else -0.6 * (0.35 + 1.5 * magnitude)
     out.points[0] = out.points[0] + away / norm * shift
     if not Polygon(flatten(out, 0.05)).is_valid:

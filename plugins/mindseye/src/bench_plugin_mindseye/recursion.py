@@ -265,12 +265,10 @@ def gap(groups: Sequence[Group], within: float = math.inf) -> float:
     strokes are at least as far apart as their boxes): the result is the same wherever it is below ``within``,
     and at least ``within`` (or infinite) otherwise, at a fraction of the cost for a sprawling tree."""
     edges, owner = _edges(groups)
-    i, j = _pairs(len(edges))
     if math.isfinite(within):
-        low, high = edges.min(axis=1), edges.max(axis=1)
-        apart = np.maximum(low[i] - high[j], low[j] - high[i]).max(axis=1)  # the boxes' separation
-        near = apart < within
-        i, j = i[near], j[near]
+        i, j = _close_boxes(edges.min(axis=1), edges.max(axis=1), within)
+    else:
+        i, j = _pairs(len(edges))
     ends = np.abs(edges[i][:, :, None, :] - edges[j][:, None, :, :]).max(axis=3)
     keep = ~(ends < 1e-6).any(axis=(1, 2)) & ((owner[i] < 0) | (owner[i] != owner[j]))
     a, b = edges[i[keep]], edges[j[keep]]
@@ -285,6 +283,24 @@ def gap(groups: Sequence[Group], within: float = math.inf) -> float:
     crossing = (side(a[:, 0], a[:, 1], b[:, 0]) * side(a[:, 0], a[:, 1], b[:, 1]) < 0) & \
         (side(b[:, 0], b[:, 1], a[:, 0]) * side(b[:, 0], b[:, 1], a[:, 1]) < 0)
     return float(np.where(crossing, 0.0, near).min())
+
+
+def _close_boxes(low: np.ndarray, high: np.ndarray, within: float) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (i < j) of boxes (low and high corners, n x 2) whose separation -- the larger of the gaps along x
+    and along y, negative where they overlap -- is below ``within``: the boxes sorted by their left edge, each is
+    paired only with the later ones whose left edge starts less than ``within`` right of its own right edge (a
+    sweep), and those candidates are then tested on both axes."""
+    order = np.argsort(low[:, 0], kind="stable")
+    lefts = low[order, 0]
+    stop = np.searchsorted(lefts, high[order, 0] + within, side="left")  # candidates: sorted positions p+1 .. stop-1
+    count = np.maximum(stop - np.arange(len(order)) - 1, 0)
+    first = np.repeat(np.arange(len(order)), count)
+    second = first + 1 + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+    a, b = order[first], order[second]
+    apart = np.maximum(low[a] - high[b], low[b] - high[a]).max(axis=1)
+    keep = apart < within
+    a, b = a[keep], b[keep]
+    return np.minimum(a, b), np.maximum(a, b)
 
 
 def crowded(groups: Sequence[Group], clearance: float = CLEARANCE) -> bool:
@@ -533,7 +549,7 @@ def _construct_levels(
     drawn_motif = ("circle", 0) if motif[0] == "circle" else motif
     latent: dict[str, Any] = {"generator": generator, "rule": rule_kind, "levels": levels,
                               **{k: v for k, v in spec.items() if k != "motif"}, "motif": list(drawn_motif)}
-    rules = [_rule(generator, spec) for _ in range(levels - 1)]
+    rules = [_rule(generator, spec)] * (levels - 1)  # one rule, every level (a fault replaces it at one)
     fault = None
     if violation is not None:
         level, scope = _break_place(generator, drawn_motif, violation, subtlety, levels, rng)
@@ -564,11 +580,11 @@ def _construct_levels(
             fault = Break(level, parent, motif=_swap_motif(drawn_motif, subtlety, rng))
             latent["substitute"] = list(fault.motif)
     frames, swapped = expand(_root(generator, rng), rules, fault)
-    groups = []
-    for level_frames, mask in zip(frames, swapped, strict=True):
-        groups.append(draw_motif(drawn_motif, level_frames[~mask]))
-        if mask.any():
-            groups.append(draw_motif(fault.motif, level_frames[mask]))
+    # every level at once: the same primitives, in the same order, as drawing and merging level by level
+    every, mask = np.concatenate(frames), np.concatenate(swapped)
+    groups = [draw_motif(drawn_motif, every[~mask])]
+    if mask.any():
+        groups.append(draw_motif(fault.motif, every[mask]))
     return Construction(tuple(_merge(fit(groups))), latent)
 
 

@@ -65,7 +65,6 @@ from bench_plugin_mindseye.attributes import (
     LineFigure,
     isolations,
     lookalike_pair,
-    panel_features,
 )
 from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
 from bench_plugin_mindseye.figure_checks import (
@@ -124,8 +123,8 @@ from bench_plugin_mindseye.strokes import (
     Figure,
     Stroke,
     flatten,
+    grey_features,
     ink_shape,
-    ink_spread,
     place,
     turned_ink_shapes,
 )
@@ -658,8 +657,7 @@ class RelationAbstraction(SizePlannedTask):
                 drawing = drawn[(k, float(s))] = Drawing.of(f.strokes, float(s), side)
                 tile = self._render(drawing, side)
                 pts = np.vstack(f.polylines)
-                out.append({**panel_features(tile), "spread": ink_spread(tile),
-                            "reach": float(s) * float(np.ptp(pts, axis=0).max())})
+                out.append({**grey_features(tile), "reach": float(s) * float(np.ptp(pts, axis=0).max())})
             return out
 
         return balanced_sizes(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0, "spread": 1.0}, rank, small_odd,

@@ -151,8 +151,8 @@ def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: floa
 def _ring_moments(points: np.ndarray) -> np.ndarray:
     """Area, first and second moments (area, sx, sy, sxx, syy, sxy) of the region a closed ring bounds (Green's
     theorem; ``points`` without the closing point, either way round)."""
-    q = np.roll(points, -1, axis=0)
-    x0, y0, x1, y1 = points[:, 0], points[:, 1], q[:, 0], q[:, 1]
+    x0, y0 = points[:, 0], points[:, 1]
+    x1, y1 = np.append(x0[1:], x0[:1]), np.append(y0[1:], y0[:1])  # the next vertex (wrapping round)
     cross = x0 * y1 - x1 * y0
     moments = np.array([cross.sum() / 2, ((x0 + x1) * cross).sum() / 6, ((y0 + y1) * cross).sum() / 6,
                         ((x0 * x0 + x0 * x1 + x1 * x1) * cross).sum() / 12,

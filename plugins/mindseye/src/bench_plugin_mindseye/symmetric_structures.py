@@ -45,6 +45,7 @@ by its own code, and confirms that each panel's ink lies on its recorded strokes
 
 from __future__ import annotations
 
+import cmath
 import functools
 import math
 from collections.abc import Mapping, Sequence
@@ -146,6 +147,9 @@ class Figure:
     fill: float = FILL
     #: Tile units by which the figure is drawn off the tile's centre (``centred``).
     shift: tuple[float, float] = (0.0, 0.0)
+    #: The figure's drawing per tile side, made once (``SymmetricStructures.draw_option``); a figure made from this
+    #: one (``attrs.evolve``) starts without any.
+    drawings: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False, init=False)
 
     @property
     def vertices(self) -> np.ndarray:
@@ -155,8 +159,14 @@ class Figure:
 # -- construction ---------------------------------------------------------------------------------------------
 def path_headings(rng: np.random.Generator, segments: int, start: float) -> np.ndarray:
     """Headings (degrees) of a random path: each stroke turns by 25-75 degrees left or right."""
-    turns = rng.uniform(*TURN, size=segments - 1) * rng.choice([-1.0, 1.0], size=segments - 1)
+    turns = rng.uniform(*TURN, size=segments - 1) * _signs(rng, segments - 1)
     return start + np.concatenate([[0.0], np.cumsum(turns)])
+
+
+def _signs(rng: np.random.Generator, count: int) -> np.ndarray:
+    """``rng.choice([-1.0, 1.0], size=count)``, the same values from the same draws (``choice`` picks by
+    ``integers(0, 2)``), without ``choice``'s overhead."""
+    return np.where(rng.integers(0, 2, size=count) == 1, 1.0, -1.0)
 
 
 def trace(headings: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -237,24 +247,28 @@ _AXES = np.arange(0.0, 180.0, 1.0)
 _TURNS = tuple(360.0 * j / k for k in range(2, 7) for j in range(1, k))
 
 
+_AXIS_COS2, _AXIS_SIN2 = np.cos(np.radians(2 * _AXES)), np.sin(np.radians(2 * _AXES))
+#: The turns of ``_TURNS`` about the origin, made once (``folding.rotation``).
+_TURN_MAPS = tuple(folding.rotation((0.0, 0.0), angle) for angle in _TURNS)
+
+
 def vertex_defects(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, dict[float, float]]:
     """How far the figure's corner set is from mapping onto itself: per mirror axis in ``_AXES`` (through the
     vertex mean) and per turn in ``_TURNS`` (about it); the symmetric Hausdorff distance of the vertex sets."""
     v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
     v = v - v.mean(axis=0)
-    c2, s2 = np.cos(np.radians(2 * _AXES)), np.sin(np.radians(2 * _AXES))
+    c2, s2 = _AXIS_COS2, _AXIS_SIN2
     mirrored = np.stack([c2[:, None] * v[None, :, 0] + s2[:, None] * v[None, :, 1],
                          s2[:, None] * v[None, :, 0] - c2[:, None] * v[None, :, 1]], axis=-1)
     # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with one batched product instead of an (axes, n, n, 2) array
     sq = (v * v).sum(axis=1)
     d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored @ v.T)
     axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
-    turns: ClassVar[dict[str, tuple[int, str]]] = {}
-    for angle in _TURNS:
-        turned = folding.apply(folding.rotation((0.0, 0.0), angle), v)
-        dd = np.linalg.norm(turned[:, None, :] - v[None, :, :], axis=-1)
-        turns[angle] = float(max(dd.min(axis=0).max(), dd.min(axis=1).max()))
-    return axes, turns
+    # every turned copy made as before, their distances to the corners measured all at once
+    turned = np.stack([folding.apply(m, v) for m in _TURN_MAPS])
+    dd = np.linalg.norm(turned[:, :, None, :] - v[None, None, :, :], axis=-1)
+    misses = np.maximum(dd.min(axis=1).max(axis=1), dd.min(axis=2).max(axis=1))
+    return axes, {angle: float(d) for angle, d in zip(_TURNS, misses, strict=True)}
 
 
 def allowed(kind: str | None, orientation: float) -> tuple[list[float], set[float]]:
@@ -281,19 +295,24 @@ def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientatio
     if any(turns[t] > 1e-6 for t in own_turns):
         return None
     # axes a few degrees off the figure's own axis nearly fit too; a second true axis that close is impossible
-    near_own = np.array([any(min(abs(a - o), 180.0 - abs(a - o)) < 10.0 for o in own_axes) for a in _AXES])
-    misses = [(float(d), ("axis", float(a))) for a, d, skip in zip(_AXES, axes, near_own, strict=True) if not skip]
-    misses += [(d, ("turn", t)) for t, d in turns.items() if t not in own_turns]
-    misses.sort(key=lambda m: m[0])
-    if misses[0][0] < VERTEX_MARGIN:
+    near_own = np.zeros(len(_AXES), dtype=bool)
+    for o in own_axes:
+        near_own |= np.minimum(np.abs(_AXES - o), 180.0 - np.abs(_AXES - o)) < 10.0
+    other_turns = [t for t in turns if t not in own_turns]
+    # the misses, axes (in order) then turns, smallest first (a stable sort keeps ties in that order)
+    axes_left = _AXES[~near_own]
+    distance = np.concatenate([axes[~near_own], [turns[t] for t in other_turns]])
+    order = np.argsort(distance, kind="stable")
+    if distance[order[0]] < VERTEX_MARGIN:
         return None
     # the strokes themselves must miss too, checked for the closest candidates
     lines = MultiLineString([p.tolist() for p in polylines])
-    for _, (what, value) in misses[:4]:
-        m = folding.reflection(centre, value) if what == "axis" else folding.rotation(centre, value)
+    for k in order[:4]:
+        m = folding.reflection(centre, float(axes_left[k])) if k < len(axes_left) else \
+            folding.rotation(centre, other_turns[k - len(axes_left)])
         if shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.1) < DRAWN_MARGIN:
             return None
-    return misses[0][0]
+    return float(distance[order[0]])
 
 
 def _hausdorff(a: np.ndarray, b: np.ndarray) -> float:
@@ -318,7 +337,7 @@ def retake_turn(rng: np.random.Generator, headings: np.ndarray, at: int) -> tupl
     at least 40 degrees away from the old one (so bent paths are no more or less curly than straight ones)."""
     old = float(headings[at] - headings[at - 1])
     while True:
-        new = float(rng.uniform(*TURN) * rng.choice([-1.0, 1.0]))
+        new = float(rng.uniform(*TURN) * (1.0 if rng.integers(0, 2) else -1.0))  # rng.choice([-1.0, 1.0])
         if abs(new - old) >= 40.0:
             break
     out = headings.copy()
@@ -352,6 +371,11 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
         if len(turns) and (turns.min() < 20.0 or turns.max() > 150.0):
             return None  # keep every corner visible and no stroke folding back on the previous one
     which = int(rng.integers(1, 4)) if kind == "rot4" else 1
+    if not (kind == "rot4" and broken is not None):
+        # the elongation test on the strokes' ends alone, before any array is built: most odd draws fail it
+        quick = quick_elongation(kind, orientation, headings, copy_headings, lengths, which)
+        if not elongation[0] - QUICK_SLACK <= quick <= elongation[1] + QUICK_SLACK:
+            return None
     path = trace(headings, lengths)
     if kind == "rot4" and broken is not None:
         twin = twin_bend(orientation, path, copy_headings, lengths, broken, which)
@@ -387,6 +411,45 @@ def second_moment(polylines: Sequence[np.ndarray]) -> complex:
     m2 = (length * (a * a + a * b + b * b)).sum() / 3
     polar = (length * (np.abs(a) ** 2 + (a * np.conj(b)).real + np.abs(b) ** 2)).sum() / 3
     return complex(m2 / polar)
+
+
+#: ``quick_elongation`` agrees with ``abs(second_moment(...))`` to float rounding (about 1e-14): a draw is turned
+#: down on it only when it misses the elongation window by more than this, so every draw it turns down the exact
+#: test would turn down too, and every other draw still takes the exact test.
+QUICK_SLACK = 1e-9
+
+
+def quick_elongation(kind: str, orientation: float, headings: np.ndarray, copy_headings: np.ndarray,
+                     lengths: np.ndarray, which: int) -> float:
+    """``abs(second_moment(...))`` of the symmetric or singly bent figure ``make_figure`` assembles from these
+    headings (copy ``which`` drawn from ``copy_headings``), in plain complex arithmetic on the strokes: no
+    polyline is built or normalised (moving and scaling leave the measure as it is).  The sums over the wire
+    are taken about the path's start and moved to the centroid at the end (``second_moment`` sums about the
+    centroid); the two differ by float rounding alone."""
+    steps = [cmath.rect(float(length), math.radians(float(h))) for h, length in zip(headings, lengths, strict=True)]
+    bent = steps if copy_headings is headings else [
+        cmath.rect(float(length), math.radians(float(h))) for h, length in zip(copy_headings, lengths, strict=True)]
+    if kind in ("vertical", "horizontal"):
+        axis = cmath.rect(1.0, 2.0 * math.radians(orientation))
+        arms = [steps, [axis * d.conjugate() for d in bent]]  # the mirror: z -> e^(2i angle) conj(z)
+    else:
+        k = 2 if kind == "rot2" else 4
+        arms = [[cmath.rect(1.0, 2.0 * math.pi * j / k) * d for d in (bent if j == which else steps)]
+                for j in range(k)]
+    total, first, second, polar = 0.0, 0j, 0j, 0.0
+    for arm in arms:
+        a = 0j
+        for d in arm:
+            b = a + d
+            length = abs(d)
+            total += length
+            first += length * (a + b) / 2
+            second += length * (a * a + a * b + b * b) / 3
+            polar += length * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag
+                               + b.real * b.real + b.imag * b.imag) / 3
+            a = b
+    centre = first / total
+    return abs((second - total * centre * centre) / (polar - total * (centre.real ** 2 + centre.imag ** 2)))
 
 
 def twin_bend(orientation: float, path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, broken: int,
@@ -451,30 +514,54 @@ def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
     return None
 
 
+#: Mirror axes (degrees) ``decisive_size`` measures.
+_FINE_AXES = np.arange(0.0, 180.0, 0.5)
+#: ``_transform_bounds`` is computed another way than the distances it bounds (and on vertices rounded to 1e-9):
+#: it is lowered by this, so it never exceeds them.
+BOUND_SLACK = 1e-8
+
+
+def _transform_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """For each mirror in ``_FINE_AXES`` (through ``centre``) and each turn in ``_TURNS`` (about it), in that order:
+    the largest distance from an image of a vertex in ``v`` to the nearest stroke of ``segs``, less BOUND_SLACK.
+    Every vertex's image lies on the figure's image, so no Hausdorff distance between the figure and its image
+    is smaller.  Computed on the coordinates separately, as squared distances, for all transforms at once."""
+    doubled = np.radians(2.0 * _FINE_AXES)
+    turns = np.radians(np.array(_TURNS))
+    # mirror: x' = cos 2a x + sin 2a y, y' = sin 2a x - cos 2a y; turn: x' = cos t x - sin t y, y' = sin t x + cos t y
+    xx = np.concatenate([np.cos(doubled), np.cos(turns)])
+    xy = np.concatenate([np.sin(doubled), -np.sin(turns)])
+    yx = np.concatenate([np.sin(doubled), np.sin(turns)])
+    yy = np.concatenate([-np.cos(doubled), np.cos(turns)])
+    rel = v - centre
+    mx = centre[0] + xx[:, None] * rel[None, :, 0] + xy[:, None] * rel[None, :, 1]  # (transforms, vertices)
+    my = centre[1] + yx[:, None] * rel[None, :, 0] + yy[:, None] * rel[None, :, 1]
+    ax, ay = segs[:, 0, 0], segs[:, 0, 1]
+    dx, dy = segs[:, 1, 0] - ax, segs[:, 1, 1] - ay
+    rx, ry = mx[..., None] - ax, my[..., None] - ay  # (transforms, vertices, strokes)
+    t = np.clip((rx * dx + ry * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+    ex, ey = rx - t * dx, ry - t * dy
+    return np.sqrt((ex * ex + ey * ey).min(axis=-1).max(axis=-1)) - BOUND_SLACK
+
+
 def decisive_size(polylines: Sequence[np.ndarray]) -> float:
     """How far (normalised units) the drawn strokes stay, at least, from mapping onto themselves under any mirror
     about an axis through the vertex mean or any turn by 360/k (k = 2..6) about it: the smallest Hausdorff
     distance between the strokes and their image, over axes every half degree (less what a quarter degree can
-    change) and those turns.  Corner points give a lower bound for every transform; the strokes are measured
-    for the transforms in order of that bound until the bound exceeds the best measured."""
+    change) and those turns.  Corner points give a lower bound for every transform (``_transform_bounds``); the
+    strokes are measured for the transforms in order of that bound until the bound exceeds the best measured
+    (no transform left could do better, so the result is the smallest over all of them)."""
     lines = MultiLineString([p.tolist() for p in polylines])
     v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
     centre = v.mean(axis=0)
-    segs = segments_of(polylines)
-    transforms = [folding.reflection(centre, a) for a in np.arange(0.0, 180.0, 0.5)]
-    transforms += [folding.rotation(centre, t) for t in _TURNS]
-    stacked = np.stack(transforms)
-    moved = v @ stacked[:, :2, :2].transpose(0, 2, 1) + stacked[:, None, :2, 2]  # (transforms, vertices, 2)
-    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
-    rel = moved[..., None, :] - a
-    t = np.clip((rel * d).sum(-1) / (d * d).sum(-1), 0.0, 1.0)
-    bound = np.linalg.norm(rel - t[..., None] * d, axis=-1).min(axis=-1).max(axis=-1)
+    bound = _transform_bounds(v, centre, segments_of(polylines))
     best = math.inf
     for k in np.argsort(bound, kind="stable"):
         if bound[k] >= best:
             break
-        best = min(best, float(shapely.hausdorff_distance(lines, folding.transform(lines, transforms[k]),
-                                                          densify=0.05)))
+        m = folding.reflection(centre, _FINE_AXES[k]) if k < len(_FINE_AXES) else \
+            folding.rotation(centre, _TURNS[k - len(_FINE_AXES)])
+        best = min(best, float(shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.05)))
     reach = float(np.linalg.norm(v - centre, axis=1).max())
     return best - 2.0 * reach * math.radians(0.25)
 
@@ -607,15 +694,15 @@ class SymmetricStructures(MindsEyeTask):
             else:
                 continue
             others = [int(k) + 1 for k in rng.permutation(self.option_count - 1)]
-            scales = self._sizes(rng, figures, side, [*others[:rank], 0, *others[rank:]])
-            if scales is None:
+            sized = self._sizes(rng, figures, side, [*others[:rank], 0, *others[rank:]])
+            if sized is None:
                 continue
-            fill = item_fill(figures, scales)
+            scales, measured = sized
+            fill = measured[0].fill  # ``item_fill`` of these figures at these scales
             decisive = miss * fill * float(scales[0]) * side
             if decisive < MIN_DECISIVE_PX:
                 continue
-            contents = [self.centred(rng, Figure(fig, float(scale), fill), side)
-                        for fig, scale in zip(figures, scales, strict=True)]
+            contents = [self.centred(rng, figure, side) for figure in measured]
             latents = [{"symmetry": "none" if role == "correct" else kind,
                         "orientation": round(float(orientation) % 360.0, 1), **made[1]}
                        for (role, _, orientation, *_), made in zip(plan, [odd, *drawn], strict=True)]
@@ -661,7 +748,7 @@ class SymmetricStructures(MindsEyeTask):
         return None if drawn is None else abs(second_moment(drawn[0]))
 
     def _sizes(self, rng: np.random.Generator, figures: Sequence[Sequence[np.ndarray]], side: int,
-               order: Sequence[int]) -> np.ndarray | None:
+               order: Sequence[int]) -> tuple[np.ndarray, list[Figure]] | None:
         """Drawn scales for the figures (the odd one first) that leave ink and ink extent no information about
         the answer: both features rise along ``order`` (figure indices, smallest first), so they point at each
         place in it equally often, and the place of every figure, the odd one's included, is drawn before its
@@ -676,17 +763,19 @@ class SymmetricStructures(MindsEyeTask):
 
         Ink grows with the scale (the stroke width is fixed), the ink's box with its square: the scales put each
         figure a random step (SIZE_GAP, on a log scale) beyond what the previous one needs, and the drawing
-        confirms the order (half a SIZE_STEP at least) and that no figure is singled out in either feature."""
+        confirms the order (half a SIZE_STEP at least) and that no figure is singled out in either feature.
+
+        With the scales, the figures at those scales (``Figure``, the item's fill), holding the drawings measured."""
         names, power = ("ink", "extent"), np.array([1.0, 2.0])
         count = len(figures)
 
-        def measure(scales: np.ndarray) -> np.ndarray:
+        def measure(scales: np.ndarray) -> tuple[np.ndarray, list[Figure]]:
             fill = item_fill(figures, scales)
-            drawn = [option_features(self.draw_option(Figure(tuple(f), float(s), fill), side))
-                     for f, s in zip(figures, scales, strict=True)]
-            return np.array([[d[name] for name in names] for d in drawn])[list(order)]
+            made = [Figure(tuple(f), float(s), fill) for f, s in zip(figures, scales, strict=True)]
+            drawn = [option_features(self.draw_option(figure, side)) for figure in made]
+            return np.array([[d[name] for name in names] for d in drawn])[list(order)], made
 
-        base = np.log(measure(np.ones(count)))  # in ``order``; the fill only scales every figure alike
+        base = np.log(measure(np.ones(count))[0])  # in ``order``; the fill only scales every figure alike
         trial = np.zeros((SIZE_DRAWS, count))
         gaps = rng.uniform(*SIZE_GAP, size=(SIZE_DRAWS, count - 1))
         for k in range(1, count):
@@ -698,14 +787,14 @@ class SymmetricStructures(MindsEyeTask):
         log_scales = np.empty(count)
         log_scales[list(order)] = trial[fits[0]]
         scales = np.exp(log_scales - log_scales.max())
-        values = measure(scales)
+        values, made = measure(scales)
         if not (values[1:] >= values[:-1] * (1 + SIZE_STEP / 2)).all():
             return None
         floors = [self.nuisance_floor[name] / 2 for name in names]
         if any(singled_out(list(values[:, j]), k, 0.9 * self.nuisance_factor, floors[j])
                for j in range(len(names)) for k in range(count)):
             return None
-        return scales
+        return scales, made
 
     def centred(self, rng: np.random.Generator, figure: Figure, side: int) -> Figure:
         """``figure`` shifted so the mean of its drawn ink (as the option audit counts ink) lies a random fraction
@@ -721,7 +810,8 @@ class SymmetricStructures(MindsEyeTask):
         shift = np.zeros(2)
         best = (math.inf, figure)
         for _ in range(4):
-            moved = attrs.evolve(figure, shift=(_q(shift[0]), _q(shift[1])))
+            place = (_q(shift[0]), _q(shift[1]))
+            moved = figure if place == figure.shift else attrs.evolve(figure, shift=place)  # keeps its drawing
             error = np.array(_ink_mean(self.draw_option(moved, side))) - target
             if np.hypot(*error) < best[0]:
                 best = (float(np.hypot(*error)), moved)
@@ -749,6 +839,12 @@ class SymmetricStructures(MindsEyeTask):
         raise ValueError("Symmetric Structures has no query panel")
 
     def draw_option(self, content: Figure, side: int) -> Image.Image:
+        """The figure drawn from its record (``describe``), made once per side and handed out as a copy."""
+        if side not in content.drawings:
+            content.drawings[side] = self._drawing(content, side)
+        return content.drawings[side].copy()
+
+    def _drawing(self, content: Figure, side: int) -> Image.Image:
         record = self.describe(content, side)
         tile = Tile(side, grey=True)  # black strokes on white
         width = max(1, round(record["stroke"] * tile.scale))

@@ -323,18 +323,29 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
 
 
 def _polylines(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np.ndarray]:
-    """The recorded parts as segments in continuous tile pixels, and the part each segment belongs to."""
+    """The recorded parts as segments in continuous tile pixels, and the part each segment belongs to (parts in
+    record order: segments, polygons, circles; a polygon's edges in order, closing back to its first corner)."""
     pieces, owners = [], []
     index = 0
-    for x0, y0, x1, y1 in description.get("segments", ()):
-        pieces.append(np.array([[[x0, y0], [x1, y1]]]) * side)
-        owners.append(np.full(1, index))
-        index += 1
-    for poly in description.get("polygons", ()):
-        seg = line_raster.polyline_segments(np.asarray(poly, dtype=float) * side, closed=True)
-        pieces.append(seg)
-        owners.append(np.full(len(seg), index))
-        index += 1
+    lines = description.get("segments", ())
+    if any(len(line) != 4 for line in lines):
+        raise ValueError("a recorded segment is not [x0, y0, x1, y1]")
+    if len(lines):
+        pieces.append(np.asarray(lines, dtype=float).reshape(-1, 2, 2) * side)
+        owners.append(np.arange(len(lines)))
+        index += len(lines)
+    polygons = list(description.get("polygons", ()))
+    start = 0
+    while start < len(polygons):  # runs of polygons with as many corners, each run at once
+        corners = len(polygons[start])
+        stop = start + 1
+        while stop < len(polygons) and len(polygons[stop]) == corners:
+            stop += 1
+        run = np.asarray(polygons[start:stop], dtype=float).reshape(stop - start, corners, 2) * side
+        pieces.append(np.stack([run, np.roll(run, -1, axis=1)], axis=2).reshape(-1, 2, 2))
+        owners.append(np.repeat(np.arange(index, index + stop - start), corners))
+        index += stop - start
+        start = stop
     for x, y, r in description.get("circles", ()):
         seg = line_raster.polyline_segments(line_raster.circle_polyline(x * side, y * side, r * side), closed=False)
         pieces.append(seg)
@@ -346,10 +357,39 @@ def _polylines(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, n
 
 
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
-    """The recorded parts stroked with the recorded pen on white (RGB, side x side)."""
+    """The recorded parts stroked with the recorded pen on white (RGB, side x side): ``line_raster``'s stroke
+    coverage, worked out on the box of the strokes only (``_grown``)."""
     segments, _ = _polylines(description, side)
-    cover = line_raster.stroke_coverage(side, segments, float(description["pen"]))
+    cover = np.zeros((side, side), dtype=np.float32)
+    if len(segments):
+        factor = line_raster.FACTOR
+        points, _ = line_raster.samples(segments * factor, step=0.7)
+        fine = _grown(points, side * factor, float(description["pen"]) * factor / 2 - 0.5, factor)
+        counts = np.zeros((side, side), dtype=np.uint8)
+        cells = fine.view(np.uint8)
+        for dy in range(factor):
+            for dx in range(factor):
+                counts += cells[dy::factor, dx::factor]
+        cover = counts.astype(np.float32) / (factor * factor)
     return line_raster.paint(side, [(cover, description.get("ink", (20, 20, 20)))])
+
+
+def _grown(points: np.ndarray, size: int, radius: float, align: int = 1) -> np.ndarray:
+    """``line_raster.dilate(line_raster.mark(points, size), radius)``, the same grid, with the marking and the
+    growing done only on the box of the marked pixels widened by the radius (its corner on a multiple of
+    ``align``): no mark can grow beyond it, and the rest of the grid stays blank."""
+    grid = np.zeros((size, size), dtype=bool)
+    ij = np.floor(points).astype(int)
+    ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
+    if not len(ij):
+        return grid
+    margin = int(np.floor(max(radius, 0.0))) + 1
+    x0, y0 = (max(0, int(v) - margin) // align * align for v in ij.min(axis=0))
+    x1, y1 = (min(size, int(v) + margin + 1) for v in ij.max(axis=0))
+    box = np.zeros((y1 - y0, x1 - x0), dtype=bool)
+    box[ij[:, 1] - y0, ij[:, 0] - x0] = True
+    grid[y0:y1, x0:x1] = line_raster.dilate(box, radius)
+    return grid
 
 
 def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float) -> np.ndarray:
@@ -358,30 +398,31 @@ def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float)
     sample of a lower or a higher part number than its own."""
     ij = np.floor(points).astype(int).clip(0, side - 1)
     parts = parts.astype(np.int32)
-    least = np.full((side, side), np.iinfo(np.int32).max, dtype=np.int32)
-    most = np.full((side, side), -1, dtype=np.int32)
-    np.minimum.at(least, (ij[:, 1], ij[:, 0]), parts)
-    np.maximum.at(most, (ij[:, 1], ij[:, 0]), parts)
-    own = np.ones(len(points), dtype=bool)
     span = int(np.ceil(reach))
-    for dy in range(-span, span + 1):
-        for dx in range(-span, span + 1):
-            if dx * dx + dy * dy > reach * reach:
-                continue
-            x, y = ij[:, 0] + dx, ij[:, 1] + dy
-            on = (x >= 0) & (x < side) & (y >= 0) & (y < side)
-            own[on] &= (least[y[on], x[on]] >= parts[on]) & (most[y[on], x[on]] <= parts[on])
-    return own
+    # the grids padded by ``span`` with values that pass every test (an offset off the tile tests nothing)
+    wide = side + 2 * span
+    least = np.full((wide, wide), np.iinfo(np.int32).max, dtype=np.int32)
+    most = np.full((wide, wide), -1, dtype=np.int32)
+    rows, cols = ij[:, 1] + span, ij[:, 0] + span
+    np.minimum.at(least, (rows, cols), parts)
+    np.maximum.at(most, (rows, cols), parts)
+    dy, dx = np.mgrid[-span:span + 1, -span:span + 1]
+    inside = dx * dx + dy * dy <= reach * reach
+    offsets = (dy[inside] * wide + dx[inside]).ravel()
+    at = (rows * wide + cols)[:, None] + offsets[None, :]
+    return (least.ravel()[at].min(axis=1) >= parts) & (most.ravel()[at].max(axis=1) <= parts)
 
 
-def part_ink(tile: np.ndarray, description: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def part_ink(tile: np.ndarray, description: Mapping[str, Any], lines: tuple[np.ndarray, np.ndarray] | None = None,
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per recorded part (segments, polygons, circles in record order): the fraction of its centre-line samples
     (about a pixel apart; a segment's square-cut tips, within a pixel of its ends, left out unless nothing else
     is left) on ink darker than ``INK_DARKNESS``; how many samples its own stretch has (the samples, tips left
     out, further than half the pen plus ``STRAY_REACH`` plus a pixel of rounding from every other part's
-    centre line); and the fraction of those on ink darker than ``OWN_DARKNESS``."""
+    centre line); and the fraction of those on ink darker than ``OWN_DARKNESS``.  ``lines``: ``_polylines`` of
+    the description at the tile's side, if already made."""
     side = tile.shape[0]
-    segments, owner = _polylines(description, side)
+    segments, owner = lines if lines is not None else _polylines(description, side)
     if not len(segments):
         return np.zeros(0), np.zeros(0, dtype=int), np.zeros(0)
     points, which = line_raster.samples(segments)
@@ -403,25 +444,44 @@ def part_ink(tile: np.ndarray, description: Mapping[str, Any]) -> tuple[np.ndarr
 def _near(points: np.ndarray, side: int, radius: float) -> np.ndarray:
     """The pixels (side x side booleans) whose centres lie within ``radius`` of one of ``points`` (continuous
     tile pixels)."""
-    grid = np.zeros(side * side, dtype=bool)
-    if radius <= 0 or not len(points):
-        return grid.reshape(side, side)
-    span = int(np.ceil(radius))
+    return _near_both(points, np.ones(len(points), dtype=bool), side, radius, radius)[1]
+
+
+def _near_both(points: np.ndarray, inner_points: np.ndarray, side: int, inner: float, outer: float,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``_near`` of the points flagged in ``inner_points`` with radius ``inner`` and of all points with radius
+    ``outer`` (at least ``inner``), in one pass over the pixel offsets: each point's distance to each nearby
+    pixel centre is worked out once."""
+    grids = np.zeros(side * side, dtype=bool), np.zeros(side * side, dtype=bool)
+    if outer <= 0 or not len(points):
+        return grids[0].reshape(side, side), grids[1].reshape(side, side)
+    span = int(np.ceil(outer))
     base = np.floor(points).astype(int)
+    steps = np.arange(-span, span + 1)
+    cx = base[:, 0, None] + steps[None, :]  # every column offset at once, one row offset at a time
+    across = (cx + 0.5 - points[:, 0, None]) ** 2
+    in_columns = (cx >= 0) & (cx < side)
+    inner_points = inner_points[:, None]
     for dy in range(-span, span + 1):
-        for dx in range(-span, span + 1):
-            cx, cy = base[:, 0] + dx, base[:, 1] + dy
-            d2 = (cx + 0.5 - points[:, 0]) ** 2 + (cy + 0.5 - points[:, 1]) ** 2
-            on = (d2 <= radius * radius) & (cx >= 0) & (cx < side) & (cy >= 0) & (cy < side)
-            grid[cy[on] * side + cx[on]] = True
-    return grid.reshape(side, side)
+        if max(abs(dy) - 0.5, 0.0) > outer:  # no pixel centre of this row comes within the radius
+            continue
+        cy = base[:, 1] + dy
+        d2 = across + ((cy + 0.5 - points[:, 1]) ** 2)[:, None]
+        inside = in_columns & ((cy >= 0) & (cy < side))[:, None]
+        where = cy[:, None] * side + cx
+        grids[1][where[(d2 <= outer * outer) & inside]] = True
+        if inner > 0:
+            grids[0][where[(d2 <= inner * inner) & inside & inner_points]] = True
+    return grids[0].reshape(side, side), grids[1].reshape(side, side)
 
 
-def pen_masks(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np.ndarray]:
+def pen_masks(description: Mapping[str, Any], side: int, lines: tuple[np.ndarray, np.ndarray] | None = None,
+              ) -> tuple[np.ndarray, np.ndarray]:
     """The pixels wholly under the recorded pen (centres within half the pen less ``CORE_SLACK`` of a recorded
     centre line, a pen's length at each end of a segment left out: a square-cut end meeting other strokes
-    leaves notches), and the pixels ink may cover (centres within half the pen plus ``EDGE_SLACK``)."""
-    segments, _ = _polylines(description, side)
+    leaves notches), and the pixels ink may cover (centres within half the pen plus ``EDGE_SLACK``).  ``lines``:
+    ``_polylines`` of the description, if already made."""
+    segments, _ = lines if lines is not None else _polylines(description, side)
     if not len(segments):
         empty = np.zeros((side, side), dtype=bool)
         return empty, empty.copy()
@@ -429,13 +489,14 @@ def pen_masks(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np
     points, which = line_raster.samples(segments, step=0.7)
     tips = (which < len(description.get("segments", ()))) & (np.minimum(
         np.hypot(*(points - segments[which, 0]).T), np.hypot(*(points - segments[which, 1]).T)) < pen)
-    return _near(points[~tips], side, pen / 2 - CORE_SLACK), _near(points, side, pen / 2 + EDGE_SLACK)
+    return _near_both(points, ~tips, side, pen / 2 - CORE_SLACK, pen / 2 + EDGE_SLACK)
 
 
-def exact_pixel_faults(tile: np.ndarray, description: Mapping[str, Any]) -> tuple[int, int]:
+def exact_pixel_faults(tile: np.ndarray, description: Mapping[str, Any],
+                       lines: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
     """(pixels wholly under the recorded pen left blank, clear ink pixels beyond the pen's edge; see
     ``pen_masks``), the frame of ``BORDER`` pixels left out."""
-    core, edge = pen_masks(description, tile.shape[0])
+    core, edge = pen_masks(description, tile.shape[0], lines)
     darkness = line_raster.darkness(tile)
     blank = core & (darkness <= INK_DARKNESS)
     off = (darkness > CLEAR_DARKNESS) & ~edge
@@ -450,17 +511,18 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
     recorded part (more than ``STRAY_ALLOWED`` pixels)."""
     side = tile.shape[0]
     failures = []
-    shown, own_count, own_shown = part_ink(tile, description)
+    lines = _polylines(description, side)
+    shown, own_count, own_shown = part_ink(tile, description, lines)
     missing = int(((shown < PRESENT) | ((own_count >= OWN_LEAST) & (own_shown < OWN_PRESENT))).sum())
     if missing:
         failures.append(f"figure {name}: {missing} recorded part(s) are not drawn where the record puts them")
-    segments, _ = _polylines(description, side)
-    allowed = line_raster.near(side, segments, float(description["pen"]) / 2 + STRAY_REACH)
+    allowed = _grown(line_raster.samples(lines[0], step=0.7)[0], side, float(description["pen"]) / 2 + STRAY_REACH) \
+        if len(lines[0]) else np.zeros((side, side), dtype=bool)  # ``line_raster.near``, on the strokes' box
     stray = (line_raster.darkness(tile) > CLEAR_DARKNESS) & ~allowed
     stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
     if int(stray.sum()) > STRAY_ALLOWED:
         failures.append(f"figure {name}: {int(stray.sum())} ink pixels lie off every recorded part")
-    blank, off = exact_pixel_faults(tile, description)
+    blank, off = exact_pixel_faults(tile, description, lines)
     if blank > EXACT_ALLOWED:
         failures.append(f"figure {name}: {blank} pixels under the pen of a recorded part are blank")
     if off > EXACT_ALLOWED:

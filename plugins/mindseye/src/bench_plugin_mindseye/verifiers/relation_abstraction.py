@@ -214,8 +214,13 @@ class FigureMeasure:
             owners += [self.pieces.index(p) for p, r in zip(ps, runs, strict=True) for _ in range(len(r) - 1)]
         #: which piece each segment of the dense polylines runs along (for the regions' boundaries)
         self._segment_owner = np.array(owners, dtype=int)
-        self._segments = shapely.STRtree(shapely.linestrings(
-            np.concatenate([np.stack([d[:-1], d[1:]], axis=1) for d in self.dense])))
+        ends = np.concatenate([np.stack([d[:-1], d[1:]], axis=1) for d in self.dense])
+        self._segments = shapely.STRtree(shapely.linestrings(ends))
+        #: the segment joining two vertices of the dense polylines, either way round (the first where two do)
+        self._segment_at: dict[tuple[float, ...], int] = {}
+        for g, (x0, y0, x1, y1) in enumerate(ends.reshape(-1, 4).tolist()):
+            self._segment_at.setdefault((x0, y0, x1, y1), g)
+            self._segment_at.setdefault((x1, y1, x0, y0), g)
         self.notes: list[str] = []
 
     # -- helpers ---------------------------------------------------------------------------------------
@@ -416,9 +421,16 @@ class FigureMeasure:
         nxt = np.roll(ring, -1, axis=0)
         mids = (ring + nxt) / 2
         # the ring runs along the dense polylines: each edge belongs to the piece of the segment it lies on
-        nearest = self._segments.query_nearest(shapely.points(mids), all_matches=False)
-        owner = np.empty(len(mids), dtype=int)
-        owner[nearest[0]] = self._segment_owner[nearest[1]]
+        # an edge between two consecutive vertices of a dense polyline (the noding keeps them exactly) lies on
+        # that segment; the others (at a crossing's node, along a carried stroke end) go to the nearest segment
+        at = self._segment_at
+        found = [at.get((x0, y0, x1, y1), -1) for (x0, y0), (x1, y1) in zip(ring.tolist(), nxt.tolist(), strict=True)]
+        segment = np.array(found, dtype=int)
+        lost = np.flatnonzero(segment < 0)
+        if len(lost):
+            nearest = self._segments.query_nearest(shapely.points(mids[lost]), all_matches=False)
+            segment[lost[nearest[0]]] = nearest[1]
+        owner = self._segment_owner[segment]
         # runs of ring edges along the same piece; a run shorter than a joint (a stroke end resting on
         # another stroke, cut by the noding a hair before its end) belongs to the run before it
         lengths = np.hypot(*(nxt - ring).T)

@@ -71,12 +71,14 @@ def samples(segs: np.ndarray, spacing: float) -> np.ndarray:
 
 
 def distance_to_strokes(points: np.ndarray, segs: np.ndarray) -> np.ndarray:
-    """For points of shape (..., 2): the distance to the nearest stroke."""
-    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
-    rel = points[..., None, :] - a
-    t = np.clip((rel * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-18), 0.0, 1.0)
-    gap = rel - t[..., None] * d
-    return np.sqrt((gap * gap).sum(-1)).min(axis=-1)
+    """For points of shape (..., 2): the distance to the nearest stroke (worked out on x and y apart: no
+    (..., strokes, 2) arrays)."""
+    ax, ay = segs[:, 0, 0], segs[:, 0, 1]
+    dx, dy = segs[:, 1, 0] - ax, segs[:, 1, 1] - ay
+    rx, ry = points[..., 0, None] - ax, points[..., 1, None] - ay
+    t = np.clip((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-18), 0.0, 1.0)
+    gx, gy = rx - t * dx, ry - t * dy
+    return np.sqrt(gx * gx + gy * gy).min(axis=-1)
 
 
 def mirror_matrix(centre: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
