@@ -122,6 +122,51 @@ def test_motif_changes_sees_self_symmetry_at_any_angle():
     assert min(groups.motif_changes(arrow, [groups.rotation(a) for a in (60, 90, 120, 180)])) > 0.2
 
 
+def _changes_by_definition(rgb, part, shift):
+    """The share of sampled inked pixels whose image under x -> A (x - c) + c + t, or back, finds no pixel of like
+    darkness (and, where both are dark, colour) within one pixel: ``motif_changes`` written out point by point."""
+    m = groups._sampled(rgb, None)
+    a = np.asarray(part, float)
+    inverse = np.linalg.inv(a)
+    shares = []
+    for matrix, t in ((a, np.asarray(shift, float)), (inverse, -inverse @ np.asarray(shift, float))):
+        changed = 0
+        for x, y, d0, c0 in zip(m["xs"], m["ys"], m["d0"], m["c0"], strict=True):
+            q = matrix @ np.array((x - m["cx"], y - m["cy"])) + (m["cx"], m["cy"]) + t
+            qx = int(np.clip(int(np.rint(q[0])), -1, m["w"])) + m["pad"]
+            qy = int(np.clip(int(np.rint(q[1])), -1, m["h"])) + m["pad"]
+            found = False
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    d1 = m["dark"][qy + dy, qx + dx]
+                    like = abs(d1 - d0) <= 0.3
+                    if like and m["several"] and d1 > 0.5 and d0 > 0.5:
+                        like = int(np.abs(m["colour"][qy + dy, qx + dx] - c0).max()) <= 100
+                    found = found or like
+            changed += not found
+        shares.append(changed / len(m["xs"]))
+    return max(shares)
+
+
+@pytest.mark.parametrize("family", ["arrow", "glyph", "pictogram"])
+def test_motif_changes_measures_each_distinct_map_once_as_defined(family):
+    """Involutions without a shift are measured once for both ways, and the neighbourhood is read one offset at a
+    time: the figures must still be exactly the definition's, for one-colour and several-colour motifs."""
+    rng = np.random.default_rng(11)
+    parts = [groups.reflection(30)[:2, :2], groups.rotation(180)[:2, :2], groups.rotation(90)[:2, :2]]
+    shifts = [[(0, 0)], [(0, 0), (3, -2)], [(1, 0)]]
+    for k in range(3):
+        tile = motifs.render(motifs.sample(family, rng, "asym", colour="yellow"), 61)
+        if k == 2:  # a purple motif beside the yellow one: colours must match where both are dark
+            tile = np.minimum(tile, np.roll(motifs.render(motifs.sample("arrow", rng, "asym", colour="purple"), 61),
+                                            14, axis=1))
+            assert groups._sampled(tile, None)["several"]
+        measured = groups.motif_changes(tile, parts, shifts=shifts)
+        expected = [min(_changes_by_definition(tile, part, t) for t in ts)
+                    for part, ts in zip(parts, shifts, strict=True)]
+        assert measured == pytest.approx(expected, abs=1e-12)
+
+
 def test_sprites_turn_about_their_centre_and_stamp_clips():
     big = np.full((63, 63, 3), 255, np.uint8)
     big[3:12, 27:36] = 0  # a block above the centre

@@ -47,6 +47,45 @@ def test_asymmetric_mode_mostly_passes_the_probe_and_symmetric_mode_is_caught():
     assert "mirror" in probe.invariant_ops(glyph) and "flip" not in probe.invariant_ops(glyph)
 
 
+@pytest.mark.parametrize("mode", ["asym", "sym"])
+def test_invariant_ops_agrees_with_change_fraction_op_by_op(mode):
+    """``invariant_ops`` reads the motif once for all operations; each verdict must be ``change_fraction``'s."""
+    rng = np.random.default_rng(4)
+    for family in list(motifs.FAMILIES)[::3]:
+        tile = motifs.render(motifs.sample(family, rng, mode), 64)
+        for fraction in (0.05, probe.INVARIANT_FRACTION, 0.4):
+            expected = [op for op in probe.D4[1:] if probe.change_fraction(tile, op) < fraction]
+            assert probe.invariant_ops(tile, fraction=fraction) == expected, (family, fraction)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (7, 3), (64, 41)])
+def test_image_keys_are_pillows_rgbx_words(size):
+    """The verifiers' one-integer-per-pixel colours: the packed RGB bytes read three bytes apart must give exactly
+    Pillow's RGBX words with the padding masked off, the last pixel included."""
+    from bench_plugin_sphinx.verifiers.pixels import image_keys
+    from PIL import Image
+
+    rgb = np.random.default_rng(size[0]).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    image = Image.fromarray(rgb)
+    expected = np.frombuffer(image.tobytes("raw", "RGBX"), dtype="<u4").reshape(size[1], size[0]) & 0xFFFFFF
+    keys = image_keys(image)
+    assert keys.dtype == np.uint32 and np.array_equal(keys, expected)
+    assert np.array_equal(image_keys(image.convert("P")), image_keys(image.convert("P").convert("RGB")))
+
+
+def test_all_distinct_is_distinct_pair_by_pair():
+    rng = np.random.default_rng(6)
+    for family in list(motifs.FAMILIES)[::2]:
+        for mode in ("asym", "sym"):
+            small = motifs.render(motifs.sample(family, rng, mode), 48)
+            tiles = [probe.apply(op, small) for op in ("identity", "mirror", "flip", "rot180")]
+            pairwise = all(compare.distinct(tiles[a], tiles[b]) for a in range(4) for b in range(a + 1, 4))
+            assert compare.all_distinct(tiles) == pairwise, (family, mode)
+    assert not compare.all_distinct([small, small.copy()])
+    with pytest.raises(ValueError):
+        compare.all_distinct([small, small[:-1]])
+
+
 def test_d4_operations_follow_the_image_conventions():
     a = np.arange(9).reshape(3, 3)
     assert probe.apply("mirror", a)[0].tolist() == [2, 1, 0]       # left and right swap

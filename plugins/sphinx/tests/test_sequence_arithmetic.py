@@ -68,6 +68,43 @@ def test_every_item_is_built_directly_and_fast():
     assert slowest < 0.1, f"slowest item took {slowest * 1000:.0f} ms"
 
 
+def _flood_pieces(mask: np.ndarray) -> int:
+    """8-connected pieces by flood fill, pixel by pixel (the definition)."""
+    seen, pieces = np.zeros_like(mask), 0
+    h, w = mask.shape
+    for y, x in zip(*np.nonzero(mask), strict=True):
+        if seen[y, x]:
+            continue
+        pieces, stack = pieces + 1, [(y, x)]
+        seen[y, x] = True
+        while stack:
+            cy, cx = stack.pop()
+            for ny, nx in itertools.product((cy - 1, cy, cy + 1), (cx - 1, cx, cx + 1)):
+                if 0 <= ny < h and 0 <= nx < w and mask[ny, nx] and not seen[ny, nx]:
+                    seen[ny, nx] = True
+                    stack.append((ny, nx))
+    return pieces
+
+
+def test_blob_count_counts_pieces_as_a_flood_fill_does():
+    """``blob_count`` joins runs of rows instead of filling pixel by pixel: the counts must be the flood fill's
+    (diagonal touches join; the grown ink wraps at the tile's edges as np.roll does, the pieces do not)."""
+    from bench_plugin_sphinx.kit import channels, sequences
+
+    rng = np.random.default_rng(3)
+    for share in (0.03, 0.1, 0.35):
+        for reach in (0, 1, 2):
+            tile = np.where(rng.random((33, 29))[:, :, None] < share, 0, 255).astype(np.uint8).repeat(3, axis=2)
+            ink = channels.darkest(tile) < 215
+            grown = ink.copy()
+            for dy, dx in itertools.product(range(-reach, reach + 1), repeat=2):
+                grown |= np.roll(np.roll(ink, dy, 0), dx, 1)
+            assert sequences.blob_count(tile, reach=reach) == _flood_pieces(grown), (share, reach)
+    diagonal = np.full((6, 6, 3), 255, np.uint8)
+    diagonal[1, 1] = diagonal[2, 2] = diagonal[4, 1] = 0
+    assert sequences.blob_count(diagonal, reach=0) == 2
+
+
 def test_progression_reading():
     assert check.progression({0: 3, 1: 5, 2: 7}) == 2
     assert check.progression({0: 9, 2: 5, 3: 3}) == -2

@@ -43,6 +43,37 @@ def test_turned_is_counterclockwise_on_screen():
     assert sig.sum() == 0
 
 
+def test_turn_symmetry_probe_reads_the_turned_tiles_ink():
+    """The probe turns only the darkest channel; its verdict must be the one the turned RGB tiles give
+    (``sequences.ink_change`` of the tile and each turn), symmetric motifs included."""
+    from bench_plugin_sphinx.descriptions.sequence_rotation import ROTATION_FAMILIES
+
+    def by_tiles(spec):
+        small = sequences.render_motif(spec, sr.PROBE)
+        return any(sequences.ink_change(small, sequences.turned(small, a)) < sr.SELF_CHANGE for a in range(20, 341, 10))
+
+    rng = np.random.default_rng(8)
+    verdicts = []
+    for family in ROTATION_FAMILIES:
+        for mode in ("asym", "sym"):
+            spec = sequences.sample_motif(family, rng, mode, "test")
+            verdicts.append(sr._turn_symmetric(spec))
+            assert verdicts[-1] == by_tiles(spec), (family, mode)
+    assert any(verdicts) and not all(verdicts)
+
+
+def test_each_angle_is_turned_once_per_item(monkeypatch):
+    """Options repeat the panels' angles: every distinct angle of the full-size tile is turned once."""
+    angles = []
+    turned = sequences.turned
+    monkeypatch.setattr(sequences, "turned", lambda tile, a: angles.append(a) or turned(tile, a))
+    for index in range(6):
+        angles.clear()
+        scene = build(TASK, index=index, seed=4).item.metadata["scene"]
+        shown = {a for k, a in enumerate(scene["panel_angles"]) if k != scene["mask"]} | set(scene["option_angles"])
+        assert sorted(angles) == sorted(shown), index
+
+
 @pytest.mark.parametrize("turn", words.TURNS)
 def test_the_stated_direction_is_the_measured_one(turn):
     for built in build_run(TASK, 8, {"direction": turn, "step": 45}, seed=4):

@@ -122,6 +122,22 @@ def test_components_extremes_are_unique_and_counts_match():
             assert (words.TOUCH_ADJACENCY in built.item.question) is touch
 
 
+def test_components_draw_one_board_per_stretch_of_colourings(monkeypatch):
+    """A board (and its cell graph) is drawn once and recoloured up to BOARD_TRIES times, not drawn anew for every
+    colouring the generator rejects."""
+    boards, colourings = [], []
+    pick, colour = topo.pick_board, tcc.TilesConnectedComponent._colour
+    monkeypatch.setattr(topo, "pick_board", lambda *a, **k: boards.append(1) or pick(*a, **k))
+    monkeypatch.setattr(tcc.TilesConnectedComponent, "_colour",
+                        lambda self, *a, **k: colourings.append(1) or colour(self, *a, **k))
+    for index in range(12):
+        before = (len(boards), len(colourings))
+        build(COMPONENTS, index=index, seed=9)
+        drawn, tried = len(boards) - before[0], len(colourings) - before[1]
+        assert drawn == -(-tried // tcc.BOARD_TRIES), (index, drawn, tried)
+    assert len(colourings) > 2 * len(boards)  # colourings were rejected, and their board was kept
+
+
 def test_shortest_paths_count_moves_and_one_in_ten_is_unreachable():
     items = [b.item for b in build_run(PATHS, 40, seed=7)]
     answers = [int(i.answer) for i in items]

@@ -76,8 +76,11 @@ def compose(scene: dict[str, Any]) -> Image.Image:
 
 
 def _keys(image: Image.Image) -> np.ndarray:
-    """Each pixel's colour as one integer (Pillow's RGBX bytes, padding masked off)."""
-    return np.frombuffer(image.tobytes("raw", "RGBX"), dtype="<u4") & np.uint32(0xFFFFFF)
+    """Each pixel's colour as one integer 0xBBGGRR (flat): the packed RGB bytes read as 32-bit words three bytes
+    apart, the fourth byte masked off (the same words as Pillow's RGBX bytes, packed several times faster)."""
+    image = image if image.mode == "RGB" else image.convert("RGB")
+    data = image.tobytes() + b"\0"
+    return np.ndarray((image.width * image.height,), dtype="<u4", buffer=data, strides=(3,)) & np.uint32(0xFFFFFF)
 
 
 def _pixel_distinct(a: np.ndarray, b: np.ndarray) -> bool:

@@ -107,11 +107,16 @@ def compose(scene: dict[str, Any]) -> np.ndarray:
     return np.ascontiguousarray(full)
 
 
-def axis_change(full: np.ndarray, op: str) -> float:
-    """Fraction of non-white pixels (inside the frame, of the scene or its mirror image) whose colour changes
-    under the mirror ``op``."""
+def colour_keys(full: np.ndarray) -> np.ndarray:
+    """Each pixel's colour inside the frame as one integer 0xRRGGBB."""
     inner = full[BORDER:-BORDER, BORDER:-BORDER].astype(np.int32)
-    key = (inner[:, :, 0] << 16) | (inner[:, :, 1] << 8) | inner[:, :, 2]
+    return (inner[:, :, 0] << 16) | (inner[:, :, 1] << 8) | inner[:, :, 2]
+
+
+def axis_change(full: np.ndarray, op: str, key: np.ndarray | None = None) -> float:
+    """Fraction of non-white pixels (inside the frame, of the scene or its mirror image) whose colour changes
+    under the mirror ``op`` (``key``: the scene's ``colour_keys``, when already read)."""
+    key = colour_keys(full) if key is None else key
     moved = probe.apply(op, key)
     ink = (key != 0xFFFFFF) | (moved != 0xFFFFFF)
     if not ink.any():
@@ -121,8 +126,9 @@ def axis_change(full: np.ndarray, op: str) -> float:
 
 def scene_holds(full: np.ndarray, cls: str) -> bool:
     """The construction's acceptance: the class's axes hold, every other axis clearly fails."""
+    key = colour_keys(full)
     for op in AXES:
-        change = axis_change(full, op)
+        change = axis_change(full, op, key)
         if op in CLASS_OPS[cls]:
             if change > HOLD:
                 return False

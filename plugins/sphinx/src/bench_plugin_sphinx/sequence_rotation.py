@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx import sets
 from bench_plugin_sphinx.descriptions.sequence_rotation import ROTATION_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, layout, sequences
+from bench_plugin_sphinx.kit import channels, compare, complexity, layout, sequences
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.verifiers import sequence_rotation as verifier
 
@@ -30,13 +31,30 @@ ATTEMPTS = 40
 SEPARATION = 0.3
 PROBE = 81
 SELF_CHANGE = 0.3
+#: A pixel is ink when its darkest channel lies this far below white (as ``sequences.ink_change`` reads it).
+INK_STEP = 40
 
 
 def _turn_symmetric(spec: dict[str, Any]) -> bool:
     """Whether some turn of the motif by 20-340 degrees (every 10) moves less than ``SELF_CHANGE`` of its ink:
-    a motif that (nearly) maps onto itself by a turn would make the step, and the answer, ambiguous."""
-    small = sequences.render_motif(spec, PROBE)
-    return any(sequences.ink_change(small, sequences.turned(small, a)) < SELF_CHANGE for a in range(20, 341, 10))
+    a motif that (nearly) maps onto itself by a turn would make the step, and the answer, ambiguous.  Only the
+    ink matters, so the darkest channel is turned (one band, not three): for a motif of one colour on white that
+    is the darkest channel of the turned tile, as ``sequences.ink_change`` reads it."""
+    darkest = channels.darkest(sequences.render_motif(spec, PROBE))
+    ink, plane = darkest < 255 - INK_STEP, Image.fromarray(darkest)
+    for degrees in range(20, 341, 10):
+        moved = np.asarray(plane.rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=255)) < 255 - INK_STEP
+        union = ink | moved
+        if union.any() and float((ink ^ moved)[union].mean()) < SELF_CHANGE:
+            return True
+    return False
+
+
+def _turn(base: np.ndarray, degrees: float, turns: dict[float, np.ndarray]) -> np.ndarray:
+    """``sequences.turned(base, degrees)``, each angle turned once (kept in ``turns``)."""
+    if degrees not in turns:
+        turns[degrees] = sequences.turned(base, degrees)
+    return turns[degrees]
 
 
 def _direction(random, params) -> str:
@@ -94,7 +112,8 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
             if _turn_symmetric(spec):
                 continue
             base = sequences.render_motif(spec, sequences.CONTENT)
-            options = [sequences.turned(base, a) for a in option_angles]
+            turns: dict[float, np.ndarray] = {}  # one bicubic turn per angle: options repeat panels' angles
+            options = [_turn(base, a, turns) for a in option_angles]
             pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
             if all(sequences.ink_change(options[a], options[b]) >= SEPARATION
                    and compare.distinct(options[a], options[b]) for a, b in pairs):
@@ -116,8 +135,7 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
                  "mask": mask, "panel_angles": angles, "option_angles": option_angles, "chain_place": place,
                  "explicit": explicit, "content": sequences.CONTENT, "border": sequences.BORDER,
                  **sequences.boxes()}
-        picture = sequences.compose([None if k == mask else sequences.turned(base, angles[k]) for k in range(4)],
-                                    options)
+        picture = sequences.compose([None if k == mask else _turn(base, angles[k], turns) for k in range(4)], options)
         metadata = {"scene": scene, "step": step, "direction": turn, "motif": family, "complexity": record,
                     "paper_answer": layout.label(position),
                     **({} if level is None else {"difficulty_knobs": {"step_ordinal": ordinal}})}

@@ -114,7 +114,7 @@ def compose(scene: dict[str, Any], base: np.ndarray | None = None) -> np.ndarray
 
 
 def _distinct(tiles: list[np.ndarray]) -> bool:
-    return all(compare.distinct(tiles[a], tiles[b]) for a in range(len(tiles)) for b in range(a + 1, len(tiles)))
+    return compare.all_distinct(tiles)
 
 
 class SymmetryFill(PaperSets, task="symmetry-fill"):

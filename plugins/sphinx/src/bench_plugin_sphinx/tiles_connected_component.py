@@ -8,6 +8,8 @@ adjacency (disks: touching), stated in the question.  The asked colour has exact
 components n (1..6; extremes ask a colour with at least two), and the asked extreme (largest or smallest
 size) is held by exactly one component; a smallest component of one cell is asked one time in three
 (otherwise it has at least two cells where 60 colourings find one), so 1 does not dominate the answers.
+A board is drawn once and recoloured up to ``BOARD_TRIES`` times before another is drawn, so its cell graph is
+built once per item, not once per colouring.
 Complexity is the paper's knob, the number of components n: c = (n - 1) / 5.
 """
 
@@ -34,6 +36,8 @@ EDGE_PX, SIDE_RANGE = 44, (300, 500)
 ATTEMPTS = 1000
 #: Colourings tried for a smallest component of two or more cells before one of a single cell is accepted.
 LEAST_TRIES = 60
+#: Colourings tried on one board before another board is drawn (a board's cell graph is built once and reused).
+BOARD_TRIES = 40
 
 
 def answer_of(measure: str, sizes: list[int]) -> int | None:
@@ -58,8 +62,11 @@ class TilesConnectedComponent(PaperSets, task="tiles-connected-component"):
             target = complexity.knob_for_level(level, values, *COMPONENT_RANGE, rng)
         #: A smallest component of one cell is the common case; two items in three ask for a larger one.
         least = 1 if measure != "size_smallest" or rng.random() < 1 / 3 else 2
+        low = max(topo.CELL_RANGE[0], 5 * target)
         for attempt in range(ATTEMPTS):
-            built = self._colour(name, measure, target, least if attempt < LEAST_TRIES else 1, rng)
+            if attempt % BOARD_TRIES == 0:
+                board = topo.pick_board(name, None, rng, low=low)
+            built = self._colour(name, board, measure, target, least if attempt < LEAST_TRIES else 1, rng)
             if built is not None:
                 break
         else:
@@ -75,9 +82,10 @@ class TilesConnectedComponent(PaperSets, task="tiles-connected-component"):
                        params={**params, "tiling": name, "measure": measure}, answer_type="integer",
                        metadata=metadata, structure=scene)
 
-    def _colour(self, name, measure, target, least, rng):
-        """(board, fills, asked colour name, answer at least ``least``) or None."""
-        width, height, cells = topo.pick_board(name, None, rng, low=max(topo.CELL_RANGE[0], 5 * target))
+    def _colour(self, name, board, measure, target, least, rng):
+        """(board, fills, asked colour name, answer at least ``least``) for one colouring of ``board`` (width,
+        height, cells), or None when the colouring does not fit."""
+        width, height, cells = board
         neighbours = topo.neighbour_lists(name, width, height)
         k = int(rng.integers(COLOURS[0], COLOURS[1] + 1))
         weights = rng.dirichlet(np.full(k, rng.uniform(*ALPHA)))

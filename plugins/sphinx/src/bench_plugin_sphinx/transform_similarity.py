@@ -118,7 +118,7 @@ def edge_elements(art: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The edges of ``art`` (RGB on white) as weighted line elements: the grey level's gradient magnitude where
     it changes, and the unit tangent there (the gradient turned by 90°), shape (2, n).  Under a linear map M an
     element's length grows by |M t|."""
-    grey = art.astype(np.float32).mean(axis=2)
+    grey = channels.mean(art)
     gx, gy = np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]
     magnitude = np.hypot(gx, gy)
     keep = magnitude > 1.0
@@ -155,7 +155,7 @@ def _glance_sums(tile: np.ndarray) -> np.ndarray:
     """(edge energy, dark pixels, and the sums of x, y, x², y², xy over them) of ``tile``, where the edge energy
     is the grey level's gradient magnitude (forward differences) summed and a pixel is dark when its darkest
     channel is below DARK."""
-    grey = tile.astype(np.float32).mean(axis=2)
+    grey = channels.mean(tile)
     energy = float(np.hypot(np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]).sum())
     rows, cols = np.nonzero(channels.darkest(tile) < DARK)
     x, y = cols.astype(np.float64), rows.astype(np.float64)

@@ -63,3 +63,25 @@ def distinct(a, b) -> bool:
 def same(a, b) -> bool:
     """True when ``a`` and ``b`` look the same: <= 1 % of pixels changed or <= 4 hash bits apart."""
     return diff_fraction(a, b) <= SAME_FRACTION or dhash_distance(a, b) <= SAME_BITS
+
+
+def all_distinct(images) -> bool:
+    """Whether every two of ``images`` are ``distinct``, each image's luminance (and, when a pair needs it, its
+    hash) computed once rather than once per pair: the same verdict as ``distinct`` pair by pair."""
+    lumas = [luminance(image) for image in images]
+    hashes: dict[int, np.ndarray] = {}
+
+    def hashed(k: int) -> np.ndarray:
+        if k not in hashes:
+            hashes[k] = dhash(images[k])
+        return hashes[k]
+
+    for a in range(len(images)):
+        for b in range(a + 1, len(images)):
+            if lumas[a].shape != lumas[b].shape:
+                raise ValueError(f"images differ in size: {lumas[a].shape} and {lumas[b].shape}")
+            if float((np.abs(lumas[a] - lumas[b]) > LUMA_STEP).mean()) >= DISTINCT_FRACTION:
+                continue
+            if int(np.max(np.sum(hashed(a) != hashed(b), axis=1))) < DISTINCT_BITS:
+                return False
+    return True

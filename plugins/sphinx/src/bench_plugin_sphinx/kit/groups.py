@@ -548,14 +548,20 @@ def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.nd
     py = np.rint(m["cy"] + offsets[:, 1, None] + stack[:, 1, 0, None] * rx + stack[:, 1, 1, None] * ry)
     px = np.clip(px.astype(int), -1, w) + pad
     py = np.clip(py.astype(int), -1, h) + pad
-    rows = py[:, None, :] + _NEIGHBOURS[None, :, 0, None]  # (maps, 9, points): each image point's 3 x 3 block
-    cols = px[:, None, :] + _NEIGHBOURS[None, :, 1, None]
-    d1 = m["dark"].ravel()[rows * m["dark"].shape[1] + cols]  # a flat gather: faster than a 2-D one
-    same = np.abs(d1 - m["d0"]) <= 0.3
-    if m["several"]:  # where both are dark, the colour must match too
-        both_dark = (d1 > 0.5) & (m["d0"] > 0.5)
-        same &= ~both_dark | (np.abs(m["colour"][rows, cols] - m["c0"]).max(axis=-1) <= 100)
-    return 1.0 - same.any(axis=1).mean(axis=1)
+    width = m["dark"].shape[1]
+    base = py * width + px  # (maps, points): flat gathers, one neighbour of the 3 x 3 block at a time
+    flat, d0 = m["dark"].ravel(), m["d0"]
+    colour, dark0 = m["colour"].reshape(-1, 3), d0 > 0.5
+    same = np.zeros(base.shape, bool)
+    for dy, dx in _NEIGHBOURS.tolist():
+        at = base + (dy * width + dx)
+        d1 = flat[at]
+        hit = np.abs(d1 - d0) <= 0.3
+        if m["several"]:  # where both are dark, the colour must match too
+            near = np.abs(colour[at] - m["c0"]) <= 100
+            hit &= ~((d1 > 0.5) & dark0) | channels.all_channels(near)
+        same |= hit
+    return 1.0 - same.mean(axis=1)
 
 
 def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence[Sequence] | None = None,
@@ -582,7 +588,12 @@ def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence
             owner.append(k)
     if not maps:
         return []
-    changed = _changed(m, np.array(maps), np.array(offsets)).reshape(-1, 2).max(axis=1)  # both ways
+    # an involution (a mirror, a half-turn) with no shift is its own inverse: each distinct map is measured once
+    stack, shifts = np.array(maps), np.array(offsets)
+    rows = np.concatenate([stack.reshape(len(stack), 4), shifts], axis=1)
+    distinct, where = np.unique(rows, axis=0, return_inverse=True)
+    measured = _changed(m, distinct[:, :4].reshape(-1, 2, 2), distinct[:, 4:])
+    changed = measured[where.ravel()].reshape(-1, 2).max(axis=1)  # both ways
     out = [1.0] * len(parts)
     for k, value in zip(owner, changed, strict=True):
         out[k] = min(out[k], float(value))

@@ -655,6 +655,18 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=max(8, size))
 
 
+def _pixel_points(points, middle: float, half: float) -> list[tuple[float, float]]:
+    """Unit points as canvas pixels ``middle + p * half``, each coordinate rounded to 0.1 px exactly as Python's
+    ``round(v, 1)`` rounds (numpy's rounding agrees but within a hair of a tie, where Python's is used)."""
+    xy = middle + np.asarray(points, dtype=np.float64)[:, :2] * half
+    out = np.round(xy, 1)
+    scaled = xy * 10
+    tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    if tie.any():
+        out[tie] = [round(float(v), 1) for v in xy[tie]]
+    return list(map(tuple, out.tolist()))
+
+
 def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     """The motif as an RGB uint8 array (size, size, 3) on white, its unit disc scaled to ``fill`` of the tile."""
     big = size * SUPERSAMPLE
@@ -662,8 +674,8 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     draw = ImageDraw.Draw(canvas)
     half = big * fill / 2
 
-    def px(point):
-        return (round(big / 2 + point[0] * half, 1), round(big / 2 + point[1] * half, 1))
+    def px(points) -> list[tuple[float, float]]:
+        return _pixel_points(points, big / 2, half)
 
     for prim in primitives(spec):
         kind = prim[0]
@@ -672,12 +684,12 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
             for geometry in geometries:
                 if geometry.is_empty or not hasattr(geometry, "exterior"):
                     continue
-                draw.polygon([px(p) for p in geometry.exterior.coords], fill=prim[2])
+                draw.polygon(px(geometry.exterior.coords), fill=prim[2])
                 for hole in geometry.interiors:
-                    draw.polygon([px(p) for p in hole.coords], fill=_WHITE)
+                    draw.polygon(px(hole.coords), fill=_WHITE)
         elif kind == "line":
             width = max(1, round(prim[2] * half))
-            pts = [px(p) for p in prim[1]]
+            pts = px(prim[1])
             draw.line(pts, fill=prim[3], width=width, joint="curve")
             for x, y in (pts[0], pts[-1]):
                 r = width / 2

@@ -195,26 +195,40 @@ def stacks_panel(tiles: list[np.ndarray], counts: list[int], cell: int) -> np.nd
 # -- one blob per copy -----------------------------------------------------------------------------------------
 def blob_count(tile: np.ndarray, step: int = 40, reach: int = 2) -> int:
     """The number of 8-connected pieces of ink (darkest channel ``step`` below white) after growing the ink by
-    ``reach`` pixels: 1 for a motif that draws as one blob at this size (breadth-first flood fill)."""
+    ``reach`` pixels: 1 for a motif that draws as one blob at this size."""
     ink = channels.darkest(tile) < 255 - step
     grown = ink.copy()
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
             grown |= np.roll(np.roll(ink, dy, 0), dx, 1)
-    seen = np.zeros_like(grown)
-    pieces = 0
-    h, w = grown.shape
-    for y, x in zip(*np.nonzero(grown), strict=True):
-        if seen[y, x]:
-            continue
-        pieces += 1
-        stack = [(y, x)]
-        seen[y, x] = True
-        while stack:
-            cy, cx = stack.pop()
-            for ny in (cy - 1, cy, cy + 1):
-                for nx in (cx - 1, cx, cx + 1):
-                    if 0 <= ny < h and 0 <= nx < w and grown[ny, nx] and not seen[ny, nx]:
-                        seen[ny, nx] = True
-                        stack.append((ny, nx))
+    return _pieces8(grown)
+
+
+def _pieces8(mask: np.ndarray) -> int:
+    """The number of 8-connected pieces of a boolean mask: the runs of every row, each joined (union-find) to the
+    runs of the row above that touch it, diagonally included."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = mask
+    edges = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(edges == 1)  # row-major: a row's starts and ends alternate, so they pair up
+    ends = np.nonzero(edges == -1)[1]
+    parent = list(range(len(starts)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    pieces, row, previous, current = len(starts), -1, [], []
+    for k, (y, s, e) in enumerate(zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True)):
+        if y != row:
+            previous, current, row = (current if y == row + 1 else []), [], y
+        for j, ps, pe in previous:
+            if ps <= e and s <= pe:  # runs [s, e) and [ps, pe) touch, diagonally included
+                a, b = find(j), find(k)
+                if a != b:
+                    parent[b] = a
+                    pieces -= 1
+        current.append((k, s, e))
     return pieces

@@ -23,6 +23,7 @@ import numpy as np
 from bench_plugin_sphinx import frieze_words as words
 from bench_plugin_sphinx.verifiers.odd_group import has_black_frame, odd_one_failures
 from bench_plugin_sphinx.verifiers.periodic import best_shift_from_spectra, darkness, mismatch
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLD, FAIL = 0.01, 0.04
@@ -123,7 +124,7 @@ def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the frieze definition and one of the task's stems")
-    rgb = np.asarray(images[0].convert("RGB"))
+    rgb = rgb_pixels(images[0])
     groups = []
     for k, strip in enumerate(scene["strips"]):
         left, top, right, bottom = strip["box"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import mirror_words as words
-from bench_plugin_sphinx.verifiers.pixels import NAMED, snap
+from bench_plugin_sphinx.verifiers.pixels import NAMED, rgb_pixels, snap
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLDS, FAILS = 0.97, 0.85
@@ -39,7 +39,7 @@ def agreement(labels: np.ndarray, line: str) -> float:
 
 def symmetry_class(image, border: int) -> tuple[str | None, dict[str, float], list[str]]:
     """(class, agreement per line, failures) read from the picture."""
-    rgb = np.asarray(image.convert("RGB"))
+    rgb = rgb_pixels(image)
     failures = []
     if rgb.shape[0] != rgb.shape[1]:
         return None, {}, [f"the picture is {rgb.shape[1]}x{rgb.shape[0]}, not square"]

@@ -18,7 +18,7 @@ Exactly one option may fit, at the answer's letter.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import numpy as np
 
 from bench_plugin_sphinx import missing_words as words
 from bench_plugin_sphinx.verifiers import assembly, cellfill
@@ -42,17 +42,7 @@ def infer_colours(polys, colours: list[str | None]) -> tuple[dict[int, str], lis
     forms = [_form(p) for p in polys]
     centres = [_centre(p) for p in polys]
     at = {(forms[k], round(x, ROUND), round(y, ROUND)): k for k, (x, y) in enumerate(centres)}
-    joined: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
-    for a in range(len(polys)):
-        for b in range(len(polys)):
-            if a != b and forms[a] == forms[b]:
-                t = (round(centres[b][0] - centres[a][0], ROUND), round(centres[b][1] - centres[a][1], ROUND))
-                joined[t].append((a, b))
-    periods = []
-    for t, pairs in joined.items():
-        seen = [(colours[a], colours[b]) for a, b in pairs if colours[a] is not None and colours[b] is not None]
-        if seen and all(x == y for x, y in seen):
-            periods.append(t)
+    periods = _periods(forms, centres, colours)
     out, failures = {}, []
     for h in (k for k, c in enumerate(colours) if c is None):
         votes = set()
@@ -65,6 +55,35 @@ def infer_colours(polys, colours: list[str | None]) -> tuple[dict[int, str], lis
         else:
             out[h] = votes.pop()
     return out, failures
+
+
+def _rounded(values: np.ndarray) -> np.ndarray:
+    """``round(v, ROUND)`` of every value, as Python rounds (numpy's ``round`` agrees but for values within a
+    hair of a tie at the last place, which are rounded again one by one)."""
+    out = np.round(values, ROUND)
+    scaled = values * 10 ** ROUND
+    near_tie = np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) < 1e-6
+    out[near_tie] = [round(float(v), ROUND) for v in values[near_tie]]
+    return out
+
+
+def _periods(forms: list[tuple], centres: list[tuple[float, float]], colours: list[str | None]) -> list[tuple]:
+    """The translations (rounded to ROUND places) between two cells of one form that join at least one pair of
+    visible cells and only pairs of visible cells of one colour (pairs with a blank cell say nothing)."""
+    xy = np.array(centres, dtype=np.float64)
+    form_ids = {form: k for k, form in enumerate(dict.fromkeys(forms))}
+    form = np.array([form_ids[f] for f in forms])
+    names = {name: k for k, name in enumerate(dict.fromkeys(c for c in colours if c is not None))}
+    colour = np.array([-1 if c is None else names[c] for c in colours])
+    a, b = np.nonzero((form[:, None] == form[None, :]) & ~np.eye(len(forms), dtype=bool))
+    shifts = np.stack([_rounded(xy[b, 0] - xy[a, 0]), _rounded(xy[b, 1] - xy[a, 1])], axis=1)
+    keys, group = np.unique(shifts, axis=0, return_inverse=True)
+    group = group.ravel()
+    seen = (colour[a] >= 0) & (colour[b] >= 0)
+    clash = seen & (colour[a] != colour[b])
+    ok = (np.bincount(group, weights=seen, minlength=len(keys)) > 0) & (
+        np.bincount(group, weights=clash, minlength=len(keys)) == 0)
+    return [(float(x), float(y)) for x, y in keys[ok]]
 
 
 def _translate_of(shape, cells) -> bool:

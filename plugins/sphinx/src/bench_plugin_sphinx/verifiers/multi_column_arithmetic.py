@@ -15,6 +15,7 @@ import numpy as np
 
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx.verifiers import sequences as read
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 SAME_MOTIF = 0.2
@@ -43,7 +44,7 @@ def columns_of(rgb: np.ndarray, boxes: list[list[int]], grey: tuple[int, ...]) -
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, boxes, grey = scene["border"], scene["column_boxes"], tuple(scene["frame_grey"])
     columns = len(boxes)
     if f"Each panel has {columns} columns" not in item.question or not item.question.startswith(

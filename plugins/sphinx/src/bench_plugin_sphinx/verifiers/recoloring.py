@@ -15,15 +15,13 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from bench_plugin_sphinx import recolour_words as words
-from bench_plugin_sphinx.verifiers.pixels import NAMED, hex_rgb
+from bench_plugin_sphinx.verifiers.pixels import NAMED, hex_rgb, image_keys
 from bench_plugin_sphinx.verifiers.records import guarded
 
 
 def colour_keys(image) -> np.ndarray:
     """Each pixel's colour as one integer 0xBBGGRR (h x w)."""
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    raw = np.frombuffer(rgb.tobytes("raw", "RGBX"), dtype="<u4")
-    return (raw & np.uint32(0xFFFFFF)).reshape(image.height, image.width)
+    return image_keys(image if image.mode == "RGB" else image.convert("RGB"))
 
 
 def _key(name: str) -> int:

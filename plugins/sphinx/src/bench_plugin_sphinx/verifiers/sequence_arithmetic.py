@@ -15,6 +15,7 @@ import numpy as np
 
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx.verifiers import sequences as read
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 #: The median copy ink of two panels of one motif differs by at most this share.
@@ -42,7 +43,7 @@ def progression(known: dict[int, int]) -> int | None:
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, mask = scene["border"], scene["mask"]
     panels = [read.content(pixels, box, border) for box in scene["panel_boxes"]]
     options = [read.content(pixels, box, border) for box in scene["option_boxes"]]

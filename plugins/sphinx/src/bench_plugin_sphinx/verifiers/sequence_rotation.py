@@ -18,6 +18,7 @@ import numpy as np
 
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx.verifiers import sequences as read
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 MATCH, MISS, CLEAR, SLACK = 0.12, 0.18, 0.05, 3
@@ -31,7 +32,7 @@ def _gap(a: float, b: float) -> float:
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, mask = scene["border"], scene["mask"]
     panels = [read.content(pixels, box, border) for box in scene["panel_boxes"]]
     options = [read.content(pixels, box, border) for box in scene["option_boxes"]]

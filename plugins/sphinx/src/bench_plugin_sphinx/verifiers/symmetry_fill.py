@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import symmetry_words as words
-from bench_plugin_sphinx.verifiers.pixels import packed
+from bench_plugin_sphinx.verifiers.pixels import packed, rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 SYMMETRIC, ASYMMETRIC = 0.995, 0.97
@@ -46,7 +46,7 @@ def verify(item, images) -> list[str]:
     rule = scene["rule"]
     if rule not in words.PHRASES or words.PHRASES[rule] not in item.question:
         failures.append(f"the question does not name the rule {rule!r} as the scene records it")
-    pixels = packed(np.asarray(images[0].convert("RGB")))
+    pixels = packed(rgb_pixels(images[0]))
     left, top, right, bottom = scene["grid_region"]
     if right - left != bottom - top:
         return [*failures, f"the grid region {scene['grid_region']} is not square"]

@@ -22,6 +22,8 @@ import attrs
 import numpy as np
 from PIL import Image, ImageDraw
 
+from bench_plugin_sphinx.verifiers.pixels import image_keys
+
 #: How far beyond an edge's midpoint the neighbour is looked up (px).
 PROBE = 4.0
 TOUCH_TOLERANCE = 1.5
@@ -98,9 +100,7 @@ def _keys(image) -> np.ndarray:
         palette = np.frombuffer(bytes(image.getpalette("RGB")), dtype=np.uint8).reshape(-1, 3).astype(np.uint32)
         table = palette[:, 0] | palette[:, 1] << 8 | palette[:, 2] << 16
         return table[np.asarray(image)]
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    raw = np.frombuffer(rgb.tobytes("raw", "RGBX"), dtype="<u4").reshape(rgb.height, rgb.width)
-    return raw & np.uint32(0xFFFFFF)
+    return image_keys(image if image.mode == "RGB" else image.convert("RGB"))
 
 
 def _interior(side: int, points: list, polygons) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.verifiers import transforms as px
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 
@@ -45,7 +46,7 @@ def verify(item, images) -> list[str]:
     for k, text in enumerate(item.options):
         if f"({'abcdef'[k]}) {text}" not in item.question:
             failures.append(f"option ({'abcdef'[k]}) is not listed in the question")
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, blank = scene["border"], px.blank_paper(scene["paper"])
     if not all(px.frame_is_black(pixels, box, border) for box in (scene["left_box"], scene["right_box"])):
         failures.append("a tile's frame is not black")

@@ -10,10 +10,9 @@ sit at the answer letter.  The four options must be pairwise distinct and the ti
 
 from __future__ import annotations
 
-import numpy as np
-
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.verifiers import transforms as px
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 
@@ -34,7 +33,7 @@ def verify(item, images) -> list[str]:
     op, vector = named[0]
     if op != scene["transform"]:
         failures.append(f"the question names {op}, the scene records {scene['transform']}")
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, blank = scene["border"], px.blank_paper(scene["paper"])
     boxes = [scene["source_box"], *scene["option_boxes"]]
     if not all(px.frame_is_black(pixels, box, border) for box in boxes):

@@ -20,6 +20,7 @@ import numpy as np
 from bench_plugin_sphinx import similarity_words as words
 from bench_plugin_sphinx.kit import channels
 from bench_plugin_sphinx.verifiers import transforms as px
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 COARSE_DEGREES = 6
@@ -49,8 +50,14 @@ def coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
     qy = q[None, :, None]
     x = np.clip(np.rint(centre[0] + cos * mx - sin * qy), -1, w).astype(np.intp) + 1
     y = np.clip(np.rint(centre[1] + sin * mx + cos * qy), -1, h).astype(np.intp) + 1
-    sample = padded.ravel()[y * (w + 2) + x]
-    return sample.reshape(len(sample), GRID, FINE, GRID, FINE).mean(axis=(2, 4))
+    blocks = padded.ravel()[y * (w + 2) + x].reshape(len(x), GRID, FINE, GRID, FINE)
+    # the FINE x FINE block means as sums of strided views (0/1 samples: exact in float32 in any order), many
+    # times faster than a mean over the two inner axes
+    total = np.zeros((len(x), GRID, GRID), np.float32)
+    for i in range(FINE):
+        for j in range(FINE):
+            total += blocks[:, :, i, :, j]
+    return total / (FINE * FINE)
 
 
 def scorer(source: np.ndarray):
@@ -87,7 +94,7 @@ def verify(item, images) -> list[str]:
     variant = variants[0]
     if words.DEFINITION not in item.question:
         failures.append("the question does not define similarity")
-    pixels = np.asarray(images[0].convert("RGB"))
+    pixels = rgb_pixels(images[0])
     border, blank = scene["border"], px.blank_paper(scene["paper"])
     boxes = [scene["source_box"], *scene["option_boxes"]]
     if not all(px.frame_is_black(pixels, box, border) for box in boxes):

@@ -60,7 +60,8 @@ def motif_layer(tile: np.ndarray, blank: np.ndarray) -> np.ndarray:
 def mapped(layer: np.ndarray, op: str) -> np.ndarray:
     """``layer`` (square, even side) under the named map about its centre, point by point."""
     side = layer.shape[0]
-    return layer.reshape(side * side, -1)[_source_of(side, op)].reshape(layer.shape)
+    flat = layer.reshape(side * side, -1)
+    return np.take(flat, _source_of(side, op), axis=0).reshape(layer.shape)  # a row gather: fancy indexing is slower
 
 
 @lru_cache(maxsize=32)

@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from bench_plugin_sphinx import venn_words as words
+from bench_plugin_sphinx.verifiers.pixels import image_keys
 from bench_plugin_sphinx.verifiers.records import guarded
 
 #: The five-colour pool of the geometric tasks (spec section 4), as the question names them.
@@ -32,9 +33,7 @@ def _key(hex_colour: str) -> int:
 
 
 def colour_keys(image) -> np.ndarray:
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    raw = np.frombuffer(rgb.tobytes("raw", "RGBX"), dtype="<u4")
-    return (raw & np.uint32(0xFFFFFF)).reshape(image.height, image.width)
+    return image_keys(image if image.mode == "RGB" else image.convert("RGB"))
 
 
 def read_box(keys: np.ndarray, colour: str, width: int, others: set[int]) -> tuple[list[int] | None, str | None]:

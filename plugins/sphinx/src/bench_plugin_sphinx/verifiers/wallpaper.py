@@ -31,6 +31,7 @@ import numpy as np
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.verifiers.odd_group import has_black_frame, odd_one_failures
 from bench_plugin_sphinx.verifiers.periodic import INK, darkness
+from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLD, FAIL = 0.05, 0.10
@@ -66,16 +67,14 @@ def reduced(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def lattice_maps(basis: np.ndarray, tolerance: float = 0.02) -> list[np.ndarray]:
     """The integer matrices M (entries -1, 0, 1, det +-1) for which basis @ M @ basis^-1 is orthogonal: the
     linear maps carrying the lattice onto itself, in lattice coordinates."""
-    inverse = np.linalg.inv(basis)
-    out = []
-    for entries in np.ndindex(3, 3, 3, 3):
-        m = np.array(entries).reshape(2, 2) - 1
-        if abs(round(np.linalg.det(m))) != 1:
-            continue
-        q = basis @ m @ inverse
-        if np.abs(q @ q.T - np.eye(2)).max() <= tolerance:
-            out.append(m)
-    return out
+    q = basis @ _UNIMODULAR @ np.linalg.inv(basis)  # every candidate at once, in pixels
+    error = np.abs(q @ np.swapaxes(q, 1, 2) - np.eye(2)).max(axis=(1, 2))
+    return list(_UNIMODULAR[error <= tolerance])
+
+
+#: The integer matrices with entries -1, 0, 1 and determinant +-1, in a fixed order.
+_UNIMODULAR = np.array([m for m in (np.array(e).reshape(2, 2) - 1 for e in np.ndindex(3, 3, 3, 3))
+                        if abs(int(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])) == 1])
 
 
 def _order(m: np.ndarray) -> int:
@@ -143,15 +142,22 @@ class Pixels:
     """The patch's darkness and a sample of its inked pixels (``samples`` of them spread over the patch, or all
     when None), for checking isometries x -> A x + t (pixels, x right, y down) on the pixels themselves."""
 
-    def __init__(self, dark: np.ndarray, reach: int, samples: int | None = SAMPLES):
+    def __init__(self, dark: np.ndarray, reach: int, samples: int | None = SAMPLES,
+                 shared: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None):
+        """``shared``: (rows, columns of the inked pixels, the darkness padded by two), when another ``Pixels`` of
+        the same ``dark`` has them (``share``)."""
         self.dark, self.reach = dark, reach
         h, w = dark.shape
-        ys, xs = np.nonzero(dark > INK)
+        ys, xs, self.padded = shared if shared is not None else (*np.nonzero(dark > INK), np.pad(dark, 2))
         every = max(1, -(-len(xs) // samples)) if samples else 1
         self.points = np.stack([xs[::every], ys[::every]], axis=1).astype(float)
         self.values = dark[ys[::every], xs[::every]]
-        self.padded = np.pad(dark, 2, constant_values=0.0)
         self.h, self.w = h, w
+        self._inked = (ys, xs)
+
+    def share(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What another ``Pixels`` of the same darkness can reuse (``shared``)."""
+        return (*self._inked, self.padded)
 
     def _one_way(self, a: np.ndarray, shifts: np.ndarray, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
         """(changed, compared) per shift t (rows of ``shifts``): sampled inked pixels p whose image a p + t lies in
@@ -236,7 +242,8 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     # the lattice's translations carry every copy onto one drawn from the very same sprite (at most a pixel away
     # where positions are rounded), so they are checked on every inked pixel and must hold all but exactly:
     # one copy turned, moved or left out shows here
-    every = Pixels(dark, reach=pixels.reach, samples=None if pixels.reach == 0 else PERIOD_SAMPLES)
+    every = Pixels(dark, reach=pixels.reach, samples=None if pixels.reach == 0 else PERIOD_SAMPLES,
+                   shared=pixels.share())
     periods = [every.mismatch(identity, np.asarray(vec, float))[0] for vec in (u, v)]
     scores = {"period-a": float(periods[0]), "period-b": float(periods[1])}
     bin_px = math.sqrt(area) / bins
@@ -340,7 +347,7 @@ def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the wallpaper definition and one of the task's stems")
-    rgb = np.asarray(images[0].convert("RGB"))
+    rgb = rgb_pixels(images[0])
     found = []
     for k, patch in enumerate(scene["patches"]):
         left, top, right, bottom = patch["box"]
