@@ -70,6 +70,32 @@ def test_icons_have_the_same_area_in_both_renderings_and_the_same_font_px():
     assert boxes[0] == boxes[1]
 
 
+@pytest.mark.parametrize("rows, cols, r0, orientation", [(5, 5, 0.22, "in"), (8, 8, 0.22, "in"), (6, 6, 0.25, "out"),
+                                                         (4, 8, 0.25, "out"), (6, 4, 0.25, "out")])
+def test_every_icon_fits_inside_its_cell_clear_of_the_thick_hub_and_outer_wall(rows, cols, r0, orientation):
+    import math
+
+    reach = max(math.hypot(x, y) for parts in draw.ICONS.values() for points, _ in parts for x, y in points)
+    assert reach <= draw.ICON_REACH
+    calibration = draw.calibrate(rows, cols, r0=r0, orientation=orientation)
+    geometry = {"r0": calibration.r0, "orientation": orientation}
+    colour = draw.MARKER_COLOURS["purple"]
+    for variant in ("cartesian", "polar"):
+        fr = draw.frame(variant)
+        for name in ("disc", "square", "star", "cross", "triangle"):
+            canvas = draw.Canvas(fr, draw.make_layout(variant, rows, cols, fr, geometry))
+            canvas.boundary("bounded")
+            for r in range(rows):  # the innermost and outermost rings, next to the seam and away from it
+                for c in {0, cols // 2, cols - 1}:
+                    canvas.icon_at(name, canvas.layout.cell_center(r, c), colour, calibration.icon_radii[r],
+                                   outline=None)
+            array = pixels.as_array(canvas.image)
+            icon = pixels.colour_mask(array, colour)
+            ys, xs = np.nonzero(icon)
+            near_wall = pixels.colours_near(array, np.column_stack([xs, ys]), draw.BLACK, radius=2)
+            assert icon.any() and not near_wall.any(), (variant, name, int(near_wall.sum()))
+
+
 def test_the_legibility_guard_raises_r0_or_rejects():
     loose = draw.calibrate(4, 6, r0=0.25)
     assert loose.r0 == 0.25

@@ -8,7 +8,7 @@ import pytest
 from bench_plugin_polaris.kit import pairs
 from polaris_helpers import HOST, build, task_of
 
-from bench_core import assert_rejected
+from bench_core import GenerationError, assert_rejected
 
 
 def test_item_indices_map_to_pairs_and_renderings():
@@ -37,9 +37,29 @@ def test_verify_rejects_pair_metadata_that_does_not_match_the_item():
     bad = {"rendering swapped": {**item.metadata, "rendering": "cartesian"},
            "other_answer dropped": {k: v for k, v in item.metadata.items() if k != "other_answer"},
            "dims changed": {**item.metadata, "dims": {"cartesian": [9, 9], "polar": [9, 9]}},
-           "alignment changed": {**item.metadata, "alignment": "full"}}
+           "alignment changed": {**item.metadata, "alignment": "full"},
+           "alignment_table changed": {**item.metadata, "alignment_table": "full"},
+           "alignment_table dropped": {k: v for k, v in item.metadata.items() if k != "alignment_table"}}
     for what, metadata in bad.items():
         assert_rejected(HOST, task, attrs.evolve(item, metadata=metadata), images, what)
+
+
+def test_table_alignment_defaults_to_alignment_and_a_different_declaration_records_both(monkeypatch):
+    from bench_plugin_polaris import knight_paths
+
+    task = task_of("knight_paths")
+    item = build(task, seed=1, index=1).item
+    assert (item.metadata["alignment"], item.metadata["alignment_table"]) == ("partial", "partial")
+    # a task whose paper table marks it otherwise (Rule-Based Navigation: table partial, Figure 5(a) full)
+    monkeypatch.setattr(knight_paths.WRAPPING, "TABLE_ALIGNMENT", "full")
+    built = build(task, seed=1, index=1)
+    assert (built.item.metadata["alignment"], built.item.metadata["alignment_table"]) == ("partial", "full")
+    assert "other_answer" in built.item.metadata  # the solver assertions follow ALIGNMENT, not the table
+    changed = {**built.item.metadata, "alignment_table": "partial"}
+    assert_rejected(HOST, task, attrs.evolve(built.item, metadata=changed), list(built.images), "table changed")
+    monkeypatch.setattr(knight_paths.WRAPPING, "TABLE_ALIGNMENT", "sometimes")
+    with pytest.raises(GenerationError, match="TABLE_ALIGNMENT"):
+        build(task, seed=1, index=3)
 
 
 def test_own_options_keep_the_other_readings_answer_out_and_share_the_letter():

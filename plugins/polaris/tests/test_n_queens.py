@@ -131,3 +131,12 @@ def test_difficulty_sets_size_and_missing():
     hard = build(TASK, {"difficulty": 1.0}, seed=1).item.metadata
     assert (easy["size"], easy["missing"]) == (5, 3) and (hard["size"], hard["missing"]) == (8, 4)
     assert build(TASK, {"missing": 2}, seed=3).item.metadata["size"] in (7, 8)  # 5 x 5 needs 3 missing
+
+
+def test_the_crown_reaches_no_farther_than_the_kits_icons_so_it_fits_its_cell():
+    import math
+
+    from bench_plugin_polaris import n_queens
+    from bench_plugin_polaris.kit import draw
+
+    assert max(math.hypot(x, y) for x, y in n_queens.CROWN) <= draw.ICON_REACH

@@ -145,11 +145,12 @@ def sample(rng, rows: int, cols: int, count: int, wraps: bool) -> dict | None:
     "answer": [i, j], "time": "p/q", "bounded": [i, j] or None, "crashes": {"i-j": "p/q"}}``."""
     u = rng.random(1 + rows + 5 * count)  # one draw per attempt: the lanes, then five numbers per car
     lanes = [int(r) for r in np.argsort(u[1:1 + rows], kind="stable")[:min(rows, 2 + int(u[0] * 2))]]
+    values = u.tolist()  # Python floats: the per-car reads below are scalar
     cars = []
     cells = set()
     low, high = SPEEDS
     for k in range(count):
-        radial_u, direction_u, row_u, col_u, speed_u = (float(v) for v in u[1 + rows + 5 * k: 6 + rows + 5 * k])
+        radial_u, direction_u, row_u, col_u, speed_u = values[1 + rows + 5 * k: 6 + rows + 5 * k]
         radial = radial_u < 0.3
         direction = DIRECTIONS[2 + int(direction_u * 2)] if radial else DIRECTIONS[int(direction_u * 2)]
         r = int(row_u * rows) if radial else lanes[int(row_u * len(lanes))]

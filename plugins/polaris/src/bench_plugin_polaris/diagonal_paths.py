@@ -70,6 +70,13 @@ class DiagonalPaths(PairedTask):
         """Whether this pair must be one where the other boundary reading changes the count."""
         return False
 
+    def build_pair(self, params, random, pair, rng, level):
+        """``build`` with the column count, when not set, spread over consecutive pairs (``pair_choice``: any run
+        of n pairs shows min(n, choices) counts)."""
+        if params.get("cols") is None:
+            params = {**params, "cols": self.COLUMNS[self.pair_choice(random, pair, len(self.COLUMNS), "cols")]}
+        return self.build(params, rng, level)
+
     def build(self, params, rng, level):
         rows, cols, blocked = self.knobs(params, rng, level)
         wrap_matters = self.wants_seam(rng)

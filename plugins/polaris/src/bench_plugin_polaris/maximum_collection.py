@@ -16,12 +16,16 @@ from bench_core import GenerationError
 from bench_plugin_polaris import maximum_collection_logic as logic
 from bench_plugin_polaris import maximum_collection_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
+from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.options import windows
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
 ATTEMPTS = 200
 #: The mouse's disc colour (kit.draw.MARKER_COLOURS' sky blue), used by nothing else.
 MOUSE = (86, 180, 233)
+#: Wall width, px (the kit's walls are 6): the short radial walls of the inner rings of a 6-ring polar maze
+#: read as walls at native size.
+MAZE_WALL = 8
 
 
 def knobs_for(level: float | None, rng, params) -> tuple[int, int, int]:
@@ -81,13 +85,13 @@ class MaximumCollection(PairedTask):
         scene, geometry = instance.scene, instance.geometry
         canvas = self.canvas_for(instance, variant)
         layout = canvas.layout
-        canvas.grid_lines()
+        canvas.grid_lines(kdraw.GRID_LIGHT)  # light thin lines, thick black walls: easy apart near the pole
         for a, b in scene["walls"]:
             seam = abs(a[1] - b[1]) > 1
             if seam and variant == "cartesian":
                 continue  # the Cartesian maze has no seam edges: its left and right borders are walls anyway
-            canvas.wall(tuple(a), tuple(b))
-        canvas.boundary(self.BOUNDARY, wraps=variant == "polar")
+            canvas.wall(tuple(a), tuple(b), width=MAZE_WALL)
+        canvas.boundary(self.BOUNDARY, wraps=variant == "polar", width=MAZE_WALL)
         for r, c, amount in scene["cheese"]:
             canvas.text(str(amount), layout.cell_center(r, c), reserve=False)
         mr, mc = scene["mouse"]

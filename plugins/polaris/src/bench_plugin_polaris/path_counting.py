@@ -203,7 +203,7 @@ def picture(scene: dict[str, Any], rows: int, cols: int, geometry: dict, frame: 
     canvas = kdraw.Canvas(fr, layout)
     for r, c in scene["blocked"]:
         canvas.fill_cell(r, c, kdraw.SHADE)
-    canvas.grid_lines()
+    canvas.grid_lines(kdraw.GRID_DARK)  # darker than the grey cells, so adjacent grey cells show their border
     canvas.boundary("bounded" if seam else "wrapping", wraps=False)
     radius = geometry["icon_radius"]
     canvas.marker("P", *scene["start"], START_COLOUR, radius)

@@ -15,11 +15,14 @@ from bench_core import ParameterError
 from bench_plugin_polaris import sudoku_logic as logic
 from bench_plugin_polaris import sudoku_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
+from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask, first_found
 
 ATTEMPTS = 60
 #: The highlighted (asked) cell's fill: light yellow, used by nothing else.
 HIGHLIGHT = (255, 232, 120)
+#: Px of the row / column (ring / sector) numbers: smaller than the puzzle's digits, and grey.
+LABEL_PX = 18
 BOX_NAMES = {"2x3": (2, 3), "3x2": (3, 2)}
 
 
@@ -84,11 +87,16 @@ class Sudoku(PairedTask):
         tr, tc = scene["target"]
         canvas.fill_cell(tr, tc, HIGHLIGHT)
         canvas.grid_lines()
-        for a, b in box_borders(instance.rows, scene["box"]):
-            canvas.wall(a, b)
+        bh, bw = scene["box"]
+        for i in range(bh, instance.rows, bh):  # the box borders, each a whole ring / row line in one stroke
+            canvas.row_line(i)
+        for j in range(bw, instance.cols, bw):
+            canvas.column_line(j)
         canvas.boundary(self.BOUNDARY)
         if variant == "polar":
             canvas.seam_wall()  # the last and the first sector always lie in different boxes: a box border
+        # row / column or ring / sector numbers as the question counts them: grey and smaller than the digits
+        canvas.index_labels(self.ORIENTATION, kdraw.GRID, LABEL_PX)
         for r, row in enumerate(scene["puzzle"]):
             for c, value in enumerate(row):
                 if value:
@@ -101,19 +109,6 @@ class Sudoku(PairedTask):
         scene = item.metadata["scene"]
         empty = sum(1 for row in scene["puzzle"] for v in row if not v)
         return float(empty + 6 * bool(item.metadata.get("deep")))
-
-
-def box_borders(size: int, box) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The edges between orthogonally adjacent cells of different boxes (inside the board; no wrap)."""
-    bh, bw = box
-    edges = []
-    for r in range(size):
-        for c in range(size):
-            if c + 1 < size and (c + 1) % bw == 0:
-                edges.append(((r, c), (r, c + 1)))
-            if r + 1 < size and (r + 1) % bh == 0:
-                edges.append(((r, c), (r + 1, c)))
-    return edges
 
 
 TASK = Sudoku()

@@ -8,7 +8,7 @@ from bench_plugin_polaris.descriptions.common import CATEGORIES, FAMILY, VARIANT
 TASK = Task(
     family=FAMILY,
     name="bounded-knight-paths",
-    version="0.1.0",
+    version="0.1.1",
     answer_type="integer",
     category=CATEGORIES["CP"],
     description=(

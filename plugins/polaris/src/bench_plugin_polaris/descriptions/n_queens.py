@@ -8,7 +8,7 @@ from bench_plugin_polaris.descriptions.common import CATEGORIES, FAMILY, VARIANT
 TASK = Task(
     family=FAMILY,
     name="n-queens",
-    version="0.1.1",
+    version="0.1.2",
     answer_type="option",
     category=CATEGORIES["ALS"],
     description=(

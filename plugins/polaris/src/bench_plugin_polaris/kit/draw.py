@@ -18,9 +18,10 @@ import math
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from bench_plugin_polaris.kit.layouts import Box, CartesianLayout, Layout, Point, PolarLayout, layout_for
+from bench_plugin_polaris.kit.layouts import Box, CartesianLayout, Layout, Point, PolarLayout, densify, layout_for
 
 #: Side of the main (square) panel, px (spec 5.2).
 PANEL = 1024
@@ -37,6 +38,10 @@ TEXT_PAD = 4
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 GRID = (140, 140, 140)
+#: Grid lines where they must read clearly apart from thick black walls (Maximum Collection's maze).
+GRID_LIGHT = (195, 195, 195)
+#: Grid lines drawn over grey cells (Path Counting), so two adjacent grey cells still show their border.
+GRID_DARK = (95, 95, 95)
 SHADE = (170, 170, 170)  # the grey of "grey cells"
 WATER = (110, 170, 235)
 LEGEND_CARTESIAN = (255, 247, 190)  # light yellow
@@ -50,10 +55,17 @@ WALL_WIDTH = 6
 DASH_WIDTH = 3
 DASH = (10, 7)
 PATH_WIDTH = 4
+#: A polyline turning by more than this many degrees at a vertex gets a round joint there (``Canvas.line``).
+JOINT_TURN = 12.0
 
 #: Innermost-cell clearance the font needs (spec 5.2): max(1.4 * font px, 24 px).
 CLEARANCE_FACTOR = 1.4
 CLEARANCE_MIN = 24.0
+#: Px kept free between an icon and its cell's border, beyond the half width of a wall drawn on it.
+ICON_MARGIN = 3.0
+#: How far any icon reaches from its centre, in icon radii (the corners of the square, the crown and the knight
+#: stand out of the unit disc; tests check every icon against it).
+ICON_REACH = 1.2
 #: Largest inner radius fraction the legibility guard may raise r0 to.
 R0_MAX = 0.5
 R0_STEP = 0.02
@@ -168,8 +180,11 @@ def calibrate(rows: int, cols: int, *, r0: float = 0.25, orientation: str = "out
     """The shared calibration of a ``rows`` x ``cols`` instance: raise ``r0`` in steps of ``R0_STEP`` until
     the innermost polar cell's clearance (``PolarLayout.clearance``) is at least
     max(CLEARANCE_FACTOR * font_px, CLEARANCE_MIN), else ``Illegible``; the icon radius of a row is
-    ``icon_fill`` times the smaller inscribed radius of its polar and Cartesian cells, at most ``icon_max``
-    (``icon_radius`` the smallest of them: one size for icons anywhere)."""
+    ``icon_fill`` times the smaller inscribed radius of its polar and Cartesian cells, at most ``icon_max`` and
+    at most that inscribed radius less half a wall (``WALL_WIDTH``) and ``ICON_MARGIN``, divided by
+    ``ICON_REACH``, so an icon stays inside its cell clear of a thick wall, the outer circle or the hub drawn on
+    the cell's border
+    (``icon_radius`` the smallest of them: one size for icons anywhere; the same px in both renderings)."""
     need = max(CLEARANCE_FACTOR * font_px, CLEARANCE_MIN)
     box = (0.0, 0.0, float(panel), float(panel))
     value = r0
@@ -183,8 +198,8 @@ def calibrate(rows: int, cols: int, *, r0: float = 0.25, orientation: str = "out
             raise Illegible(f"a polar grid of {rows} rings and {cols + extra_sectors} sectors leaves its innermost "
                             f"cells under {need:.0f} px even at r0 = {r0_max}")
     cart = CartesianLayout(rows, cols, box, margin=margin)
-    per_row = tuple(min(icon_max, icon_fill * min(polar.inscribed_radius(r, 0), cart.inscribed_radius(r, 0)))
-                    for r in range(rows))
+    inscribed = [min(polar.inscribed_radius(r, 0), cart.inscribed_radius(r, 0)) for r in range(rows)]
+    per_row = tuple(min(icon_max, icon_fill * v, (v - WALL_WIDTH / 2 - ICON_MARGIN) / ICON_REACH) for v in inscribed)
     return Calibration(value, font_px, min(per_row), per_row)
 
 
@@ -318,6 +333,31 @@ def dashes(points: Sequence[Point], on: float = DASH[0], off: float = DASH[1]) -
     return pieces
 
 
+def drawn_points(points: Sequence[Point], layout: Layout) -> list[Point]:
+    """``points`` (index space) densified as far as drawing needs: not at all in Cartesian (the map is affine),
+    and in polar every segment but a radial one (constant ``x``: a straight line) to ``layouts.DENSIFY``."""
+    pts = [(float(x), float(y)) for x, y in points]
+    if layout.kind == "cartesian" or len(pts) < 2:
+        return pts
+    out = [pts[0]]
+    for a, b in itertools.pairwise(pts):
+        out.extend(densify([a, b])[1:] if a[0] != b[0] else [b])
+    return out
+
+
+def sharp_turns(pts: Sequence[tuple[int, int]], limit: float | None = None) -> list[tuple[int, int]]:
+    """The inner vertices of a pixel polyline where its direction turns by more than ``limit`` degrees (default
+    ``JOINT_TURN``; a vertex between two segments of zero length is skipped)."""
+    limit = JOINT_TURN if limit is None else limit
+    a = np.asarray(pts, float)
+    d = np.diff(a, axis=0)
+    before, after = d[:-1], d[1:]
+    cross = before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]
+    dot = (before * after).sum(axis=1)
+    turn = np.degrees(np.abs(np.arctan2(cross, dot)))
+    return [pts[k + 1] for k in np.nonzero(turn > limit)[0]]
+
+
 class Canvas:
     """A composite image being drawn: ``frame`` places its parts, ``layout`` maps the main panel's index
     space.  Every method draws without anti-aliasing; ``placer`` holds the boxes of labels and icons."""
@@ -341,17 +381,24 @@ class Canvas:
         self.draw.polygon([(round(x), round(y)) for x, y in layout.cell_polygon(r, c)], fill=colour)
 
     def line(self, points: Sequence[Point], colour=BLACK, width: int = PATH_WIDTH) -> None:
-        """A pixel polyline with round joints."""
+        """A pixel polyline (whole pixels) with a round joint (a disc ``width`` px across) wherever it turns by more
+        than ``JOINT_TURN`` degrees; a densified curve turns less at every vertex and its segments already meet
+        without a gap."""
         pts = [(round(x), round(y)) for x, y in points]
-        if len(pts) >= 2:
-            self.draw.line(pts, fill=colour, width=width, joint="curve" if width > 2 else None)
+        if len(pts) < 2:
+            return
+        self.draw.line(pts, fill=colour, width=width)
+        if width > 2 and len(pts) > 2:
+            half = (width - 1) / 2
+            for x, y in sharp_turns(pts):
+                self.draw.ellipse((x - half, y - half, x + half, y + half), fill=colour)
 
     def polyline(self, points: Sequence[Point], colour=BLACK, width: int = PATH_WIDTH, wrap: bool = False,
                  layout: Layout | None = None) -> list[list[Point]]:
         """An index-space polyline, densified and mapped (cut at the edge in a wrapping Cartesian picture);
-        returns the pixel pieces drawn."""
+        returns the pixel pieces drawn.  Only the segments that map to curves are densified (``drawn_points``)."""
         layout = layout or self.layout
-        pieces = layout.map_path(points, wrap=wrap)
+        pieces = layout.map_path(drawn_points(points, layout), densify_step=math.inf, wrap=wrap)
         for piece in pieces:
             self.line(piece, colour, width)
         return pieces
@@ -428,6 +475,20 @@ class Canvas:
             i = max(r1, r2)
             self.polyline([(c1, i), (c1 + 1, i)], BLACK, width, layout=layout)
 
+    def row_line(self, i: float, colour=BLACK, width: int = WALL_WIDTH, layout: Layout | None = None) -> None:
+        """The whole lattice line ``y = i`` in one stroke: a circle in polar, a horizontal line in Cartesian (a
+        wall along every edge of a row boundary, as ``wall`` would draw it edge by edge)."""
+        layout = layout or self.layout
+        if layout.kind == "polar":
+            self.circle(float(layout.radius(i)), colour, width, layout)
+        else:
+            self.line([layout.lattice_point(i, 0), layout.lattice_point(i, layout.cols)], colour, width)
+
+    def column_line(self, j: float, colour=BLACK, width: int = WALL_WIDTH, layout: Layout | None = None) -> None:
+        """The whole lattice line ``x = j`` in one stroke: a radial in polar, a vertical line in Cartesian."""
+        layout = layout or self.layout
+        self.line([layout.lattice_point(0, j), layout.lattice_point(layout.rows, j)], colour, width)
+
     def arrow(self, points: Sequence[Point], colour=BLACK, width: int = PATH_WIDTH, head: float = 16.0,
               wrap: bool = False, layout: Layout | None = None) -> None:
         """An index-space path with an arrowhead at its end (``head`` px long)."""
@@ -503,29 +564,31 @@ class Canvas:
                 return self.text(text, at, colour, background=background)
         return None
 
-    def index_labels(self, orientation: str = "out") -> None:
+    def index_labels(self, orientation: str = "out", colour=BLACK, px: int | None = None) -> None:
         """Row and column numbers (Cartesian: rows on the left, columns on top) or ring and sector numbers
         (polar: ring numbers 1.., innermost first, on white just counter-clockwise of the 12 o'clock radial and
         clear of it, so a bounded picture's seam wall stays one unbroken thick line (numbers drawn on the radial
         would cut it into what looks like a dashed wrap edge); sector numbers outside the rim at mid-angle),
-        1-based, all reserved in the placer."""
+        1-based, all reserved in the placer.  ``colour`` and ``px`` (default black at the frame's font px) set
+        them apart from numbers that are part of the puzzle (Sudoku's digits)."""
         layout = self.layout
-        px = self.frame.font_px
+        px = px or self.frame.font_px
         if layout.kind == "cartesian":
             x0, y0, _, _ = layout.grid_box()
             for r in range(layout.rows):
-                self.text(str(r + 1), (x0 - px, layout.cell_center(r, 0)[1]))
+                self.text(str(r + 1), (x0 - px, layout.cell_center(r, 0)[1]), colour, px)
             for c in range(layout.cols):
-                self.text(str(c + 1), (layout.cell_center(0, c)[0], y0 - px))
+                self.text(str(c + 1), (layout.cell_center(0, c)[0], y0 - px), colour, px)
             return
         cx, cy = layout.center
         for ring in range(layout.rows):
             mid = (layout.ring_radius(ring) + layout.ring_radius(ring + 1)) / 2
-            self.text(str(ring + 1), (cx - WALL_WIDTH / 2 - 4, cy - mid), anchor="rm", background=WHITE, pad=1)
+            self.text(str(ring + 1), (cx - WALL_WIDTH / 2 - 4, cy - mid), colour, px, anchor="rm", background=WHITE,
+                      pad=1)
         for s in range(layout.sectors):
             theta = float(layout.angle(s + 0.5))
-            rho = layout.outer + px
-            self.text(str(s + 1), (cx + rho * math.cos(theta), cy - rho * math.sin(theta)))
+            rho = layout.outer + self.frame.font_px
+            self.text(str(s + 1), (cx + rho * math.cos(theta), cy - rho * math.sin(theta)), colour, px)
 
     def legend(self, entries: Sequence[str | tuple[str, tuple[int, int, int], str]], title: str | None = None
                ) -> None:

@@ -297,9 +297,14 @@ class PolarLayout(Layout):
 
     def map_point(self, x: float, y: float) -> Point:
         """The pixel of index point ``(x, y)``: angle from ``x``, radius from ``y`` (any real ``x``: the
-        angle wraps)."""
-        px, py = self.map_points(np.array([float(x)]), np.array([float(y)]))
-        return float(px[0]), float(py[0])
+        angle wraps).  ``map_points``' formulas on Python floats (one point: no arrays to build)."""
+        u = (self.rows - float(y)) if self.orientation == "out" else float(y)
+        if self.rings == "uniform":
+            rho = self.inner + u * (self.outer - self.inner) / self.rows
+        else:
+            rho = math.sqrt(self.inner ** 2 + u * (self.outer ** 2 - self.inner ** 2) / self.rows)
+        theta = math.pi / 2 - 2 * math.pi * float(x) / self.sectors
+        return self.center[0] + rho * math.cos(theta), self.center[1] - rho * math.sin(theta)
 
     def map_points(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Vectorised ``map_point``."""

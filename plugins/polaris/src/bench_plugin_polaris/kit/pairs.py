@@ -9,13 +9,15 @@ and the letters; the correct letter is balanced over pairs (``random.balanced(k,
 rendering and ``Problem.pair`` the pair's key.
 
 A task declares ``CATEGORY``, ``SUB_CATEGORY``, ``BOUNDARY`` (bounded / wrapping / invariant), ``ALIGNMENT``
-(full / partial), ``ANSWER_TYPE`` and ``OPTION_COUNT`` (0: no options) and implements
-``build(params, rng, level) -> Instance`` (the logical problem with the answer of each rendering; or
+(full / partial: the 44/9 reading of the paper that reproduces its Figure 5(a); it drives the solver assertions),
+``TABLE_ALIGNMENT`` (what the paper's Tables 3-7 mark, when it differs; default ``ALIGNMENT``), ``ANSWER_TYPE``
+and ``OPTION_COUNT`` (0: no options) and implements ``build(params, rng, level) -> Instance`` (the logical
+problem with the answer of each rendering; or
 ``build_pair(params, random, pair, rng, level)`` to spread a knob over pairs with ``pair_choice``),
 ``question(instance, variant, letters, contents) -> str``, ``draw(instance, variant, letters, contents) ->
 Image`` and ``verify`` (its own, independent).  The base writes the metadata every item carries: category,
-sub_category, boundary, alignment, rendering, pair_index, dims of both renderings (rows x columns,
-rings x sectors) and, for partially aligned tasks, ``other_answer`` (the other rendering's answer);
+sub_category, boundary, alignment, alignment_table, rendering, pair_index, dims of both renderings (rows x
+columns, rings x sectors) and, for partially aligned tasks, ``other_answer`` (the other rendering's answer);
 ``pair_failures`` checks them in verify.  The pair's instance depends only on (task, version, seed, pair,
 params), so a process keeps the last few (``PAIR_CACHE``) and the second item of a pair reuses the first's.
 """
@@ -38,7 +40,7 @@ PAIR_CACHE = 8
 _PAIR_CACHE: dict[int, dict[tuple, tuple]] = {}
 
 #: Metadata keys the base writes on every item.
-PAIR_KEYS = ("category", "sub_category", "boundary", "alignment", "rendering", "pair_index", "dims")
+PAIR_KEYS = ("category", "sub_category", "boundary", "alignment", "alignment_table", "rendering", "pair_index", "dims")
 
 
 def pair_position(index: int, setting: str) -> tuple[int, str]:
@@ -123,6 +125,10 @@ class PairedTask(TaskImplementation):
     SUB_CATEGORY = ""
     BOUNDARY = "bounded"
     ALIGNMENT = "full"
+    #: What the paper's Tables 3-7 mark for the task (full / partial) when it differs from ``ALIGNMENT`` (spec
+    #: 2.3: the tables mark 10 tasks partial, Figure 5(a) reproduces only with 9, Rule-Based Navigation counted
+    #: full); None: the same as ``ALIGNMENT``.  Recorded as ``alignment_table``; it changes no answer.
+    TABLE_ALIGNMENT: str | None = None
     ANSWER_TYPE = "integer"
     OPTION_COUNT = 0
     #: True when the options are picture panels in the image (``Problem.options`` are then the letters);
@@ -275,7 +281,8 @@ class PairedTask(TaskImplementation):
         (the core's conformance suite rolls the panels)) plus the instance's facts."""
         metadata: dict[str, Any] = {
             "category": self.CATEGORY, "sub_category": self.SUB_CATEGORY, "boundary": self.BOUNDARY,
-            "alignment": self.ALIGNMENT, "rendering": variant, "pair_index": pair, "dims": instance.dims(),
+            "alignment": self.ALIGNMENT, "alignment_table": self.table_alignment(), "rendering": variant,
+            "pair_index": pair, "dims": instance.dims(),
         }
         if self.ALIGNMENT == "partial":
             metadata["other_answer"] = other_answer
@@ -334,10 +341,16 @@ class PairedTask(TaskImplementation):
                 out.append(text)
         return out[:count]
 
+    def table_alignment(self) -> str:
+        """The alignment the paper's tables mark: ``TABLE_ALIGNMENT``, or ``ALIGNMENT`` when it is None."""
+        return self.ALIGNMENT if self.TABLE_ALIGNMENT is None else self.TABLE_ALIGNMENT
+
     def _check_declaration(self) -> None:
-        if self.BOUNDARY not in BOUNDARIES or self.ALIGNMENT not in ALIGNMENTS or not self.CATEGORY:
+        if (self.BOUNDARY not in BOUNDARIES or self.ALIGNMENT not in ALIGNMENTS or not self.CATEGORY
+                or self.table_alignment() not in ALIGNMENTS):
             raise GenerationError(f"{type(self).__name__}: declare CATEGORY, BOUNDARY in {BOUNDARIES} and ALIGNMENT "
-                                  f"in {ALIGNMENTS} (got {self.CATEGORY!r}, {self.BOUNDARY!r}, {self.ALIGNMENT!r})")
+                                  f"and TABLE_ALIGNMENT (or None) in {ALIGNMENTS} (got {self.CATEGORY!r}, "
+                                  f"{self.BOUNDARY!r}, {self.ALIGNMENT!r}, {self.TABLE_ALIGNMENT!r})")
 
     def verify(self, item, images) -> list[str]:
         """The pair metadata's failures (``pair_failures``) and those of the task's verifier module
@@ -350,8 +363,8 @@ class PairedTask(TaskImplementation):
     # --- helpers for verifiers ---------------------------------------------------------------------------
     def pair_failures(self, item) -> list[str]:
         """What is inconsistent in the pair metadata the base wrote: the rendering against the item's index and
-        ``variant`` setting, the declared category / boundary / alignment, the dims against the scene, and
-        ``other_answer`` (present, and different unless allowed, for partial tasks; absent for full ones)."""
+        ``variant`` setting, the declared category / boundary / alignment / table alignment, the dims against the
+        scene, and ``other_answer`` (present, and different unless allowed, for partial tasks; absent for full ones)."""
         failures = []
         meta = item.metadata
         missing = [k for k in PAIR_KEYS if k not in meta]
@@ -364,10 +377,12 @@ class PairedTask(TaskImplementation):
         if (meta["rendering"], meta["pair_index"], item.variant) != (variant, pair, variant):
             failures.append(f"item {item.index} should be the {variant} item of pair {pair}, the record says "
                             f"{meta['rendering']} / pair {meta['pair_index']} / variant {item.variant}")
-        declared = (self.CATEGORY, self.SUB_CATEGORY, self.BOUNDARY, self.ALIGNMENT)
-        recorded = (meta["category"], meta["sub_category"], meta["boundary"], meta["alignment"])
+        declared = (self.CATEGORY, self.SUB_CATEGORY, self.BOUNDARY, self.ALIGNMENT, self.table_alignment())
+        recorded = (meta["category"], meta["sub_category"], meta["boundary"], meta["alignment"],
+                    meta["alignment_table"])
         if declared != recorded:
-            failures.append(f"category/sub-category/boundary/alignment {recorded} differ from the task's {declared}")
+            failures.append(f"category/sub-category/boundary/alignment/alignment_table {recorded} differ from the "
+                            f"task's {declared}")
         scene = meta.get("scene") or {}
         extra = int((scene.get("geometry") or {}).get("extra_sectors", 0))
         want = {"cartesian": [scene.get("rows"), scene.get("cols")],

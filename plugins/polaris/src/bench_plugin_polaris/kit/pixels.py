@@ -27,6 +27,17 @@ def as_array(image) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8).reshape(rgb.height, rgb.width, 3)
 
 
+def gather(pixels: np.ndarray, ys, xs) -> np.ndarray:
+    """``pixels[ys, xs]`` (integer index arrays of one shape, inside the image): the RGB of each point, shape
+    ``ys.shape + (3,)``.  One ``take`` along the rows of the (h * w, 3) view, several times faster than numpy's
+    two-array fancy indexing of an (h, w, 3) array."""
+    ys, xs = np.asarray(ys), np.asarray(xs)
+    h, w = pixels.shape[:2]
+    flat = pixels.reshape(h * w, 3)
+    lin = ys.astype(np.intp) * w + xs
+    return np.take(flat, lin.ravel(), axis=0).reshape(*lin.shape, 3)
+
+
 def colour_mask(pixels: np.ndarray, colour: RGB, box: Box | None = None) -> np.ndarray:
     """Boolean (h, w) mask of the pixels exactly ``colour`` (outside ``box``, when given, False)."""
     mask = np.all(pixels == np.array(colour, dtype=np.uint8), axis=2)
@@ -90,46 +101,26 @@ def colours_near(pixels: np.ndarray, points, colour: RGB, radius: int = 2) -> np
     offsets = np.arange(-radius, radius + 1)[None, :]
     gx, gy = (xi + offsets)[:, None, :], (yi + offsets)[:, :, None]
     inside = (gx >= 0) & (gx < w) & (gy >= 0) & (gy < h)
-    window = pixels[np.clip(gy, 0, h - 1), np.clip(gx, 0, w - 1)]
+    window = gather(pixels, np.broadcast_to(np.clip(gy, 0, h - 1), inside.shape),
+                    np.broadcast_to(np.clip(gx, 0, w - 1), inside.shape))
     hit = np.all(window == np.array(colour, dtype=np.uint8), axis=-1) & inside
     return hit.any(axis=(1, 2))
 
 
 def run_share(pixels: np.ndarray, points: list[Point], colour: RGB, radius: int = 1) -> float:
     """The fraction of the pixel points ``points`` that have ``colour`` within ``radius`` px (a square; how
-    much of a drawn line, wall or arc is really there).  Vectorised: one gather per offset."""
-    if not points:
+    much of a drawn line, wall or arc is really there).  Vectorised: one gather of every point's window."""
+    if not len(points):
         return 0.0
     h, w = pixels.shape[:2]
     xy = np.rint(np.asarray(points, float)).astype(int)
-    key = colour_key(colour)
-    keys = _keys(pixels)
-    found = np.zeros(len(xy), bool)
-    for dy in range(-radius, radius + 1):
-        for dx in range(-radius, radius + 1):
-            x, y = xy[:, 0] + dx, xy[:, 1] + dy
-            ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-            hit = np.zeros(len(xy), bool)
-            hit[ok] = keys[y[ok], x[ok]] == key
-            found |= hit
-    return float(found.mean())
-
-
-def _keys(pixels: np.ndarray) -> np.ndarray:
-    """The (h, w) uint32 colour keys of an RGB array (cached on nothing: cheap enough per call for the few
-    gathers ``run_share`` makes, as it reads only the gathered pixels)."""
-    return _KeyView(pixels)
-
-
-class _KeyView:
-    """Lazy colour keys of an RGB array: indexing gathers only the pixels asked for."""
-
-    def __init__(self, pixels: np.ndarray) -> None:
-        self.pixels = pixels
-
-    def __getitem__(self, index):
-        chosen = self.pixels[index].astype(np.uint32)
-        return (chosen[..., 0] << 16) | (chosen[..., 1] << 8) | chosen[..., 2]
+    offsets = np.arange(-radius, radius + 1)
+    x = (xy[:, 0][:, None, None] + offsets[None, None, :]) + np.zeros((1, len(offsets), 1), int)
+    y = (xy[:, 1][:, None, None] + offsets[None, :, None]) + np.zeros((1, 1, len(offsets)), int)
+    ok = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    window = gather(pixels, np.clip(y, 0, h - 1), np.clip(x, 0, w - 1))
+    hit = np.all(window == np.array(colour, dtype=np.uint8), axis=-1) & ok
+    return float(hit.any(axis=(1, 2)).mean())
 
 
 def colour_key(colour: RGB) -> int:
@@ -138,15 +129,17 @@ def colour_key(colour: RGB) -> int:
     return (int(r) << 16) | (int(g) << 8) | int(b)
 
 
-#: Sample grids ``PixelReader`` keeps, keyed by the layout (its repr: every field) and the image size: the
-#: items of one geometry share the pixel positions and the cells they map to.
-SAMPLE_CACHE = 32
-_SAMPLE_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+#: Sample grids ``PixelReader`` keeps, keyed by the layout (its repr: every field), the image size and the
+#: stride: the items of one geometry share the pixel positions and the cells they map to (compact: about 8 bytes
+#: a sample, at most about 20 MB in all, so a run's few dozen geometries stay cached).
+SAMPLE_CACHE = 64
+_SAMPLE_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def _samples(layout: Layout, h: int, w: int, stride: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(ys, xs, rows, cols) of every ``stride``-th pixel of the grid's box (pixel centres) that ``cells_at``
-    maps into the grid, and the cell of each (read-only arrays, cached per layout and image size)."""
+def _samples(layout: Layout, h: int, w: int, stride: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pixel index y * w + x, flat cell index row * columns drawn + column, samples per cell) of every
+    ``stride``-th pixel of the grid's box (pixel centres) that ``cells_at`` maps into the grid (read-only int32
+    arrays, cached per layout, image size and stride)."""
     key = (type(layout).__name__, repr(layout), h, w, stride)
     found = _SAMPLE_GRIDS.get(key)
     if found is None:
@@ -157,7 +150,10 @@ def _samples(layout: Layout, h: int, w: int, stride: int) -> tuple[np.ndarray, n
         gx, gy = gx.ravel(), gy.ravel()
         rows, cols = layout.cells_at(gx + 0.5, gy + 0.5)
         keep = rows >= 0
-        found = (gy[keep], gx[keep], rows[keep], cols[keep])
+        width = int(layout.columns_drawn)
+        flat = (rows[keep] * width + cols[keep]).astype(np.int32)
+        found = ((gy[keep] * w + gx[keep]).astype(np.int32), flat,
+                 np.bincount(flat, minlength=layout.rows * width))
         for array in found:
             array.flags.writeable = False
         if len(_SAMPLE_GRIDS) >= SAMPLE_CACHE:
@@ -175,15 +171,12 @@ class PixelReader:
     def __init__(self, image, layout: Layout, stride: int = 6) -> None:
         pixels = image if isinstance(image, np.ndarray) else as_array(image)
         h, w = pixels.shape[:2]
-        gy, gx, rows, cols = _samples(layout, h, w, stride)
-        sample = pixels[gy, gx].astype(np.uint32)
+        lin, self.flat, self.totals = _samples(layout, h, w, stride)
+        sample = np.take(pixels.reshape(h * w, 3), lin, axis=0).astype(np.uint32)
         self.layout = layout
         self.stride = stride
-        self.rows, self.cols = rows, cols
         self.keys = (sample[:, 0] << 16) | (sample[:, 1] << 8) | sample[:, 2]
         self.width = int(layout.columns_drawn)
-        self.flat = self.rows * self.width + self.cols
-        self.totals = np.bincount(self.flat, minlength=layout.rows * self.width)
 
     def cells_of(self, colour: RGB) -> Counter:
         """Samples of exactly ``colour`` per cell (only cells with at least one)."""

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from bench_plugin_polaris.kit.pixels import gather
+
 Cell = tuple[int, int]
 #: The errors reading a malformed record raises.
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
@@ -38,101 +40,63 @@ def pixels(image) -> np.ndarray:
     return as_array(image)
 
 
-_KEYS: list = [None, None]  # the last array read and its packed colours
-
-
-def colour_keys(array: np.ndarray) -> np.ndarray:
-    """Each pixel's colour packed into one integer (r + 256 g + 65536 b), computed once per array."""
-    if _KEYS[0] is not array:
-        wide = array.astype(np.uint32)
-        _KEYS[0], _KEYS[1] = array, wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
-    return _KEYS[1]
-
-
-def colour_mask(array: np.ndarray, colour: Sequence[int]) -> np.ndarray:
-    """Pixels of exactly ``colour``."""
-    r, g, b = (int(v) for v in colour)
-    return colour_keys(array) == (r | g << 8 | b << 16)
-
-
-def ink_by_cell(array: np.ndarray, layout, mask: np.ndarray, inset: float = 3.0, step: int = 2) -> dict[Cell, int]:
-    """About how many ``mask`` pixels lie in each cell of ``layout`` (pixel centres mapped by ``cells_at``),
-    counting only pixels at least ``inset`` px inside their cell (the four points ``inset`` px away map to the
-    same cell), so a polygon edge rounded one pixel over its neighbour's boundary is not read as ink there.
-    Every ``step``-th pixel in each direction is read and the counts scaled by ``step``^2."""
-    return _ink_of_samples(layout, mask[::step, ::step], inset, step)
-
-
-def _ink_of_samples(layout, sampled: np.ndarray, inset: float, step: int, x0: int = 0, y0: int = 0
-                    ) -> dict[Cell, int]:
-    """``ink_by_cell`` of a mask already cut to every ``step``-th pixel from pixel (x0, y0) on."""
-    ys, xs = np.nonzero(sampled)
-    px, py = xs * step + x0 + 0.5, ys * step + y0 + 0.5
-    rows, cols = layout.cells_at(px, py)
-    keep = rows >= 0
-    for dx, dy in ((inset, 0.0), (-inset, 0.0), (0.0, inset), (0.0, -inset)):
-        r2, c2 = layout.cells_at(px + dx, py + dy)
-        keep &= (r2 == rows) & (c2 == cols)
-    width = int(cols.max(initial=0)) + 1
-    keys, counts = np.unique(rows[keep] * width + cols[keep], return_counts=True)
-    return {(int(k) // width, int(k) % width): int(n) * step * step for k, n in zip(keys, counts, strict=True)}
-
-
-_SAMPLED: list = [None, None, None]  # the last (array, box) read and the packed colours of its sampled pixels
-
-
-def _read_box(array: np.ndarray, layout) -> tuple[int, int, int, int]:
-    """The pixel box read for cells (the grid's box grown by 4 px, its top-left corner even)."""
-    h, w = array.shape[:2]
-    x0, y0, x1, y1 = layout.grid_box()
-    return max(0, int(x0) - 4) // 2 * 2, max(0, int(y0) - 4) // 2 * 2, min(w, int(x1) + 5), min(h, int(y1) + 5)
-
-
-def _sampled_keys(array: np.ndarray, layout) -> tuple[tuple[int, int, int, int], np.ndarray]:
-    """The box read (the grid's box grown by 4 px, even corner) and the packed colours of its every other pixel,
-    computed once per array and box."""
-    box = _read_box(array, layout)
-    if _SAMPLED[0] is not array or _SAMPLED[1] != box:
-        wide = array[box[1]:box[3]:2, box[0]:box[2]:2].astype(np.uint32)
-        _SAMPLED[:] = array, box, wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
-    return box, _SAMPLED[2]
-
-
 def _key(colour: Sequence[int]) -> int:
     r, g, b = (int(v) for v in colour)
     return r | g << 8 | b << 16
 
 
+#: Pixel stride of the sample grid ``cells_with`` reads (every third pixel each way: 9 px per sample).
+INK_STRIDE = 3
+#: Inset sample grids kept, keyed by the layout (its repr: every field) and the image size (about 0.5 MB each).
+INK_GRID_CACHE = 64
+_INK_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
+
+
+def ink_samples(layout, h: int, w: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(pixel index y * w + x, flat cell index row * width + column, width) of the ``INK_STRIDE`` sample grid of
+    the layout's grid box, keeping only the samples at least 3 px inside their cell (the four points 3 px away map
+    to the same cell, so a polygon edge rounded one pixel over its neighbour's boundary is not read as ink there).
+    Computed once per layout and image size through the inverse map ``cells_at`` (items of one geometry share
+    it; int32 arrays, about 8 bytes a sample)."""
+    key = (type(layout).__name__, repr(layout), h, w)
+    found = _INK_GRIDS.get(key)
+    if found is None:
+        x0, y0, x1, y1 = layout.grid_box()
+        xs = np.arange(max(0, int(x0)), min(w, int(np.ceil(x1)) + 1), INK_STRIDE)
+        ys = np.arange(max(0, int(y0)), min(h, int(np.ceil(y1)) + 1), INK_STRIDE)
+        gx, gy = (a.ravel() for a in np.meshgrid(xs, ys))
+        px, py = gx + 0.5, gy + 0.5
+        rows, cols = layout.cells_at(px, py)
+        keep = rows >= 0
+        for dx, dy in ((3.0, 0.0), (-3.0, 0.0), (0.0, 3.0), (0.0, -3.0)):
+            r2, c2 = layout.cells_at(px + dx, py + dy)
+            keep &= (r2 == rows) & (c2 == cols)
+        width = int(layout.columns_drawn)
+        found = ((gy[keep] * w + gx[keep]).astype(np.int32), (rows[keep] * width + cols[keep]).astype(np.int32),
+                 width)
+        if len(_INK_GRIDS) >= INK_GRID_CACHE:
+            _INK_GRIDS.pop(next(iter(_INK_GRIDS)))
+        _INK_GRIDS[key] = found
+    return found
+
+
 def cells_with(array: np.ndarray, layout, colour: Sequence[int], minimum: int) -> set[Cell]:
-    """The cells holding at least ``minimum`` pixels of exactly ``colour`` (``ink_by_cell`` with its default
-    inset and step, read inside the grid's box only: no pixel outside it maps to a cell)."""
-    box = _read_box(array, layout)
-    sub = array[box[1]:box[3]:2, box[0]:box[2]:2]
-    r, g, b = (int(v) for v in colour)
-    mask = (sub[..., 0] == r) & (sub[..., 1] == g) & (sub[..., 2] == b)
-    counts = _ink_of_samples(layout, mask, 3.0, 2, box[0], box[1])
-    return {cell for cell, n in counts.items() if n >= minimum}
+    """The cells holding at least ``minimum`` pixels of exactly ``colour``, counted on the ``ink_samples`` grid
+    (each sample stands for ``INK_STRIDE``^2 pixels; samples within 3 px of a cell's border are not read)."""
+    return cells_with_colours(array, layout, [colour], minimum)[0]
 
 
 def cells_with_colours(array: np.ndarray, layout, colours: Sequence[Sequence[int]], minimum: int
                        ) -> list[set[Cell]]:
-    """``cells_with`` for each of ``colours`` (the same cells), all read in one pass over their pixels."""
-    box, keys = _sampled_keys(array, layout)
-    wanted = np.array([_key(c) for c in colours], dtype=np.uint32)
-    ys, xs = np.nonzero(np.isin(keys, wanted))
-    which = keys[ys, xs]
-    px, py = xs * 2 + box[0] + 0.5, ys * 2 + box[1] + 0.5
-    rows, cols = layout.cells_at(px, py)
-    keep = rows >= 0
-    for dx, dy in ((3.0, 0.0), (-3.0, 0.0), (0.0, 3.0), (0.0, -3.0)):
-        r2, c2 = layout.cells_at(px + dx, py + dy)
-        keep &= (r2 == rows) & (c2 == cols)
-    width = int(cols.max(initial=0)) + 1
-    flat = rows * width + cols
+    """``cells_with`` for each of ``colours``, all read in one gather of the sample grid's pixels."""
+    h, w = array.shape[:2]
+    lin, flat, width = ink_samples(layout, h, w)
+    sample = np.take(array.reshape(h * w, 3), lin, axis=0).astype(np.uint32)
+    keys = sample[:, 0] | sample[:, 1] << 8 | sample[:, 2] << 16
     found = []
-    for key in wanted:
-        counts = np.bincount(flat[keep & (which == key)])
-        hits = np.nonzero((counts > 0) & (counts * 4 >= minimum))[0]
+    for colour in colours:
+        counts = np.bincount(flat[keys == _key(colour)])
+        hits = np.nonzero((counts > 0) & (counts * INK_STRIDE * INK_STRIDE >= minimum))[0]
         found.append({(int(k) // width, int(k) % width) for k in hits})
     return found
 
@@ -249,7 +213,9 @@ def read_labels(array: np.ndarray, points: Sequence[tuple[float, float]], px: in
         return out
     ys = (wy[chosen] + ly0)[:, None] + np.arange(ly1 - ly0)[None, :]
     xs = (wx[chosen] + lx0)[:, None] + np.arange(lx1 - lx0)[None, :]
-    ink = array[ys[:, :, None], xs[:, None, :]].max(axis=-1) < threshold  # (points, height, width)
+    shape = (len(chosen), ys.shape[1], xs.shape[1])
+    ink = gather(array, np.broadcast_to(ys[:, :, None], shape), np.broadcast_to(xs[:, None, :], shape)
+                 ).max(axis=-1) < threshold  # (points, height, width)
     stack = np.stack([templates[label] for label in labels])  # (labels, height, width)
     inter = np.count_nonzero(ink[:, None] & stack[None], axis=(2, 3))
     union = np.count_nonzero(ink[:, None] | stack[None], axis=(2, 3))
@@ -288,7 +254,8 @@ def thick_at_points(array: np.ndarray, xs, ys, half: int = 3, threshold: int = 6
     gx = (xi + offsets[None, :])[:, None, :]
     gy = (yi + offsets[None, :])[:, :, None]
     inside = (gx >= 0) & (gx < w) & (gy >= 0) & (gy < h)
-    dark = array[np.clip(gy, 0, h - 1), np.clip(gx, 0, w - 1)].max(axis=-1) < threshold
+    dark = gather(array, np.broadcast_to(np.clip(gy, 0, h - 1), inside.shape),
+                  np.broadcast_to(np.clip(gx, 0, w - 1), inside.shape)).max(axis=-1) < threshold
     counts = np.count_nonzero(dark & inside, axis=(1, 2))
     return counts / np.maximum(1, np.count_nonzero(inside, axis=(1, 2))) >= 0.6
 

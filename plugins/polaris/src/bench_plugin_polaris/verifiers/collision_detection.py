@@ -21,6 +21,7 @@ import numpy as np
 
 from bench_core import option_letters
 from bench_plugin_polaris import collision_detection_words as words
+from bench_plugin_polaris.kit.pixels import gather
 from bench_plugin_polaris.verifiers.cell_ink import (
     cells_with_colours,
     compare_cells,
@@ -83,6 +84,22 @@ def _crossing_ok(mover: dict, radial: dict, rows: int, cols: int, until: int) ->
     return all(abs(a - b) >= NEAR_MISS for a in times_r for b in times_c)
 
 
+def _colours_at_centres(array: np.ndarray, layout, cells: list[tuple[int, int]], colours: list) -> list[list[int]]:
+    """For each cell, the indices of ``colours`` found in the 3 x 3 pixels about its centre (one gather)."""
+    if not cells:
+        return []
+    centres = np.array([layout.cell_center(r, c) for r, c in cells], float)
+    offsets = np.arange(-1, 2)
+    xs = np.rint(centres[:, 0]).astype(int)[:, None, None] + offsets[None, None, :]
+    ys = np.rint(centres[:, 1]).astype(int)[:, None, None] + offsets[None, :, None]
+    shape = (len(cells), 3, 3)
+    patch = gather(array, np.broadcast_to(ys, shape), np.broadcast_to(xs, shape)).astype(np.int64)  # (.., rgb)
+    keys = (patch[..., 0] << 16) | (patch[..., 1] << 8) | patch[..., 2]
+    wanted = np.array([(r << 16) | (g << 8) | b for r, g, b in colours], np.int64)
+    hit = (keys.reshape(len(cells), 9, 1) == wanted[None, None, :]).any(axis=1)
+    return [np.nonzero(row)[0].tolist() for row in hit]
+
+
 @guarded
 def verify(item, images, layout_of) -> list[str]:
     scene, failures = item.metadata["scene"], []
@@ -135,20 +152,14 @@ def verify(item, images, layout_of) -> list[str]:
         failures += compare_cells(cells - ahead[k], {(car["row"], car["col"])}, f"car {k + 1} ({car['colour']})")
     occupied = {(car["row"], car["col"]) for car in cars}
     owner = {cell: k for k, cells in enumerate(ahead) for cell in cells}
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) in occupied:
-                continue
-            x, y = layout.cell_center(r, c)
-            centre = {tuple(int(v) for v in px) for px in
-                      array[round(y) - 1: round(y) + 2, round(x) - 1: round(x) + 2].reshape(-1, 3)}
-            shown = [k for k, colour in enumerate(colours) if colour in centre]
-            want = [owner[(r, c)]] if (r, c) in owner else []
-            if shown != want:
-                seen = f"car {shown[0] + 1}'s arrow" if shown else "no arrow"
-                meant = f"car {want[0] + 1}'s arrow" if want else "no arrow"
-                failures.append(f"cell ({r + 1}, {c + 1}) shows {seen} at its centre, but the record has {meant} "
-                                "through it")
+    empty = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in occupied]
+    for (r, c), shown in zip(empty, _colours_at_centres(array, layout, empty, colours), strict=True):
+        want = [owner[(r, c)]] if (r, c) in owner else []
+        if shown != want:
+            seen = f"car {shown[0] + 1}'s arrow" if shown else "no arrow"
+            meant = f"car {want[0] + 1}'s arrow" if want else "no arrow"
+            failures.append(f"cell ({r + 1}, {c + 1}) shows {seen} at its centre, but the record has {meant} "
+                            "through it")
     if layout.kind == "cartesian":
         x0, y0, x1, y1 = layout.grid_box()
         ys = [round(y0 + (y1 - y0) * t / 200) for t in range(201)]

@@ -14,8 +14,10 @@ JUMPS = [(a * x, b * y) for a, b in ((1, 2), (2, 1)) for x in (1, -1) for y in (
 
 def enumerate_paths(rows: int, cols: int, start: tuple, target: tuple, k: int, wrap: bool) -> tuple[int, bool]:
     """(number of k-jump sequences from ``start`` ending on ``target``, whether any of them crosses between
-    the last column and the first), by depth-first enumeration of every sequence."""
+    the last column and the first), by depth-first enumeration of every sequence (a branch is cut once the
+    target is more than two rows or columns per jump left away: no jump moves farther)."""
     total, crossed_any = 0, False
+    tr, tc = target
     stack = [(start, 0, False)]
     while stack:
         (r, c), used, crossed = stack.pop()
@@ -23,6 +25,10 @@ def enumerate_paths(rows: int, cols: int, start: tuple, target: tuple, k: int, w
             if (r, c) == target:
                 total += 1
                 crossed_any |= crossed
+            continue
+        reach = 2 * (k - used)
+        gap = abs(c - tc)
+        if abs(r - tr) > reach or (min(gap, cols - gap) if wrap else gap) > reach:
             continue
         for dr, dc in JUMPS:
             nr, raw = r + dr, c + dc

@@ -17,6 +17,7 @@ import numpy as np
 
 from bench_core import option_letters
 from bench_plugin_polaris import sudoku_words as words
+from bench_plugin_polaris.kit.pixels import gather
 from bench_plugin_polaris.verifiers.cell_ink import cells_with, compare_cells, guarded, pixels, read_labels
 
 HIGHLIGHT = (255, 232, 120)
@@ -54,8 +55,11 @@ def solve_exact_cover(puzzle: list[list[int]], box, limit: int = 2) -> list[list
         if covered & set(rows[key]):
             return []  # the givens clash
         covered.update(rows[key])
-    columns = {col: {k for k in keys if covered.isdisjoint(rows[k])} for col, keys in base.items()
-               if col not in covered}
+    columns: dict[tuple, set] = {col: set() for col in base if col not in covered}
+    for key, cols in rows.items():  # the choices none of whose columns a given covers (empty cells only)
+        if not puzzle[key[0]][key[1]] and covered.isdisjoint(cols):
+            for col in cols:
+                columns[col].add(key)
 
     def select(key):
         removed = []
@@ -84,7 +88,12 @@ def solve_exact_cover(puzzle: list[list[int]], box, limit: int = 2) -> list[list
                 grid[r][c] = d
             found.append(grid)
             return len(found) >= limit
-        col = min(columns, key=lambda k: len(columns[k]))
+        col, fewest = None, len(rows) + 1  # the column with the fewest choices (the first with none or one)
+        for key, keys in columns.items():
+            if len(keys) < fewest:
+                col, fewest = key, len(keys)
+                if fewest <= 1:
+                    break
         for key in sorted(columns[col]):
             removed = select(key)
             chosen.append(key)
@@ -142,7 +151,7 @@ def verify(item, images, layout_of) -> list[str]:
                     xs.append(c + 1 if dc else c + f)
                     ys.append(r + f if dc else r + 1)
     px, py = layout.map_points(np.array(xs), np.array(ys))
-    dark = (array[np.rint(py).astype(int), np.rint(px).astype(int)].max(axis=1) < 60).reshape(-1, 3)
+    dark = (gather(array, np.rint(py).astype(int), np.rint(px).astype(int)).max(axis=1) < 60).reshape(-1, 3)
     for (r, c, dr, dc, border), seen in zip(edges, dark, strict=True):
         if bool(seen.all()) != border and bool(seen.any()) != border:
             failures.append(f"the edge after cell ({r + 1}, {c + 1}) towards ({r + dr + 1}, {c + dc + 1}) is "
