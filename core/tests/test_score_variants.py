@@ -80,9 +80,10 @@ def _host():
     return create_host(entry_points=False, plugins=[("grid", GridPlugin())])
 
 
-def _item(n: int, task: str, variant: str | None, answer: str, answer_type: str, options=None, **metadata) -> Item:
+def _item(n: int, task: str, variant: str | None, answer: str, answer_type: str, options=None, params=None,
+          **metadata) -> Item:
     return Item(id=f"{task}.{n:04d}.{variant}", family=task.split("/")[0], task=task.split("/")[1], version="1.0.0",
-                plugin={"name": "grid"}, seed=1, index=n, params={}, variant=variant, pair=f"p{n}",
+                plugin={"name": "grid"}, seed=1, index=n, params=params or {}, variant=variant, pair=f"p{n}",
                 question="Which cell?", options=options, answer=answer, answer_type=answer_type,
                 images=["images/x.png"], image_sha256=["0" * 64], metadata={"rows": 4, "cols": 5, **metadata})
 
@@ -133,6 +134,23 @@ def test_cartesian_and_polar_side_by_side_with_the_drop(tmp_path, workers):
     text = format_report(report)
     assert "cartesian vs polar (each task once; drop = polar - cartesian):" in text
     assert "grid/cell" in text and "drop=-0.7500" in text and "mean over 2 tasks" in text and "drop=-0.6250" in text
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("by", [["variant"], ["variant", "rows"]])
+def test_the_items_own_variant_groups_them_where_the_setting_asked_for_both(tmp_path, workers, by):
+    # A paired task's items carry the setting variant=both in params and their rendering as Item.variant: the
+    # rendering is the group (a report "by variant: both" hid the Cartesian/Polar table).
+    items, responses = [], {}
+    for n in range(2):
+        c = _item(n, "grid/pick", "cartesian", "B", "option", ["1", "2", "3"], params={"variant": "both"})
+        p = _item(n, "grid/pick", "polar", "B", "option", ["1", "2", "3"], params={"variant": "both"})
+        items += [c, p]
+        responses[c.id], responses[p.id] = "B", "A"
+    root = tmp_path / "d"
+    report = score_dataset(root, _write(root, items, responses), by, host=_host(), workers=workers)
+    assert set(report["by"]["variant"]) == {"cartesian", "polar"}
+    assert report["variant_drop"]["tasks"]["grid/pick"]["drop"] == -1.0
 
 
 def test_no_drop_without_both_variants(tmp_path):

@@ -138,7 +138,9 @@ class ItemView:
 
     def standard_keys(self, category: str) -> tuple[str, str, str]:
         """The values of the ``task``, ``category`` and ``variant`` fields (:func:`bench_core.report.field_value`)."""
-        variant = self.params.get("variant")
+        variant = self.attribute("variant")
+        if type(variant) is not str:  # no variant of its own: the setting, else a recorded value
+            variant = self.params.get("variant")
         if variant is None:
             variant = self.metadata["variant"] if self.metadata_has("variant") else self.attribute("variant")
         if isinstance(variant, (list, dict, tuple)):

@@ -73,6 +73,8 @@ def field_value(item: Item, field: str, category: str) -> str:
         value: Any = item.task_id
     elif field == "category":
         value = category
+    elif field == "variant" and type(item.variant) is str:  # the item's own variant (a Polaris pair's rendering)
+        value = item.variant
     elif field.startswith("params."):
         value = item.params.get(field[7:])
     elif field.startswith("metadata."):
@@ -93,6 +95,8 @@ def _view_value(view: ItemView, field: str, category: str) -> str:
         value: Any = view.task_id
     elif field == "category":
         value = category
+    elif field == "variant" and type(view.attribute("variant")) is str:
+        value = view.attribute("variant")
     elif field.startswith("params."):
         value = view.params.get(field[7:])
     elif field.startswith("metadata."):
@@ -438,7 +442,9 @@ def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIn
                 task = scorer.name(names)
             if task is not None and task[1] in _RECORD_KINDS and type(record["id"]) is str:
                 params = record["params"]
-                variant = params.get("variant") if params else None
+                variant = record["variant"]
+                if type(variant) is not str:  # no variant of its own: the setting, else a recorded value
+                    variant = params.get("variant") if params else None
                 if variant is None:
                     block, meta, end = entry[1], entry[3], entry[4]
                     if ((block.find(b'"variant"', meta, end) < 0 and block.find(b"\\", meta, end) < 0)
