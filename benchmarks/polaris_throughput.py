@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from throughput import STAGES, median_run
 
+from bench_core.allocator import keep_freed_memory
 from bench_core.errors import BenchError
 from bench_core.host import default_host
 
@@ -41,7 +42,8 @@ def report(host, selectors: list[str], pairs: int, seed: int, repeat: int) -> li
     ratios = []
     for task in host.select(selectors):
         try:
-            rate, encode_rate, stages = median_run(host, task, {"variant": "both"}, 2 * pairs, seed, repeat)
+            # plan() counts a pair as one: ``pairs`` pairs are 2 * pairs items
+            rate, encode_rate, stages = median_run(host, task, {"variant": "both"}, pairs, seed, repeat)
         except BenchError as exc:
             print(f"| {task.id} | failed: {type(exc).__name__}: {str(exc)[:300]} |", flush=True)
             continue
@@ -62,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 1 or args.repeat < 1:
         parser.error("--pairs and --repeat must be at least 1")
+    keep_freed_memory()  # the heap policy `bench generate` runs with (bench_core.allocator)
     ratios = report(default_host(), args.tasks, args.pairs, args.seed, args.repeat)
     slow = [task for task, ratio in ratios if ratio < FLOOR]
     if slow:

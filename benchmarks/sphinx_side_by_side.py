@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 
+from bench_core.allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, keep_freed_memory
 from bench_core.errors import BenchError
 from bench_core.generation import build_item, plan
 from bench_core.host import default_host
@@ -126,10 +127,15 @@ def ours_once(host, task, count: int, seed: int) -> tuple[float, float]:
     return count / built_time, count / encode_time
 
 
+#: The heap policy ours runs with (``bench_core.allocator``), given to the authors' process too, so that the
+#: comparison is of the generators, not of glibc's settings.
+PEER_HEAP_POLICY = f"glibc.malloc.mmap_threshold={MMAP_THRESHOLD}:glibc.malloc.trim_threshold={TRIM_THRESHOLD}"
+
+
 def authors_once(python: str, name: str, count: int, seed: int) -> float:
     """Items/s of ``count`` items of the authors' task ``name`` (CPU time of the child that made them)."""
     done = subprocess.run([python, "-c", PEER_PROGRAM, name, str(count), str(seed)], capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, env={**os.environ, "GLIBC_TUNABLES": PEER_HEAP_POLICY})
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"the authors' {name} failed: {tail}")
@@ -172,6 +178,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.count < 1 or args.repeat < 1:
         parser.error("--count and --repeat must be at least 1")
+    keep_freed_memory()  # the heap policy `bench generate` runs with (bench_core.allocator)
     if not os.access(args.peer_python, os.X_OK):
         parser.error(f"--peer-python {args.peer_python}: not an executable; make the authors' environment as "
                      "../shared/peers/README.md says, or pass its python")

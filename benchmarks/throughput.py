@@ -27,6 +27,7 @@ import statistics
 import tempfile
 import time
 
+from bench_core.allocator import keep_freed_memory
 from bench_core.dataset import DatasetWriter
 from bench_core.errors import BenchError
 from bench_core.generation import build_item, plan
@@ -134,6 +135,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.count < 1 or args.repeat < 1:
         parser.error("--count and --repeat must be at least 1")
+    keep_freed_memory()  # the heap policy `bench generate` runs with (bench_core.allocator)
     host = default_host()
     tasks_report(host, args.tasks, args.count, args.seed, args.repeat)
     if args.cells and "traversal/path" in {t.id for t in host.select(args.tasks)}:

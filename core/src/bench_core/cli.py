@@ -35,6 +35,9 @@ def _host() -> Any:
 @click.version_option(__version__, prog_name="bench")
 def main() -> None:
     """Procedurally generate visual-reasoning benchmark items, verify them and score model responses."""
+    from bench_core.allocator import keep_freed_memory
+
+    keep_freed_memory()  # items are built from large short-lived buffers: keep the freed pages (allocator.py)
 
 
 @main.command()
