@@ -115,3 +115,29 @@ def test_graph_paper_has_its_grid_and_border():
     paper = np.asarray(canvas.graph_paper(256, 160))
     assert tuple(paper[10, 32]) == canvas.MINOR_RGB and tuple(paper[10, 128]) == canvas.MAJOR_RGB
     assert tuple(paper[0, 50]) == (0, 0, 0) and tuple(paper[20, 20]) == (255, 255, 255)
+
+
+@pytest.mark.parametrize("size", [(256, 160), (3, 5), (129, 257), (733, 1020)])
+def test_graph_paper_is_the_grid_pillow_draws_and_every_copy_is_fresh(size):
+    """The paper is made with numpy; it must be exactly the grid Pillow draws line by line (spec 2.6), in both
+    forms, and a picture drawn on one copy must leave the next copy blank."""
+    from bench_plugin_sphinx.kit import spatial
+
+    width, height = size
+    drawn = Image.new("RGB", size, (255, 255, 255))
+    draw = ImageDraw.Draw(drawn)
+    for x in range(canvas.MINOR, width, canvas.MINOR):
+        draw.line((x, 0, x, height - 1), fill=canvas.MAJOR_RGB if x % canvas.MAJOR == 0 else canvas.MINOR_RGB)
+    for y in range(canvas.MINOR, height, canvas.MINOR):
+        draw.line((0, y, width - 1, y), fill=canvas.MAJOR_RGB if y % canvas.MAJOR == 0 else canvas.MINOR_RGB)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=canvas.BORDER_RGB, width=canvas.BORDER)
+    paper = canvas.graph_paper(width, height)
+    assert paper.mode == "RGB" and paper.tobytes() == drawn.tobytes()
+    pixels = canvas.graph_paper_array(width, height)
+    assert np.array_equal(pixels, np.asarray(drawn))
+    pixels[:] = 7
+    ImageDraw.Draw(paper).rectangle((0, 0, width - 1, height - 1), fill=(1, 2, 3))
+    assert canvas.graph_paper(width, height).tobytes() == drawn.tobytes()
+    assert np.array_equal(canvas.graph_paper_array(width, height), np.asarray(drawn))
+    if width >= 8 and height >= 8:  # the spatial tasks' paper, drawn twice the size, reduces to this one
+        assert spatial.paper(width, height).reduce(spatial.SUPERSAMPLE).tobytes() == drawn.tobytes()

@@ -47,6 +47,23 @@ def test_asymmetric_mode_mostly_passes_the_probe_and_symmetric_mode_is_caught():
     assert "mirror" in probe.invariant_ops(glyph) and "flip" not in probe.invariant_ops(glyph)
 
 
+def test_a_motif_drawn_again_from_its_kept_primitives_is_the_same():
+    """``render`` keeps the primitives of the specs it drew lately: drawing a spec again, after enough others to
+    push it out, or a spec that differs in one value only, must give what drawing it afresh gives."""
+    rng = np.random.default_rng(9)
+    spec = motifs.sample("gear", rng, "asym")
+    first = motifs.render(spec, 72)
+    assert np.array_equal(motifs.render(spec, 72), first)
+    recoloured = {**spec, "colour": next(name for name in PALETTE if name != spec["colour"])}
+    assert not np.array_equal(motifs.render(recoloured, 72), first)
+    turned = {**spec, "params": {**spec["params"], "angle": spec["params"]["angle"] + 90.0}}
+    assert not np.array_equal(motifs.render(turned, 72), first)
+    for family in list(motifs.FAMILIES) * 3:
+        motifs.render(motifs.sample(family, rng, "asym"), 24)
+    assert np.array_equal(motifs.render(spec, 72), first)
+    assert np.array_equal(motifs.render(dict(reversed(list(spec.items()))), 72), first)
+
+
 @pytest.mark.parametrize("mode", ["asym", "sym"])
 def test_invariant_ops_agrees_with_change_fraction_op_by_op(mode):
     """``invariant_ops`` reads the motif once for all operations; each verdict must be ``change_fraction``'s."""

@@ -121,3 +121,16 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert record["raw"] == built.item.metadata["scene"]["count"]
+
+
+def test_coloured_pixels_are_exactly_the_named_colours_but_white():
+    """The verifier finds the named colours through a hashed table; it must accept exactly them (white, a hair
+    off a named colour and random colours are not coloured)."""
+    from bench_plugin_sphinx.verifiers.pixels import NAMED, key_of
+
+    named = np.array([key_of(name) for name in NAMED], dtype=np.uint32)
+    near = np.concatenate([named ^ np.uint32(1), named ^ np.uint32(1 << 8), named ^ np.uint32(1 << 16)])
+    keys = np.concatenate([named, near, np.random.default_rng(3).integers(0, 1 << 24, 200000).astype(np.uint32)])
+    expected = np.isin(keys, [key_of(name) for name in NAMED if name != "white"])
+    assert np.array_equal(mi.verifier.coloured(keys), expected)
+    assert expected[: len(named)].sum() == len(NAMED) - 1

@@ -146,3 +146,35 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (len(built.item.metadata["scene"]["shapes"]) == 4) is hard
+
+
+def test_token_windows_are_the_picture_clipped_at_its_edge():
+    """The token reader reads windows inside the picture as slices and the ones the edge clips pixel by pixel, and
+    filters the freshly drawn tokens window by window: both must give what indexing the whole picture (and the
+    whole drawing, filtered at once) gives."""
+    from PIL import Image, ImageDraw
+
+    size = (120, 90)
+    keys = np.random.default_rng(5).integers(0, 1 << 24, (size[1], size[0])).astype(np.uint32)
+    tokens = [["triangle", 0.5, 0.5, 12.0, 10.0], ["square", 60.3, 45.7, 13.0, 33.0],
+              ["hexagon", 119.2, 89.9, 11.0, 0.0], ["pentagon", 30.0, 70.0, 14.0, 200.0],
+              ["square", 100.0, 8.0, 10.0, 5.0]]
+    offsets = np.arange(-token_reader.HALF, token_reader.HALF + 1)
+    px = np.clip(np.floor([t[1] for t in tokens]).astype(int)[:, None] + offsets, 0, size[0] - 1)
+    py = np.clip(np.floor([t[2] for t in tokens]).astype(int)[:, None] + offsets, 0, size[1] - 1)
+    windows, whole = token_reader._windows(keys, px, py)
+    assert np.array_equal(windows, keys[py[:, :, None], px[:, None, :]])
+    assert whole.tolist() == [False, True, False, False, False]
+    mask = Image.new("L", (size[0] * 2, size[1] * 2), 0)
+    for token in tokens:
+        ImageDraw.Draw(mask).polygon([(2 * x - 0.5, 2 * y - 0.5) for x, y in spatial.token_corners(token)], fill=255)
+    whole_picture = np.asarray(mask.reduce(2))
+    assert np.array_equal(token_reader.coverage(tokens, size, px, py), whole_picture[py[:, :, None], px[:, None, :]])
+
+
+def test_dark_ink_is_every_channel_below_100_for_every_colour():
+    """``dark_mask`` tests the three channels of a key at once; over all 2^24 colours it must be the plain
+    per-channel test."""
+    keys = np.arange(1 << 24, dtype=np.uint32)
+    expected = ((keys & 0xFF) < 100) & (((keys >> 8) & 0xFF) < 100) & ((keys >> 16) < 100)
+    assert np.array_equal(token_reader.dark_mask(keys), expected)

@@ -12,7 +12,9 @@ import pytest
 from bench_plugin_sphinx import shape_sorting as ss
 from bench_plugin_sphinx import sorting_words as words
 from bench_plugin_sphinx.kit import complexity
+from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.verifiers import shape_sorting as verifier
+from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
 from bench_core import ParameterError, assert_rejected, plan, score
@@ -133,3 +135,18 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (len(built.item.metadata["scene"]["shapes"]) >= 9) is hard
+
+
+def test_outlines_are_laid_on_the_paper_as_pillow_pastes_through_a_mask():
+    """``compose`` blends each outline's colour into the picture with numpy; every pixel value under every
+    coverage level must come out as Pillow's paste through the same mask would make it."""
+    pixels = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 256, axis=1).repeat(3, axis=2)
+    pixels[:, :, 1] = pixels[:, :, 1][::-1]  # three different channels over every (pixel, coverage) pair
+    pixels[:, :, 2] = np.roll(pixels[:, :, 2], 77, axis=0)
+    coverage = np.repeat(np.arange(256, dtype=np.uint8)[None, :], 256, axis=0)
+    for name in ("red", "yellow", "gray"):
+        laid = pixels.copy()
+        ss._lay(laid[:, :], coverage, rgb(PALETTE[name]))
+        pasted = Image.fromarray(pixels)
+        pasted.paste(rgb(PALETTE[name]), (0, 0, 256, 256), Image.fromarray(coverage))
+        assert np.array_equal(laid, np.asarray(pasted)), name

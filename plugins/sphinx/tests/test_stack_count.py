@@ -91,6 +91,25 @@ def test_planted_rendering_faults_are_caught():
     assert any("belong to no recorded token" in f for f in failures), failures
 
 
+@pytest.mark.parametrize("sheet", sc.SHEETS)
+def test_the_stack_check_leaves_out_only_samples_far_from_each_sheet(sheet):
+    """The verifier measures each sheet only on the samples near its box; every sample it leaves out must lie
+    outside the sheet and farther from its boundary than the margin."""
+    from bench_plugin_sphinx.verifiers.tokens import distance_many, inside_many
+
+    width, height = sc.SIZE
+    gy, gx = np.meshgrid(np.arange(verifier.STEP // 2, height, verifier.STEP),
+                         np.arange(verifier.STEP // 2, width, verifier.STEP), indexing="ij")
+    xs, ys = gx + 0.5, gy + 0.5
+    for built in build_run(TASK, 2, {"sheet": sheet}, seed=11):
+        for one in built.item.metadata["scene"]["sheets"]:
+            for margin in (2.0, 5.5):
+                left_out = np.ones(xs.shape, bool)
+                left_out[verifier._reach(one, xs[0], ys[:, 0], margin)] = False
+                assert left_out.any() and not inside_many(one, xs, ys)[left_out].any()
+                assert np.all(distance_many(one, xs, ys)[left_out] > margin)
+
+
 def test_unequal_sheets_in_the_record_are_caught():
     built = build(TASK, {"sheet": "circle"}, seed=2)
     scene = {**built.item.metadata["scene"]}

@@ -99,29 +99,31 @@ def compose(scene: dict[str, Any]) -> np.ndarray:
     for copy in scene["seeds"]:
         x, y, m = copy["box"]
         seed[y: y + m, x: x + m] = motifs.render(copy["motif"], m)
-    layers = [seed]
-    for op in scene["ops"]:
-        layers += [probe.apply(op, layer) for layer in layers]
-    full = np.minimum.reduce(layers)
+    full = seed
+    for op in scene["ops"]:  # the darker of each pixel and its mirror image: every copy of the orbit kept
+        full = np.minimum(full, probe.apply(op, full))
     full[:BORDER], full[-BORDER:], full[:, :BORDER], full[:, -BORDER:] = 0, 0, 0, 0
     return np.ascontiguousarray(full)
 
 
 def colour_keys(full: np.ndarray) -> np.ndarray:
-    """Each pixel's colour inside the frame as one integer 0xRRGGBB."""
-    inner = full[BORDER:-BORDER, BORDER:-BORDER].astype(np.int32)
-    return (inner[:, :, 0] << 16) | (inner[:, :, 1] << 8) | inner[:, :, 2]
+    """Each pixel's colour inside the frame as one integer 0xBBGGRR (uint32): Pillow's 4-byte pixels read as
+    little-endian words, the pad byte masked off."""
+    height, width = full.shape[:2]
+    words = np.frombuffer(Image.fromarray(full).tobytes("raw", "RGBX"), dtype="<u4").reshape(height, width)
+    return words[BORDER:-BORDER, BORDER:-BORDER] & np.uint32(0xFFFFFF)
 
 
 def axis_change(full: np.ndarray, op: str, key: np.ndarray | None = None) -> float:
     """Fraction of non-white pixels (inside the frame, of the scene or its mirror image) whose colour changes
     under the mirror ``op`` (``key``: the scene's ``colour_keys``, when already read)."""
     key = colour_keys(full) if key is None else key
-    moved = probe.apply(op, key)
-    ink = (key != 0xFFFFFF) | (moved != 0xFFFFFF)
-    if not ink.any():
+    white = key == 0xFFFFFF
+    ink = ~(white & probe.apply(op, white))
+    total = np.count_nonzero(ink)
+    if not total:
         return 0.0
-    return float((key != moved)[ink].mean())
+    return float(np.count_nonzero((key != probe.apply(op, key)) & ink) / total)
 
 
 def scene_holds(full: np.ndarray, cls: str) -> bool:

@@ -66,11 +66,19 @@ def patch(name: str, width: int, height: int):
     """(tiling, edge adjacency, unit polygons, cells off the border, periodic class per cell); a pure function
     of its arguments, kept for reuse: callers must not change what it returns."""
     tiling = tilings.build(name, width, height)
+    edges = tiling.edges()
     polys = tuple(tuple(tiling.vertices[v] for v in c.verts) for c in tiling.cells)
-    border = {cells[0] for cells in tiling.edges().values() if len(cells) == 1}
+    border = {cells[0] for cells in edges.values() if len(cells) == 1}
     interior = frozenset(c.id for c in tiling.cells if c.id not in border)
     classes = tuple(periodic_class(tiling, c) for c in tiling.cells)
-    return tiling, tiling.adjacency(), polys, interior, classes
+    return tiling, tiling.adjacency(edges=edges), polys, interior, classes
+
+
+@functools.lru_cache(maxsize=128)
+def _rounded_unit(name: str, width: int, height: int) -> tuple:
+    """A board's unit polygons (``patch``'s) with every coordinate rounded to 6 places, kept per board (the scene
+    records a fresh list of them)."""
+    return tuple(tuple((round(x, 6), round(y, 6)) for x, y in poly) for poly in patch(name, width, height)[2])
 
 
 def periodic_class(tiling: tilings.Tiling, cell: tilings.Cell) -> int:
@@ -223,7 +231,7 @@ class MissingTiles(PaperSets, task="missing-tiles"):
                           for r, v in zip(regions, views, strict=True)]
         for c in order:
             colours[c] = None
-        scene = self._layout(name, tiling, polys, colours, order, shapes, fills)
+        scene = self._layout(name, tiling, (width, height), colours, order, shapes, fills)
         scene.update(variant=variant, width=width, height=height, option_provenance=provenance)
         if variant == "shape":
             crops = [option_picture(scene, k) for k in range(4)]
@@ -232,7 +240,7 @@ class MissingTiles(PaperSets, task="missing-tiles"):
                 return None
         return scene
 
-    def _layout(self, name, tiling, polys, colours, hole, shapes, fills) -> dict[str, Any]:
+    def _layout(self, name, tiling, size, colours, hole, shapes, fills) -> dict[str, Any]:
         side = boards.canvas_side(tiling, EDGE_PX, MARGIN, *SIDE_RANGE)
         scale, dx, dy = tilings.fit(tiling, (side, side), MARGIN)
         width = 4 * CARD + 5 * GAP
@@ -241,7 +249,7 @@ class MissingTiles(PaperSets, task="missing-tiles"):
         inner = CARD - 2 * FRAME - 2 * PAD
         fit = min(inner / max(b[2] - b[0], b[3] - b[1]) for b in (polyforms.bounds(s) for s in shapes))
         unit = round(min(scale, fit), 4)
-        boxes, option_records = [], []
+        boxes, option_records, rounded = [], [], {}
         for k, (shape, fill) in enumerate(zip(shapes, fills, strict=True)):
             x0 = GAP + k * (CARD + GAP)
             box = [x0, card_top, x0 + CARD, card_top + CARD]
@@ -249,10 +257,12 @@ class MissingTiles(PaperSets, task="missing-tiles"):
             offset = [round(x0 + CARD / 2 - unit * (bx0 + bx1) / 2, 2),
                       round(card_top + CARD / 2 - unit * (by0 + by1) / 2, 2)]
             boxes.append(box)
-            option_records.append({"unit": [[[round(x, 6), round(y, 6)] for x, y in p] for p in shape],
+            if id(shape) not in rounded:  # the colour variant shows one shape four times
+                rounded[id(shape)] = [[(round(x, 6), round(y, 6)) for x, y in p] for p in shape]
+            option_records.append({"unit": [[list(point) for point in p] for p in rounded[id(shape)]],
                                    "scale": unit, "offset": offset, "colours": list(fill)})
         return {"image_size": [width, card_top + CARD + 2 * LABEL + 4], "tiling": name,
-                "board": {"unit": [[[round(x, 6), round(y, 6)] for x, y in p] for p in polys],
+                "board": {"unit": [[list(point) for point in poly] for poly in _rounded_unit(name, *size)],
                           "scale": round(scale, 4), "offset": [round(left + dx, 2), round(TOP + dy, 2)],
                           "colours": colours},
                 "hole": list(hole), "option_boxes": boxes, "options": option_records, "frame": FRAME,
@@ -273,9 +283,19 @@ class MissingTiles(PaperSets, task="missing-tiles"):
 
 
 def pixel_polygons(record: dict[str, Any]) -> list[list[tuple[float, float]]]:
-    """A record's unit polygons in pixels: unit x scale + offset, rounded to 0.01 px."""
+    """A record's unit polygons in pixels: unit x scale + offset, rounded to 0.01 px as ``round(v, 2)`` rounds
+    (numpy's rounding agrees but within a hair of a tie, where Python's is used)."""
     s, (ox, oy) = record["scale"], record["offset"]
-    return [[(round(x * s + ox, 2), round(y * s + oy, 2)) for x, y in poly] for poly in record["unit"]]
+    unit = record["unit"]
+    if not unit or len({len(poly) for poly in unit}) != 1 or not len(unit[0]):
+        return [[(round(x * s + ox, 2), round(y * s + oy, 2)) for x, y in poly] for poly in unit]
+    xy = np.array(unit, dtype=np.float64) * float(s) + np.array([ox, oy], dtype=np.float64)
+    out = np.round(xy, 2)
+    scaled = xy * 100
+    tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    if tie.any():
+        out[tie] = [round(float(v), 2) for v in xy[tie]]
+    return [list(map(tuple, poly)) for poly in out.tolist()]
 
 
 def _draw_cells(draw: ImageDraw.ImageDraw, polys, inks, black: int) -> None:
@@ -309,10 +329,10 @@ def compose(scene: dict[str, Any]) -> Image.Image:
 def distinct_ink(a: np.ndarray, b: np.ndarray, ink: np.ndarray) -> bool:
     """``kit.compare.distinct`` on the two cards cut to the box around ``ink`` (the pixels inked in either), so
     the white margin of a card does not dilute a difference."""
-    rows, cols = np.nonzero(ink)
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if not len(rows):
         return False
-    box = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
     return compare.distinct(a[box], b[box])
 
 

@@ -45,7 +45,7 @@ ATTEMPTS = 80
 def visible_fraction(sheets: list[dict[str, Any]], index: int, step: float = 4.0) -> float:
     """The share of sheet ``index`` that no later sheet covers (on a grid of ``step`` px)."""
     x0, y0, x1, y1 = spatial.bounds(sheets[index])
-    xs, ys = np.meshgrid(np.arange(x0 + step / 2, x1, step), np.arange(y0 + step / 2, y1, step))
+    xs, ys = np.arange(x0 + step / 2, x1, step)[None, :], np.arange(y0 + step / 2, y1, step)[:, None]
     inside = spatial.contains(sheets[index], xs, ys)
     covered = np.zeros_like(inside)
     for later in sheets[index + 1:]:
@@ -80,14 +80,25 @@ def _sheets(kind: str, k: int, rng) -> list[dict[str, Any]] | None:
         if any(x0 < 8 or y0 < 8 or x1 > SIZE[0] - 8 or y1 > SIZE[1] - 8
                for x0, y0, x1, y1 in (spatial.bounds(spatial.grown(s, OUTLINE / 2)) for s in sheets)):
             continue
-        area = spatial.area(sheets[0])
-        ratios = {(a, b): spatial.overlap_area(sheets[a], sheets[b], 4.0) / area
-                  for a in range(k) for b in range(a + 1, k)}
-        if any(0 < r < OVERLAP[0] or r > OVERLAP[1] for r in ratios.values()):
-            continue
-        if all(any(r >= OVERLAP[0] for pair, r in ratios.items() if s in pair) for s in range(k)):
+        ratios = _overlap_ratios(sheets)
+        if ratios is not None and all(any(r >= OVERLAP[0] for pair, r in ratios.items() if s in pair)
+                                      for s in range(k)):
             return sheets
     return None
+
+
+def _overlap_ratios(sheets: list[dict[str, Any]]) -> dict[tuple[int, int], float] | None:
+    """The share of a sheet's area each pair of sheets has in common (on a 4 px grid), or None as soon as one
+    pair shares some but less than 5 % or more than 75 %."""
+    area = spatial.area(sheets[0])
+    ratios = {}
+    for a in range(len(sheets)):
+        for b in range(a + 1, len(sheets)):
+            ratio = spatial.overlap_area(sheets[a], sheets[b], 4.0) / area
+            if 0 < ratio < OVERLAP[0] or ratio > OVERLAP[1]:
+                return None
+            ratios[a, b] = ratio
+    return ratios
 
 
 class StackCount(PaperSets, task="stack-count"):

@@ -27,7 +27,26 @@ def patch(name: str, width: int, height: int) -> tuple[tilings.Tiling, dict[int,
     """The tiling patch, its vertex graph and its edges (a pure function of its arguments, kept for reuse:
     callers must not change what it returns)."""
     tiling = tilings.build(name, width, height)
-    return tiling, tiling.vertex_graph(), boards.unique_edges(tiling)
+    edges = tiling.edges()
+    return tiling, tiling.vertex_graph(edges), sorted(edges)
+
+
+@functools.lru_cache(maxsize=256)
+def trails(name: str, width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """The patch's edges (``patch``'s, each from its lower vertex to its higher) chained into polylines that run
+    up the vertex numbers, every edge in exactly one: a 1 px polyline draws each of its segments as a line of its
+    own would, in the same direction, so drawing the chains draws exactly the edges (in far fewer calls)."""
+    onward: dict[int, list[int]] = {}
+    for a, b in patch(name, width, height)[2]:
+        onward.setdefault(a, []).append(b)
+    chains = []
+    for start in sorted(onward):
+        while onward.get(start):
+            chain = [start]
+            while onward.get(chain[-1]):
+                chain.append(onward[chain[-1]].pop(0))
+            chains.append(tuple(chain))
+    return tuple(chains)
 
 
 def board(name: str, width: int, height: int, edge_px: float, low: int, high: int) -> dict[str, Any]:
@@ -57,12 +76,13 @@ def draw_lines(graph, count: int, lengths: list[int], rng: np.random.Generator,
 def compose(scene: dict[str, Any]) -> Image.Image:
     """The picture (a palette image): white canvas, every cell edge 1 px black, then the lines in their
     order."""
-    edges = patch(scene["tiling"], scene["width"], scene["height"])[2]
     side = scene["side"]
     xy = scene["vertices"]
     colours = [rgb(PALETTE[line["colour"]]) for line in scene["lines"]]
     board = indexed.canvas((side, side), [(255, 255, 255), (0, 0, 0), *colours])
-    boards.draw_outlines(board.draw, xy, edges, colour=board.ink((0, 0, 0)))
+    black = board.ink((0, 0, 0))
+    for trail in trails(scene["tiling"], scene["width"], scene["height"]):
+        board.draw.line([tuple(xy[v]) for v in trail], fill=black, width=1)
     for line, colour in zip(scene["lines"], colours, strict=True):
         points = [tuple(xy[v]) for v in line["path"]]
         board.draw.line(points, fill=board.ink(colour), width=scene["line_width"], joint="curve")

@@ -12,6 +12,7 @@ often as any operation shown (1/6), and the answer letters are balanced over the
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
-from bench_plugin_sphinx.kit import complexity, layout
+from bench_plugin_sphinx.kit import channels, compare, complexity, layout, probe
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.layout import LETTERS
 from bench_plugin_sphinx.kit.sampling import cyclic
@@ -49,22 +50,81 @@ def target_tile(motif: np.ndarray, op: str, vector) -> np.ndarray:
     return tf.transformed(motif, op, tuple(vector) if vector is not None else (0, 0))
 
 
-def compose(scene: dict[str, Any], motif: np.ndarray | None = None) -> np.ndarray:
-    """The item's picture: the source tile, an arrow, the target tile."""
-    motif = tf.motifs.render(scene["motif"], scene["motif_side"]) if motif is None else motif
+def compose(scene: dict[str, Any], tiles: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The item's picture: the source tile, an arrow, the target tile (``tiles``: those two, when drawn already)."""
+    if tiles is None:
+        motif = tf.motifs.render(scene["motif"], scene["motif_side"])
+        tiles = tf.place(motif), target_tile(motif, scene["transform"], scene["vector"])
     canvas = Image.new("RGB", SIZE, layout.WHITE)
-    layout.paste(canvas, tf.framed(tf.place(motif), BORDER), *LEFT_BOX[:2])
-    layout.paste(canvas, tf.framed(target_tile(motif, scene["transform"], scene["vector"]), BORDER),
-                 *RIGHT_BOX[:2])
+    layout.paste(canvas, tf.framed(tiles[0], BORDER), *LEFT_BOX[:2])
+    layout.paste(canvas, tf.framed(tiles[1], BORDER), *RIGHT_BOX[:2])
     _arrow(ImageDraw.Draw(canvas))
     return np.asarray(canvas)
 
 
-def unique_under_d4(motif: np.ndarray, op: str, vector) -> bool:
-    """The target drawn differs strongly from the source under every D4 map but the truth (a translation
-    differs from every centred image by its place alone; its D4 images are checked all the same)."""
-    target = target_tile(motif, op, vector)
-    return all(tf.distinct_tiles(tf.transformed(motif, other), target) for other in tf.D4_MAPS if other != op)
+def unique_under_d4(source: np.ndarray, target: np.ndarray, op: str) -> bool:
+    """The target tile differs strongly from the source tile under every D4 map but the truth ``op``
+    (``kit.transforms.distinct_tiles``; a translation differs from every centred image by its place alone, and
+    its D4 images are checked all the same).  The source tile shows the motif centred: the graph paper and the
+    motif's square are symmetric under every D4 map, so the tile of the mapped motif is the mapped tile, and the
+    box around its ink (pixels off the blank paper) the mapped box of the source's; only the comparison window
+    (the box around either tile's ink) of the mapped tile is gathered."""
+    side = source.shape[0]
+    blank = tf.paper()
+    source_box = _ink_box(channels.differs(source, blank))
+    target_box = _ink_box(channels.differs(target, blank))
+    pixels = source.reshape(-1, 3)
+    for other in tf.D4_MAPS:
+        if other == op:
+            continue
+        boxes = [b for b in (_mapped_box(source_box, side, other), target_box) if b is not None]
+        index = _d4_index(side, other)
+        if boxes:
+            window = (slice(min(b[0] for b in boxes), max(b[1] for b in boxes)),
+                      slice(min(b[2] for b in boxes), max(b[3] for b in boxes)))
+            if not compare.distinct(np.take(pixels, index[window], axis=0), target[window]):
+                return False
+        elif not compare.distinct(np.take(pixels, index, axis=0), target):
+            return False
+    return True
+
+
+def _ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(top, bottom, left, right) of the True pixels, bottom and right exclusive; None when there are none."""
+    rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    if not len(rows):
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def _mapped_box(box: tuple[int, int, int, int] | None, side: int, op: str) -> tuple[int, int, int, int] | None:
+    """The box ``box`` covers once its tile is mapped by ``op``: the box around its mapped corners (a D4 map of
+    the pixel grid keeps boxes boxes)."""
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    where = _d4_target(side, op)
+    rows, cols = zip(*(divmod(int(where[r * side + c]), side) for r in (top, bottom - 1) for c in (left, right - 1)),
+                     strict=True)
+    return min(rows), max(rows) + 1, min(cols), max(cols) + 1
+
+
+@functools.lru_cache(maxsize=16)
+def _d4_index(side: int, op: str) -> np.ndarray:
+    """For every pixel of a ``side`` square tile under the D4 map ``op`` (``kit.probe.apply``), the flat index of
+    the source pixel it shows (side x side; read-only)."""
+    index = probe.apply(op, np.arange(side * side).reshape(side, side))
+    index.setflags(write=False)
+    return index
+
+
+@functools.lru_cache(maxsize=16)
+def _d4_target(side: int, op: str) -> np.ndarray:
+    """For every source pixel (flat index), the flat index of the pixel showing it under ``op`` (read-only)."""
+    where = np.empty(side * side, np.intp)
+    where[_d4_index(side, op).ravel()] = np.arange(side * side)
+    where.setflags(write=False)
+    return where
 
 
 class TransformPairInfer(PaperSets, task="transform-pair-infer"):
@@ -79,7 +139,10 @@ class TransformPairInfer(PaperSets, task="transform-pair-infer"):
         vector = list(tf.KING_MOVES[int(rng.integers(len(tf.KING_MOVES)))]) if truth == "translate" else None
         for _attempt in range(ATTEMPTS):
             drawn = tf.draw_motif(family, rng)
-            if drawn is not None and unique_under_d4(drawn[1], truth, vector):
+            if drawn is None:
+                continue
+            tiles = tf.place(drawn[1]), target_tile(drawn[1], truth, vector)
+            if unique_under_d4(*tiles, truth):
                 spec, motif = drawn
                 break
         else:
@@ -107,7 +170,7 @@ class TransformPairInfer(PaperSets, task="transform-pair-infer"):
                     **({} if level is None else {"difficulty_knobs": {"transform_tier": TIERS[truth]}})}
         return Problem(question=question, answer="ABCDEF"[position], image_size=SIZE,
                        params={**params, "transform": truth, "motif": family}, options=texts, answer_type="option",
-                       metadata=metadata, structure=compose(scene, motif))
+                       metadata=metadata, structure=compose(scene, tiles=tiles))
 
     def render(self, problem):
         picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])

@@ -67,11 +67,6 @@ def place(tiling: tilings.Tiling, side: int, margin: int) -> np.ndarray:
     return np.round(xy, 2)
 
 
-def unique_edges(tiling: tilings.Tiling) -> list[tuple[int, int]]:
-    """Every edge of the patch once, sorted."""
-    return sorted(tiling.edges())
-
-
 def draw_outlines(draw: ImageDraw.ImageDraw, xy, edges, offset=(0.0, 0.0), width: int = 1, colour=BLACK) -> None:
     """Each edge (a pair of vertex indices into ``xy``) as a straight line, shifted by ``offset``."""
     ox, oy = offset

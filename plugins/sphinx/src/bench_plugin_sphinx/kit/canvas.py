@@ -22,20 +22,27 @@ _GREY_STEP = 17
 
 
 @lru_cache(maxsize=8)
-def _paper(width: int, height: int) -> bytes:
-    image = Image.new("RGB", (width, height), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
-    for x in range(MINOR, width, MINOR):
-        draw.line((x, 0, x, height - 1), fill=MAJOR_RGB if x % MAJOR == 0 else MINOR_RGB)
-    for y in range(MINOR, height, MINOR):
-        draw.line((0, y, width - 1, y), fill=MAJOR_RGB if y % MAJOR == 0 else MINOR_RGB)
-    draw.rectangle((0, 0, width - 1, height - 1), outline=BORDER_RGB, width=BORDER)
-    return image.tobytes()
+def _paper(width: int, height: int) -> np.ndarray:
+    """Graph paper of the size as (height, width, 3) uint8 pixels, made once (read-only: callers copy it): white,
+    a 1 px line every ``MINOR`` px across the whole picture (``MAJOR_RGB`` where the place is a multiple of
+    ``MAJOR``), the rows' lines over the columns', and a ``BORDER`` px frame just inside the edge."""
+    pixels = np.full((height, width, 3), 255, np.uint8)
+    columns, rows = np.arange(MINOR, width, MINOR), np.arange(MINOR, height, MINOR)
+    pixels[:, columns] = np.where((columns % MAJOR == 0)[:, None], MAJOR_RGB, MINOR_RGB)
+    pixels[rows] = np.where((rows % MAJOR == 0)[:, None, None], MAJOR_RGB, MINOR_RGB)
+    pixels[:BORDER], pixels[-BORDER:], pixels[:, :BORDER], pixels[:, -BORDER:] = (BORDER_RGB,) * 4
+    pixels.flags.writeable = False
+    return pixels
 
 
 def graph_paper(width: int, height: int) -> Image.Image:
     """A fresh RGB image of graph paper (white, grey grid lines, black border)."""
-    return Image.frombytes("RGB", (width, height), _paper(width, height))
+    return Image.fromarray(_paper(width, height))
+
+
+def graph_paper_array(width: int, height: int) -> np.ndarray:
+    """``graph_paper`` as a fresh writable uint8 (height, width, 3) array."""
+    return _paper(width, height).copy()
 
 
 def quantise_greys(pixels: np.ndarray) -> None:

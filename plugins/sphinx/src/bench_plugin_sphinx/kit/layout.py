@@ -4,6 +4,8 @@ glyphs."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -13,8 +15,15 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at ``size`` pixels."""
-    return ImageFont.load_default(size=max(8, int(size)))
+    """Pillow's bundled scalable font at ``size`` pixels (one object per size, kept: loading it again decodes the
+    bundled font anew and starts its glyph cache cold, which costs more than drawing a label; callers must not
+    change it)."""
+    return _font(max(8, int(size)))
+
+
+@functools.lru_cache(maxsize=32)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
 
 
 def label(index: int) -> str:

@@ -15,6 +15,7 @@ with a train/test split and is not implemented yet.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -651,7 +652,28 @@ def primitives(spec: dict[str, Any]) -> list[Primitive]:
     return FAMILIES[spec["family"]][1](spec["params"], rgb(PALETTE[spec["colour"]]))
 
 
+#: The primitives of the specs drawn lately, by ``repr(spec)``: tasks draw one motif at several sizes (a probe
+#: tile, then the picture's), and ``render`` only reads them (shapely geometries are immutable).
+_KEPT: dict[str, list[Primitive]] = {}
+_KEPT_SPECS = 64
+
+
+def _kept_primitives(spec: dict[str, Any]) -> list[Primitive]:
+    """``primitives(spec)``, computed once for each of the last ``_KEPT_SPECS`` specs drawn."""
+    key = repr(spec)
+    found = _KEPT.get(key)
+    if found is None:
+        found = primitives(spec)
+        if len(_KEPT) >= _KEPT_SPECS:
+            del _KEPT[next(iter(_KEPT))]
+        _KEPT[key] = found
+    return found
+
+
+@functools.lru_cache(maxsize=64)
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled font at ``size`` px (at least 8), one object per size, kept (loading it anew decodes the
+    font and starts its glyph cache cold); callers must not change it."""
     return ImageFont.load_default(size=max(8, size))
 
 
@@ -677,7 +699,7 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     def px(points) -> list[tuple[float, float]]:
         return _pixel_points(points, big / 2, half)
 
-    for prim in primitives(spec):
+    for prim in _kept_primitives(spec):
         kind = prim[0]
         if kind == "poly":
             geometries = prim[1].geoms if isinstance(prim[1], MultiPolygon) else [prim[1]]

@@ -15,6 +15,7 @@ guessed from signatures.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -71,7 +72,43 @@ def _normalised_keys(polys: Sequence[Sequence[Point]], name: str) -> tuple:
 
 def signature(polys: Sequence[Sequence[Point]], name: str) -> tuple:
     """The shape's congruence signature under tiling ``name``'s point group (and any translation)."""
-    return min(_normalised_keys(transform_all(polys, t, f), name) for t, f in GROUPS[name])
+    if len({len(p) for p in polys}) != 1:
+        return min(_normalised_keys(transform_all(polys, t, f), name) for t, f in GROUPS[name])
+    return _signature_of_array(np.array(polys, dtype=np.float64), name)
+
+
+#: A vertex key (i, j) of ``cell_key`` packed as one integer i << KEY_BITS | j (both are >= 0 once the shape is
+#: moved to its lowest x and y), so packed keys sort as the pairs do.
+KEY_BITS = 24
+
+
+def _signature_of_array(points: np.ndarray, name: str) -> tuple:
+    """``signature`` of cells that all have the same number of vertices, ``points`` (cells, vertices, 2): the
+    same float operations as ``transform``, ``shift`` and ``cell_key`` (so the same keys), done for every group
+    element at once; each cell's vertex keys sorted, the cells sorted, and the least view kept."""
+    turns, flips = _group_arrays(name)
+    cells, corners = points.shape[:2]
+    x = points[None, :, :, 0] * flips[:, None, None]
+    y = points[None, :, :, 1]
+    c, s = turns[:, 0, None, None], turns[:, 1, None, None]
+    tx, ty = c * x - s * y, s * x + c * y
+    i = np.rint(2 * (tx + -tx.min(axis=(1, 2), keepdims=True))).astype(np.int64)
+    j = np.rint((ty + -ty.min(axis=(1, 2), keepdims=True)) / YSTEP[name]).astype(np.int64)
+    keys = np.sort(i << KEY_BITS | j, axis=2).reshape(-1, corners)
+    view = np.repeat(np.arange(len(turns)), cells)
+    rows = keys[np.lexsort((*keys.T[::-1], view))].reshape(len(turns), cells * corners)
+    least = rows[np.lexsort(rows.T[::-1])[0]].reshape(cells, corners)
+    mask = (1 << KEY_BITS) - 1
+    return tuple(tuple((k >> KEY_BITS, k & mask) for k in row) for row in least.tolist())
+
+
+@functools.lru_cache(maxsize=8)
+def _group_arrays(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(cos, sin) of each turn of ``GROUPS[name]`` as ``transform`` computes them (elements x 2), and -1.0 for the
+    mirrored elements, 1.0 for the others (negating x is exact either way)."""
+    turns = np.array([(math.cos(math.radians(30 * t)), math.sin(math.radians(30 * t))) for t, _ in GROUPS[name]])
+    flips = np.array([-1.0 if f else 1.0 for _, f in GROUPS[name]])
+    return turns, flips
 
 
 def congruent(a: Sequence[Sequence[Point]], b: Sequence[Sequence[Point]], name: str) -> bool:

@@ -24,29 +24,36 @@ ROTATIONS = ("rot90", "rot180", "rot270")
 INVARIANT_FRACTION = 0.12
 #: A pixel is ink when its darkest channel is this far below white.
 INK_STEP = 24
+#: A pixel changes when its luminance changes by more than the first, or its red channel by more than the second.
+_LIMITS = np.array([48, 96], dtype=np.int16)
+#: The inverse of each D4 operation that is not its own.
+_INVERSE = {"rot90": "rot270", "rot270": "rot90"}
+
+
+def _view(op: str, array: np.ndarray) -> np.ndarray:
+    """``array`` (h, w[, c]) transformed by the D4 operation ``op``, as a view."""
+    if op == "identity":
+        return array
+    if op == "mirror":
+        return array[:, ::-1]
+    if op == "flip":
+        return array[::-1, :]
+    if op == "transpose":
+        return np.swapaxes(array, 0, 1)
+    if op == "transverse":
+        return np.swapaxes(array[::-1, ::-1], 0, 1)
+    if op == "rot90":
+        return np.rot90(array, 1)
+    if op == "rot180":
+        return array[::-1, ::-1]
+    if op == "rot270":
+        return np.rot90(array, 3)
+    raise ValueError(f"unknown D4 operation {op!r}; known: {', '.join(D4)}")
 
 
 def apply(op: str, array: np.ndarray) -> np.ndarray:
     """``array`` (h, w[, c]) transformed by the D4 operation ``op``; square arrays keep their shape."""
-    if op == "identity":
-        out = array
-    elif op == "mirror":
-        out = array[:, ::-1]
-    elif op == "flip":
-        out = array[::-1, :]
-    elif op == "transpose":
-        out = np.swapaxes(array, 0, 1)
-    elif op == "transverse":
-        out = np.swapaxes(array[::-1, ::-1], 0, 1)
-    elif op == "rot90":
-        out = np.rot90(array, 1)
-    elif op == "rot180":
-        out = array[::-1, ::-1]
-    elif op == "rot270":
-        out = np.rot90(array, 3)
-    else:
-        raise ValueError(f"unknown D4 operation {op!r}; known: {', '.join(D4)}")
-    return np.ascontiguousarray(out)
+    return np.ascontiguousarray(_view(op, array))
 
 
 def compose(first: str, then: str) -> str:
@@ -105,36 +112,46 @@ def change_fraction(rgb: np.ndarray, op: str, square: np.ndarray | None = None) 
     return float(changed[ink].mean())
 
 
-def _far_from_all(a: np.ndarray, padded: np.ndarray, limit: int) -> np.ndarray:
-    """Per pixel, whether |a - b'| exceeds ``limit`` for every ``b'`` among the (h, w) windows of ``padded`` shifted
-    by at most one pixel each way: ``_nearest_difference(a, b) > limit`` for ``padded`` = b edge-padded by one."""
-    h, w = a.shape
-    out = np.ones(a.shape, dtype=bool)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            out &= np.abs(a - padded[1 + dy: 1 + dy + h, 1 + dx: 1 + dx + w]) > limit
-    return out
-
-
 def invariant_ops(rgb: np.ndarray, ops: Iterable[str] = D4[1:], fraction: float = INVARIANT_FRACTION) -> list[str]:
     """The operations among ``ops`` that leave the rendered motif ``rgb`` looking unchanged (fewer than
     ``fraction`` of its inked pixels change): the self-symmetries that make the motif degenerate for them.
-    The same measure as ``change_fraction`` for every op, with the motif's luminance, red channel and ink read
-    once: a D4 operation commutes with those per-pixel reads and with padding a square by its edge pixels."""
+    The same measure as ``change_fraction`` for every op, with the motif's luminance, red channel, ink and
+    one-pixel neighbourhoods read once.  A D4 operation commutes with those per-pixel reads and with padding a
+    square by its edge pixels, and it only permutes the nine shifts of a neighbourhood, so each op's changed
+    pixels are found as the inverse op's image of the motif against the motif's own neighbourhoods (the same
+    count over the inked pixels, taken in another order)."""
     square = centred_square(rgb)
-    grey, red = _grey(square).astype(np.int16), square[:, :, 0].astype(np.int16)
+    planes = np.stack([_grey(square), square[:, :, 0]]).astype(np.int16)  # luminance, red: (2, n, n)
     ink = ink_mask(square)
-    grey_padded, red_padded = np.pad(grey, 1, mode="edge"), np.pad(red, 1, mode="edge")
+    neighbours = _neighbourhoods(planes)
+    per_pixel = planes.transpose(1, 2, 0)  # (n, n, 2) view, for the ops
     out = []
     for op in ops:
         if op == "identity":
             continue
-        inked = ink | apply(op, ink)
-        if not inked.any():
+        back = _INVERSE.get(op, op)
+        inked = ink | _view(back, ink)
+        total = np.count_nonzero(inked)
+        if not total:
             changed = 0.0
         else:
-            moved = _far_from_all(grey, apply(op, grey_padded), 48) | _far_from_all(red, apply(op, red_padded), 96)
-            changed = float(moved[inked].mean())
+            # |a - b| > limit exactly when b - (a - limit), read as unsigned, exceeds 2 limit; the nearest of
+            # the nine neighbours decides
+            low = _view(back, per_pixel).transpose(2, 0, 1) - _LIMITS[:, None, None]
+            spread = (neighbours - low).view(np.uint16).min(axis=0)
+            moved = (spread[0] > 2 * _LIMITS[0]) | (spread[1] > 2 * _LIMITS[1])
+            changed = np.count_nonzero(moved & inked) / total
         if changed < fraction:
             out.append(op)
     return out
+
+
+def _neighbourhoods(planes: np.ndarray) -> np.ndarray:
+    """The nine one-pixel shifts of ``planes`` (c, h, w) edge-padded by one pixel: (9, c, h, w), shift (dy, dx)
+    at 3 (dy + 1) + dx + 1."""
+    c, h, w = planes.shape
+    padded = np.empty((c, h + 2, w + 2), planes.dtype)
+    padded[:, 1:-1, 1:-1] = planes
+    padded[:, 0, 1:-1], padded[:, -1, 1:-1] = planes[:, 0], planes[:, -1]
+    padded[:, :, 0], padded[:, :, -1] = padded[:, :, 1], padded[:, :, -2]
+    return np.stack([padded[:, dy: dy + h, dx: dx + w] for dy in range(3) for dx in range(3)])

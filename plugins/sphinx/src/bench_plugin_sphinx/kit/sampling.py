@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+from bench_core import ItemRandom
 
 
 def cyclic(random, choices: tuple, key: str) -> Any:
     """``choices`` in one seeded order (per task, version and seed), repeated over the item indices: any
     ``len(choices)`` consecutive items show each choice once, whatever the run's start."""
-    order = random.stream(key).permutation(len(choices))
-    return choices[int(order[random.index % len(choices)])]
+    return choices[stream_order(random, key, len(choices))[random.index % len(choices)]]
 
 
 def cyclic_at(random, choices: tuple, key: Any, position: int) -> Any:
     """``choices`` in the seeded order of ``key`` (per task, version and seed), taken at ``position``: any
     ``len(choices)`` consecutive positions show each choice once.  ``cyclic`` is this at the item index; a
     task passes another position to cycle a choice that depends on an earlier one (the n-th item of a kind)."""
-    order = random.stream(key).permutation(len(choices))
-    return choices[int(order[position % len(choices)])]
+    return choices[stream_order(random, key, len(choices))[position % len(choices)]]
+
+
+def stream_order(random, key: Any, count: int) -> tuple[int, ...]:
+    """``random.stream(key).permutation(count)`` as a tuple: the same for every item of a (task, version, seed),
+    so it is drawn once and kept."""
+    return _stream_order(random.task_id, random.version, random.seed, key, count)
+
+
+@lru_cache(maxsize=1024)
+def _stream_order(task_id: str, version: str, seed: int, key: Any, count: int) -> tuple[int, ...]:
+    stream = ItemRandom(task_id, version, seed, 0).stream(key)  # a stream does not depend on the index
+    return tuple(int(k) for k in stream.permutation(count))
 
 
 def matched_order(random, choices: tuple, allowed, key: Any) -> tuple[tuple, tuple]:

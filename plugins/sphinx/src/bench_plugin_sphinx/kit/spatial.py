@@ -116,12 +116,13 @@ def area(shape: dict[str, Any]) -> float:
 
 
 def contains(shape: dict[str, Any], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Whether each point (arrays) lies strictly inside the shape."""
+    """Whether each point (arrays, broadcast against each other: a row of xs and a column of ys give a grid)
+    lies strictly inside the shape."""
     if shape["kind"] == "circle":
         (cx, cy), r = shape["centre"], shape["radius"]
         return (xs - cx) ** 2 + (ys - cy) ** 2 < r * r
     points = corners(shape)
-    inside = np.ones(np.shape(xs), bool)
+    inside = np.ones(np.broadcast_shapes(np.shape(xs), np.shape(ys)), bool)
     for (ax, ay), (bx, by) in zip(points, points[1:] + points[:1], strict=True):
         inside &= (bx - ax) * (ys - ay) - (by - ay) * (xs - ax) > 0
     return inside
@@ -148,7 +149,7 @@ def overlap_area(a: dict[str, Any], b: dict[str, Any], step: float = 2.0) -> flo
     x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
     if x0 >= x1 or y0 >= y1:
         return 0.0
-    xs, ys = np.meshgrid(np.arange(x0 + step / 2, x1, step), np.arange(y0 + step / 2, y1, step))
+    xs, ys = np.arange(x0 + step / 2, x1, step)[None, :], np.arange(y0 + step / 2, y1, step)[:, None]
     return float(np.count_nonzero(contains(a, xs, ys) & contains(b, xs, ys))) * step * step
 
 
@@ -254,9 +255,9 @@ def place_tokens(rng: np.random.Generator, size: tuple[int, int], count: int, ki
 
 # -- drawing -----------------------------------------------------------------------------------------------
 @lru_cache(maxsize=4)
-def _paper(width: int, height: int, s: int) -> bytes:
+def _paper(width: int, height: int, s: int) -> Image.Image:
     """Graph paper (``kit.canvas``) at ``s`` times the size, every line ``s`` px wide on the grid of the
-    reduced picture, so that the reduced paper is exactly ``canvas.graph_paper``."""
+    reduced picture, so that the reduced paper is exactly ``canvas.graph_paper`` (shared: callers copy it)."""
     image = Image.new("RGB", (width * s, height * s), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     for x in range(MINOR, width, MINOR):
@@ -264,13 +265,13 @@ def _paper(width: int, height: int, s: int) -> bytes:
     for y in range(MINOR, height, MINOR):
         draw.rectangle((0, y * s, width * s - 1, y * s + s - 1), fill=MAJOR_RGB if y % MAJOR == 0 else MINOR_RGB)
     draw.rectangle((0, 0, width * s - 1, height * s - 1), outline=BORDER_RGB, width=BORDER * s)
-    return image.tobytes()
+    return image
 
 
 def paper(width: int, height: int, s: int = SUPERSAMPLE) -> Image.Image:
     """A fresh image of graph paper at ``s`` times the size, which ``Image.reduce(s)`` turns into exactly
     ``canvas.graph_paper(width, height)``."""
-    return Image.frombytes("RGB", (width * s, height * s), _paper(width, height, s))
+    return _paper(width, height, s).copy()
 
 
 def _scaled(points: Sequence[Sequence[float]], s: int) -> list[tuple[float, float]]:
@@ -294,7 +295,7 @@ def draw_scene(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str
     ``SUPERSAMPLE`` times the size and box-filtered down."""
     s = SUPERSAMPLE
     width, height = size
-    big = Image.frombytes("RGB", (width * s, height * s), _paper(width, height, s))
+    big = paper(width, height, s)
     draw = ImageDraw.Draw(big)
     for shape, colour in shapes:
         _fill(draw, grown(shape, outline / 2), (0, 0, 0), s)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench_plugin_sphinx.kit.sampling import stream_order
+
 
 def staggered(random, choices: tuple, key: str, block: int) -> Any:
     """``choices`` in one seeded order (per task, version and seed), at position index + index // block."""
-    order = random.stream(key).permutation(len(choices))
     position = random.index + random.index // block
-    return choices[int(order[position % len(choices)])]
+    return choices[stream_order(random, key, len(choices))[position % len(choices)]]
 
 
 def short_window(start: int, count: int, choices: int, block: int) -> bool:

@@ -61,22 +61,25 @@ class Tiling:
     def cell_edges(self, cell: Cell) -> list[tuple[int, int]]:
         """The boundary edges of ``cell`` as sorted vertex-index pairs."""
         v = cell.verts
-        return [tuple(sorted((v[k], v[(k + 1) % len(v)]))) for k in range(len(v))]
+        return [(a, b) if a <= b else (b, a) for a, b in zip(v, v[1:] + v[:1], strict=True)]
 
     def edges(self) -> dict[tuple[int, int], list[int]]:
         """Every edge of the patch with the cells it bounds (one cell on the border, two inside)."""
-        out: dict[tuple[int, int], list[int]] = defaultdict(list)
+        out: dict[tuple[int, int], list[int]] = {}
         for cell in self.cells:
-            for edge in self.cell_edges(cell):
-                out[edge].append(cell.id)
-        return dict(out)
+            v = cell.verts
+            for a, b in zip(v, v[1:] + v[:1], strict=True):  # ``cell_edges``, inlined
+                out.setdefault((a, b) if a <= b else (b, a), []).append(cell.id)
+        return out
 
     def border_edges(self) -> list[tuple[int, int]]:
         return sorted(e for e, cells in self.edges().items() if len(cells) == 1)
 
-    def adjacency(self, touch: bool = False) -> dict[int, set[int]]:
+    def adjacency(self, touch: bool = False, edges: dict[tuple[int, int], list[int]] | None = None
+                  ) -> dict[int, set[int]]:
         """The dual graph: cell id -> neighbours sharing a boundary edge, or with ``touch`` any vertex (the
-        circle packing's notion, where disks meet at single points)."""
+        circle packing's notion, where disks meet at single points).  ``edges``: ``edges()``, when the caller
+        has it already."""
         graph: dict[int, set[int]] = {c.id: set() for c in self.cells}
         if touch:
             by_vertex: dict[int, list[int]] = defaultdict(list)
@@ -85,16 +88,17 @@ class Tiling:
                     by_vertex[v].append(cell.id)
             groups = by_vertex.values()
         else:
-            groups = self.edges().values()
+            groups = (self.edges() if edges is None else edges).values()
         for group in groups:
             for a in group:
                 graph[a].update(b for b in group if b != a)
         return graph
 
-    def vertex_graph(self) -> dict[int, set[int]]:
-        """The primal graph: vertex index -> vertices joined to it by a cell edge."""
+    def vertex_graph(self, edges: dict[tuple[int, int], list[int]] | None = None) -> dict[int, set[int]]:
+        """The primal graph: vertex index -> vertices joined to it by a cell edge.  ``edges``: ``edges()``, when
+        the caller has it already."""
         graph: dict[int, set[int]] = defaultdict(set)
-        for a, b in self.edges():
+        for a, b in self.edges() if edges is None else edges:
             graph[a].add(b)
             graph[b].add(a)
         return dict(graph)
@@ -123,27 +127,16 @@ class Tiling:
         return min(xs), min(ys), max(xs), max(ys)
 
 
-class _Pool:
-    """Vertex pooling: equal coordinates after quantisation get one index."""
-
-    def __init__(self) -> None:
-        self.index: dict[tuple[int, int], int] = {}
-        self.points: list[tuple[float, float]] = []
-
-    def add(self, x: float, y: float) -> int:
-        key = (round(x / QUANTUM), round(y / QUANTUM))
-        if key not in self.index:
-            self.index[key] = len(self.points)
-            self.points.append((key[0] * QUANTUM, key[1] * QUANTUM))
-        return self.index[key]
-
-
 def _hex_centre(q: int, r: int) -> tuple[float, float]:
     return 1.5 * q, _SQ3 / 2 * (2 * r + (q & 1))
 
 
+#: The unit hexagon's corners about its centre (cos, sin of 60 k degrees).
+_HEX_UNIT = tuple((math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6))
+
+
 def _hex_corners(cx: float, cy: float) -> list[tuple[float, float]]:
-    return [(cx + math.cos(math.radians(60 * k)), cy + math.sin(math.radians(60 * k))) for k in range(6)]
+    return [(cx + dx, cy + dy) for dx, dy in _HEX_UNIT]
 
 
 def _raw_cells(name: str, width: int, height: int) -> list[tuple[tuple[int, ...], list[tuple[float, float]], str]]:
@@ -190,12 +183,20 @@ def build(name: str, width: int, height: int) -> Tiling:
     """A ``width`` x ``height`` patch of the tiling ``name`` with pooled vertices."""
     if width < 1 or height < 1:
         raise ValueError(f"a tiling needs at least one column and row, got {width} x {height}")
-    pool = _Pool()
+    index: dict[tuple[int, int], int] = {}  # vertex pooling: equal coordinates after quantisation, one index
+    points: list[tuple[float, float]] = []
     cells = []
     for k, (coord, pts, kind) in enumerate(_raw_cells(name, width, height)):
-        verts = tuple(pool.add(x, y) for x, y in pts)
-        cells.append(Cell(k, tuple(coord), verts, kind))
-    return Tiling(name, width, height, tuple(pool.points), tuple(cells))
+        verts = []
+        for x, y in pts:
+            key = (round(x / QUANTUM), round(y / QUANTUM))
+            vertex = index.get(key)
+            if vertex is None:
+                vertex = index[key] = len(points)
+                points.append((key[0] * QUANTUM, key[1] * QUANTUM))
+            verts.append(vertex)
+        cells.append(Cell(k, tuple(coord), tuple(verts), kind))
+    return Tiling(name, width, height, tuple(points), tuple(cells))
 
 
 def fit(tiling: Tiling, size: tuple[int, int], margin: float) -> tuple[float, float, float]:

@@ -15,6 +15,8 @@ import cmath
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 TURNS = tuple(cmath.exp(1j * math.pi * k / 6) for k in range(12))
 PRECISION = 1000
 
@@ -49,10 +51,18 @@ def placements(piece: list[list[complex]], target: list[list[complex]]) -> set[f
     """Every set of target cells that ``piece`` covers exactly under some placement: the cells' vertex means
     must land on target cells' (checked cell by cell, stopping at the first miss), then every vertex set must
     equal the target cell's."""
+    found: set[frozenset[int]] = set()
+    for cover in _covers(piece, target, found):
+        found.add(cover)
+    return found
+
+
+def _covers(piece: list[list[complex]], target: list[list[complex]], known: set[frozenset[int]]):
+    """The sets of target cells ``piece`` covers exactly, as ``placements`` finds them one placement after
+    another (a set already in ``known`` is not checked or given again)."""
     where = {spot: k for k, cell in enumerate(target) for spot in _spots(_mean(cell))}
     shapes = [_key(cell) for cell in target]
     anchors = [_mean(cell) for cell in target]
-    found: set[frozenset[int]] = set()
     for mirror in (False, True):
         base = [[p.conjugate() for p in cell] for cell in piece] if mirror else piece
         for turn in TURNS:
@@ -68,15 +78,29 @@ def placements(piece: list[list[complex]], target: list[list[complex]]) -> set[f
                     hit.append(k)
                 else:
                     cover = frozenset(hit)
-                    if len(cover) == len(hit) and cover not in found and all(
+                    if len(cover) == len(hit) and cover not in known and all(
                             _key([p + d for p in cell]) == shapes[k] for cell, k in zip(turned, hit, strict=True)):
-                        found.add(cover)
-    return found
+                        yield cover
 
 
 def congruent(a: list[list[complex]], b: list[list[complex]]) -> bool:
-    """Whether ``a`` can be turned, mirrored and moved onto ``b`` exactly."""
-    return len(a) == len(b) and any(len(p) == len(b) for p in placements(a, b))
+    """Whether ``a`` can be turned, mirrored and moved onto ``b`` exactly (one placement that covers every cell
+    of ``b`` is enough).  Shapes whose cells' vertex means lie at different distances from each other (an
+    isometry keeps every distance) are told apart before the search of placements."""
+    return len(a) == len(b) and _same_spread(a, b) and any(len(c) == len(b) for c in _covers(a, b, set()))
+
+
+def _spread(cells: list[list[complex]]) -> np.ndarray:
+    """The distances between every two cells' vertex means, sorted."""
+    means = np.array([_mean(cell) for cell in cells])
+    i, j = np.triu_indices(len(means), 1)
+    return np.sort(np.abs(means[i] - means[j]))
+
+
+def _same_spread(a: list[list[complex]], b: list[list[complex]]) -> bool:
+    """Whether the two shapes' sorted mean-to-mean distances agree to 1e-6 (a necessary condition for
+    ``congruent``: every placement is an isometry, and the tolerance covers rounding)."""
+    return bool(np.allclose(_spread(a), _spread(b), rtol=0.0, atol=1e-6))
 
 
 def assemblable(pieces: Sequence[list[list[complex]]], target: list[list[complex]]) -> bool:

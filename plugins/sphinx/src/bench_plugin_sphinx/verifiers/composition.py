@@ -40,7 +40,6 @@ def verify(item, images) -> list[str]:
     mode = scene["mode"]
     if words.mode_of(item.question) != mode:
         failures.append(f"the question does not describe the {mode} mode")
-    keys = cellfill.keys_of(images[0])
     groups = [scene["top"], *scene["options"]]
     placed = [[cellfill.to_pixels(s) for s in g] for g in groups]
     everything = [poly for g in placed for s in g for poly in s]
@@ -48,7 +47,7 @@ def verify(item, images) -> list[str]:
     f = int(scene["frame"]) + 2
     areas = [[left - 4, top - 4, right + 5, bottom + 5],
              *([x0 + f, y0 + f, x1 - f, y1 - f] for x0, y0, x1, y1 in scene["option_boxes"])]
-    names, problems = cellfill.read(keys, everything, areas)
+    names, problems = cellfill.read_picture(images[0], everything, areas)
     failures += problems
     recorded = [c for g in groups for s in g for c in s["colours"]]
     wrong = [k for k, (n, c) in enumerate(zip(names, recorded, strict=True)) if n != c]

@@ -1,9 +1,9 @@
 """Verifier of ``sphinx/mirror-identification``: the symmetry class is read from the PNG alone.
 
-Every pixel inside the frame is snapped to the nearest named colour; for each of the four mirror lines of
-the square (vertical, horizontal, main and anti-diagonal) the share of coloured pixels whose mirror pixel has
-the same named colour is measured.  A line holds at >= 0.97, fails at <= 0.85; between is a failure (the
-picture would be ambiguous to a person too).  The class follows from the lines that hold, and the option at
+Every pixel inside the frame that has exactly a named colour other than white is coloured; for each of the
+four mirror lines of the square (vertical, horizontal, main and anti-diagonal) the share of coloured pixels
+whose mirror pixel has the same colour is measured.  A line holds at >= 0.97, fails at <= 0.85; between is a
+failure (the picture would be ambiguous to a person too).  The class follows from the lines that hold, and the option at
 the answer letter must name it, every other option another class.
 """
 
@@ -12,11 +12,33 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import mirror_words as words
-from bench_plugin_sphinx.verifiers.pixels import NAMED, rgb_pixels, snap
+from bench_plugin_sphinx.verifiers.pixels import NAMED, image_keys, key_of, rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLDS, FAILS = 0.97, 0.85
-_WHITE = list(NAMED).index("white")
+#: The keys (``image_keys``) of the named colours but white: the colours a pixel must have exactly to count.
+_COLOURED = np.array(sorted({key_of(name) for name in NAMED if name != "white"}), dtype=np.uint32)
+_SLOT_BITS = 12
+
+
+def _slot_multiplier() -> np.uint32:
+    """An odd multiplier that sends every key of ``_COLOURED`` to its own slot of a 2^12-entry table."""
+    for multiplier in range(0x9E3779B1, 0x9E3779B1 + 2 * 4096, 2):
+        slots = (_COLOURED * np.uint32(multiplier)) >> np.uint32(32 - _SLOT_BITS)
+        if len(np.unique(slots)) == len(_COLOURED):
+            return np.uint32(multiplier)
+    raise AssertionError("no collision-free multiplier for the named colours")
+
+
+_MULTIPLIER = _slot_multiplier()
+_TABLE = np.full(1 << _SLOT_BITS, 0xFFFFFFFF, dtype=np.uint32)  # no pixel key (24 bits) equals the empty mark
+_TABLE[(_COLOURED * _MULTIPLIER) >> np.uint32(32 - _SLOT_BITS)] = _COLOURED
+
+
+def coloured(keys: np.ndarray) -> np.ndarray:
+    """Whether each pixel key (``image_keys``) is exactly one of the named colours other than white: the key
+    the table holds at its slot is the key itself."""
+    return _TABLE[(keys * _MULTIPLIER) >> np.uint32(32 - _SLOT_BITS)] == keys
 
 
 def _mirror(labels: np.ndarray, line: str) -> np.ndarray:
@@ -29,12 +51,14 @@ def _mirror(labels: np.ndarray, line: str) -> np.ndarray:
     return np.rot90(labels, 2).T  # anti-diagonal: (r, c) -> (n-1-c, n-1-r)
 
 
-def agreement(labels: np.ndarray, line: str) -> float:
-    """Share of coloured pixels whose mirror image across ``line`` has the same named colour."""
-    coloured = (labels != _WHITE) & (labels >= 0)
-    if not coloured.any():
+def agreement(keys: np.ndarray, line: str, mask: np.ndarray | None = None) -> float:
+    """Share of coloured pixels (``mask``: ``coloured(keys)``, when already read) whose mirror image across
+    ``line`` has the same colour."""
+    mask = coloured(keys) if mask is None else mask
+    total = np.count_nonzero(mask)
+    if not total:
         return 1.0
-    return float((_mirror(labels, line) == labels)[coloured].mean())
+    return float(np.count_nonzero((_mirror(keys, line) == keys) & mask) / total)
 
 
 def symmetry_class(image, border: int) -> tuple[str | None, dict[str, float], list[str]]:
@@ -43,11 +67,12 @@ def symmetry_class(image, border: int) -> tuple[str | None, dict[str, float], li
     failures = []
     if rgb.shape[0] != rgb.shape[1]:
         return None, {}, [f"the picture is {rgb.shape[1]}x{rgb.shape[0]}, not square"]
-    inner = rgb[border:-border, border:-border]
     if not (rgb[:border].max() < 60 and rgb[-border:].max() < 60):
         failures.append("the frame is not black")
-    labels = snap(inner)
-    scores = {line: agreement(labels, line) for line in ("vertical", "horizontal", "main-diagonal", "anti-diagonal")}
+    keys = image_keys(image)[border:-border, border:-border]
+    mask = coloured(keys)
+    scores = {line: agreement(keys, line, mask) for line in ("vertical", "horizontal", "main-diagonal",
+                                                             "anti-diagonal")}
     held = [line for line, s in scores.items() if s >= HOLDS]
     unclear = [line for line, s in scores.items() if FAILS < s < HOLDS]
     if unclear:

@@ -36,11 +36,25 @@ def _form(poly) -> tuple:
     return tuple(sorted((round(x - cx, ROUND), round(y - cy, ROUND)) for x, y in poly))
 
 
+def _forms_and_centres(polys) -> tuple[list[tuple], list[tuple[float, float]]]:
+    """``[_form(p) ...]`` and ``[_centre(p) ...]`` of every polygon, computed for all at once (the same
+    additions in the same order, and ``_rounded`` rounds as ``round``) when they have one vertex count."""
+    xy = np.array(polys, dtype=np.float64) if polys and len({len(p) for p in polys}) == 1 else None
+    if xy is None or xy.ndim != 3 or xy.shape[2] != 2:
+        return [_form(p) for p in polys], [_centre(p) for p in polys]
+    total = np.zeros((len(polys), 2))
+    for k in range(xy.shape[1]):
+        total = total + xy[:, k]
+    centre = total / xy.shape[1]
+    offsets = _rounded(xy - centre[:, None, :]).tolist()
+    forms = [tuple(sorted(map(tuple, cell))) for cell in offsets]
+    return forms, list(map(tuple, centre.tolist()))
+
+
 def infer_colours(polys, colours: list[str | None]) -> tuple[dict[int, str], list[str]]:
     """({blank cell: its colour under the inferred periods}, failures) for a board whose blank cells have
     colour None."""
-    forms = [_form(p) for p in polys]
-    centres = [_centre(p) for p in polys]
+    forms, centres = _forms_and_centres(polys)
     at = {(forms[k], round(x, ROUND), round(y, ROUND)): k for k, (x, y) in enumerate(centres)}
     periods = _periods(forms, centres, colours)
     out, failures = {}, []
@@ -76,9 +90,15 @@ def _periods(forms: list[tuple], centres: list[tuple[float, float]], colours: li
     names = {name: k for k, name in enumerate(dict.fromkeys(c for c in colours if c is not None))}
     colour = np.array([-1 if c is None else names[c] for c in colours])
     a, b = np.nonzero((form[:, None] == form[None, :]) & ~np.eye(len(forms), dtype=bool))
-    shifts = np.stack([_rounded(xy[b, 0] - xy[a, 0]), _rounded(xy[b, 1] - xy[a, 1])], axis=1)
-    keys, group = np.unique(shifts, axis=0, return_inverse=True)
-    group = group.ravel()
+    sx, sy = _rounded(xy[b, 0] - xy[a, 0]), _rounded(xy[b, 1] - xy[a, 1])
+    # each rounded shift as one integer (distinct values of ROUND places stay distinct, and the codes sort as
+    # the (x, y) pairs do), so the shifts are grouped by a sort of integers, not of rows
+    ix, iy = np.rint(sx * 10**ROUND).astype(np.int64), np.rint(sy * 10**ROUND).astype(np.int64)
+    if not len(ix):
+        return []
+    code = (ix - ix.min()) * (int(iy.max() - iy.min()) + 1) + (iy - iy.min())
+    _, first, group = np.unique(code, return_index=True, return_inverse=True)
+    keys = np.stack([sx[first], sy[first]], axis=1)
     seen = (colour[a] >= 0) & (colour[b] >= 0)
     clash = seen & (colour[a] != colour[b])
     ok = (np.bincount(group, weights=seen, minlength=len(keys)) > 0) & (
@@ -90,10 +110,10 @@ def _translate_of(shape, cells) -> bool:
     """Whether ``shape``'s cells are ``cells`` moved by one translation, cell for cell."""
     if len(shape) != len(cells):
         return False
-    (ax, ay), (bx, by) = _centre(shape[0]), _centre(cells[0])
-    return all(_form(p) == _form(q) and round(_centre(p)[0] - ax - _centre(q)[0] + bx, ROUND) == 0
-               and round(_centre(p)[1] - ay - _centre(q)[1] + by, ROUND) == 0
-               for p, q in zip(shape, cells, strict=True))
+    (shape_forms, shape_centres), (forms, centres) = _forms_and_centres(shape), _forms_and_centres(cells)
+    (ax, ay), (bx, by) = shape_centres[0], centres[0]
+    return all(f == g and round(p[0] - ax - q[0] + bx, ROUND) == 0 and round(p[1] - ay - q[1] + by, ROUND) == 0
+               for f, g, p, q in zip(shape_forms, forms, shape_centres, centres, strict=True))
 
 
 @guarded
@@ -102,7 +122,6 @@ def verify(item, images) -> list[str]:
     variant = scene["variant"]
     if words.variant_of(item.question) != variant:
         failures.append(f"the question does not describe the {variant} variant")
-    keys = cellfill.keys_of(images[0])
     board = scene["board"]
     board_px = cellfill.to_pixels(board)
     xs = [p[0] for poly in board_px for p in poly]
@@ -112,7 +131,7 @@ def verify(item, images) -> list[str]:
              *([b[0] + f, b[1] + f, b[2] - f, b[3] - f] for b in scene["option_boxes"])]
     option_px = [cellfill.to_pixels(o) for o in scene["options"]]
     everything = [*board_px, *(p for o in option_px for p in o)]
-    names, problems = cellfill.read(keys, everything, areas)
+    names, problems = cellfill.read_picture(images[0], everything, areas)
     failures += problems
     board_read = names[: len(board_px)]
     if None in board_read:

@@ -18,7 +18,7 @@ import itertools
 import math
 
 import numpy as np
-from shapely.geometry import MultiPoint
+import shapely
 
 from bench_plugin_sphinx import sorting_words as words
 from bench_plugin_sphinx.verifiers.letters import read_letter
@@ -90,22 +90,22 @@ def measure(image, shape: dict, metric: str, stroke: float,
     y0 = max(0, int(min(p[1] for p in points) - pad))
     x1 = min(w, int(max(p[0] for p in points) + pad) + 1)
     y1 = min(h, int(max(p[1] for p in points) + pad) + 1)
-    rows, cols = np.nonzero(image_keys(image.crop((x0, y0, x1, y1))) == _key(shape["hex"]))
-    keep = np.ones(len(rows), bool)
-    for lx0, ly0, lx1, ly1 in labels:
-        keep &= ~((cols + x0 >= lx0) & (cols + x0 < lx1) & (rows + y0 >= ly0) & (rows + y0 < ly1))
-    rows, cols = rows[keep], cols[keep]
+    mask = image_keys(image.crop((x0, y0, x1, y1))) == _key(shape["hex"])
+    for lx0, ly0, lx1, ly1 in labels:  # (a box off the crop clears nothing)
+        mask[max(0, ly0 - y0): max(0, ly1 - y0), max(0, lx0 - x0): max(0, lx1 - x0)] = False
+    rows, cols = np.divmod(np.flatnonzero(mask), mask.shape[1])  # row by row, each row left to right
     if len(rows) < 20:
         return None, f"the {shape['colour']} {shape['kind']} is not drawn where it is recorded"
     xs, ys = cols + x0 + 0.5, rows + y0 + 0.5
     kind = shape["kind"]
     if kind in ("polygon", "ellipse"):  # the hull rests on each row's outermost pixels: only those are kept
-        order = np.lexsort((xs, ys))
-        xs, ys = xs[order], ys[order]
-        starts = np.concatenate([[0], np.nonzero(np.diff(ys))[0] + 1])
-        ends = np.concatenate([starts[1:] - 1, [len(ys) - 1]])
-        picks = np.unique(np.concatenate([starts, ends]))
-        hull = MultiPoint(np.column_stack([xs[picks], ys[picks]])).convex_hull
+        starts = np.concatenate([[0], np.nonzero(np.diff(rows))[0] + 1])
+        ends = np.concatenate([starts[1:] - 1, [len(rows) - 1]])
+        picks = np.column_stack([starts, ends]).ravel()
+        picks = picks[np.concatenate([[True], picks[1:] != picks[:-1]])]  # a one-pixel row once
+        # the hull of the points, read from one line through them (the same coordinates, in the same order, as a
+        # multipoint's, without a geometry per point)
+        hull = shapely.convex_hull(shapely.linestrings(np.column_stack([xs[picks], ys[picks]])))
         return (float(hull.area) if metric.endswith("area") else float(hull.length)), None
     if kind == "segment":
         centred = np.column_stack([xs - xs.mean(), ys - ys.mean()])

@@ -18,7 +18,14 @@ import numpy as np
 
 from bench_plugin_sphinx.verifiers.pixels import image_keys
 from bench_plugin_sphinx.verifiers.records import guarded
-from bench_plugin_sphinx.verifiers.tokens import dark_mask, distance_many, inside_many, outline_band, read_tokens
+from bench_plugin_sphinx.verifiers.tokens import (
+    dark_mask,
+    distance_many,
+    inside_many,
+    outline_band,
+    read_tokens,
+    shape_corners,
+)
 
 PLURALS = {"circle": "circles", "triangle": "triangles", "square": "squares"}
 STRAY, BORDERLINE, STEP = 10, 6.0, 4
@@ -37,6 +44,21 @@ def _size(sheet: dict) -> tuple[float, ...]:
         x0, y0, x1, y1 = sheet["box"]
         return x1 - x0, y1 - y0
     return (sheet["radius"],)
+
+
+def _reach(sheet: dict, xs: np.ndarray, ys: np.ndarray, margin: float) -> tuple[slice, slice]:
+    """The rows and columns of the sample grid (ascending centres ``ys`` of its rows, ``xs`` of its columns)
+    within ``margin`` px of the sheet's bounding box: every sample outside them lies more than ``margin`` px
+    from the sheet's boundary, and outside the sheet."""
+    if sheet["kind"] == "circle":
+        (cx, cy), r = sheet["centre"], sheet["radius"]
+        x0, y0, x1, y1 = cx - r, cy - r, cx + r, cy + r
+    else:
+        corner_xs, corner_ys = zip(*shape_corners(sheet), strict=True)
+        x0, y0, x1, y1 = min(corner_xs), min(corner_ys), max(corner_xs), max(corner_ys)
+    rows = slice(int(np.searchsorted(ys, y0 - margin)), int(np.searchsorted(ys, y1 + margin, side="right")))
+    cols = slice(int(np.searchsorted(xs, x0 - margin)), int(np.searchsorted(xs, x1 + margin, side="right")))
+    return rows, cols
 
 
 def congruent(sheets: list[dict]) -> bool:
@@ -75,26 +97,28 @@ def verify(item, images) -> list[str]:
     xs, ys = gx + 0.5, gy + 0.5
     clear = ~covered[gy, gx]
     top = np.full(xs.shape, -1)
-    for index, sheet in enumerate(sheets):
-        clear &= distance_many(sheet, xs, ys) > scene["outline"] / 2 + 3
-        top[inside_many(sheet, xs, ys)] = index
+    clearance = scene["outline"] / 2 + 3
+    for index, sheet in enumerate(sheets):  # samples beyond a sheet's box + clearance are clear of it and outside
+        near = _reach(sheet, xs[0], ys[:, 0], clearance)
+        clear[near] &= distance_many(sheet, xs[near], ys[near]) > clearance
+        top[near][inside_many(sheet, xs[near], ys[near])] = index
     checked = clear & (top >= 0)
     expected = np.array([_key(s["hex"]) for s in sheets], dtype=np.uint32)[top[checked]]
     wrong = int(np.count_nonzero(keys[gy[checked], gx[checked]] != expected))
     if wrong > MISMATCH * max(1, int(np.count_nonzero(checked))):
         failures.append(f"{wrong} of {int(np.count_nonzero(checked))} samples of the stack show another colour than "
                         "the recorded sheets, drawn in order, would")
+    asked = [k for k, (token, extent) in enumerate(zip(tokens, extents, strict=True))
+             if token[0] == kind and extent[0] >= 0]
+    x, y, radius = (np.array([tokens[k][field] for k in asked], dtype=float) for field in (1, 2, 3))
+    margins, inside = distance_many(target, x, y) - radius, inside_many(target, x, y)
     count = 0
-    for k, (token, extent) in enumerate(zip(tokens, extents, strict=True)):
-        if token[0] != kind or extent[0] < 0:
-            continue
-        _kind, x, y, radius, _turn = token
-        margin = float(distance_many(target, np.array(x), np.array(y))) - radius
+    for k, margin, within in zip(asked, margins, inside, strict=True):
         if margin < BORDERLINE:
             failures.append(f"token {k + 1} comes within {margin:.1f} px of the asked sheet's boundary: too close "
                             "to call")
             continue
-        count += bool(inside_many(target, np.array(x), np.array(y)))
+        count += bool(within)
     if str(count) != item.answer.strip():
         failures.append(f"{count} {PLURALS.get(kind, kind)} lie inside the {target['colour']} {target['kind']}, but "
                         f"the answer is {item.answer}")

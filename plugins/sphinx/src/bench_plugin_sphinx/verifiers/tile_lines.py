@@ -13,6 +13,7 @@ corners on both paths.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -33,12 +34,20 @@ def phrase(name: str) -> str:
 
 def candidate_edges(xy: np.ndarray) -> np.ndarray:
     """Pairs (i, j), i < j, of corners at the shortest corner-to-corner distance (k x 2)."""
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    i, j = np.triu_indices(len(xy), 1)
-    dist = d[i, j]
+    i, j = _pairs(len(xy))
+    dist = np.hypot(xy[i, 0] - xy[j, 0], xy[i, 1] - xy[j, 1])
     unit = float(dist[dist > 1.0].min())
     keep = np.abs(dist - unit) <= EDGE_TOLERANCE * unit
     return np.stack([i[keep], j[keep]], axis=1)
+
+
+@lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of ``range(n)`` with i < j, in ``np.triu_indices`` order (read-only)."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 def edge_colours(keys: np.ndarray, xy: np.ndarray, pairs: np.ndarray, names: list[str],
@@ -107,7 +116,7 @@ def stray_pixels(keys: np.ndarray, xy: np.ndarray, found: dict[str, list[tuple[i
         for v in {v for e in edges for v in e}:
             draw.ellipse((xy[v][0] + ox - r, xy[v][1] + oy - r, xy[v][0] + ox + r, xy[v][1] + oy + r), fill=255)
     coloured = (keys != 0xFFFFFF) & (keys != 0)
-    return int((coloured & (np.asarray(mask) == 0)).sum())
+    return int(np.count_nonzero(coloured & (np.asarray(mask) == 0)))
 
 
 def trace(item, images) -> tuple[dict[str, list[tuple[int, int]]], list[str]]:

@@ -40,13 +40,19 @@ HALF = 23  # token windows are (2 HALF + 1) px square: every token's disc and ri
 def dark_mask(keys: np.ndarray) -> np.ndarray:
     """Black ink (tokens, outlines, and their blended edges where at least about half black): every channel
     below 100.  The fills are brighter in some channel (the darkest, blue #1f77b4, reaches 180)."""
-    r, g, b = channels(keys)
-    return (r < DARK) & (g < DARK) & (b < DARK)
+    # Per byte b of the key: b >= DARK exactly when its top bit is set or its low seven bits plus (128 - DARK)
+    # reach 128 (at most 127 + 28 = 155, so no carry crosses into the next byte): one pass for all channels.
+    low = keys & np.uint32(0x7F7F7F)
+    low += np.uint32(0x010101 * (128 - DARK))
+    low |= keys
+    return (low & np.uint32(0x808080)) == 0
 
 
-def coverage(tokens: list[list], size: tuple[int, int]) -> np.ndarray:
-    """How much of each pixel (0..1) the token rows cover, drawn afresh: every token's polygon (a circle's as a
-    64-gon) filled by Pillow at twice the size and box-filtered down, as the picture was made."""
+def coverage(tokens: list[list], size: tuple[int, int], columns: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """How much of each pixel of each window the token rows cover, in 255ths (uint8 (n, h, w), 0..255), drawn
+    afresh: every token's polygon (a circle's as a 64-gon) filled by Pillow at twice the size and box-filtered
+    down, as the picture was made.  Window k is the picture's ``rows[k]`` x ``columns[k]`` (ascending pixel
+    indices, consecutive but for repeats where clipped to the picture); only the windows are filtered."""
     width, height = size
     mask = Image.new("L", (width * 2, height * 2), 0)
     draw = ImageDraw.Draw(mask)
@@ -59,7 +65,27 @@ def coverage(tokens: list[list], size: tuple[int, int]) -> np.ndarray:
         else:
             points = [(2 * (x + r * math.sin(a)) - 0.5, 2 * (y - r * math.cos(a)) - 0.5) for a in angles]
         draw.polygon(points, fill=255)
-    return np.asarray(mask.reduce(2), dtype=np.float32) / 255.0
+    out = np.empty((len(columns), rows.shape[1], columns.shape[1]), np.uint8)
+    for k, (xs, ys) in enumerate(zip(columns, rows, strict=True)):
+        x0, y0, x1, y1 = int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
+        tile = np.asarray(mask.reduce(2, box=(2 * x0, 2 * y0, 2 * x1, 2 * y1)))
+        out[k] = tile if tile.shape == out.shape[1:] else tile[(ys - y0)[:, None], (xs - x0)[None, :]]
+    return out
+
+
+def _windows(plane: np.ndarray, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``plane[py[k][:, None], px[k][None, :]]`` for every window k as an (n, h, w) array; which windows lie
+    wholly inside the picture).  Those are read as slices of ``plane``, the ones clipped by its edge pixel by
+    pixel."""
+    h, w = py.shape[1], px.shape[1]
+    whole = (px[:, -1] - px[:, 0] == w - 1) & (py[:, -1] - py[:, 0] == h - 1)
+    out = np.empty((len(px), h, w), plane.dtype)
+    if whole.any():
+        out[whole] = np.lib.stride_tricks.sliding_window_view(plane, (h, w))[py[whole, 0], px[whole, 0]]
+    if not whole.all():
+        cut = ~whole
+        out[cut] = plane[py[cut][:, :, None], px[cut][:, None, :]]
+    return out, whole
 
 
 def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list]) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -74,21 +100,12 @@ def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list]) -> tuple
     offsets = np.arange(-HALF, HALF + 1)
     px = np.clip(np.floor(cx)[:, None].astype(int) + offsets[None, :], 0, width - 1)  # (n, W)
     py = np.clip(np.floor(cy)[:, None].astype(int) + offsets[None, :], 0, height - 1)
-    win_keys = keys[py[:, :, None], px[:, None, :]]  # (n, W, W)
-    win_dark = dark[py[:, :, None], px[:, None, :]]
+    win_keys, whole = _windows(keys, px, py)  # (n, W, W)
+    win_dark = _windows(dark, px, py)[0]
     dx = px[:, None, :] + 0.5 - cx[:, None, None]
     dy = py[:, :, None] + 0.5 - cy[:, None, None]
     distance = np.sqrt(dx * dx + dy * dy)
-    own = np.ones_like(win_dark)
-    for k, kind in enumerate(kinds):
-        sides = SIDES.get(kind)
-        if sides is None:
-            own[k] = distance[k] <= r[k]
-            continue
-        angles = np.radians(turn[k] + 360.0 * np.arange(sides + 1) / sides)
-        xs, ys = r[k] * np.sin(angles), -r[k] * np.cos(angles)  # corners relative to the centre, clockwise
-        for a in range(sides):
-            own[k] &= (xs[a + 1] - xs[a]) * (dy[k] - ys[a]) - (ys[a + 1] - ys[a]) * (dx[k] - xs[a]) >= 0
+    own = _drawn_afresh(kinds, r, turn, dx, dy, distance)
     near = distance <= r[:, None, None] + RING[0]
     ring = (distance > r[:, None, None] + RING[0]) & (distance <= r[:, None, None] + RING[1])
     seen = win_dark & near
@@ -103,7 +120,7 @@ def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list]) -> tuple
     base = np.maximum(base, 1.0)  # a black background (a blanked picture) has no ink to measure
     alpha = np.clip(1.0 - brightest / base[:, None, None], 0.0, 1.0)
     alpha[on_paper[:, None, None] & np.isin(win_keys, _PAPER_KEYS)] = 0.0  # untouched paper is no ink
-    drawn = coverage(tokens, (width, height))[py[:, :, None], px[:, None, :]]
+    drawn = coverage(tokens, (width, height), px, py).astype(np.float32) / 255.0
     error = (np.abs(alpha - drawn) * near).sum(axis=(1, 2)) / np.count_nonzero(near, axis=(1, 2))
     touched = np.any(win_dark & ring, axis=(1, 2))
     failures = []
@@ -123,23 +140,53 @@ def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list]) -> tuple
     extents[has, 1] = py[has, np.argmax(rows[has], axis=1)]
     extents[has, 3] = py[has, rows.shape[1] - 1 - np.argmax(rows[has][:, ::-1], axis=1)] + 1
     covered = np.zeros_like(dark)
-    covered[np.broadcast_to(py[:, :, None], near.shape)[near], np.broadcast_to(px[:, None, :], near.shape)[near]] = True
+    for k in np.nonzero(whole)[0]:
+        covered[py[k, 0]: py[k, -1] + 1, px[k, 0]: px[k, -1] + 1] |= near[k]
+    cut = ~whole  # windows clipped by the edge: their pixels one by one
+    rows_of = np.broadcast_to(py[cut][:, :, None], near[cut].shape)
+    cols_of = np.broadcast_to(px[cut][:, None, :], near[cut].shape)
+    covered[rows_of[near[cut]], cols_of[near[cut]]] = True
     return extents, failures, covered
 
 
+def _drawn_afresh(kinds: list[str], r: np.ndarray, turn: np.ndarray, dx: np.ndarray, dy: np.ndarray,
+                  distance: np.ndarray) -> np.ndarray:
+    """Per token window, the pixels whose centre (``dx``, ``dy`` from the token's centre, ``distance`` away) lies
+    in the token: a circle's disc, or the regular polygon whose corner k lies ``turn + 360 k / n`` degrees
+    clockwise from straight up (inside every edge of its clockwise corners).  Tokens of one kind are done
+    together."""
+    own = np.ones(distance.shape, dtype=bool)
+    for kind in sorted(set(kinds)):
+        picked = np.array([k for k, one in enumerate(kinds) if one == kind])
+        sides = SIDES.get(kind)
+        if sides is None:
+            own[picked] = distance[picked] <= r[picked, None, None]
+            continue
+        angles = np.radians(turn[picked, None] + 360.0 * np.arange(sides + 1) / sides)
+        radii = r[picked, None]
+        xs, ys = radii * np.sin(angles), -radii * np.cos(angles)  # corners relative to the centre, clockwise
+        kx, ky = dx[picked], dy[picked]
+        inside = own[picked]
+        for a in range(sides):
+            ax, ay = xs[:, a, None, None], ys[:, a, None, None]
+            ex, ey = xs[:, a + 1, None, None] - ax, ys[:, a + 1, None, None] - ay
+            inside &= ex * (ky - ay) - ey * (kx - ax) >= 0
+        own[picked] = inside
+    return own
+
+
 def _backgrounds(keys: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Per token, the colour key most common on a ring of 24 samples 4 px outside its circumscribed disc."""
+    """Per token, the colour key most common on a ring of 24 samples 4 px outside its circumscribed disc (the
+    smallest key among equally common ones)."""
     h, w = keys.shape
     angles = np.arange(24) * (2 * math.pi / 24)
     reach = (r + 4)[:, None]
     xs = np.clip(np.rint(cx[:, None] + reach * np.cos(angles)).astype(int), 0, w - 1)
     ys = np.clip(np.rint(cy[:, None] + reach * np.sin(angles)).astype(int), 0, h - 1)
-    samples = keys[ys, xs]
-    out = np.empty(len(cx), dtype=np.uint32)
-    for k, row in enumerate(samples):
-        values, counts = np.unique(row, return_counts=True)
-        out[k] = values[int(np.argmax(counts))]
-    return out
+    samples = keys[ys, xs].astype(np.int64)
+    counts = np.count_nonzero(samples[:, :, None] == samples[:, None, :], axis=2)
+    best = np.argmax((counts << 32) - samples, axis=1)  # most common first, then the smallest key
+    return samples[np.arange(len(cx)), best].astype(np.uint32)
 
 
 def shape_corners(shape: dict, grow: float = 0.0) -> list[tuple[float, float]]:

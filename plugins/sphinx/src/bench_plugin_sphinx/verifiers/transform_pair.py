@@ -21,13 +21,13 @@ from bench_plugin_sphinx.verifiers.records import guarded
 def operations_found(left: np.ndarray, right: np.ndarray) -> tuple[list[str], list[str]]:
     """(operations mapping the left layer onto the right one, D4 maps neither matching nor clearly apart)."""
     found, unclear = [], []
+    a, b = px.ink_box(left), px.ink_box(right)
     for op in px.FORMULAS:
-        kind = px.relation(px.mapped(left, op), right)
+        kind = px.relation_mapped(left, op, right, (a, b))
         if kind == "same":
             found.append(op)
         elif kind == "unclear":
             unclear.append(op)
-    a, b = px.ink_box(left), px.ink_box(right)
     movable = a is not None and b is not None and (a[0], a[1]) != (b[0], b[1]) and (
         a[2] - a[0], a[3] - a[1]) == (b[2] - b[0], b[3] - b[1])
     if movable and px.looks_same(px.shifted(left, b[0] - a[0], b[1] - a[1]), right):

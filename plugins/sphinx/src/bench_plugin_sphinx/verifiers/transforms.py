@@ -25,7 +25,6 @@ FORMULAS = {
     "rot180": lambda u, v: (-u, -v),
     "rot270": lambda u, v: (-v, u),        # quarter turn clockwise on the screen
 }
-_WHITE = np.array([255, 255, 255], np.uint8)
 
 
 def blank_paper(paper: dict) -> np.ndarray:
@@ -52,8 +51,10 @@ def _blank(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarr
 
 def motif_layer(tile: np.ndarray, blank: np.ndarray) -> np.ndarray:
     """``tile`` with every pixel equal to the blank paper made white: the motif alone."""
-    out = tile.copy()
-    out[channels.equals(tile, blank)] = _WHITE
+    paper = channels.equals(tile, blank).view(np.uint8) * np.uint8(255)  # 255 where the paper shows, else 0
+    out = np.empty(tile.shape, np.uint8)
+    for c in range(tile.shape[2]):  # a channel at a time: numpy masks and broadcasts over (h, w, 3) slowly
+        np.bitwise_or(tile[..., c], paper, out=out[..., c])
     return out
 
 
@@ -62,6 +63,40 @@ def mapped(layer: np.ndarray, op: str) -> np.ndarray:
     side = layer.shape[0]
     flat = layer.reshape(side * side, -1)
     return np.take(flat, _source_of(side, op), axis=0).reshape(layer.shape)  # a row gather: fancy indexing is slower
+
+
+def relation_mapped(layer: np.ndarray, op: str, other: np.ndarray,
+                    boxes: tuple[tuple[int, int, int, int] | None, tuple[int, int, int, int] | None]) -> str:
+    """``relation(mapped(layer, op), other)``, with ``boxes`` the two layers' ``ink_box``: the mapped layer's ink
+    box is the box around the mapped corners of the layer's (the map moves the pixel grid rigidly), so only the
+    window is mapped."""
+    side = layer.shape[0]
+    live = [b for b in (_moved_box(boxes[0], side, op), boxes[1]) if b is not None]
+    if not live:
+        return _relation(mapped(layer, op), other)
+    window = (slice(min(b[1] for b in live), max(b[3] for b in live)),
+              slice(min(b[0] for b in live), max(b[2] for b in live)))
+    picked = np.take(layer.reshape(side * side, -1), _source_of(side, op).reshape(side, side)[window], axis=0)
+    return _relation(picked, other[window])
+
+
+def _moved_box(box: tuple[int, int, int, int] | None, side: int, op: str) -> tuple[int, int, int, int] | None:
+    """The ``ink_box`` (left, top, right, bottom) of a ``side`` square layer's box after the map ``op``."""
+    if box is None:
+        return None
+    left, top, right, bottom = box
+    target = _target_of(side, op)
+    ys, xs = zip(*(divmod(int(target[y * side + x]), side) for y in (top, bottom - 1) for x in (left, right - 1)),
+                 strict=True)
+    return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+
+@lru_cache(maxsize=32)
+def _target_of(side: int, op: str) -> np.ndarray:
+    """For every input pixel (flat index), the flat index of the output pixel the map sends it to."""
+    target = np.empty(side * side, np.intp)
+    target[_source_of(side, op)] = np.arange(side * side)
+    return target
 
 
 @lru_cache(maxsize=32)
@@ -107,7 +142,11 @@ def relation(a: np.ndarray, b: np.ndarray) -> str:
     layer has ink differ in luminance (the pixel half of ``kit.compare.same``; its hash half is too coarse to
     tell a motif from its mirror image on a small window), ``distinct`` when ``kit.compare.distinct`` holds on
     that window, else ``unclear``."""
-    wa, wb = _window(a, b)
+    return _relation(*_window(a, b))
+
+
+def _relation(wa: np.ndarray, wb: np.ndarray) -> str:
+    """``relation``'s verdict on the two windows."""
     fraction = compare.diff_fraction(wa, wb)
     if fraction <= compare.SAME_FRACTION:
         return "same"
@@ -135,6 +174,5 @@ def tile_content(pixels: np.ndarray, box, border: int) -> np.ndarray:
 def frame_is_black(pixels: np.ndarray, box, border: int) -> bool:
     left, top, right, bottom = box
     tile = pixels[top:bottom, left:right]
-    ring = np.ones(tile.shape[:2], bool)
-    ring[border:-border, border:-border] = False
-    return bool((tile[ring] == 0).all())
+    # no channel of the ring (the tile without [border:-border, border:-border]) is lit
+    return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
