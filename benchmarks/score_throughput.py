@@ -20,10 +20,12 @@ on responses that are all different, the rate where nothing repeats.
 peak resident memory (``wait4``'s ``ru_maxrss``: the largest process) are printed, with the peak memory of all
 its processes together (sampled; proportional, a page that forked workers share split among them) and the load
 average (on a shared machine other processes take part of the CPUs: the CPU time per response is the measure
-that does not depend on them).
+that does not depend on them), and how far the rate is from issue 12's target (100,000 responses/s, under 200 MiB):
+here, and were each process on a core of its own at the CPU time it took.
 
     python benchmarks/score_throughput.py --predictions 1000000
     python benchmarks/score_throughput.py --predictions 100000 --keep /tmp/score-bench   # keep the files
+    python benchmarks/score_throughput.py --workers 2 --by answer_type,tier --baseline --compare-with OLD/core/src
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ STYLES = ["{a}", "\\boxed{{{a}}}", "The answer is {a}.",
           "second matches on every count I can check.\n</think>\n\nAnswer: {a}",
           "After checking each candidate, I choose {a}.", "**Final answer:** {a}"]
 NO_ANSWER = ["I cannot tell from the image.", "", None, 42, ["A"], "The image is too small to read."]
+
+
+#: Issue 12's targets for ``bench score`` of a million predictions.
+TARGET_RATE, TARGET_MIB = 100_000, 200
 
 
 def wrong_answer(record: dict, rng: random.Random) -> str:
@@ -223,6 +229,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="write the files here and keep them (default: a temporary folder)")
     parser.add_argument("--by", default="", help="passed to bench score --by")
     parser.add_argument("--workers", type=int, default=1, help="passed to bench score --workers")
+    parser.add_argument("--baseline", action="store_true", help="passed to bench score --baseline")
     parser.add_argument("--distinct", type=int, default=0, metavar="N",
                         help="also time the core scorer on N all-different responses per answer type")
     parser.add_argument("--compare-with", type=Path, metavar="SRC",
@@ -240,7 +247,8 @@ def main() -> None:
                   f"from {len(lines)} generated ones and {stats['lines']:,} prediction lines "
                   f"({stats['pairs']:,} distinct item-response pairs) in {time.perf_counter() - started:.0f} s",
                   flush=True)
-        extra = (["--by", args.by] if args.by else []) + (["--workers", str(args.workers)] if args.workers > 1 else [])
+        extra = ((["--by", args.by] if args.by else []) + (["--workers", str(args.workers)] if args.workers > 1 else [])
+                 + (["--baseline"] if args.baseline else []))
         wall, cpu, peak, joint, report = run_score(out, extra)
         lines_scored = report["n"] - report["missing"]
         print(f"bench score --workers {args.workers}: {report['n']:,} items, {lines_scored:,} responses scored, "
@@ -251,6 +259,10 @@ def main() -> None:
               f"response); peak memory {peak:,.0f} MiB (the largest process), {joint[1]:,.0f} MiB proportional "
               f"({joint[0]:,.0f} MiB resident) for all its processes together, sampled")
         print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (other processes' share of them)")
+        bound = min(args.workers, os.cpu_count() or 1) * lines_scored / cpu  # each process on a core of its own
+        print(f"  target {TARGET_RATE:,} responses/s: {lines_scored / wall / TARGET_RATE:.0%} of it here (wall), "
+              f"{bound / TARGET_RATE:.0%} of it were each of the {args.workers} process(es) on a core of its own at "
+              f"this CPU time a response; peak memory {max(peak, joint[1]):,.0f} MiB, target under {TARGET_MIB} MiB")
         if args.compare_with:
             old_wall, old_cpu, old_peak, _, old_report = run_score(out, extra, args.compare_with)
             same = json.dumps(old_report, sort_keys=True) == json.dumps(report, sort_keys=True)

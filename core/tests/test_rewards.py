@@ -219,3 +219,37 @@ def test_scoring_record_of_an_item(toy_host):
     json.dumps(record)
     assert bench_core.reward(built.item, f"\\boxed{{{built.item.answer}}}") == 1.0
     assert bench_core.reward(json.loads(built.item.to_json()), f"Answer: {built.item.answer}") == 1.0
+
+
+def test_plain_records_reward_as_the_general_path():
+    """A plain scoring record (the common case, read by ``reward`` without copying it) gets the reward the general
+    path gives (``as_record``, then the components): every graded response, in both modes, and records whose values
+    the general path converts (a tuple of options, empty options) or refuses."""
+    from pathlib import Path
+
+    from bench_core.rewards import _components, as_record, combine
+
+    fixtures = Path(__file__).parent / "fixtures"
+    records = list(json.loads((fixtures / "graded_records.json").read_text()).values())
+    records += [MINIMAL, SEQUENCE, NUMBERED, {**MINIMAL, "options": ()}, {**MINIMAL, "options": tuple("ABCD")},
+                {**MINIMAL, "options": []}, {"answer": 7, "answer_type": "integer"},
+                {**SEQUENCE, "vocabulary": ["red square", "blue star", "green circle", "purple plus", "cyan tri"],
+                 "synonyms": {"crimson square": "red square"}},
+                {"answer": "red, blue", "answer_type": "sequence", "options": ["red, blue", "blue, green"]},
+                {"answer": "(3, 5)", "answer_type": "coordinate", "keywords": [["row"], ["column", "col"]]}]
+    responses = [row["response"] for row in map(json.loads, (fixtures / "graded_responses.jsonl").read_text()
+                                                .splitlines()[::7])]
+    responses += [GOOD, "\\boxed{3}", "Answer: 2", "row 5, col 3", "crimson square, blue star",
+                  "Answer: green, red, blue", None, 3, ["A"]]
+    for record in records:
+        for response in responses:
+            for mode in ("strict", "lenient"):
+                expected = combine(_components(as_record(record), response, mode, ("correct",)), "correct")
+                got = bench_core.reward(record, response, mode=mode)
+                assert type(got) is float and repr(got) == repr(expected), (record, response, mode)
+    for bad, message in [({"answer": "B", "answer_type": "odd"}, "answer_type"), ({"answer_type": "option"}, "lacks"),
+                         ({"answer": None, "answer_type": "option"}, "lacks")]:
+        with pytest.raises(ValueError, match=message):
+            bench_core.reward(bad, "B")
+    with pytest.raises(ValueError, match="mode"):
+        bench_core.reward(MINIMAL, "B", mode="loose")

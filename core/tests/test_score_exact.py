@@ -205,7 +205,9 @@ ITEM_LINES = [_HEAD + ',"metadata":{"a":1}}', _HEAD.replace('"seed":3', f'"seed"
               _HEAD.replace('"answer_type":"option"', '"answer_type":"odd"') + ',"metadata":{}}',
               _HEAD + ',"metadata":{"big":' + str(BIG) + '}}', '{"metadata":{},' + _HEAD[1:] + "}",
               _HEAD + ',"metadata":{"a":1,"a":2}}',
-              _HEAD.replace('"params":{', '"params":{"p":1,"p":2,') + ',"metadata":1}']
+              _HEAD.replace('"params":{', '"params":{"p":1,"p":2,') + ',"metadata":1}',
+              _HEAD.replace('"colour":"red"', f'"big":{BIG}') + ',"metadata":{}}',
+              _HEAD.replace('"colour":"red"', f'"deep":[[1,{{"n":{BIG}}}],"x"]') + ',"metadata":{}}']
 
 
 @pytest.mark.parametrize("text", ITEM_LINES)
@@ -237,3 +239,37 @@ def test_a_lazy_item_is_the_item():
         assert attrs.evolve(item, answer="Z") == attrs.evolve(expected, answer="Z")
         with pytest.raises(TypeError):
             hash(item)
+
+
+@pytest.mark.parametrize("text", ITEM_LINES)
+def test_the_item_of_a_split_line_is_the_item_json_reads(text):
+    """The item ``bench score`` builds from a split line (its fields taken from orjson's record when first read) is
+    the Item of the line as json reads it: long integers, NaN and lone surrogates included, field by field."""
+    from bench_core.score_lines import entry_item
+
+    line = text.encode("utf-8", "surrogatepass")
+    data = b"\n" + line + b"\n"
+    entry = split_at(data, 1, len(data) - 1)
+    if entry is None:
+        return
+    expected = Item.from_record(json.loads(text))
+    for name in [a.name for a in attrs.fields(Item)]:  # one field read first, then the rest
+        item = entry_item("root", entry)
+        assert repr(getattr(item, name)) == repr(getattr(expected, name)), name
+        assert repr(item.whole()) == repr(expected) and item == expected
+
+
+def test_reading_a_text_field_reads_nothing_else():
+    """A split line's item whose answer type (a text) is read has not checked its numbers nor decoded its metadata;
+    reading its seed (a long integer, which orjson reads as a float) reads it again with json."""
+    from bench_core.score_lines import entry_item
+
+    line = (_HEAD.replace('"seed":3', f'"seed":{BIG}') + ',"metadata":{"a":1}}').encode()
+    data = b"\n" + line + b"\n"
+    entry = split_at(data, 1, len(data) - 1)
+    assert type(entry[0]["seed"]) is float  # orjson's record
+    item = entry_item("root", entry)
+    assert item.answer_type == "option" and item.options is None
+    assert item._view._exact is False and item._view._metadata is None
+    assert item.seed == BIG and type(item.seed) is int and item._view._exact is True
+    assert item.metadata == {"a": 1}

@@ -252,3 +252,47 @@ def test_the_counters_add_up_as_builtin_sum_does(monkeypatch, batch):
     every = [x for _, x in items]
     assert tally.overall.summary()["mean_m"] == sum(every) / len(every)
     assert not math.isnan(tally.overall.summary()["accuracy"])
+
+
+#: Metadata texts around a ``variant`` key: the variant group the text reader gives each (the fast path reads a
+#: text variant with orjson and leaves any other to the item's view).
+METADATA_VARIANTS = ['{"variant":"mv","scene":{"variant":"inner"}}', '{"scene":{"variant":"inner"},"variant":5}',
+                     '{"variant":["a","b"],"count":1}', '{"variant":null,"tag":"t"}', '{"scene":{"variant":"only"}}',
+                     '{"variant":"first","variant":"last"}', '{"weight":NaN,"variant":"beside-nan"}',
+                     '{"big":123456789012345678901234567890,"variant":"beside-big"}', '{"v\\u0061riant":"escaped"}',
+                     '{"count":2}']
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_variants_in_the_metadata_and_number_responses_score_as_the_plain_path(tmp_path, monkeypatch, workers):
+    """Items without a variant of their own or in their settings, whose metadata holds one (text, a number, a list,
+    null, only nested, twice, beside a NaN or a long integer, behind an escape) or none, of every kind of task;
+    responses that are integers and booleans (remembered with their kind: True is not 1): the numbers are the plain
+    path's, and the report is the one every line read by json gives."""
+    from bench_core import predictions, score_lines, score_workers
+
+    monkeypatch.setattr(score_workers, "PART_BYTES", 40_000)
+    records = [json.loads(line) for line in (DATA / "items.jsonl").read_text(encoding="utf-8").splitlines()
+               if line.strip()]
+    root = tmp_path / "variants"
+    root.mkdir()
+    items, lines = [], []
+    for k in range(600):
+        record = records[k % len(records)]
+        head = {key: value for key, value in record.items() if key != "metadata"}
+        head.update(id=f"v.{k:04d}", variant=None, params={**(head["params"] or {}), "variant": None})
+        text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1]
+        items.append(f'{text},"metadata":{METADATA_VARIANTS[k % len(METADATA_VARIANTS)]}}}')
+        response = [1, True, 0, False, "1", "Answer: B", 2, None][k % 8] if k % 3 else record["answer"]
+        lines.append(json.dumps({"id": f"v.{k:04d}", "response": response}))
+    (root / "items.jsonl").write_text("\n".join(items) + "\n", encoding="utf-8")
+    (root / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    host = BUILDER.host()
+    fast = score_dataset(root, root / "predictions.jsonl", host=host, workers=workers)
+    assert _numbers(fast) == plain_report(root, root / "predictions.jsonl", [], host)
+    groups = {"mv", "5", '["a", "b"]', "null", "last", "beside-nan", "beside-big", "escaped"}
+    assert groups <= set(fast["by"]["variant"])
+    monkeypatch.setattr(score_lines, "_fast_loads", None)
+    monkeypatch.setattr(predictions, "_fast_loads", None)
+    exact = score_dataset(root, root / "predictions.jsonl", host=BUILDER.host(), workers=workers)
+    assert json.dumps(fast, sort_keys=True) == json.dumps(exact, sort_keys=True)

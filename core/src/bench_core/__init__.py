@@ -119,6 +119,16 @@ def reward(item: Item | Any, response: Any, *, mode: str = "strict", combination
 
     A function of the package itself, so that it stays this function whatever submodules are imported (the
     scoring module is ``bench_core.scorer``; a submodule named ``reward`` would replace it)."""
+    return (_REWARD or _load_reward())(item, response, mode=mode, combination=combination)
+
+
+_REWARD: Any = None  # bench_core.rewards.reward, imported on the first call (importing bench_core stays light)
+
+
+def _load_reward() -> Any:
+    """Import ``bench_core.rewards.reward`` and keep it for the next calls."""
+    global _REWARD
     from bench_core.rewards import reward as _reward
 
-    return _reward(item, response, mode=mode, combination=combination)
+    _REWARD = _reward
+    return _reward

@@ -79,11 +79,15 @@ class ItemView:
         return self._metadata
 
     def detached(self) -> ItemView:
-        """A view of the same line that reads only its metadata (as this one would) and keeps no item."""
+        """A view of the same line that reads its record and metadata (as this one would) and keeps no item."""
         view = object.__new__(type(self))
         view._line, view._meta, view._end, view._where = self._line, self._meta, self._end, self._where
-        view._metadata, view._item = self._metadata, None
+        view._metadata, view._item, view.record = self._metadata, None, self.record
         return view
+
+    def exact_record(self) -> dict[str, Any]:
+        """The line's keys but the metadata as json reads them (a view's record is)."""
+        return self.record
 
     def _whole(self, line: Any = None) -> dict[str, Any]:
         """The line (default: this view's) decoded whole (its metadata would not decode alone): the error
@@ -148,57 +152,29 @@ class ItemView:
         return self.task_id, category, "null" if variant is None else str(variant)
 
 
-_SLOT = {name: Item.__dict__[name] for name in FIELDS}  # each field's slot in an Item
-_SET = object.__setattr__
-
-
 class LazyItem(Item):
-    """The :class:`~bench_core.Item` of a split line, whose metadata (most of a line's bytes and of the time
-    spent decoding it) is decoded from the line when something first reads ``item.metadata``: a task's
-    ``score`` that never reads it never pays for it.  Every field reads as the Item's; an equal Item compares
-    equal, the repr and a pickle are the Item's.  Only ``type(item) is Item`` tells them apart."""
+    """The :class:`~bench_core.Item` of a split line, whose fields are taken from the line's record (and its
+    metadata, most of a line's bytes and of the time spent decoding it, decoded from the line) when something
+    first reads them: a task's ``scoring_hints`` that reads the answer type pays for nothing else.  Every field
+    reads as the Item's (converted as ``Item(**fields)`` converts it); an equal Item compares equal, the repr and a
+    pickle are the Item's.  Only ``type(item) is Item`` tells them apart."""
 
-    __slots__ = ("_view",)
+    __slots__ = ("_fields", "_view")
 
     @classmethod
     def of_view(cls, view: ItemView) -> LazyItem:
-        """The item of ``view`` (a split line, whose keys ``Item.from_record`` accepts), as ``Item(**fields)``
-        converts them."""
-        return cls.of_record(view.record, view.detached())
+        """The item of ``view`` (a split line, whose keys ``Item.from_record`` accepts)."""
+        return cls.of_record(view.detached())
 
     @classmethod
-    def of_record(cls, record: dict[str, Any], source: ItemView) -> LazyItem:
-        """The item of a split line's ``record`` (keys ``Item.from_record`` accepts, as json reads them), whose
-        metadata ``source`` (a view of the line that keeps no item) reads."""
+    def of_record(cls, source: ItemView) -> LazyItem:
+        """The item of a split line whose keys (``Item.from_record`` accepts them) and metadata ``source`` (a view
+        of the line that keeps no item) reads: its ``record``, as json or orjson read it, and its
+        ``exact_record()``, as json reads it."""
         item = object.__new__(cls)
-        for set_slot, name in _PLAIN_SLOTS:
-            set_slot(item, record[name])
-        _SET_PLUGIN(item, dict(record["plugin"] or {}))
-        _SET_PARAMS(item, dict(record["params"] or {}))
-        options = record["options"]
-        _SET_OPTIONS(item, None if options is None else tuple(options))
-        answer_type = record["answer_type"]
-        if answer_type not in ANSWER_TYPES:  # checked when the line was split
-            raise ValueError(f"'answer_type' must be in {ANSWER_TYPES!r} (got {answer_type!r})")
-        _SET_ANSWER_TYPE(item, answer_type)
-        _SET_IMAGES(item, tuple(record["images"]))
-        _SET_SHA256(item, tuple(record.get("image_sha256", ())))
+        _SET_FIELDS(item, {})
         _SET_VIEW(item, source)
         return item
-
-    @property  # type: ignore[override]
-    def metadata(self) -> dict[str, Any]:
-        slot = _SLOT["metadata"]
-        try:
-            return slot.__get__(self)
-        except AttributeError:
-            value = dict(self._view.metadata or {})  # the converter's copy
-            slot.__set__(self, value)
-            return value
-
-    @metadata.setter
-    def metadata(self, value: Any) -> None:  # Item's __init__ (attrs.evolve makes a LazyItem) sets it converted
-        _SLOT["metadata"].__set__(self, value)
 
     def whole(self) -> Item:
         """The same item as an :class:`~bench_core.Item`."""
@@ -223,6 +199,10 @@ class LazyItem(Item):
 
 
 _FIELD_ORDER = tuple(a.name for a in attrs.fields(Item))
+_SET_FIELDS, _SET_VIEW = (LazyItem.__dict__[name].__set__ for name in ("_fields", "_view"))
+_UNSET = object()
+#: Kinds of value orjson reads as json does (any number orjson reads otherwise is a float).
+_EXACT_KINDS = frozenset({str, int, bool, type(None)})
 
 
 def _item_of(values: tuple[Any, ...]) -> Item:
@@ -230,12 +210,79 @@ def _item_of(values: tuple[Any, ...]) -> Item:
     return Item(**dict(zip(_FIELD_ORDER, values, strict=True)))
 
 
-#: The fields Item's __init__ converts with nothing, and the setter of each one's slot.
-_PLAIN_SLOTS = tuple((_SLOT[name].__set__, name) for name in ("id", "family", "task", "version", "seed", "index",
-                                                              "variant", "pair", "question", "answer"))
-_SET_PLUGIN, _SET_PARAMS, _SET_OPTIONS, _SET_ANSWER_TYPE, _SET_IMAGES, _SET_SHA256 = (
-    _SLOT[name].__set__ for name in ("plugin", "params", "options", "answer_type", "images", "image_sha256"))
-_SET_VIEW = LazyItem.__dict__["_view"].__set__
+def _floatless(value: Any) -> bool:
+    """Whether a decoded JSON list or dict holds no float at any depth (orjson then read each of its numbers as
+    json does); False where it is nested too deep to tell."""
+    values = value.values() if type(value) is dict else value
+    kinds = set(map(type, values))
+    if kinds <= _EXACT_KINDS:
+        return True
+    if float in kinds:
+        return False
+    try:
+        return all(_floatless(one) for one in values if type(one) is dict or type(one) is list)
+    except RecursionError:
+        return False
+
+
+def _answer_type(value: Any) -> Any:
+    """``value``, an answer type, as Item's validator lets it through (ValueError for an unknown one)."""
+    if value not in ANSWER_TYPES:  # checked when the line was split
+        raise ValueError(f"'answer_type' must be in {ANSWER_TYPES!r} (got {value!r})")
+    return value
+
+
+#: How ``Item(**fields)`` converts each field (the others are kept as they are).
+_CONVERT: dict[str, Any] = {
+    "plugin": lambda value: dict(value or {}),
+    "params": lambda value: dict(value or {}),
+    "options": lambda value: None if value is None else tuple(value),
+    "answer_type": _answer_type,
+    "images": tuple,
+    "image_sha256": tuple,
+}
+
+
+def _lazy_field(name: str) -> property:
+    """The property of field ``name`` of a :class:`LazyItem`: its value converted as ``Item(**fields)`` converts
+    it, from the line on first use (the metadata from its text; ``image_sha256`` empty where the line has none).
+    A value orjson read as json does (a text, an integer, true, false, null, or a list or dict of those) is the
+    record's own; any other is the exact record's."""
+    convert = _CONVERT.get(name)
+    default = () if name == "image_sha256" else None
+
+    def get(self: LazyItem) -> Any:
+        fields = self._fields
+        value = fields.get(name, _UNSET)
+        if value is not _UNSET:
+            return value
+        if name == "metadata":
+            value = dict(self._view.metadata or {})  # the converter's copy
+        else:
+            source = self._view
+            value = source.record.get(name, default)
+            kind = type(value)
+            if kind not in _EXACT_KINDS and not ((kind is dict or kind is list) and _floatless(value)):
+                value = source.exact_record().get(name, default)
+            if convert is not None:
+                value = convert(value)
+        fields[name] = value
+        return value
+
+    def set(self: LazyItem, value: Any) -> None:  # Item's __init__ (attrs.evolve makes a LazyItem) sets it converted
+        try:
+            fields = self._fields
+        except AttributeError:
+            fields = {}
+            _SET_FIELDS(self, fields)
+        fields[name] = value
+
+    return property(get, set, doc=f"The item's ``{name}``.")
+
+
+for _name in _FIELD_ORDER:
+    setattr(LazyItem, _name, _lazy_field(_name))
+del _name
 
 
 def _items_path(root: str | os.PathLike[str]) -> Path:

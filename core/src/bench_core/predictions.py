@@ -84,6 +84,28 @@ def decode_line(raw: bytes) -> dict[str, Any] | None:
     return decode_record(raw.decode("utf-8", "replace"))
 
 
+def decode_lines(raws: list[bytes]) -> list[dict[str, Any] | None]:
+    """``[decode_line(raw) for raw in raws]`` for lines that each held a prediction when the file was indexed: read
+    by one orjson call on the lines joined into an array where orjson reads it and it has one element a line (each
+    line one JSON value, as it was when indexed), each record checked as :func:`decode_line` checks it; else one
+    line at a time."""
+    if _fast_loads is None or not raws:
+        return [decode_line(raw) for raw in raws]
+    try:
+        records = _fast_loads(b"[" + b",".join(raws) + b"]")
+    except _FastError:  # a line orjson does not read (NaN, a long integer, not UTF-8, changed): one at a time
+        return [decode_line(raw) for raw in raws]
+    if len(records) != len(raws):
+        return [decode_line(raw) for raw in raws]
+    out: list[dict[str, Any] | None] = records
+    for k, record in enumerate(records):
+        if type(record) is not dict or type(record.get("id")) is not str or "response" not in record:
+            out[k] = None
+        elif type(record["response"]) not in _EXACT_RESPONSES:
+            out[k] = decode_record(raws[k].decode("utf-8", "replace"))
+    return out
+
+
 def decode_record(text: str) -> dict[str, Any] | None:
     """The prediction record of one line's text, or None if the line is malformed."""
     record = _quick_record(text)
@@ -189,10 +211,22 @@ def index_range(path: str | os.PathLike[str], start: int, end: int) -> tuple[int
     starts, lengths = array("q"), array("q")
     ids: list[str] = []
     offset = start
+    loads = _fast_loads
+    returns = data.find(b"\r") >= 0  # (find: "in" costs a TypeError raised and cleared inside)
     for piece in data.split(b"\n"):
-        if piece[:1] == b"{" and b"\r" not in piece:  # the common line: not blank, one line
+        if piece[:1] == b"{" and (not returns or piece.find(b"\r") < 0):  # the common line: not blank, one line
             lines += 1
-            record = decode_line(piece)
+            record = None
+            if loads is None:
+                record = decode_line(piece)
+            else:  # decode_line's checks but the response's kind: only the id is kept, which json reads alike
+                try:
+                    record = loads(piece)
+                except _FastError:
+                    record = decode_line(piece)
+                else:
+                    if type(record) is not dict or type(record.get("id")) is not str or "response" not in record:
+                        record = None
             if record is None:
                 malformed += 1
             else:
@@ -201,7 +235,7 @@ def index_range(path: str | os.PathLike[str], start: int, end: int) -> tuple[int
                 lengths.append(len(piece))
             offset += len(piece) + 1
             continue
-        for at, raw in _split_cr(offset, piece) if b"\r" in piece else ((offset, piece),):
+        for at, raw in _split_cr(offset, piece) if piece.find(b"\r") >= 0 else ((offset, piece),):
             if raw[:1] != b"{" and not raw.decode("utf-8", "replace").strip():
                 continue
             lines += 1
@@ -216,6 +250,8 @@ def index_range(path: str | os.PathLike[str], start: int, end: int) -> tuple[int
     hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
     return lines, malformed, hashes.tobytes(), starts.tobytes(), lengths.tobytes()
 
+
+_TEXT = {str}  # the kinds of a list of texts
 
 #: The most bytes :meth:`PredictionIndex.lookup_many` reads at once to find a batch's lines.
 SPAN_BYTES = 1 << 21
@@ -327,8 +363,11 @@ class PredictionIndex:
         count = len(self._hashes)
         if not count:
             return [(False, None)] * len(ids)
-        wanted = np.fromiter((hash(i) if isinstance(i, str) else 0 for i in ids), dtype=np.int64, count=len(ids))
-        positions = np.searchsorted(self._hashes, wanted)
+        hashes = map(hash, ids) if set(map(type, ids)) == _TEXT else (hash(i) if isinstance(i, str) else 0 for i in ids)
+        wanted = np.fromiter(hashes, dtype=np.int64, count=len(ids))
+        order = wanted.argsort()  # searched in order: numpy starts each search where the one before ended
+        positions = np.empty(len(ids), dtype=np.intp)
+        positions[order] = np.searchsorted(self._hashes, wanted[order])
         clipped = np.minimum(positions, count - 1)
         hit = (self._hashes[clipped] == wanted) & (positions < count)
         hits = np.flatnonzero(hit)
@@ -340,14 +379,18 @@ class PredictionIndex:
         first = int(starts.min())
         last = int((starts + lengths).max())
         data = self._pread(last - first, first) if last - first <= SPAN_BYTES else None
-        positions_found = positions[hits].tolist()
+        wanted_ids, lines = [], []
         for k, at, length, position in zip(hits.tolist(), (starts - first).tolist(), lengths.tolist(),
-                                           positions_found, strict=True):
+                                           positions[hits].tolist(), strict=True):
             item_id = ids[k]
             if not isinstance(item_id, str):
                 continue
             line = data[at : at + length] if data is not None else self._pread(length, at + first)
-            record = decode_line(line) if len(line) == length else None
+            if len(line) != length:
+                raise DatasetError(f"predictions {self.path} changed while it was being scored")
+            wanted_ids.append((k, item_id, position))
+            lines.append(line)
+        for (k, item_id, position), record in zip(wanted_ids, decode_lines(lines), strict=True):
             if record is None:
                 raise DatasetError(f"predictions {self.path} changed while it was being scored")
             if record["id"] == item_id:

@@ -32,8 +32,11 @@ from bench_core.errors import BenchError, DatasetError
 from bench_core.host import Host, default_host, trace_json
 from bench_core.item_views import ItemView, read_views
 from bench_core.predictions import PredictionIndex, iter_predictions
-from bench_core.score_lines import entries_in, entry_item, entry_view, key_absent
+from bench_core.rewards import score_record
+from bench_core.score_lines import ABSENT, Entry, entries_in, entry_item, entry_view, key_absent, metadata_text
 from bench_core.score_tally import Group, Outcome, Packer, Part, Tally, merge_trace
+from bench_core.scorer import checked_baseline, random_baseline, score_item
+from bench_core.task import TaskImplementation, implementation
 from bench_core.types import Item
 
 #: Breakdowns every report has; ``--by`` adds more.
@@ -130,7 +133,11 @@ def metrics_of(details: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
     for key, metric in details.items():
         if key in _NOT_METRICS:
             continue
-        if isinstance(metric, bool) or (isinstance(metric, (int, float)) and math.isfinite(metric)):
+        kind = type(metric)
+        if kind is float or kind is int:  # the common kinds first; a bool or a subclass is checked below
+            if math.isfinite(metric):
+                out.append((key, float(metric)))
+        elif isinstance(metric, bool) or (isinstance(metric, (int, float)) and math.isfinite(metric)):
             out.append((key, float(metric)))
     return tuple(out)
 
@@ -143,6 +150,22 @@ _MISSING_OUTCOME = (*_MISSING, None)
 _TASK_NAMES = re.compile(rb'"family":"([^"\\]{1,200})","task":"([^"\\]{1,200})"')
 _MEMO_SIZE = 1 << 14  # scored (answer, response) pairs remembered, each response of at most
 _MEMO_RESPONSE = 1000  # this many characters
+_UNKEYED = object()  # a response that is no memo key
+_TEXT = {str}
+
+
+def response_key(response: Any) -> Any:
+    """``response`` as the part of a memo key that stands for it, or ``_UNKEYED``: a text of at most
+    :data:`_MEMO_RESPONSE` characters and None as they are, an int or a bool with its type (``1 == True``, and
+    they are scored apart); anything else (a longer text, a float, a list) is not remembered."""
+    kind = type(response)
+    if kind is str:
+        return response if len(response) <= _MEMO_RESPONSE else _UNKEYED
+    if response is None:
+        return None
+    if kind is int or kind is bool:
+        return kind, response
+    return _UNKEYED
 
 
 class _Scorer:
@@ -157,7 +180,7 @@ class _Scorer:
     response already scored with the same answer and hints is looked up: :meth:`hinted`), ``own`` (its own
     ``score``, no plugin wrapping ``bench_score``: its implementation is called without the hook machinery) or
     ``hook`` (through the hooks).  An Item built for a task is a :class:`~bench_core.item_views.LazyItem`: its
-    metadata is decoded only if the task reads it."""
+    fields are taken from the line (its metadata decoded) only where the task reads them."""
 
     def __init__(self, host: Host, baseline: bool = False) -> None:
         self.host = host
@@ -230,8 +253,6 @@ class _Scorer:
             if task is None:
                 kind = ("record", None, None)
             else:
-                from bench_core.task import TaskImplementation, implementation
-
                 impl = implementation(task)
                 keeps_score, keeps_hints = (getattr(getattr(impl, name), "__func__", None)
                                             is getattr(TaskImplementation, name) for name in ("score", "scoring_hints"))
@@ -253,10 +274,10 @@ class _Scorer:
             self.trace(task)
         key: Any = None
         options = view.options
-        if ((type(response) is str and len(response) <= _MEMO_RESPONSE) or response is None) and (
-                options is None or all(type(o) is str for o in options)):
+        said = response_key(response)
+        if said is not _UNKEYED and (options is None or all(type(o) is str for o in options)):
             answer = view.answer
-            key = (kind, view.answer_type, answer.__class__, answer, options, response)
+            key = (kind, view.answer_type, answer.__class__, answer, options, said)
             try:
                 found = self.memo.get(key)
             except TypeError:  # an unhashable answer or option
@@ -270,9 +291,6 @@ class _Scorer:
 
     @staticmethod
     def _core(kind: str, view: ItemView, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
-        from bench_core.rewards import score_record
-        from bench_core.scorer import score_item
-
         if kind == "core":
             result = score_item(view, response)  # type: ignore[arg-type]  # reads answer, type and options
         else:  # as scorer.score does for a task that is not installed (scoring_record without hints)
@@ -282,10 +300,13 @@ class _Scorer:
             result = score_record(record, response, mode="lenient")
         return result.value, metrics_of({"answered": result.answered, **result.details})
 
+    def owned(self, task_id: str, item: Item, response: Any) -> Outcome:
+        """The outcome (value, metrics, None) of an item of a task with its own ``score`` (see :meth:`_own`)."""
+        _, task, impl = self._kind(task_id)
+        return (*self._own(task, impl, item, response), None)
+
     def _own(self, task: Any, impl: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
         """What ``host.call("bench_score", ...)`` gives where the core's hook alone runs: the task's ``score``."""
-        from bench_core.scorer import score_item
-
         result = impl.score(item, response)
         self.host.ran(task, "bench_score", [self.host.label("core", task)] if result is not None else [])
         if result is None:
@@ -297,8 +318,6 @@ class _Scorer:
         (the core scorer given the task's ``scoring_hints(item)``, which is asked of every item): a pure function
         of the item's answer, answer type and options, the hints and the response, so a short response already
         scored with the same ones is looked up (the same outcome object is returned)."""
-        from bench_core.scorer import score_item
-
         _, task, impl = self._kind(task_id)
         hints = impl.scoring_hints(item)
         if task.id not in self.traced:
@@ -311,10 +330,10 @@ class _Scorer:
         else:
             hinted = _UNPLAIN
         answer, options = item.answer, item.options
-        if (hinted is not _UNPLAIN and type(answer) is str
-                and (response is None or (type(response) is str and len(response) <= _MEMO_RESPONSE))
-                and (options is None or all(type(o) is str for o in options))):
-            key = ("hints", item.answer_type, answer, options, response, hinted)
+        said = response if type(response) is str and len(response) <= _MEMO_RESPONSE else response_key(response)
+        if (hinted is not _UNPLAIN and type(answer) is str and said is not _UNKEYED
+                and (not options or set(map(type, options)) == _TEXT)):
+            key = ("hints", item.answer_type, answer, options, said, hinted)
             found = self.memo.get(key)
             if found is not None:
                 return found
@@ -327,8 +346,6 @@ class _Scorer:
         return out if key is None else self.remember(key, out)
 
     def _hook(self, task: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
-        from bench_core.scorer import score_item
-
         result = self.host.call("bench_score", task, item=item, response=response)
         if result is None:
             result = score_item(item, response)
@@ -337,9 +354,6 @@ class _Scorer:
     def baseline(self, view: ItemView) -> float:
         """The item's random baseline: its task's ``random_baseline(item)``, or for a task that is not installed
         or keeps the default, :func:`bench_core.scorer.random_baseline` of its record."""
-        from bench_core.scorer import checked_baseline, random_baseline
-        from bench_core.task import TaskImplementation
-
         _, task, impl = self._kind(view.task_id)
         if impl is None or getattr(impl.random_baseline, "__func__", None) is TaskImplementation.random_baseline:
             return random_baseline(view.answer_type, view.options, view.metadata_get("chance"))
@@ -368,8 +382,9 @@ def _hint_key(value: Any) -> Any:
 
 
 _BATCH = 1024
-#: The kinds of task :func:`block_results` scores from an item's record (see :class:`_Scorer`).
-_RECORD_KINDS = frozenset({"core", "record", "hints"})
+#: The kinds of task :func:`block_results` scores from a split line, without the item's view (see
+#: :class:`_Scorer`): all but those whose ``bench_score`` a plugin wraps.
+_SPLIT_KINDS = frozenset({"core", "record", "hints", "own"})
 
 
 def _batches(views: Iterator[ItemView]) -> Iterator[list[ItemView]]:
@@ -422,69 +437,93 @@ def _result(view: ItemView, found: bool, response: Any, scorer: _Scorer, extra: 
 
 
 def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIndex, scorer: _Scorer,
-                  extra: list[str], packer: Packer) -> None:
-    """Add to ``packer`` the results :func:`item_results` gives for the items in ``data`` (whole lines of
-    ``root/items.jsonl``): an item of a task the core scores from its record, split where ``Item.to_json`` puts
-    the metadata, whose group keys need nothing of the metadata, is scored without a view (a response seen
-    before for its answer is looked up); any other goes through its view."""
-    entries = entries_in(root, data)
+                  extra: list[str], packer: Packer, start: int = 0, end: int | None = None,
+                  ascii: bool | None = None) -> None:
+    """Add to ``packer`` the results :func:`item_results` gives for the items in ``data[start:end]`` (whole lines
+    of ``root/items.jsonl``; ``ascii`` as :func:`~bench_core.score_lines.entries_in` takes it).  Without ``--by``
+    fields or baselines, an item split where ``Item.to_json`` puts the metadata, of a task whose ``bench_score``
+    no plugin wraps, is scored from that split line: by the core from its record (a response seen before for its
+    answer is looked up), or with the task's hints or its own ``score`` given the item built from the line; its
+    view is built only where its variant group is not text found by :func:`_split_variant` (or a response must
+    be parsed).  Any other item goes through its view."""
+    entries = entries_in(root, data, start, end, ascii)
     responses = index.lookup_many([e[0]["id"] if type(e) is tuple else e.id for e in entries])
-    plain = not extra and not scorer.with_baseline
-    memo, tasks = scorer.memo, scorer.names
     add = packer.add
+    if extra or scorer.with_baseline:
+        for entry, (found, response) in zip(entries, responses, strict=True):
+            add(*_result(entry_view(root, entry), found, response, scorer, extra))
+        return
+    memo, tasks, traced = scorer.memo, scorer.names, scorer.traced
     combos, seen, combo_of, outcome_of = packer.combos_seen_and_appends()
     for entry, (found, response) in zip(entries, responses, strict=True):
-        if plain and type(entry) is tuple:
+        task = None
+        if type(entry) is tuple:
             record = entry[0]
             names = (record["family"], record["task"])
-            task = tasks.get(names)
-            if task is None and type(names[0]) is str and type(names[1]) is str:  # else: the view names it
-                task = scorer.name(names)
-            if task is not None and task[1] in _RECORD_KINDS and type(record["id"]) is str:
-                params = record["params"]
-                variant = record["variant"]
-                if type(variant) is not str:  # no variant of its own: the setting, else a recorded value
-                    variant = params.get("variant") if params else None
-                if variant is None:
-                    block, meta, end = entry[1], entry[3], entry[4]
-                    if ((block.find(b'"variant"', meta, end) < 0 and block.find(b"\\", meta, end) < 0)
-                            or key_absent(block, meta, end, "variant")):
-                        variant = record["variant"]
-                        if variant is None:
-                            variant = "null"
-                if type(variant) is str:
-                    task_id = task[0]
-                    if not found:
-                        packer.missing(record["id"])
-                        outcome: Any = _MISSING_OUTCOME
-                    elif task[1] == "hints":
-                        outcome = scorer.hinted(task_id, entry_item(root, entry), response)
-                    else:
-                        outcome = key = None
-                        options, answer = record["options"], record["answer"]
-                        if (type(answer) is str and (response is None or (type(response) is str and len(response)
-                                                                          <= _MEMO_RESPONSE))
-                                and (options is None or _strings(options))):
-                            key = (task[1], record["answer_type"], str, answer,
-                                   None if options is None else tuple(options), response)
-                            outcome = memo.get(key)
-                        if outcome is None:
-                            result = scorer(entry_view(root, entry), response)
-                            outcome = scorer.memo.get(key) if key is not None else None  # the object remembered
-                            if outcome is None:
-                                outcome = (*result, None)
-                        elif task_id not in scorer.traced:
-                            scorer.trace_id(task_id)
-                    keys = (task_id, task[2], variant)
-                    c = combos.get(keys)
-                    o = seen.get(id(outcome))
-                    if c is None or o is None:  # new to this part: Packer.add keeps them
-                        add(record["id"], task_id, True, keys, outcome)
-                    else:
-                        combo_of(c)
-                        outcome_of(o)
-                    continue
-        add(*_result(entry_view(root, entry), found, response, scorer, extra))
+            if type(names[0]) is str and type(names[1]) is str:  # else: the view names what is wrong
+                task = tasks.get(names) or scorer.name(names)
+        if task is None or task[1] not in _SPLIT_KINDS or type(record["id"]) is not str:
+            add(*_result(entry_view(root, entry), found, response, scorer, extra))
+            continue
+        task_id, kind, category = task
+        view = None
+        variant = _split_variant(entry)
+        if variant is None:  # a value that is no text, or one the metadata may hold: the view's own
+            view = entry_view(root, entry)
+            keys = view.standard_keys(category)
+        else:
+            keys = (task_id, category, variant)
+        if not found:
+            packer.missing(record["id"])
+            outcome: Any = _MISSING_OUTCOME
+        elif kind == "hints":
+            outcome = scorer.hinted(task_id, entry_item(root, entry), response)
+        elif kind == "own":
+            outcome = scorer.owned(task_id, entry_item(root, entry), response)
+        else:
+            outcome = key = None
+            options, answer = record["options"], record["answer"]
+            said = response if type(response) is str and len(response) <= _MEMO_RESPONSE else response_key(response)
+            if type(answer) is str and said is not _UNKEYED and (options is None or _strings(options)):
+                key = (kind, record["answer_type"], str, answer, None if options is None else tuple(options), said)
+                outcome = memo.get(key)
+            if outcome is None:
+                result = scorer(view or entry_view(root, entry), response)
+                outcome = memo.get(key) if key is not None else None  # the object remembered
+                if outcome is None:
+                    outcome = (*result, None)
+            elif task_id not in traced:
+                scorer.trace_id(task_id)
+        c = combos.get(keys)
+        o = seen.get(id(outcome))
+        if c is None or o is None:  # new to this part: Packer.add keeps them
+            add(record["id"], task_id, True, keys, outcome)
+        else:
+            combo_of(c)
+            outcome_of(o)
+
+
+def _split_variant(entry: Entry) -> str | None:
+    """The ``variant`` group of a split line's item where it is text (the item's own variant, else the
+    ``variant`` setting, else the metadata's, read by orjson where its text may hold one, else "null" for an
+    item without one); None where the view must say (a value that is no text, or one orjson cannot read):
+    :meth:`~bench_core.item_views.ItemView.standard_keys`'s rule."""
+    record = entry[0]
+    variant = record["variant"]
+    if type(variant) is str:
+        return variant
+    params = record["params"]
+    setting = params.get("variant") if params else None
+    if setting is not None:
+        return setting if type(setting) is str else None
+    if variant is not None:
+        return None
+    _, block, _, meta, end = entry
+    if (block.find(b'"variant"', meta, end) < 0 and block.find(b"\\", meta, end) < 0) or key_absent(
+            block, meta, end, "variant"):
+        return "null"
+    value = metadata_text(entry, "variant")
+    return "null" if value is ABSENT else value
 
 
 def _strings(values: list[Any]) -> bool:
@@ -524,10 +563,11 @@ def score_part(root: str | os.PathLike[str], start: int, end: int, index: Predic
     packer = Packer()
     try:
         with scorer.host.tracing() as trace:
+            ascii = data.isascii()  # else each line's metadata is checked (no block is copied to check it)
             at = 0
             while at < len(data):
                 cut = data.find(b"\n", at + _BLOCK) + 1 or len(data)
-                block_results(root, data[at:cut], index, scorer, extra, packer)
+                block_results(root, data, index, scorer, extra, packer, at, cut, ascii)
                 at = cut
         part = packer.part
         part.asked = index.asked

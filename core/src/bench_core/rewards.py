@@ -30,6 +30,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from bench_core.scorer import gold_vocabulary
+from bench_core.scoring import score_response, score_value
 from bench_core.statements import check_mode
 from bench_core.types import ANSWER_TYPES, Item, Score
 
@@ -132,8 +134,6 @@ def score_record(record: Mapping[str, Any] | str | Item, response: Any, *, mode:
 
 def _score_plain(record: Mapping[str, Any], response: Any, mode: str) -> Score:
     """:func:`score_record` of a record :func:`as_record` made."""
-    from bench_core.scoring import score_response
-
     check_mode(mode)
     value, details = score_response(record["answer_type"], record["answer"], response, mode=mode,
                                     **_scorer_arguments(record))
@@ -142,8 +142,6 @@ def _score_plain(record: Mapping[str, Any], response: Any, mode: str) -> Score:
 
 def _correct(record: Mapping[str, Any], response: Any, mode: str) -> float:
     """The ``correct`` component alone: :func:`_score_plain`'s value."""
-    from bench_core.scoring import score_value
-
     check_mode(mode)
     return score_value(record["answer_type"], record["answer"], response, mode=mode, **_scorer_arguments(record))
 
@@ -151,8 +149,6 @@ def _correct(record: Mapping[str, Any], response: Any, mode: str) -> float:
 def _scorer_arguments(record: Mapping[str, Any]) -> dict[str, Any]:
     """The options, vocabulary (a sequence record without one: its answer's tokens), synonyms and keywords of a
     record, as the core scorer takes them."""
-    from bench_core.scorer import gold_vocabulary
-
     options = record.get("options") or None
     vocabulary = record.get("vocabulary")
     if record["answer_type"] == "sequence" and not vocabulary:
@@ -243,9 +239,32 @@ def reward(
     stated in a box, answer tags or an ``Answer:`` line, 0.0 for anything else.  ``mode="lenient"`` reads
     answers as evaluation does; ``combination`` weights the components (:data:`REWARD_COMBINATIONS`).  Scored
     by the core from the record alone (the same number with or without the task's plugin)."""
+    if combination == "correct" and type(item) is dict:
+        value = _plain_correct(item, response, mode)
+        if value is not None:
+            return 1.0 * value + 0.0  # combine's sum for {"correct": 1.0}: 0 + 1.0 x value
     weights = _weights(combination)
     if isinstance(item, Item) or (isinstance(item, Mapping) and "family" in item and "id" in item):
         record = scoring_record(item)
     else:
         record = as_record(item)
     return combine(_components(record, response, mode, tuple(weights)), weights)
+
+
+def _plain_correct(record: dict[str, Any], response: Any, mode: str) -> float | None:
+    """The ``correct`` component of a scoring record that :func:`as_record` would give back with the values the
+    scorer reads unchanged (a text answer, a known answer type, options, vocabulary and keywords None or lists,
+    synonyms None or a dict; not an ``items.jsonl`` line), as :func:`_correct` scores it; None for any other."""
+    get = record.get
+    answer, kind, options, vocabulary = get("answer"), get("answer_type"), get("options"), get("vocabulary")
+    synonyms, keywords = get("synonyms"), get("keywords")
+    if not (type(answer) is str and kind in ANSWER_TYPES and (options is None or type(options) is list)
+            and (vocabulary is None or type(vocabulary) is list) and (synonyms is None or type(synonyms) is dict)
+            and (keywords is None or type(keywords) is list)) or ("family" in record and "id" in record):
+        return None
+    check_mode(mode)
+    options = options or None
+    if kind == "sequence" and not vocabulary:
+        vocabulary = gold_vocabulary(answer, options)
+    return score_value(kind, answer, response, mode=mode, options=options, vocabulary=vocabulary, synonyms=synonyms,
+                       keywords=keywords)

@@ -19,14 +19,26 @@ from pathlib import Path
 from typing import Any
 
 from bench_core.dataset import ITEMS
-from bench_core.item_views import _REQUIRED, ItemView, LazyItem, _whole_view, head_has_item_types, views_of
+from bench_core.item_views import (
+    _FIELD_ORDER,
+    _REQUIRED,
+    ItemView,
+    LazyItem,
+    _whole_view,
+    head_has_item_types,
+    views_of,
+)
+from bench_core.types import ANSWER_TYPES
 
 _SPLIT = b',"metadata":'
+_SPLIT_SIZE = len(_SPLIT)
 _JSON_SPACE = b" \t\n\r"
 _SPACE = frozenset(_JSON_SPACE)
 _COLON = ord(":")
 _OPEN, _CLOSE = ord("{"), ord("}")
 _KEYS = frozenset(_REQUIRED)
+#: The keys before the metadata in the order ``Item.to_json`` writes them.
+_HEAD_ORDER = tuple(name for name in _FIELD_ORDER if name != "metadata")
 _SCAN = json.scanner.make_scanner(json.JSONDecoder())  # what json.loads reads a value with
 
 try:  # a strict JSON decoder in C: the keys before the metadata read in a third of json's time
@@ -161,7 +173,28 @@ _LONG_RUN = b"0" * 19
 def fast_exact(text: bytes) -> bool:
     """Whether orjson, where it reads ``text``, reads what json reads: it holds no run of 19 digits (orjson reads an
     integer beyond 64 bits as a float; json as an int)."""
-    return _LONG_RUN not in text.translate(_DIGITS)
+    return text.translate(_DIGITS).find(_LONG_RUN) < 0  # (find: "in" costs a TypeError raised and cleared inside)
+
+
+#: What :func:`metadata_text` gives for a key the metadata does not hold.
+ABSENT = object()
+
+
+def metadata_text(entry: Entry, key: str) -> Any:
+    """``item.metadata.get(key, ABSENT)`` of a split line's item where orjson reads its metadata as a mapping whose
+    ``key`` is text or absent (orjson reads a text as json does, whatever numbers are around it); None where json
+    must say (orjson does not read the metadata, or the value is not text)."""
+    if _fast_loads is None:
+        return None
+    _, data, _, meta, end = entry
+    try:
+        metadata = _fast_loads(data[meta:end])
+    except _FastError:
+        return None
+    if type(metadata) is not dict:
+        return None
+    value = metadata.get(key, ABSENT)
+    return value if value is ABSENT or type(value) is str else None
 
 
 def exact_record(entry: Entry) -> dict:
@@ -175,26 +208,49 @@ def exact_record(entry: Entry) -> dict:
     return again[0]
 
 
-def entries_in(root: str | os.PathLike[str], data: bytes) -> list[Entry | ItemView]:
-    """The items in ``data``, whole lines of ``root/items.jsonl``, in order: each a split line (an
-    :data:`Entry`; :func:`entry_view` makes its view) or, for a line the text reader decodes whole, its view.
-    UnicodeDecodeError for bytes that are not UTF-8 and DatasetError for a line that is not an item, as reading
-    the file gives them."""
-    if b"\r" in data:  # universal newlines end a line at a lone CR too: the text reader splits those
-        return list(views_of(root, io.StringIO(data.decode("utf-8"), newline=None)))
-    ascii = data.isascii()  # else each line is checked: its keys by orjson (or decoded), the rest here
+def entries_in(root: str | os.PathLike[str], data: bytes, start: int = 0, end: int | None = None,
+               ascii: bool | None = None) -> list[Entry | ItemView]:
+    """The items in ``data[start:end]`` (default: all of it), whole lines of ``root/items.jsonl``, in order: each a
+    split line (an :data:`Entry`, whose offsets are in ``data``; :func:`entry_view` makes its view) or, for a line
+    the text reader decodes whole, its view.  ``ascii`` says whether those bytes are all ASCII, if the caller
+    knows.  UnicodeDecodeError for bytes that are not UTF-8 and DatasetError for a line that is not an item, as
+    reading the file gives them."""
+    size = len(data) if end is None else end
+    if data.find(b"\r", start, size) >= 0:  # universal newlines end a line at a lone CR too: the text reader
+        text = data[start:size].decode("utf-8")  # splits those
+        return list(views_of(root, io.StringIO(text, newline=None)))
+    if ascii is None:  # else each line is checked: its keys by orjson (or decoded), the rest here
+        ascii = (data if start == 0 and size == len(data) else data[start:size]).isascii()
     out: list[Entry | ItemView] = []
     append = out.append
-    find, size = data.find, len(data)
-    at = 0
+    find, loads = data.find, _fast_loads
+    at = start
     while at < size:
-        stop = find(b"\n", at)
+        stop = find(b"\n", at, size)
         if stop < 0:  # a last line without a newline: the text reader decodes it whole
-            text = data[at:].decode("utf-8")
+            text = data[at:size].decode("utf-8")
             if text.strip():
                 append(_whole_view(root, text, _where(root), io.StringIO()))
             break
-        entry = split_at(data, at, stop) if data[at] == _OPEN else None
+        entry = None
+        if data[at] == _OPEN:
+            split = find(_SPLIT, at, stop)
+            meta = split + _SPLIT_SIZE
+            record = None
+            if (loads is not None and split > at and meta < stop - 2 and data[meta] == _OPEN
+                    and data[stop - 2] == _CLOSE == data[stop - 1]):
+                try:  # the common line: the metadata an object, the line ending at its brace (split_at's checks)
+                    record = loads(data[at:split] + b"}")
+                except _FastError:  # not orjson's JSON: split_at says what json reads
+                    record = None
+            if type(record) is dict and tuple(record) == _HEAD_ORDER:  # head_has_item_types, by position
+                _, _, _, _, plugin, _, _, params, _, _, _, options, _, answer_type, images, sha256 = record.values()
+                if ((plugin is None or type(plugin) is dict) and (params is None or type(params) is dict)
+                        and (options is None or type(options) is list) and type(images) is list
+                        and type(sha256) is list and answer_type in ANSWER_TYPES):
+                    entry = record, data, at, meta, stop - 1
+            if entry is None:
+                entry = split_at(data, at, stop)
         if entry is None:
             text = data[at:stop].decode("utf-8")
             if text.strip():
@@ -215,23 +271,31 @@ def _line(entry: Entry) -> bytes:
 
 
 class _BlockSource(LineView):
-    """What reads the metadata of an :func:`entry_item` (see ``ItemView.detached``): its text in the block of
-    lines it was read from (the line itself is cut out only to decode it whole)."""
+    """What reads the keys and metadata of an :func:`entry_item` (see ``LazyItem.of_record``): the record orjson
+    read, the metadata's text in the block of lines it was read from (the line itself is cut out only to decode it
+    whole)."""
 
-    __slots__ = ("_start",)
+    __slots__ = ("_exact", "_start")
 
     def _whole(self, line: Any = None) -> dict[str, Any]:
         stop = self._line.find(b"\n", self._end)
         return ItemView._whole(self, self._line[self._start : stop if stop >= 0 else len(self._line)])
 
+    def exact_record(self) -> dict[str, Any]:
+        """The record as json reads it (:func:`exact_record`), worked out on first use."""
+        if not self._exact:
+            self.record = exact_record((self.record, self._line, self._start, self._meta, self._end))
+            self._exact = True
+        return self.record
+
 
 def entry_item(root: str | os.PathLike[str], entry: Entry) -> LazyItem:
-    """The item of a split entry, without its view."""
-    _, data, start, meta, end = entry
+    """The item of a split entry, without its view (its fields are taken from the entry's record when read)."""
+    record, data, start, meta, end = entry
     source = object.__new__(_BlockSource)
-    source._line, source._start, source._meta, source._end, source._where = data, start, meta, end, _where(root)
-    source._metadata = source._item = None
-    return LazyItem.of_record(exact_record(entry), source)
+    source.record, source._line, source._start, source._meta, source._end = record, data, start, meta, end
+    source._where, source._metadata, source._item, source._exact = _where(root), None, None, False
+    return LazyItem.of_record(source)
 
 
 def entry_view(root: str | os.PathLike[str], entry: Entry | ItemView) -> ItemView:

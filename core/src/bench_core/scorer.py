@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bench_core.scoring import score_response
 from bench_core.types import Item, Score
 
 
@@ -66,8 +67,6 @@ def score_item(
     ``mode`` (``"lenient"`` or ``"strict"``); never raises on the response.  A sequence item scored without a
     ``vocabulary`` uses its answer's tokens; a coordinate item's ``keywords`` name its components (see
     :func:`bench_core.parsing.parse_coordinate`)."""
-    from bench_core.scoring import score_response
-
     if item.answer_type == "sequence" and not vocabulary:
         vocabulary = gold_vocabulary(item.answer)
     value, details = score_response(

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bench_core import parsing
+from bench_core.choices import parse_numbered_option
 from bench_core.statements import check_mode, strip_reasoning
 
 __all__ = ["ANSWER_TYPES", "final_text", "score_response", "score_value", "sequence_metrics"]
@@ -226,8 +227,6 @@ def _score(
             details["via"] = "letter" if by_letter or not options else "text"
         return (1.0 if parsed == gold else 0.0), details
     if answer_type == "integer" and _numbered(options, gold):
-        from bench_core.choices import parse_numbered_option
-
         number = parse_numbered_option(response, options, synonyms=synonyms, mode=mode)
         return (1.0 if number == gold else 0.0), {"parsed": number, "answered": number is not None, "gold": gold}
     if answer_type == "integer":
