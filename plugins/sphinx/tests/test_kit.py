@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 from bench_plugin_sphinx.descriptions import common
-from bench_plugin_sphinx.kit import compare, complexity, motifs, probe, tilings
+from bench_plugin_sphinx.kit import compare, complexity, motifs, probe, sampling, tilings
 from bench_plugin_sphinx.kit.palette import PALETTE, phrase
 
 
@@ -204,3 +204,22 @@ def test_knob_for_level_keeps_the_papers_bins():
     assert complexity.knob_for_level(0.0, [4, 8], 2, 8, rng) == 4
     record = complexity.record("cells", 64, 9, 64)
     assert record["c"] == 1.0 and record["band"] == "hard" and record["raw"] == 64
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sampling_draws_are_numpys_own(seed):
+    """``sampling.dirichlet`` and ``sampling.categorical`` draw exactly what ``rng.dirichlet`` and ``rng.choice``
+    draw and leave the generator in the same state; an array of uniforms is the same draws one at a time."""
+    ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+    for _ in range(400):
+        k = int(ours.integers(2, 7))
+        assert k == int(numpys.integers(2, 7))
+        alpha = ours.uniform(0.02, 2.0)
+        assert alpha == numpys.uniform(0.02, 2.0)
+        weights = sampling.dirichlet(ours, alpha, k)
+        assert np.array_equal(weights, numpys.dirichlet(np.full(k, alpha)))
+        size = int(ours.integers(1, 70))
+        assert size == int(numpys.integers(1, 70))
+        assert np.array_equal(sampling.categorical(ours, weights, size), numpys.choice(k, size=size, p=weights))
+        assert ours.random(size).tolist() == [numpys.random() for _ in range(size)]
+        assert ours.bit_generator.state == numpys.bit_generator.state

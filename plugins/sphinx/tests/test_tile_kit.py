@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from bench_plugin_sphinx.kit import boards, edgepaths, indexed, tilings
@@ -66,3 +68,41 @@ def test_palette_canvas_round_trips_its_exact_colours():
     with pytest.raises(KeyError):
         board.ink((1, 2, 3))
     assert isinstance(board.image, Image.Image) and board.image.mode == "P"
+
+
+def _disk_corners(i, j):
+    """Disk (i, j)'s corners computed one at a time, each from its own cosine and sine."""
+    cx, cy = i + (0.5 if j % 2 else 0.0), j * math.sqrt(3.0) / 2
+    sides = tilings.CIRCLE_SIDES
+    return [
+        (cx + 0.5 * math.cos(2 * math.pi * k / sides), cy + 0.5 * math.sin(2 * math.pi * k / sides))
+        for k in range(sides)
+    ]
+
+
+def _pooled_point_by_point(name, width, height):
+    """The patch's vertices pooled one point at a time (a dict of quantised keys, first appearance first)."""
+    index, points, cells = {}, [], []
+    for coord, corners, _kind in tilings._raw_cells(name, width, height):
+        verts = []
+        for x, y in _disk_corners(*coord) if name == "circles" else corners:
+            key = (round(x / tilings.QUANTUM), round(y / tilings.QUANTUM))
+            if key not in index:
+                index[key] = len(points)
+                points.append((key[0] * tilings.QUANTUM, key[1] * tilings.QUANTUM))
+            verts.append(index[key])
+        cells.append(tuple(verts))
+    return tuple(points), cells
+
+
+@pytest.mark.parametrize("name", tilings.NAMES)
+def test_array_pooling_is_point_by_point_pooling(name):
+    """``build`` pools every corner at once (numpy); the vertices, their numbering and every cell's corners are
+    those of pooling the corners one at a time, for every patch size a board can take and a few beyond."""
+    high = boards.DIMENSIONS[name][1]
+    for width in range(1, high + 2):
+        for height in range(1, high + 2, 3):
+            tiling = tilings.build(name, width, height)
+            points, cells = _pooled_point_by_point(name, width, height)
+            assert tiling.vertices == points, (width, height)
+            assert [c.verts for c in tiling.cells] == cells, (width, height)

@@ -17,7 +17,9 @@ from bench_plugin_sphinx import topology_words as words
 from bench_plugin_sphinx.descriptions import tiles_connected_component as cc_description
 from bench_plugin_sphinx.descriptions import tiles_geometry as geometry_description
 from bench_plugin_sphinx.descriptions import tiles_shortest_path as path_description
-from bench_plugin_sphinx.kit import complexity, tilings
+from bench_plugin_sphinx.kit import boards, complexity, indexed, tilings
+from bench_plugin_sphinx.kit.palette import rgb
+from bench_plugin_sphinx.verifiers import topology
 from PIL import ImageDraw
 from sphinx_helpers import HOST, build, build_run, task_of
 
@@ -242,3 +244,103 @@ def test_difficulty_aliases_select_the_papers_bins(task, alias, hard):
     for built in build_run(task, 6, {"difficulty": alias}, seed=2):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
+
+
+def _drawn_edge_by_edge(scene):
+    """A board as drawn before cell maps: every cell filled in turn on a palette canvas, then every edge once,
+    in sorted order, as a 1 px line from its lower corner to its higher one."""
+    fills = scene["fills"]
+    named = sorted(set(fills) - {topo.WHITE, topo.BLACK})
+    colours = [topo.WHITE, topo.BLACK, *named]
+    board = indexed.canvas(tuple(scene["image_size"]), [rgb(c) for c in colours])
+    ink = {c: board.ink(rgb(c)) for c in colours}
+    xy = [tuple(float(v) for v in p.split(",")) for p in scene["vertices"].split()]
+    cells = [[int(v) for v in cell.split(",")] for cell in scene["polygons"].split()]
+    edges = sorted({tuple(sorted((p[k], p[(k + 1) % len(p)]))) for p in cells for k in range(len(p))})
+    boards.draw_cells(board.draw, xy, cells, [ink[c] for c in fills])
+    boards.draw_outlines(board.draw, xy, edges, colour=ink[topo.BLACK])
+    return board.image
+
+
+@pytest.mark.parametrize("name", tsp.TILINGS)
+def test_a_board_is_its_cell_map_coloured(name):
+    """``compose`` colours one cached cell map per board; the picture is byte for byte the board drawn cell by
+    cell and edge by edge, for every board the tasks draw (and one of more than 255 cells), and the scene's
+    corner string is each corner written with ``format(x, "g")``."""
+    rng = np.random.default_rng(len(name))
+    shapes = [(w, h) for w, h, _ in topo.board_options(name, *topo.CELL_RANGE)]
+    for width, height in [*shapes, (17, 16)] if name == "square" else shapes:
+        cells = len(topo.patch(name, width, height)[0].cells)
+        pool = [topo.WHITE, topo.BLACK, *(tcc.PALETTE[c] for c in topo.REGION_COLOURS)]
+        fills = [pool[int(k)] for k in rng.integers(len(pool), size=cells)]
+        scene = topo.scene(name, width, height, fills, tcc.EDGE_PX, tcc.SIDE_RANGE)
+        picture, reference = topo.compose(scene), _drawn_edge_by_edge(scene)
+        assert picture.tobytes() == reference.tobytes(), (width, height)
+        assert picture.getpalette() == reference.getpalette() and picture.mode == reference.mode == "P"
+        xy = boards.place(topo.patch(name, width, height)[0], scene["side"], topo.MARGIN)
+        assert scene["vertices"] == " ".join(f"{x:g},{y:g}" for x, y in xy.tolist())
+
+
+def _first_far_start_by_search(graph, free, starts, target):
+    """``first_far_start`` by searching from every start in turn."""
+    for start in starts:
+        reach = topo.distances(graph, free, start)
+        far = sorted(c for c, d in reach.items() if (d == target if target else d >= tsp.MIN_MOVES))
+        if far:
+            return start, reach, far
+    return None
+
+
+@pytest.mark.parametrize("name", tsp.TILINGS)
+def test_passed_over_starts_have_no_cell_that_far(name):
+    """The starts ``first_far_start`` passes over without a search (too small a component, or too near an
+    earlier start whose eccentricity falls short) are starts the search would reject: it picks what searching
+    every start in turn picks."""
+    rng = np.random.default_rng(3)
+    for width, height, cells in topo.board_options(name, *topo.CELL_RANGE)[::3]:
+        graph = topo.patch(name, width, height)[1]
+        for _ in range(25):
+            free = set(np.flatnonzero(rng.random(cells) >= rng.uniform(0.1, 0.6)).tolist())
+            if len(free) < 2:
+                continue
+            comps = topo.components(free, graph)
+            starts = [sorted(free)[int(k)] for k in rng.permutation(len(free))]
+            for target in (None, *range(tsp.MIN_MOVES, 13)):
+                assert tsp.first_far_start(graph, free, comps, starts, target) == _first_far_start_by_search(
+                    graph, free, starts, target), (width, height, target)
+
+
+@pytest.mark.parametrize("task", [COMPONENTS, PATHS], ids=["components", "paths"])
+def test_one_stray_pixel_inside_a_cell_is_caught(task):
+    """The reader compares every covered pixel with its cell's colour (the cell map kept per board, expanded from
+    its runs): one pixel of another colour off every outline fails the item, on a board the reader has seen."""
+    for built in build_run(task, 5, seed=8):
+        scene = built.item.metadata["scene"]
+        picture = topo.compose(scene).convert("RGB")
+        assert not verify_item(HOST, task, built.item, [picture])
+        layout = topology._layout(scene["side"], scene["tiling"], scene["vertices"], scene["polygons"])
+        values, lengths = layout.runs
+        xy = np.array(scene["vertices"].replace(",", " ").split(), dtype=float).reshape(-1, 2)
+        ids = topology._interior(scene["side"], xy.tolist(), topo.unpack(scene)[1])
+        assert np.array_equal(np.repeat(values, lengths).reshape(ids.shape), ids)
+        x, y = (int(v) for v in np.rint(_centre(scene, 0)))
+        assert picture.getpixel((x + 3, y)) == picture.getpixel((x, y))  # inside cell 0, off its outline
+        picture.putpixel((x + 3, y), (1, 2, 3))
+        assert_rejected(HOST, task, built.item, [picture], "one stray pixel")
+
+
+def test_an_edge_painted_over_is_caught():
+    """An edge between two cells of one colour painted over at its midpoint (the 3 x 3 square the reader looks
+    at, kept per board) is an edge the picture does not draw."""
+    built = next(b for b in build_run(COMPONENTS, 6, {"tiling": "square"}, seed=2))
+    scene = built.item.metadata["scene"]
+    fills, (xy, cells) = scene["fills"], topo.unpack(scene)
+    graph = topo.patch(scene["tiling"], scene["width"], scene["height"])[1]
+    a, b = next((a, b) for a in range(len(cells)) for b in sorted(graph[a]) if a < b and fills[a] == fills[b])
+    shared = sorted(set(cells[a]) & set(cells[b]))
+    x, y = (int(v) for v in np.rint((np.array(xy[shared[0]]) + np.array(xy[shared[1]])) / 2))
+    picture = topo.compose(scene).convert("RGB")
+    assert not topology.read_board(scene, picture)[1]
+    ImageDraw.Draw(picture).rectangle((x - 1, y - 1, x + 1, y + 1), fill=rgb(fills[a]))
+    board, failures = topology.read_board(scene, picture)
+    assert board is None and "not drawn in black" in failures[0], failures

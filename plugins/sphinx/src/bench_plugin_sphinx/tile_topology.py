@@ -6,6 +6,8 @@ string ``"x,y x,y …"``), each cell's corners (``polygons``, one string ``"a,b,
 indices per cell; strings keep a circle packing's thousand corners cheap to write and read back) and each
 cell's fill as ``#rrggbb`` (``fills``); ``compose`` draws exactly that: a white
 canvas, every cell filled, every cell edge 1 px black, no anti-aliasing (each pixel has an exact colour).
+A board's geometry (``drawn_patch``: its strings) and which cell or outline each pixel shows (``cell_map``, as
+runs along the rows) are kept per board, so a picture is the runs coloured by the fills.
 The generator's graph is the kit's (``tilings.Tiling.adjacency``: shared pooled edges, point touch for
 disks); the verifiers never use it, they probe the picture.
 """
@@ -18,7 +20,7 @@ from collections import deque
 from typing import Any
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bench_core import GenerationError
 from bench_plugin_sphinx.kit import boards, complexity, indexed, tilings
@@ -35,8 +37,9 @@ def patch(name: str, width: int, height: int) -> tuple[tilings.Tiling, dict[int,
     """The patch, its dual graph (edge adjacency; point touch for circles) and its border cells (cells with an
     edge on the patch's outline).  A pure function of its arguments, kept for reuse: do not change the result."""
     tiling = tilings.build(name, width, height)
-    border_cells = {c for e, cs in tiling.edges().items() if len(cs) == 1 for c in cs}
-    return tiling, tiling.adjacency(touch=name == "circles"), frozenset(border_cells)
+    edges = tiling.edges()
+    border_cells = {c for cs in edges.values() if len(cs) == 1 for c in cs}
+    return tiling, tiling.adjacency(touch=name == "circles", edges=edges), frozenset(border_cells)
 
 
 @functools.lru_cache(maxsize=256)
@@ -140,19 +143,28 @@ def grow(graph: dict[int, set[int]], allowed: set[int], seed: int, size: int, rn
 def scene(name: str, width: int, height: int, fills: list[str], edge_px: float,
           side_range: tuple[int, int]) -> dict[str, Any]:
     """The scene record of a board whose cell k is filled with ``fills[k]`` (``#rrggbb``)."""
+    side, vertices, polygons, cells = drawn_patch(name, width, height, edge_px, tuple(side_range))
+    return {"tiling": name, "width": width, "height": height, "cells": cells, "side": side,
+            "vertices": vertices, "polygons": polygons, "fills": list(fills), "image_size": [side, side]}
+
+
+@functools.lru_cache(maxsize=256)
+def drawn_patch(name: str, width: int, height: int, edge_px: float,
+                side_range: tuple[int, int]) -> tuple[int, str, str, int]:
+    """(canvas side, the ``vertices`` string, the ``polygons`` string, cells) of the patch drawn with edges about
+    ``edge_px`` long: the scene's geometry, a pure function of its arguments (kept for reuse)."""
     tiling = patch(name, width, height)[0]
     side = boards.canvas_side(tiling, edge_px, MARGIN, *side_range)
     xy = boards.place(tiling, side, MARGIN)
-    return {"tiling": name, "width": width, "height": height, "cells": len(tiling.cells), "side": side,
-            "vertices": " ".join(f"{x:g},{y:g}" for x, y in xy.tolist()),
-            "polygons": " ".join(",".join(map(str, c.verts)) for c in tiling.cells), "fills": list(fills),
-            "image_size": [side, side]}
+    return (side, " ".join(map("%g,%g".__mod__, map(tuple, xy.tolist()))),  # %g: format(x, "g"), faster
+            " ".join(",".join(map(str, c.verts)) for c in tiling.cells), len(tiling.cells))
 
 
 def unpack(scene_record: dict[str, Any]) -> tuple[list[tuple[float, float]], list[list[int]]]:
     """(corners in pixels, each cell's corner indices) from the record's compact strings."""
-    xy = [tuple(float(v) for v in p.split(",")) for p in scene_record["vertices"].split()]
-    return xy, [[int(v) for v in cell.split(",")] for cell in scene_record["polygons"].split()]
+    corners = np.array(scene_record["vertices"].replace(",", " ").split(), dtype=float).reshape(-1, 2)
+    return list(map(tuple, corners.tolist())), [[int(v) for v in cell.split(",")] for cell in
+                                                scene_record["polygons"].split()]
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -161,16 +173,60 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
 
 
 def compose(scene_record: dict[str, Any]) -> Image.Image:
-    """The picture (a palette image): white canvas, every cell filled with its colour, every edge 1 px black."""
+    """The picture (a palette image): white canvas, every cell filled with its colour, every edge 1 px black.
+    Each pixel is its ``cell_map`` entry coloured: the background white, a cell its fill, an outline black."""
     fills = scene_record["fills"]
     named = sorted(set(fills) - {WHITE, BLACK})
-    board = indexed.canvas(tuple(scene_record["image_size"]), [_rgb(WHITE), _rgb(BLACK), *(_rgb(c) for c in named)])
+    size = tuple(scene_record["image_size"])
+    board = indexed.canvas(size, [_rgb(WHITE), _rgb(BLACK), *(_rgb(c) for c in named)])
     ink = {c: board.ink(_rgb(c)) for c in {WHITE, BLACK, *named}}
-    xy, polygons = unpack(scene_record)
-    edges = sorted({tuple(sorted((p[k], p[(k + 1) % len(p)]))) for p in polygons for k in range(len(p))})
-    boards.draw_cells(board.draw, xy, polygons, [ink[c] for c in fills])
-    boards.draw_outlines(board.draw, xy, edges, colour=ink[BLACK])
+    if len(scene_record["polygons"].split()) != len(fills):
+        raise ValueError(f"the scene has {len(fills)} fills for {len(scene_record['polygons'].split())} cells")
+    values, lengths = cell_map(scene_record["vertices"], scene_record["polygons"], size)
+    table = np.array([ink[WHITE], *(ink[c] for c in fills), ink[BLACK]], dtype=np.uint8)
+    board.image.frombytes(np.repeat(table.take(values), lengths).tobytes())
     return board.image
+
+
+@functools.lru_cache(maxsize=128)
+def cell_map(vertices: str, polygons: str, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """What ``compose`` draws at each pixel of a board with these geometry strings, row after row as runs of
+    one entry (each run's entry, its length; read-only): 0 the background, k + 1 cell k (the last cell whose
+    fill covers the pixel), cells + 1 an outline (every cell filled in order, then every edge as a 1 px line, as
+    the picture is drawn).  A pure function of its arguments, kept for reuse: a board's colourings differ only in
+    the colour each entry gets."""
+    xy, cells = unpack({"vertices": vertices, "polygons": polygons})
+    outline = len(cells) + 1
+    canvas = Image.new("L" if outline < 256 else "I", size, 0)
+    draw = ImageDraw.Draw(canvas)
+    boards.draw_cells(draw, xy, cells, range(1, outline))
+    for run in _outline_runs(cells):
+        draw.line([xy[v] for v in run], fill=outline, width=1)
+    drawn = np.asarray(canvas).ravel()
+    starts = np.flatnonzero(np.concatenate([[True], drawn[1:] != drawn[:-1]]))
+    runs = drawn[starts].astype(np.int32), np.diff(np.append(starts, drawn.size)).astype(np.int32)
+    for array in runs:
+        array.flags.writeable = False
+    return runs
+
+
+def _outline_runs(cells: list[list[int]]) -> list[list[int]]:
+    """Every cell's outline cut into runs of consecutive edges that each go from their lower corner to their
+    higher one, each run as the corners it passes in that direction.  A 1 px polyline draws each of its segments
+    as a line of its own would, so drawing the runs draws every edge from its lower corner to its higher (an edge
+    two cells share is drawn twice, the same pixels in the same colour)."""
+    runs = []
+    for corners in cells:
+        ring = [*corners, corners[0]]
+        run = ring[:2]
+        for v in ring[2:]:
+            if (v > run[-1]) == (run[-1] > run[-2]):
+                run.append(v)
+            else:
+                runs.append(run if run[-1] > run[0] else run[::-1])
+                run = [run[-1], v]
+        runs.append(run if run[-1] > run[0] else run[::-1])
+    return runs
 
 
 #: Region colours: the palette without gray (too near the near-black holes of tiles geometry at a glance).

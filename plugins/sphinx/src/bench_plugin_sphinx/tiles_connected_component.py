@@ -15,12 +15,10 @@ Complexity is the paper's knob, the number of components n: c = (n - 1) / 5.
 
 from __future__ import annotations
 
-import numpy as np
-
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import tile_topology as topo
 from bench_plugin_sphinx import topology_words as words
-from bench_plugin_sphinx.kit import complexity
+from bench_plugin_sphinx.kit import complexity, sampling
 from bench_plugin_sphinx.kit.palette import PALETTE, phrase
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -88,8 +86,8 @@ class TilesConnectedComponent(PaperSets, task="tiles-connected-component"):
         width, height, cells = board
         neighbours = topo.neighbour_lists(name, width, height)
         k = int(rng.integers(COLOURS[0], COLOURS[1] + 1))
-        weights = rng.dirichlet(np.full(k, rng.uniform(*ALPHA)))
-        drawn = rng.choice(k, size=cells, p=weights).tolist()
+        weights = sampling.dirichlet(rng, rng.uniform(*ALPHA), k)
+        drawn = sampling.categorical(rng, weights, cells).tolist()
         by_colour = topo.colour_components(neighbours, drawn)
         fitting = []
         for index in range(k):

@@ -19,7 +19,7 @@ import numpy as np
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import tile_topology as topo
 from bench_plugin_sphinx import topology_words as words
-from bench_plugin_sphinx.kit import complexity
+from bench_plugin_sphinx.kit import complexity, sampling
 from bench_plugin_sphinx.kit.palette import PALETTE, phrase
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -32,6 +32,10 @@ MARK_COLOURS = ("red", "green", "blue", "orange", "cyan", "magenta", "yellow")
 #: The paper's obstacle regimes: (name, Beta a, Beta b, weight).
 REGIMES = (("sparse", 0.35, 2.7, 0.30), ("dense", 2.7, 0.35, 0.01), ("balanced", 1.2, 1.2, 0.50),
            ("patchy", 0.6, 0.6, 0.01))
+#: The regimes' weights as probabilities.
+REGIME_WEIGHTS = np.array([r[3] for r in REGIMES])
+REGIME_WEIGHTS /= REGIME_WEIGHTS.sum()
+REGIME_WEIGHTS.flags.writeable = False
 UNREACHABLE_EVERY = 10
 MIN_MOVES = 3
 EDGE_PX, SIDE_RANGE = 44, (300, 500)
@@ -43,6 +47,29 @@ LOOSE_AFTER = 300
 def unreachable_slot(random) -> bool:
     """One item in every aligned block of ten, at a seeded position in the block."""
     return random.balanced(UNREACHABLE_EVERY, "unreachable") == 0
+
+
+def first_far_start(graph: dict[int, set[int]], free: set[int], comps: list[set[int]], starts: list[int],
+                    target: int | None) -> tuple[int, dict[int, int], list[int]] | None:
+    """(the first of ``starts`` with free cells exactly ``target`` moves away, or with ``target`` None at least
+    MIN_MOVES; its breadth-first distances; those cells, sorted), or None.  Breadth-first layers are contiguous,
+    so a start has such cells exactly when its eccentricity (largest distance) reaches the bound: a start whose
+    component (of ``comps``, the free cells' components) has no more cells than the bound, or whose distance to
+    an earlier searched start of its component plus that start's eccentricity falls short of it (triangle
+    inequality), has none and is passed over without a search."""
+    need = target or MIN_MOVES
+    component = {cell: k for k, comp in enumerate(comps) for cell in comp}
+    searched: dict[int, list[tuple[dict[int, int], int]]] = {}
+    for start in starts:
+        k = component[start]
+        if len(comps[k]) <= need or any(reach[start] + ecc < need for reach, ecc in searched.get(k, ())):
+            continue
+        reach = topo.distances(graph, free, start)
+        far = sorted(c for c, d in reach.items() if (d == target if target else d >= MIN_MOVES))
+        if far:
+            return start, reach, far
+        searched.setdefault(k, []).append((reach, max(reach.values())))
+    return None
 
 
 class TilesShortestPath(PaperSets, task="tiles-shortest-path"):
@@ -78,10 +105,9 @@ class TilesShortestPath(PaperSets, task="tiles-shortest-path"):
         """(regime, obstacle cells, start, end, moves or -1) or None; a reachable pair is ``target`` moves apart
         (None: any distance the field offers, at least MIN_MOVES)."""
         graph = topo.patch(name, width, height)[1]
-        weights = np.array([r[3] for r in REGIMES])
-        regime, a, b, _w = REGIMES[int(rng.choice(len(REGIMES), p=weights / weights.sum()))]
+        regime, a, b, _w = REGIMES[int(sampling.categorical(rng, REGIME_WEIGHTS, 1)[0])]
         p = float(rng.beta(a, b))
-        blocked = {c for c in range(cells) if rng.random() < p}
+        blocked = set(np.flatnonzero(rng.random(cells) < p).tolist())  # each cell in turn, one draw each
         free = set(range(cells)) - blocked
         if not blocked or len(free) < 2:
             return None
@@ -94,13 +120,12 @@ class TilesShortestPath(PaperSets, task="tiles-shortest-path"):
             end = sorted(second)[int(rng.integers(len(second)))]
             return regime, blocked, start, end, -1
         order = sorted(free)
-        for k in rng.permutation(len(order)):  # starts in a random order until one has a cell that far
-            reach = topo.distances(graph, free, order[int(k)])
-            far = sorted(c for c, d in reach.items() if (d == target if target else d >= MIN_MOVES))
-            if far:
-                end = far[int(rng.integers(len(far)))]
-                return regime, blocked, order[int(k)], end, reach[end]
-        return None
+        found = first_far_start(graph, free, comps, [order[int(k)] for k in rng.permutation(len(order))], target)
+        if found is None:
+            return None
+        start, reach, far = found
+        end = far[int(rng.integers(len(far)))]
+        return regime, blocked, start, end, reach[end]
 
     def render(self, problem):
         return [topo.compose(problem.structure if problem.structure is not None else problem.metadata["scene"])]

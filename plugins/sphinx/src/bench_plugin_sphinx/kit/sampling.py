@@ -1,11 +1,17 @@
-"""Spreading categorical draws over the item indices (issue 10, "Sampling")."""
+"""Spreading categorical draws over the item indices (issue 10, "Sampling"), and the numpy draws a rejection
+loop repeats many times, without their per-call argument checks (``dirichlet``, ``categorical``)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from bench_core import ItemRandom
+
+#: numpy's Dirichlet draws normalised gamma variates when the largest concentration is at least this.
+DIRICHLET_GAMMA_FROM = 0.1
 
 
 def cyclic(random, choices: tuple, key: str) -> Any:
@@ -62,3 +68,22 @@ def matched_order(random, choices: tuple, allowed, key: Any) -> tuple[tuple, tup
     for value, slot in owner.items():
         second[slot] = value
     return first, tuple(second)
+
+
+def dirichlet(rng: np.random.Generator, alpha: float, k: int) -> np.ndarray:
+    """Exactly what ``rng.dirichlet(np.full(k, alpha))`` draws, and the same stream consumed: for alpha >= 0.1
+    numpy's own route, k standard gamma variates, each times one over their sum (added in order), without the
+    call's argument checks (a smaller alpha takes numpy's call itself)."""
+    if alpha < DIRICHLET_GAMMA_FROM:
+        return rng.dirichlet(np.full(k, alpha))
+    gammas = rng.standard_gamma(alpha, size=k)
+    return gammas * (1.0 / sum(gammas.tolist()))
+
+
+def categorical(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarray:
+    """Exactly what ``rng.choice(len(weights), size=size, p=weights)`` draws, and the same stream consumed:
+    numpy's own route (uniform variates looked up in the normalised cumulative weights), without the call's
+    checks of ``weights`` (they must be finite, non-negative and sum to 1)."""
+    cdf = weights.cumsum()
+    cdf /= cdf[-1]
+    return cdf.searchsorted(rng.random(size), side="right")

@@ -22,6 +22,7 @@ import math
 from collections import defaultdict
 
 import attrs
+import numpy as np
 from shapely.geometry import Polygon
 
 NAMES = ("circles", "square", "triangular", "hexagonal", "rhombille")
@@ -90,8 +91,9 @@ class Tiling:
         else:
             groups = (self.edges() if edges is None else edges).values()
         for group in groups:
-            for a in group:
-                graph[a].update(b for b in group if b != a)
+            if len(group) > 1:  # a corner or edge of one cell alone joins nothing
+                for a in group:
+                    graph[a].update(b for b in group if b != a)
         return graph
 
     def vertex_graph(self, edges: dict[tuple[int, int], list[int]] | None = None) -> dict[int, set[int]]:
@@ -135,6 +137,11 @@ def _hex_centre(q: int, r: int) -> tuple[float, float]:
 _HEX_UNIT = tuple((math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6))
 
 
+#: A disk's polygon corners about its centre (radius 0.5 times the cosine and sine of k turns / CIRCLE_SIDES).
+_DISK_UNIT = tuple((0.5 * math.cos(2 * math.pi * k / CIRCLE_SIDES), 0.5 * math.sin(2 * math.pi * k / CIRCLE_SIDES))
+                   for k in range(CIRCLE_SIDES))
+
+
 def _hex_corners(cx: float, cy: float) -> list[tuple[float, float]]:
     return [(cx + dx, cy + dy) for dx, dy in _HEX_UNIT]
 
@@ -166,14 +173,11 @@ def _raw_cells(name: str, width: int, height: int) -> list[tuple[tuple[int, ...]
                 for sector in range(3):
                     a, b, c = corners[2 * sector], corners[2 * sector + 1], corners[(2 * sector + 2) % 6]
                     cells.append(((q, r, sector), [(cx, cy), a, b, c], "rhombus"))
-    elif name == "circles":
-        radius = 0.5
-        for j in range(height):
-            for i in range(width):
-                cx, cy = i + (0.5 if j % 2 else 0.0), j * _SQ3 / 2
-                pts = [(cx + radius * math.cos(2 * math.pi * k / CIRCLE_SIDES),
-                        cy + radius * math.sin(2 * math.pi * k / CIRCLE_SIDES)) for k in range(CIRCLE_SIDES)]
-                cells.append(((i, j), pts, "disk"))
+    elif name == "circles":  # every disk's corners: its centre plus the same offsets (one array sum)
+        coords = [(i, j) for j in range(height) for i in range(width)]
+        centres = np.array([(i + (0.5 if j % 2 else 0.0), j * _SQ3 / 2) for i, j in coords])
+        corners = centres[:, None, :] + np.array(_DISK_UNIT)[None, :, :]
+        cells.extend((coord, pts, "disk") for coord, pts in zip(coords, corners, strict=True))
     else:
         raise ValueError(f"unknown tiling {name!r}; known: {', '.join(NAMES)}")
     return cells
@@ -183,20 +187,29 @@ def build(name: str, width: int, height: int) -> Tiling:
     """A ``width`` x ``height`` patch of the tiling ``name`` with pooled vertices."""
     if width < 1 or height < 1:
         raise ValueError(f"a tiling needs at least one column and row, got {width} x {height}")
-    index: dict[tuple[int, int], int] = {}  # vertex pooling: equal coordinates after quantisation, one index
-    points: list[tuple[float, float]] = []
-    cells = []
-    for k, (coord, pts, kind) in enumerate(_raw_cells(name, width, height)):
-        verts = []
-        for x, y in pts:
-            key = (round(x / QUANTUM), round(y / QUANTUM))
-            vertex = index.get(key)
-            if vertex is None:
-                vertex = index[key] = len(points)
-                points.append((key[0] * QUANTUM, key[1] * QUANTUM))
-            verts.append(vertex)
-        cells.append(Cell(k, tuple(coord), tuple(verts), kind))
-    return Tiling(name, width, height, tuple(points), tuple(cells))
+    raw = _raw_cells(name, width, height)
+    points, verts = pool(np.concatenate([np.asarray(pts, dtype=float) for _coord, pts, _kind in raw]))
+    cells, at = [], 0
+    for k, (coord, pts, kind) in enumerate(raw):
+        cells.append(Cell(k, tuple(coord), tuple(verts[at: at + len(pts)]), kind))
+        at += len(pts)
+    return Tiling(name, width, height, points, tuple(cells))
+
+
+def pool(points: np.ndarray) -> tuple[tuple[tuple[float, float], ...], list[int]]:
+    """(the pooled vertices, each point's vertex index) of ``points`` (n x 2): points equal after quantisation
+    (``QUANTUM``, rounding half to even as ``round`` does) share one vertex, numbered in order of first
+    appearance, at the quantised coordinates."""
+    keys = np.rint(points / QUANTUM).astype(np.int64)
+    low = keys.min(axis=0)
+    span = int(keys[:, 1].max() - low[1]) + 1
+    _values, first, inverse = np.unique((keys[:, 0] - low[0]) * span + (keys[:, 1] - low[1]), return_index=True,
+                                        return_inverse=True)
+    order = np.argsort(first)  # the distinct keys in order of first appearance
+    number = np.empty_like(order)
+    number[order] = np.arange(len(order))
+    pooled = keys[first[order]] * QUANTUM
+    return tuple(map(tuple, pooled.tolist())), number[inverse.ravel()].tolist()
 
 
 def fit(tiling: Tiling, size: tuple[int, int], margin: float) -> tuple[float, float, float]:

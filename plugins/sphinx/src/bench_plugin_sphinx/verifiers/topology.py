@@ -10,11 +10,14 @@ picture's geometry: from the midpoint of each edge of a cell the verifier steps 
 from the cell's centre) and looks where it lands: inside another cell's interior (that cell shares the edge),
 on a pixel no cell covers (the edge lies on the board's border), or elsewhere (the picture is not a board: a
 failure).  Disks (circle packings) touch at single points, so two disks are neighbours when their centres lie
-one diameter apart (within ``TOUCH_TOLERANCE`` px).
+one diameter apart (within ``TOUCH_TOLERANCE`` px).  What comes from the recorded geometry alone (the map of
+cells, centres, edges and the probed neighbours: ``_layout``) is kept per board; every picture's pixels are read
+anew.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 
@@ -59,39 +62,74 @@ def read_board(scene: dict, image) -> tuple[Board | None, list[str]]:
     side = int(scene["side"])
     if image.size != (side, side):
         return None, [f"the picture is {image.size[0]}x{image.size[1]}, the scene records a {side} px board"]
+    layout = _layout(side, scene["tiling"], scene["vertices"], scene["polygons"])
+    if isinstance(layout, str):
+        return None, [layout]
     keys = _keys(image)
-    xy = np.array(scene["vertices"].replace(",", " ").split(), dtype=float).reshape(-1, 2)
-    polygons = [[int(v) for v in cell.split(",")] for cell in scene["polygons"].split()]
-    if not polygons or max(max(p) for p in polygons) >= len(xy):
-        return None, ["the scene's polygons refer to corners it does not record"]
-    ids = _interior(side, xy.tolist(), polygons)
-    uncovered = ids == 0
-    table = _edge_table(xy, polygons)
-    centres = np.clip(np.rint(_centres(xy, polygons)).astype(int), 0, side - 1)
-    off = np.flatnonzero(ids[centres[:, 1], centres[:, 0]] != np.arange(1, len(polygons) + 1)).tolist()
-    if off:
-        return None, [f"{len(off)} recorded cells have no interior around their centre (e.g. cell {off[0]})"]
-    colours, mixed = _flat_colours(keys, ids, centres)
+    colours, mixed = _flat_colours(keys, layout)
     if mixed:
         return None, [f"{len(mixed)} cells do not show one flat colour (e.g. cell {mixed[0]})"]
-    undrawn = _undrawn_edges(keys, xy, table)
+    undrawn = _undrawn_edges(keys, layout)
     if undrawn:
         return None, [f"{len(undrawn)} recorded cell edges are not drawn in black (e.g. {undrawn[0]})"]
-    if scene["tiling"] == "circles":
-        neighbours, sides, border = _touching(xy, polygons), [() for _ in polygons], [0] * len(polygons)
+    if layout.failure:
+        return None, [layout.failure]
+    cell_keys = colours.tolist()
+    names = {k: _hex_of(k) for k in set(cell_keys)}  # each colour written once
+    return Board(tuple(names[k] for k in cell_keys), layout.neighbours, layout.border_edges, layout.sides), []
+
+
+@attrs.frozen
+class _Layout:
+    """What the recorded geometry alone gives the reader (the same for every colouring of one board): the
+    corners, the map of cell interiors as runs along its rows (each run's map value and length), each cell's
+    centre pixel, the edge table, the pixels around each edge's midpoint, and the cell graph probed on the map
+    (or ``failure``, why the map is not a board)."""
+
+    xy: np.ndarray
+    runs: tuple[np.ndarray, np.ndarray]
+    centres: np.ndarray
+    table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    midpoints: np.ndarray
+    neighbours: tuple[tuple[int, ...], ...]
+    border_edges: tuple[int, ...]
+    sides: tuple[tuple[int, ...], ...]
+    failure: str
+
+
+@functools.lru_cache(maxsize=128)
+def _layout(side: int, tiling: str, vertices: str, polygons: str) -> _Layout | str:
+    """The recorded geometry read into a ``_Layout`` (arrays read-only), or a failure message when the record's
+    polygons cannot be a board: a pure function of the scene's geometry strings, kept for reuse."""
+    xy = np.array(vertices.replace(",", " ").split(), dtype=float).reshape(-1, 2)
+    cells = [[int(v) for v in cell.split(",")] for cell in polygons.split()]
+    if not cells or max(max(p) for p in cells) >= len(xy):
+        return "the scene's polygons refer to corners it does not record"
+    ids = _interior(side, xy.tolist(), cells)
+    table = _edge_table(xy, cells)
+    centres = np.clip(np.rint(_centres(xy, cells)).astype(int), 0, side - 1)
+    off = np.flatnonzero(ids[centres[:, 1], centres[:, 0]] != np.arange(1, len(cells) + 1)).tolist()
+    if off:
+        return f"{len(off)} recorded cells have no interior around their centre (e.g. cell {off[0]})"
+    failure = ""
+    if tiling == "circles":
+        neighbours, sides, border = _touching(xy, cells), [() for _ in cells], [0] * len(cells)
     else:
-        probed = _probe_edges(ids, uncovered, xy, table, len(polygons))
+        probed = _probe_edges(ids, ids == 0, xy, table, len(cells))
         if isinstance(probed, str):
-            return None, [probed]
-        sides = probed
-        neighbours = [sorted({n for n in s if n >= 0}) for s in sides]
-        border = [sum(n < 0 for n in s) for s in sides]
-    board = Board(tuple(_hex_of(int(k)) for k in colours), tuple(tuple(n) for n in neighbours), tuple(border),
-                  tuple(tuple(s) for s in sides))
-    asymmetric = [k for k, ns in enumerate(board.neighbours) if any(k not in board.neighbours[n] for n in ns)]
-    if asymmetric:
-        return None, [f"cell {asymmetric[0]} sees a neighbour that does not see it back"]
-    return board, []
+            neighbours, sides, border, failure = [], [], [], probed
+        else:
+            sides = probed
+            neighbours = [sorted({n for n in s if n >= 0}) for s in sides]
+            border = [sum(n < 0 for n in s) for s in sides]
+    asymmetric = [k for k, ns in enumerate(neighbours) if any(k not in neighbours[n] for n in ns)]
+    if asymmetric and not failure:
+        failure = f"cell {asymmetric[0]} sees a neighbour that does not see it back"
+    runs, midpoints = _runs(ids), _midpoint_squares(xy, table, side)
+    for array in (xy, *runs, centres, *table, midpoints):
+        array.flags.writeable = False
+    return _Layout(xy, runs, centres, table, midpoints, tuple(tuple(n) for n in neighbours), tuple(border),
+                   tuple(tuple(s) for s in sides), failure)
 
 
 def _keys(image) -> np.ndarray:
@@ -134,10 +172,24 @@ def _edge_table(xy: np.ndarray, polygons) -> tuple[np.ndarray, np.ndarray, np.nd
     return owners, firsts, seconds, centres[owners]
 
 
-def _flat_colours(keys: np.ndarray, ids: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, list[int]]:
+def _runs(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The map read row after row as runs of one value: (each run's value, its length in pixels)."""
+    flat = ids.ravel()
+    starts = np.flatnonzero(np.concatenate([[True], flat[1:] != flat[:-1]]))
+    return flat[starts].astype(np.int32), np.diff(np.append(starts, flat.size)).astype(np.int32)
+
+
+def _flat_colours(keys: np.ndarray, layout: _Layout) -> tuple[np.ndarray, list[int]]:
     """(each cell's colour key at its centre pixel; the cells whose interior shows another colour anywhere)."""
+    centres, (values, lengths) = layout.centres, layout.runs
     ref = np.concatenate([np.zeros(1, keys.dtype), keys[centres[:, 1], centres[:, 0]]])
-    ys, xs = np.nonzero((keys != ref[ids]) & (keys != 0) & (ids > 0))  # black outline pixels are not fills
+    off = keys != np.repeat(ref.take(values), lengths).reshape(keys.shape)  # each pixel's cell colour
+    off &= keys != 0  # black outline pixels are not fills
+    off &= np.repeat(values > 0, lengths).reshape(keys.shape)  # pixels a cell covers
+    if not off.any():  # every covered pixel shows its cell's colour or black
+        return ref[1:], []
+    ids = np.repeat(values, lengths).reshape(keys.shape)
+    ys, xs = np.nonzero(off)
     h, w = keys.shape
     clear = np.ones(len(ys), dtype=bool)  # no black pixel at or next to it (off the outlines)
     for dy in (-1, 0, 1):
@@ -146,17 +198,20 @@ def _flat_colours(keys: np.ndarray, ids: np.ndarray, centres: np.ndarray) -> tup
     return ref[1:], sorted({int(k) - 1 for k in np.unique(ids[ys[clear], xs[clear]])})
 
 
-def _undrawn_edges(keys: np.ndarray, xy: np.ndarray, table) -> list[tuple[int, int]]:
-    """Recorded edges (``_edge_table``) with no black pixel at or next to their midpoint."""
-    h, w = keys.shape
+def _midpoint_squares(xy: np.ndarray, table, side: int) -> np.ndarray:
+    """(edges x 9) the flat pixel indices of the 3 x 3 square around each recorded edge's midpoint
+    (``_edge_table``; the square moved inside a ``side`` px picture)."""
     _owners, firsts, seconds, _centres = table
-    mid = np.rint((xy[firsts] + xy[seconds]) / 2).astype(int)
-    xs, ys = np.clip(mid[:, 0], 1, w - 2), np.clip(mid[:, 1], 1, h - 2)
-    black = np.zeros(len(mid), dtype=bool)
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            black |= keys[ys + dy, xs + dx] == 0
-    return [(int(a), int(b)) for a, b in zip(firsts[~black], seconds[~black], strict=True)]
+    mid = np.clip(np.rint((xy[firsts] + xy[seconds]) / 2).astype(np.int64), 1, side - 2)
+    square = np.array([dy * side + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
+    return (mid[:, 1] * side + mid[:, 0])[:, None] + square[None, :]
+
+
+def _undrawn_edges(keys: np.ndarray, layout: _Layout) -> list[tuple[int, int]]:
+    """Recorded edges (``_edge_table``) with no black pixel at or next to their midpoint."""
+    _owners, firsts, seconds, _centres = layout.table
+    drawn = (keys.ravel().take(layout.midpoints) == 0).any(axis=1)
+    return [(int(a), int(b)) for a, b in zip(firsts[~drawn], seconds[~drawn], strict=True)]
 
 
 def _probe_edges(ids: np.ndarray, uncovered: np.ndarray, xy: np.ndarray, table, count: int) -> list[list[int]] | str:
@@ -189,11 +244,18 @@ def _probe_edges(ids: np.ndarray, uncovered: np.ndarray, xy: np.ndarray, table, 
 
 def _touching(xy: np.ndarray, polygons) -> list[list[int]]:
     """Disks whose centres lie one diameter apart (their outlines touch at a point)."""
-    centres = np.array([xy[v].mean(axis=0) for v in polygons])
-    radii = np.array([np.hypot(*(xy[v] - c).T).mean() for v, c in zip(polygons, centres, strict=True)])
+    centres = _centres(xy, polygons)
+    if len({len(v) for v in polygons}) == 1:  # one corner count: whole-array operations
+        offsets = xy[np.asarray(polygons, dtype=np.int64)] - centres[:, None, :]
+        radii = np.hypot(offsets[..., 0], offsets[..., 1]).mean(axis=1)
+    else:
+        radii = np.array([np.hypot(*(xy[v] - c).T).mean() for v, c in zip(polygons, centres, strict=True)])
     gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) - radii[:, None] - radii[None, :]
     np.fill_diagonal(gaps, np.inf)
-    return [sorted(int(n) for n in np.flatnonzero(np.abs(row) <= TOUCH_TOLERANCE)) for row in gaps]
+    out: list[list[int]] = [[] for _ in polygons]
+    for disk, other in zip(*(k.tolist() for k in np.nonzero(np.abs(gaps) <= TOUCH_TOLERANCE)), strict=True):
+        out[disk].append(other)  # row-major order: each disk's neighbours ascending
+    return out
 
 
 def flood(cells: set[int], board: Board) -> list[set[int]]:
