@@ -135,3 +135,15 @@ def test_difficulty_aliases_select_the_papers_bins(alias, tiers):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is (alias == "hard"), record
         assert fg.tier(built.item.metadata["majority"], built.item.metadata["odd"]) in tiers
+
+
+def test_label_greys_keep_the_picture_a_palette_png():
+    """The frame and labels are drawn in greys that are multiples of ``GREY_STEP`` (black and white kept), so a
+    picture of one-colour motifs has at most 256 colours and is written as a palette PNG."""
+    built = build(TASK, {"motif": "polyomino"}, seed=3)
+    scene = built.item.metadata["scene"]
+    chrome = fg._chrome(tuple(scene["image_size"]), tuple(tuple(box) for box in scene["option_boxes"]))
+    greys = np.unique(chrome)
+    assert {0, 255} <= set(greys.tolist()) and not (greys % fg.GREY_STEP).any()
+    assert len(np.unique(chrome.reshape(-1, 3), axis=0)) == len(greys)  # greys only
+    assert built.images[0].getcolors(256) is not None

@@ -15,6 +15,7 @@ guessed from signatures.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Iterable, Sequence
@@ -86,20 +87,28 @@ def _signature_of_array(points: np.ndarray, name: str) -> tuple:
     """``signature`` of cells that all have the same number of vertices, ``points`` (cells, vertices, 2): the
     same float operations as ``transform``, ``shift`` and ``cell_key`` (so the same keys), done for every group
     element at once; each cell's vertex keys sorted, the cells sorted, and the least view kept."""
-    turns, flips = _group_arrays(name)
     cells, corners = points.shape[:2]
-    x = points[None, :, :, 0] * flips[:, None, None]
-    y = points[None, :, :, 1]
-    c, s = turns[:, 0, None, None], turns[:, 1, None, None]
-    tx, ty = c * x - s * y, s * x + c * y
+    tx, ty = _group_images(points, name)
     i = np.rint(2 * (tx + -tx.min(axis=(1, 2), keepdims=True))).astype(np.int64)
     j = np.rint((ty + -ty.min(axis=(1, 2), keepdims=True)) / YSTEP[name]).astype(np.int64)
     keys = np.sort(i << KEY_BITS | j, axis=2).reshape(-1, corners)
-    view = np.repeat(np.arange(len(turns)), cells)
-    rows = keys[np.lexsort((*keys.T[::-1], view))].reshape(len(turns), cells * corners)
+    elements = len(GROUPS[name])
+    view = np.repeat(np.arange(elements), cells)
+    rows = keys[np.lexsort((*keys.T[::-1], view))].reshape(elements, cells * corners)
     least = rows[np.lexsort(rows.T[::-1])[0]].reshape(cells, corners)
     mask = (1 << KEY_BITS) - 1
     return tuple(tuple((k >> KEY_BITS, k & mask) for k in row) for row in least.tolist())
+
+
+def _group_images(points: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of the cells ``points`` (cells, vertices, 2) under every element of ``GROUPS[name]``, each
+    (elements, cells, vertices): the same float operations as ``transform`` (x negated when mirrored, then
+    c x - s y and s x + c y), so the same values."""
+    turns, flips = _group_arrays(name)
+    x = points[None, :, :, 0] * flips[:, None, None]
+    y = points[None, :, :, 1]
+    c, s = turns[:, 0, None, None], turns[:, 1, None, None]
+    return c * x - s * y, s * x + c * y
 
 
 @functools.lru_cache(maxsize=8)
@@ -134,32 +143,79 @@ def placements(piece: Sequence[Sequence[Point]], target: Sequence[Sequence[Point
     """Every distinct placement of ``piece`` on ``target`` (group element, then a translation landing each of
     its cells exactly on a target cell) as a bitmask over target cell indices.  The target is first moved
     so its lowest x and y are 0, which puts its vertices on the lattice steps of ``cell_key`` whatever view
-    of the tiling it is drawn in.  Cells are matched by their vertex means first (stopping at the first miss),
-    then by their whole vertex sets."""
+    of the tiling it is drawn in.  Cells are matched by their vertex means first (for every group element and
+    every target cell its first cell's mean is moved onto, at once: ``_landings``), then by their whole
+    vertex sets (``_fits``)."""
     x0, y0, _, _ = bounds(target)
     target = shift(target, -x0, -y0)
-    keys = [cell_key(p, name) for p in target]
     centres = [_centroid(p) for p in target]
-    index = {_centre_key(x, y, name): k for k, (x, y) in enumerate(centres)}
+    views, means = _views(piece, name)
+    landing = _landings(means, centres, name)
     found: set[int] = set()
-    for turn, flip in GROUPS[name]:
-        moved = transform_all(piece, turn, flip)
-        means = [_centroid(p) for p in moved]
-        ax, ay = means[0]
-        for cx, cy in centres:
-            dx, dy = cx - ax, cy - ay
-            mask, hit = 0, []
-            for mx, my in means:
-                k = index.get(_centre_key(mx + dx, my + dy, name))
-                if k is None:
-                    break
-                hit.append(k)
+    for hit, fits in zip(landing[3].tolist(), _fits(views, target, landing, name), strict=True):
+        if fits and len(set(hit)) == len(hit):
+            mask = 0
+            for k in hit:
                 mask |= 1 << k
-            else:
-                if mask not in found and len(set(hit)) == len(hit) and all(
-                        cell_key(p, name) == keys[k] for p, k in zip(shift(moved, dx, dy), hit, strict=True)):
-                    found.add(mask)
+            found.add(mask)
     return sorted(found)
+
+
+def _views(piece: Sequence[Sequence[Point]], name: str) -> tuple[list | np.ndarray, np.ndarray]:
+    """(the piece under every element of ``GROUPS[name]``, as ``transform_all`` gives it: an array (elements,
+    cells, vertices, 2) when its cells have equal vertex counts, else lists; its cells' vertex means, (elements,
+    cells, 2), as ``_centroid`` gives them: the vertices summed one after another from 0, then divided by their
+    number)."""
+    if len({len(p) for p in piece}) != 1:
+        views = [transform_all(piece, turn, flip) for turn, flip in GROUPS[name]]
+        return views, np.array([[_centroid(p) for p in moved] for moved in views], dtype=np.float64)
+    xy = np.stack(_group_images(np.array(piece, dtype=np.float64), name), axis=-1)
+    total = np.zeros((*xy.shape[:2], 2))
+    for k in range(xy.shape[2]):
+        total = total + xy[:, :, k]
+    return xy, total / xy.shape[2]
+
+
+def _landings(means: np.ndarray, centres: list[tuple[float, float]], name: str) -> tuple[np.ndarray, ...]:
+    """(view, dx, dy, target cells hit) of every landing: a view v (its cells' vertex means ``means[v]``) moved
+    by (dx, dy) so its first mean falls on a target cell's centre and every mean lands on a target cell's centre
+    (``_centre_key`` equal); in the order view, then target cell.  The float operations are those of the
+    cell-by-cell test: dx = cx - ax, then mx + dx, then ``_centre_key``."""
+    index = {_centre_key(x, y, name): k for k, (x, y) in enumerate(centres)}
+    table = np.array(list(index), dtype=np.int64).reshape(-1, 2)
+    packed = table[:, 0] << 32 | (table[:, 1] & 0xFFFFFFFF)
+    order = np.argsort(packed)
+    packed, cells = packed[order], np.array(list(index.values()), dtype=np.int64)[order]
+    c = np.array(centres, dtype=np.float64)  # (anchors, 2)
+    dx = c[None, :, 0] - means[:, 0, None, 0]  # (views, anchors)
+    dy = c[None, :, 1] - means[:, 0, None, 1]
+    i = np.rint(6 * (means[:, None, :, 0] + dx[:, :, None])).astype(np.int64)  # (views, anchors, piece cells)
+    j = np.rint(3 * (means[:, None, :, 1] + dy[:, :, None]) / YSTEP[name]).astype(np.int64)
+    wanted = i << 32 | (j & 0xFFFFFFFF)
+    at = np.minimum(np.searchsorted(packed, wanted), len(packed) - 1)
+    v, a = np.nonzero((packed[at] == wanted).all(axis=2))
+    return v, dx[v, a], dy[v, a], cells[at[v, a]].reshape(len(v), means.shape[1])
+
+
+def _fits(views: list | np.ndarray, target: Sequence[Sequence[Point]], landing: tuple[np.ndarray, ...],
+          name: str) -> list[bool]:
+    """For each landing (``_landings``), whether every moved cell's ``cell_key`` equals its target cell's: the
+    same operations (x + dx, then 2 x rounded; y + dy, then y / YSTEP rounded), for all landings at once when
+    every cell of both has the same vertex count, the sorted packed keys compared (as the sorted pairs are)."""
+    v, dx, dy, hit = landing
+    if isinstance(views, np.ndarray) and {len(p) for p in target} == {views.shape[2]}:
+        moved = views[v]  # (landings, cells, vertices, 2)
+        i = np.rint(2 * (moved[..., 0] + dx[:, None, None])).astype(np.int64)
+        j = np.rint((moved[..., 1] + dy[:, None, None]) / YSTEP[name]).astype(np.int64)
+        keys = np.sort(i << 32 | (j & 0xFFFFFFFF), axis=2)
+        ti = np.array([[round(2 * x) for x, _ in p] for p in target], dtype=np.int64)
+        tj = np.array([[round(y / YSTEP[name]) for _, y in p] for p in target], dtype=np.int64)
+        wanted = np.sort(ti << 32 | (tj & 0xFFFFFFFF), axis=1)
+        return (keys == wanted[hit]).all(axis=(1, 2)).tolist()
+    keys = [cell_key(p, name) for p in target]
+    return [all(cell_key(p, name) == keys[k] for p, k in zip(shift(views[int(w)], float(x), float(y)), cells,
+                                                             strict=True))
+            for w, x, y, cells in zip(v, dx, dy, hit.tolist(), strict=True)]
 
 
 def assemble(pieces: Sequence[Sequence[Sequence[Point]]], target: Sequence[Sequence[Point]], name: str,
@@ -246,46 +302,52 @@ def split(region: set[int], graph: dict[int, set[int]], sizes: Sequence[int], rn
     cells = sorted(region)
     if sum(sizes) != len(cells):
         raise ValueError(f"piece sizes {list(sizes)} do not add up to the region's {len(cells)} cells")
+    inner = {c: sorted(n for n in graph[c] if n in region) for c in cells}  # each cell's neighbours in the region
+    rings: dict[tuple[int, ...], list[int]] = {}  # by the seeds so far: the cells farthest from them, or one less
     for _ in range(tries):
         seeds = [cells[int(rng.integers(len(cells)))]]
         while len(seeds) < len(sizes):
-            far = _distances(seeds, region, graph)
-            best = max(far[c] for c in cells if c not in seeds)
-            ring = [c for c in cells if c not in seeds and far[c] >= best - 1]
+            if tuple(seeds) not in rings:
+                far = _distances(seeds, inner)
+                best = max(far[c] for c in cells if c not in seeds)
+                rings[tuple(seeds)] = [c for c in cells if c not in seeds and far[c] >= best - 1]
+            ring = rings[tuple(seeds)]
             seeds.append(ring[int(rng.integers(len(ring)))])
         order = rng.permutation(len(sizes))
-        pieces = [{seeds[k]} for k in range(len(sizes))]
+        pieces = [[seeds[k]] for k in range(len(sizes))]  # each piece's cells, kept sorted
         want = [int(sizes[int(order[k])]) for k in range(len(sizes))]
         owner = {seeds[k]: k for k in range(len(sizes))}
         while len(owner) < len(cells):
             moves = [(k, n) for k, piece in enumerate(pieces) if len(piece) < want[k]
-                     for c in sorted(piece) for n in sorted(graph[c]) if n in region and n not in owner]
+                     for c in piece for n in inner[c] if n not in owner]
             if not moves:
                 break
             k, n = moves[int(rng.integers(len(moves)))]
-            pieces[k].add(n)
+            bisect.insort(pieces[k], n)
             owner[n] = k
         if len(owner) == len(cells) and all(len(p) == w for p, w in zip(pieces, want, strict=True)):
-            return pieces
+            return [set(piece) for piece in pieces]
     return None
 
 
-def _distances(seeds: Sequence[int], region: set[int], graph: dict[int, set[int]]) -> dict[int, int]:
+def _distances(seeds: Sequence[int], inner: dict[int, list[int]]) -> dict[int, int]:
+    """Each cell's number of steps from the nearest seed within the region whose cells' neighbours in it are
+    ``inner`` (breadth-first; 0 for a cell no seed reaches)."""
     dist = {s: 0 for s in seeds}
     queue = list(seeds)
     for c in queue:
-        for n in graph[c]:
-            if n in region and n not in dist:
+        for n in inner[c]:
+            if n not in dist:
                 dist[n] = dist[c] + 1
                 queue.append(n)
-    return {c: dist.get(c, 0) for c in region}
+    return {c: dist.get(c, 0) for c in inner}
 
 
 def move(region: set[int], graph: dict[int, set[int]], rng: np.random.Generator,
          allowed: set[int] | None = None) -> set[int] | None:
     """``region`` with one cell moved: a cell whose removal keeps it connected leaves, and a cell next to what
     remains (in ``allowed``, default any; never the one that left) joins; None when no move exists."""
-    leavers = [c for c in sorted(region) if connected(region - {c}, graph)]
+    leavers = _leavers(region, graph)
     order = rng.permutation(len(leavers))
     for k in order:
         rest = region - {leavers[int(k)]}
@@ -295,6 +357,36 @@ def move(region: set[int], graph: dict[int, set[int]], rng: np.random.Generator,
         if joiners:
             return rest | {joiners[int(rng.integers(len(joiners)))]}
     return None
+
+
+def _leavers(region: set[int], graph: dict[int, set[int]]) -> list[int]:
+    """The cells of ``region`` whose removal leaves it connected (and non-empty), ascending: for a connected
+    region of two or more cells, every cell but its cut vertices, found in one depth-first search (Hopcroft and
+    Tarjan's low points); otherwise each cell tested on its own."""
+    cells = sorted(region)
+    if len(cells) < 2 or not connected(region, graph):
+        return [c for c in cells if connected(region - {c}, graph)]
+    root = cells[0]
+    depth, low, cut, children = {root: 0}, {root: 0}, set(), 0
+    stack = [(root, None, iter(graph[root]))]
+    while stack:
+        c, parent, todo = stack[-1]
+        n = next((n for n in todo if n in region), None)
+        if n is None:
+            stack.pop()
+            if parent is not None:
+                low[parent] = min(low[parent], low[c])
+                if parent != root and low[c] >= depth[parent]:
+                    cut.add(parent)
+        elif n not in depth:
+            depth[n] = low[n] = depth[c] + 1
+            children += c == root
+            stack.append((n, c, iter(graph[n])))
+        elif n != parent:
+            low[c] = min(low[c], depth[n])
+    if children > 1:
+        cut.add(root)
+    return [c for c in cells if c not in cut]
 
 
 def balanced_sizes(total: int, parts: int, rng: np.random.Generator, smallest: int) -> list[int] | None:

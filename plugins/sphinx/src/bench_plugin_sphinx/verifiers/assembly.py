@@ -38,10 +38,6 @@ def _mean(points: Sequence[complex]) -> complex:
 SPOT, SLACK = 100, 0.1
 
 
-def _spot(p: complex) -> tuple[int, int]:
-    return round(p.real * SPOT), round(p.imag * SPOT)
-
-
 def _spots(p: complex) -> set[tuple[int, int]]:
     x, y = p.real * SPOT, p.imag * SPOT
     return {(round(x + dx), round(y + dy)) for dx in (-SLACK, SLACK) for dy in (-SLACK, SLACK)}
@@ -49,8 +45,8 @@ def _spots(p: complex) -> set[tuple[int, int]]:
 
 def placements(piece: list[list[complex]], target: list[list[complex]]) -> set[frozenset[int]]:
     """Every set of target cells that ``piece`` covers exactly under some placement: the cells' vertex means
-    must land on target cells' (checked cell by cell, stopping at the first miss), then every vertex set must
-    equal the target cell's."""
+    must land on target cells' (``_mean_hits``, every placement at once), then every vertex set must equal the
+    target cell's."""
     found: set[frozenset[int]] = set()
     for cover in _covers(piece, target, found):
         found.add(cover)
@@ -60,27 +56,81 @@ def placements(piece: list[list[complex]], target: list[list[complex]]) -> set[f
 def _covers(piece: list[list[complex]], target: list[list[complex]], known: set[frozenset[int]]):
     """The sets of target cells ``piece`` covers exactly, as ``placements`` finds them one placement after
     another (a set already in ``known`` is not checked or given again)."""
-    where = {spot: k for k, cell in enumerate(target) for spot in _spots(_mean(cell))}
-    shapes = [_key(cell) for cell in target]
+    views, means = _views(piece)
     anchors = [_mean(cell) for cell in target]
-    for mirror in (False, True):
-        base = [[p.conjugate() for p in cell] for cell in piece] if mirror else piece
-        for turn in TURNS:
-            turned = [[p * turn for p in cell] for cell in base]
-            means = [_mean(cell) for cell in turned]
-            for anchor in anchors:
-                d = anchor - means[0]
-                hit = []
-                for m in means:
-                    k = where.get(_spot(m + d))
-                    if k is None:
-                        break
-                    hit.append(k)
-                else:
-                    cover = frozenset(hit)
-                    if len(cover) == len(hit) and cover not in known and all(
-                            _key([p + d for p in cell]) == shapes[k] for cell, k in zip(turned, hit, strict=True)):
-                        yield cover
+    moves = [(v, anchors[a] - complex(means[v, 0]), hit) for v, a, hit in _mean_hits(means, anchors)]
+    same = _same_vertices(views, target, moves)
+    shapes = [_key(cell) for cell in target] if same is None else []
+    for n, (v, d, hit) in enumerate(moves):
+        cover = frozenset(hit)
+        if len(cover) == len(hit) and cover not in known and (
+                same[n] if same is not None
+                else all(_key([p + d for p in cell]) == shapes[k] for cell, k in zip(views[v], hit, strict=True))):
+            yield cover
+
+
+def _views(piece: list[list[complex]]) -> tuple[np.ndarray | list, np.ndarray]:
+    """(the piece's 24 views: its points times each of ``TURNS``, as given and then mirrored (conjugated); the
+    vertex mean of every cell of every view, (24, cells)).  The views are one array (24, cells, vertices) when
+    every cell has the same number of vertices, else lists."""
+    if len({len(cell) for cell in piece}) != 1:
+        views = []
+        for mirror in (False, True):
+            base = [[p.conjugate() for p in cell] for cell in piece] if mirror else piece
+            views += [[[p * turn for p in cell] for cell in base] for turn in TURNS]
+        return views, np.array([[_mean(cell) for cell in view] for view in views], dtype=np.complex128)
+    points = np.array(piece, dtype=np.complex128)
+    turns = np.array(TURNS)[:, None, None]
+    views = np.concatenate([points[None] * turns, np.conj(points)[None] * turns])
+    total = np.zeros(views.shape[:2], np.complex128)
+    for k in range(views.shape[2]):  # summed point after point, as ``_mean`` does
+        total = total + views[:, :, k]
+    return views, total / views.shape[2]
+
+
+def _mean_hits(means: np.ndarray, anchors: list[complex]):
+    """(view, anchor, target cells) for every view v of the piece (its cells' vertex means ``means[v]``) and
+    target cell ``anchor`` such that the translation d taking the view's first mean onto the anchor's puts every
+    mean m + d on a target cell's mean (m + d rounded to the grid of 1 / ``SPOT`` unit is one of that mean's
+    ``_spots``), in the order view, then anchor: all views and anchors in one array pass."""
+    where = {spot: k for k, cell_mean in enumerate(anchors) for spot in _spots(cell_mean)}
+    spots = np.array(list(where), dtype=np.int64)
+    filed = spots[:, 0] << 32 | (spots[:, 1] & 0xFFFFFFFF)
+    order = np.argsort(filed)
+    filed, owners = filed[order], np.array(list(where.values()), dtype=np.int64)[order]
+    m = np.array(means, dtype=np.complex128)  # (views, piece cells)
+    d = np.array(anchors, dtype=np.complex128)[None, :] - m[:, :1]  # (views, anchors)
+    moved = m[:, None, :] + d[:, :, None]  # (views, anchors, piece cells)
+    wanted = np.rint(moved.real * SPOT).astype(np.int64) << 32 | (np.rint(moved.imag * SPOT).astype(np.int64)
+                                                                 & 0xFFFFFFFF)
+    at = np.minimum(np.searchsorted(filed, wanted), len(filed) - 1)
+    for v, a in zip(*np.nonzero((filed[at] == wanted).all(axis=2)), strict=True):
+        yield int(v), int(a), owners[at[v, a]].tolist()
+
+
+def _same_vertices(views: np.ndarray | list, target: list[list[complex]],
+                   moves: list[tuple[int, complex, list[int]]]) -> list[bool] | None:
+    """For each move (view v, translation d, the target cell each of its cells lands on), whether every cell of
+    view v moved by d has exactly its target cell's vertex set (``_key``: points to 1 / ``PRECISION``), all
+    moves measured at once and the sets compared as sorted arrays; None (compare ``_key`` sets one by one)
+    unless every cell has the same number of vertices, all distinct once rounded (then sets and sorted arrays
+    agree)."""
+    if not moves or not isinstance(views, np.ndarray) or {len(cell) for cell in target} != {views.shape[2]}:
+        return None
+    moved = views[[v for v, _, _ in moves]] + np.array([d for _, d, _ in moves])[:, None, None]
+    keys = np.sort(_packed(moved), axis=2)
+    wanted = np.sort(_packed(np.array(target)), axis=1)
+    if not ((np.diff(keys, axis=2) != 0).all() and (np.diff(wanted, axis=1) != 0).all()):
+        return None
+    return (keys == wanted[np.array([hit for _, _, hit in moves])]).all(axis=(1, 2)).tolist()
+
+
+def _packed(points: np.ndarray) -> np.ndarray:
+    """Each complex point as one integer: its ``_key`` pair (x and y in units of 1 / ``PRECISION``, rounded)
+    packed x << 32 | y (low 32 bits)."""
+    x = np.rint(points.real * PRECISION).astype(np.int64)
+    y = np.rint(points.imag * PRECISION).astype(np.int64)
+    return x << 32 | (y & 0xFFFFFFFF)
 
 
 def congruent(a: list[list[complex]], b: list[list[complex]]) -> bool:

@@ -68,12 +68,12 @@ def read_group(strip: np.ndarray, period: int) -> tuple[str | None, dict[str, fl
     # x conjugates a real spectrum and reflecting rows reorders it, so one transform serves all four checks
     spectrum = np.fft.rfft(fold, axis=1)
     reversed_x = np.roll(fold[:, ::-1], 1, axis=1)
-    reflected = _reflect_rows(fold, k)
+    reflected, reflected_spectrum = _reflect_rows(fold, k), _reflect_rows(spectrum, k)
     moved = {
         "shorter-period": (fold, spectrum),
         "vertical-mirror": (reversed_x, np.conj(spectrum)),
-        "axis-reflection": (reflected, _reflect_rows(spectrum, k)),
-        "half-turn": (np.roll(reflected[:, ::-1], 1, axis=1), np.conj(_reflect_rows(spectrum, k))),
+        "axis-reflection": (reflected, reflected_spectrum),
+        "half-turn": (np.roll(reflected[:, ::-1], 1, axis=1), np.conj(reflected_spectrum)),
     }
     shifts = {}
     for name, (picture, picture_spectrum) in moved.items():
