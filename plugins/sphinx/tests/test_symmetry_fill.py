@@ -109,3 +109,63 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert ("diagonal" in built.item.metadata["scene"]["rule"]) is hard
+
+
+# -- equalities the speed-ups rely on ------------------------------------------------------------------------------
+
+
+def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
+    """compose writes the tiles into a numpy canvas and pastes kept caption bands: the bordered tiles PIL's paste
+    puts there, and a caption band is PIL's caption on white with its edge greys snapped to LABEL_LEVELS levels
+    (at most half a step off)."""
+    from bench_plugin_sphinx.kit import layout
+    from PIL import ImageDraw
+
+    for rule in ("both-axes", "main-diagonal"):
+        built = build(TASK, {"rule": rule}, seed=4)
+        scene = built.item.metadata["scene"]
+        canvas = Image.new("RGB", sf.SIZE, layout.WHITE)
+        cells = sf.cell_contents(scene)
+        for k, content in enumerate(cells):
+            tile = np.zeros((sf.TILE, sf.TILE, 3), np.uint8) if k == scene["mask"] else sf._bordered(content)
+            layout.paste(canvas, tile, *sf.grid_box(k)[:2])
+        draw = ImageDraw.Draw(canvas)
+        bands = np.zeros((sf.SIZE[1], sf.SIZE[0]), bool)
+        for k, op in enumerate(scene["option_ops"]):
+            left, top, right, bottom = sf.option_box(k)
+            layout.paste(canvas, sf._bordered(probe.apply(op, cells[scene["mask"]])), left, top)
+            layout.caption(draw, ((left + right) / 2, bottom + sf.LABEL_BAND / 2), layout.label(k), sf.LABEL_SIZE)
+            bands[bottom: bottom + sf.LABEL_BAND, left:right] = True
+        expected, picture = np.asarray(canvas).astype(int), sf.compose(scene).astype(int)
+        assert np.array_equal(np.asarray(built.images[0]), picture)
+        step = 255 // (sf.LABEL_LEVELS - 1)
+        assert np.abs(picture - expected).max() <= step // 2
+        assert set(np.unique(picture[bands])) <= set(range(0, 256, step))
+        assert np.array_equal(picture[~bands], expected[~bands])
+
+
+def test_the_verifier_reads_colours_in_either_channel_order():
+    """The verifier keys pixels as 0xBBGGRR (``image_keys``), the tests as 0xRRGGBB (``packed``): its checks only
+    compare colours for equality (white and black read the same both ways), so the scores are the same."""
+    from bench_plugin_sphinx.verifiers.pixels import image_keys
+
+    built = build(TASK, {"rule": "anti-diagonal"}, seed=6)
+    scene = built.item.metadata["scene"]
+    left, top, right, bottom = scene["grid_region"]
+    keys, colours = image_keys(built.images[0]), packed(np.asarray(built.images[0].convert("RGB")))
+    assert np.array_equal(keys == verifier._WHITE, colours == verifier._WHITE)
+    assert np.array_equal(keys == verifier._BLACK, colours == verifier._BLACK)
+    for rule in words.RULES:
+        assert verifier.symmetry_score(keys[top:bottom, left:right], rule) == verifier.symmetry_score(
+            colours[top:bottom, left:right], rule)
+
+
+def test_the_symmetry_score_counts_equal_the_mean_over_the_coloured_pixels():
+    """symmetry_score divides whole counts: exactly the mean of the mirror matches over the coloured pixels."""
+    rng = np.random.default_rng(3)
+    for rule in words.RULES:
+        grid = np.where(rng.random((40, 40)) < 0.6, verifier._WHITE, rng.integers(0, 3, (40, 40)))
+        grid[:, :20] = grid[:, 20:][:, ::-1]
+        coloured = grid != verifier._WHITE
+        expected = min(float((mirror(grid) == grid)[coloured].mean()) for mirror in verifier._mirrors(rule))
+        assert verifier.symmetry_score(grid, rule) == expected

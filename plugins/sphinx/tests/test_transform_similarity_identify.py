@@ -173,3 +173,135 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (record["raw"] == 2) is hard
+
+
+# -- equalities the speed-ups rely on ------------------------------------------------------------------------------
+
+
+def _reference_coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
+    """The verifier's coverage on the plain fine grid, block sums taken over the inner axes (its first form)."""
+    centre, radius = verifier._frame(mask)
+    h, w = mask.shape
+    padded = np.zeros((h + 2, w + 2), np.float32)
+    padded[1:-1, 1:-1] = mask
+    q = (radius * np.linspace(-verifier.REACH, verifier.REACH, verifier.GRID * verifier.FINE)).astype(np.float32)
+    t = np.radians(np.asarray(degrees, dtype=np.float64))
+    cos, sin = (v.astype(np.float32)[:, None, None] for v in (np.cos(t), np.sin(t)))
+    mx = np.where(np.asarray(mirrored), -1.0, 1.0).astype(np.float32)[:, None, None] * q[None, None, :]
+    qy = q[None, :, None]
+    x = np.clip(np.rint(centre[0] + cos * mx - sin * qy), -1, w).astype(np.intp) + 1
+    y = np.clip(np.rint(centre[1] + sin * mx + cos * qy), -1, h).astype(np.intp) + 1
+    grid, fine = verifier.GRID, verifier.FINE
+    return padded[y, x].reshape(len(t), grid, fine, grid, fine).sum(axis=(2, 4)) / (fine * fine)
+
+
+def _motif_masks(seed: int, count: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    masks = []
+    for family in ts.FAMILIES[:count]:
+        art = ts.art_of(ts.motifs.sample(family, rng, "asym"))
+        matrix = float(rng.uniform(0.6, 1.2)) * tf.turn(float(rng.uniform(0, 360)), bool(rng.integers(2)))
+        masks.append(tf.motif_mask(tf.mapped_tile(art, matrix, (3.0, -2.0), resample=ts.RESAMPLE)))
+    return masks
+
+
+def test_the_verifiers_block_laid_coverage_equals_the_plain_grids():
+    """coverage samples block by block; every sample and every block mean is the plain grid's, exactly."""
+    degrees = [0.0, 6.0, 33.0, 90.0, 179.0, 186.0, 359.0, -3.0]
+    mirrored = [False, True, False, True, False, True, True, False]
+    for mask in _motif_masks(5, 4):
+        assert np.array_equal(verifier.coverage(mask, degrees, mirrored),
+                              _reference_coverage(mask, degrees, mirrored))
+
+
+def test_source_views_equal_coverage_at_every_turn_and_mirror():
+    """SourceViews reads mirrored views and half turns off one sampling (column and row reversals): exactly the
+    coverage sampled directly, and so is its fallback when the offsets are not symmetric."""
+    degrees = [float(a) for a in range(-3, 363, 3)]
+    for mask in _motif_masks(6, 3):
+        for mirrored in (False, True):
+            flags = [mirrored] * len(degrees)
+            expected = verifier.coverage(mask, degrees, flags)
+            views = verifier.SourceViews(mask)
+            assert views.symmetric
+            assert np.array_equal(views(degrees, flags), expected)
+            assert len(views.kept) < len(degrees)  # the half turns were read off kept samplings
+            plain = verifier.SourceViews(mask)
+            plain.symmetric = False
+            assert np.array_equal(plain(degrees, flags), expected)
+
+
+def test_glance_with_the_drawn_window_and_the_papers_kept_reads_equals_glance_from_scratch():
+    """glance looks for changes only where mapped_window drew, and reads the paper's window sums off the whole
+    paper's: the same values, bit for bit, as measuring the whole tile and the paper's window anew."""
+    rng = np.random.default_rng(8)
+    art = ts.art_of(ts.motifs.sample("clock", rng, "asym"))
+    blank = tf.paper()
+    for k in range(6):
+        matrix = float(rng.uniform(0.6, 1.3)) * tf.turn(float(rng.uniform(0, 360))) @ tf.moment_breaker(
+            np.diag([3.0, 1.0]), float(rng.uniform(0, 90)))
+        offset = (float(rng.uniform(-12, 12)), float(rng.uniform(-12, 12)))
+        tile, drawn = tf.mapped_window(art, matrix, offset, resample=ts.RESAMPLE)
+        assert np.array_equal(tile, tf.mapped_tile(art, matrix, offset, resample=ts.RESAMPLE))
+        outside = np.ones(tile.shape[:2], bool)
+        outside[drawn] = False
+        assert np.array_equal(tile[outside], blank[outside])
+        assert np.array_equal(ts.glance(tile, drawn), ts.glance(tile))
+        top, left = int(rng.integers(0, 120)), int(rng.integers(0, 120))
+        bottom, right = top + 1 + k * 25, left + 2 + k * 24
+        assert np.array_equal(ts._paper_window_sums(top, left, bottom, right),
+                              ts._glance_sums(blank[top:bottom, left:right]))
+
+
+def test_the_norms_written_out_equal_numpys():
+    """scale_range and outline_logs take Euclidean norms of 2-vectors as sqrt(x * x + y * y): np.linalg.norm's own
+    sum, and the largest norm as the root of the largest square (sqrt is monotonic and correctly rounded)."""
+    rng = np.random.default_rng(9)
+    art = ts.art_of(ts.motifs.sample("arc", rng, "asym"))
+    rows, cols = np.nonzero(ts.channels.differs(art, 255))
+    points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
+    maps = ts.versions(np.array([[4.0, 1.0], [1.0, 2.0]]), np.array([[10.0, 55.0, 100.0, 145.0]]))[0]
+    width = ts.stroke_width(ts.channels.differs(art, 255))
+    reach = float(np.linalg.norm(points @ np.swapaxes(maps, 1, 2), axis=2).max())
+    squeeze = float(np.linalg.svd(maps, compute_uv=False)[:, -1].min())
+    expected = (max(ts.SCALES[0], ts.THINNEST / (width * squeeze)),
+                min(ts.SCALES[1], (tf.SIDE / 2 - ts.MARGIN - ts.OFFSET) / reach))
+    assert ts.scale_range(maps, points, width) == expected
+    weights, tangents = edges = ts.edge_elements(art)
+    stack = np.stack([maps, maps[::-1]])
+    logs = np.log(np.linalg.norm(stack @ tangents, axis=-2) @ weights / weights.sum())
+    assert np.array_equal(ts.outline_logs(edges, stack), logs)
+
+
+def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
+    """compose writes the framed tiles into a numpy canvas and pastes kept caption bands: the framed tiles PIL's
+    paste puts there, and a caption band is PIL's caption on white with its edge greys snapped to LABEL_LEVELS
+    levels (at most half a step off)."""
+    from bench_plugin_sphinx.kit import layout
+    from bench_plugin_sphinx.transform_layout import BORDER, LABEL_SIZE, SIZE, SOURCE_BOX, option_box
+    from PIL import ImageDraw
+
+    built = build(TASK, {"variant": "one_dissimilar"}, seed=10)
+    scene = built.item.metadata["scene"]
+    art = ts.art_of(scene["motif"])
+    tiles = [ts.tile_of(art, scene["source"]), *(ts.tile_of(art, option) for option in scene["options"])]
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    layout.paste(canvas, tf.framed(tiles[0], BORDER), *SOURCE_BOX[:2])
+    draw = ImageDraw.Draw(canvas)
+    for k in range(4):
+        left, top, right, bottom = option_box(k)
+        layout.paste(canvas, tf.framed(tiles[1 + k], BORDER), left, top)
+        layout.caption(draw, ((left + right) / 2, bottom + ts.CAPTION_DROP), layout.label(k), LABEL_SIZE)
+    expected, picture = np.asarray(canvas).astype(int), ts.compose(scene).astype(int)
+    assert np.array_equal(np.asarray(built.images[0]), picture)
+    step = 255 // (ts.LABEL_LEVELS - 1)
+    assert np.abs(picture - expected).max() <= step // 2
+    bands = np.zeros(picture.shape[:2], bool)
+    for k in range(4):
+        left, _, right, bottom = option_box(k)
+        bands[bottom: bottom + 2 * ts.CAPTION_DROP, left:right] = True
+        band = picture[bottom: bottom + 2 * ts.CAPTION_DROP, left:right]
+        assert set(np.unique(band)) <= set(range(0, 256, step)) and (band < 128).sum() > 100
+        raw = layout.caption_patch(layout.label(k), LABEL_SIZE, right - left, 2 * ts.CAPTION_DROP)
+        assert np.array_equal(raw, expected[bottom: bottom + 2 * ts.CAPTION_DROP, left:right])
+    assert np.array_equal(picture[~bands], expected[~bands])

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import symmetry_words as words
@@ -35,6 +35,9 @@ SIZE = (1376, 920)
 TILE, BORDER, GUTTER = 300, 8, 16
 CONTENT = TILE - 2 * BORDER
 GRID_LEFT, OPTIONS_LEFT, LABEL_BAND, ROW_GAP = 40, 720, 90, 30
+#: The option labels' size (pixels) and grey levels: a picture with at most 256 colours is written as a palette
+#: PNG, several times faster to encode and decode than RGB, and 256 anti-aliasing greys alone would fill it.
+LABEL_SIZE, LABEL_LEVELS = 60, 16
 GRID_TOP = (SIZE[1] - (2 * TILE + GUTTER)) // 2
 OPTIONS_TOP = (SIZE[1] - 2 * (TILE + LABEL_BAND) - ROW_GAP) // 2
 #: Cells in reading order: TL, TR, BL, BR.
@@ -73,12 +76,13 @@ def _diagonal_tile(spec: dict[str, Any], op: str) -> np.ndarray:
     tile = np.full((CONTENT, CONTENT, 3), 255, np.uint8)
     top = CONTENT - 16 - small if op == "transpose" else 16
     tile[top: top + small, 16: 16 + small] = motifs.render(spec, small)
-    return np.minimum(tile, probe.apply(op, tile))
+    return np.minimum(tile, probe.view(op, tile))
 
 
 def motif_tile(scene: dict[str, Any]) -> np.ndarray:
-    """The motif tile A: the motif drawn to fill 80 % of a cell's content, in the scene's D4 orientation."""
-    return probe.apply(scene["orientation"], motifs.render(scene["motif"], CONTENT, fill=0.8))
+    """The motif tile A: the motif drawn to fill 80 % of a cell's content, in the scene's D4 orientation (a view of
+    the drawing)."""
+    return probe.view(scene["orientation"], motifs.render(scene["motif"], CONTENT, fill=0.8))
 
 
 def cell_contents(scene: dict[str, Any], base: np.ndarray | None = None) -> list[np.ndarray]:
@@ -86,7 +90,7 @@ def cell_contents(scene: dict[str, Any], base: np.ndarray | None = None) -> list
     base = motif_tile(scene) if base is None else base
     diagonal = "transpose" if scene["rule"] == "main-diagonal" else "transverse"
     extras = iter(scene["axis_motifs"])
-    return [probe.apply(op, base) if op else _diagonal_tile(next(extras), diagonal) for op in RULE_TILES[scene["rule"]]]
+    return [probe.view(op, base) if op else _diagonal_tile(next(extras), diagonal) for op in RULE_TILES[scene["rule"]]]
 
 
 def _bordered(content: np.ndarray) -> np.ndarray:
@@ -95,22 +99,30 @@ def _bordered(content: np.ndarray) -> np.ndarray:
     return tile
 
 
+def _place(canvas: np.ndarray, box: list[int], content: np.ndarray | None) -> None:
+    """The tile ``_bordered(content)`` (all black when ``content`` is None) written into ``canvas`` at ``box``."""
+    left, top, right, bottom = box
+    canvas[top:bottom, left:right] = 0
+    if content is not None:
+        canvas[top + BORDER: bottom - BORDER, left + BORDER: right - BORDER] = content
+
+
 def compose(scene: dict[str, Any], base: np.ndarray | None = None) -> np.ndarray:
     """The item's picture: the grid with its masked cell black on the left, the labelled options on the right
-    (``base``: the scene's ``motif_tile``, when already drawn)."""
-    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    (``base``: the scene's ``motif_tile``, when already drawn).  The tiles are written into a white canvas (the
+    pixels PIL's paste gives) and the labels are ``kit.layout.caption_patch`` bands under the options, their
+    edges in LABEL_LEVELS greys."""
+    canvas = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
     cells = cell_contents(scene, base)
     for k, content in enumerate(cells):
-        left, top = grid_box(k)[:2]
-        tile = np.zeros((TILE, TILE, 3), np.uint8) if k == scene["mask"] else _bordered(content)
-        layout.paste(canvas, tile, left, top)
+        _place(canvas, grid_box(k), None if k == scene["mask"] else content)
     answer = cells[scene["mask"]]
-    draw = ImageDraw.Draw(canvas)
     for k, op in enumerate(scene["option_ops"]):
         left, top, right, bottom = option_box(k)
-        layout.paste(canvas, _bordered(probe.apply(op, answer)), left, top)
-        layout.caption(draw, ((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), 60)
-    return np.asarray(canvas)
+        _place(canvas, [left, top, right, bottom], probe.view(op, answer))
+        canvas[bottom: bottom + LABEL_BAND, left:right] = layout.caption_patch(
+            layout.label(k), LABEL_SIZE, right - left, LABEL_BAND, LABEL_LEVELS)
+    return canvas
 
 
 def _distinct(tiles: list[np.ndarray]) -> bool:
@@ -172,8 +184,8 @@ class SymmetryFill(PaperSets, task="symmetry-fill"):
                  "grid_boxes": [grid_box(k) for k in range(4)], "option_boxes": [option_box(k) for k in range(4)],
                  "grid_region": [GRID_LEFT, GRID_TOP, GRID_LEFT + 2 * TILE + GUTTER, GRID_TOP + 2 * TILE + GUTTER]}
         base = motif_tile(scene)
-        answer = probe.apply(RULE_TILES[rule][mask], base)
-        if not _distinct([_bordered(probe.apply(op, answer)) for op in ops]):  # as shown, frames included
+        answer = probe.view(RULE_TILES[rule][mask], base)
+        if not _distinct([_bordered(probe.view(op, answer)) for op in ops]):  # as shown, frames included
             return None, None
         return scene, base
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
@@ -78,6 +78,10 @@ STARTS = 12
 QUICK_GRID, QUICK_REACH, QUICK_POINTS, QUICK_DISSIMILAR = 32, 3.0, 1500, 0.56
 #: Turn sets drawn per motif, candidates of each tried (best matched first), and motifs drawn per item.
 VERSION_TRIES, RANKED, ATTEMPTS = 8, 3, 40
+#: How far below an option tile its label's centre lies (pixels), and the label's grey levels: a picture with at most
+#: 256 colours is written as a palette PNG, several times faster to encode and decode than RGB, and 256
+#: anti-aliasing greys alone would nearly fill it.
+CAPTION_DROP, LABEL_LEVELS = 38, 16
 #: ``glance``: dark pixels (darkest channel below DARK, as a blind reader counts ink); one_dissimilar: the most
 #: the two versions' glances may differ (log edge energy, log dark pixels, elongation, log spread).
 DARK, GLANCE_TOLERANCE = 195, np.array([0.018, 0.05, 0.018, 0.02])
@@ -129,7 +133,9 @@ def outline_logs(edges: tuple[np.ndarray, np.ndarray], maps: np.ndarray) -> np.n
     """The log of the outline length of the motif under each map of ``maps`` (shape (..., 2, 2)), relative to the
     motif's own (from ``edge_elements``)."""
     weights, tangents = edges
-    lengths = np.linalg.norm(maps @ tangents, axis=-2)
+    moved = maps @ tangents
+    # the Euclidean norm over axis -2 (length 2), as np.linalg.norm computes it: sqrt(x0 * x0 + x1 * x1)
+    lengths = np.sqrt(moved[..., 0, :] * moved[..., 0, :] + moved[..., 1, :] * moved[..., 1, :])
     return np.log(lengths @ weights / weights.sum())
 
 
@@ -155,25 +161,47 @@ def _glance_sums(tile: np.ndarray) -> np.ndarray:
     """(edge energy, dark pixels, and the sums of x, y, x², y², xy over them) of ``tile``, where the edge energy
     is the grey level's gradient magnitude (forward differences) summed and a pixel is dark when its darkest
     channel is below DARK."""
+    return _sums(_edge_magnitudes(tile), channels.darkest(tile) < DARK)
+
+
+def _edge_magnitudes(tile: np.ndarray) -> np.ndarray:
+    """The grey level's gradient magnitude (forward differences) of ``tile``, shape (h - 1, w - 1)."""
     grey = channels.mean(tile)
-    energy = float(np.hypot(np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1]).sum())
-    rows, cols = np.nonzero(channels.darkest(tile) < DARK)
+    return np.hypot(np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1])
+
+
+def _sums(edges: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """``_glance_sums`` from the edge magnitudes (summed as they are laid out) and the dark pixels."""
+    rows, cols = np.nonzero(dark)
     x, y = cols.astype(np.float64), rows.astype(np.float64)
-    return np.array([energy, len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()])
+    return np.array([float(edges.sum()), len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()])
 
 
 @lru_cache(maxsize=1)
-def _paper_sums() -> np.ndarray:
-    return _glance_sums(tf.paper())
+def _paper_reads() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blank paper's ``_glance_sums``, edge magnitudes and dark pixels, whole."""
+    paper = tf.paper()
+    return _glance_sums(paper), _edge_magnitudes(paper), channels.darkest(paper) < DARK
 
 
-def glance(tile: np.ndarray) -> np.ndarray:
+def _paper_window_sums(top: int, left: int, bottom: int, right: int) -> np.ndarray:
+    """``_glance_sums(tf.paper()[top:bottom, left:right])``, read from the whole paper's edge magnitudes and dark
+    pixels: a window's forward differences and darkest channels are the whole's at the same places, and the
+    magnitudes are summed from a contiguous copy, in the order the window's own array would be."""
+    _, edges, dark = _paper_reads()
+    return _sums(np.ascontiguousarray(edges[top: bottom - 1, left: right - 1]), dark[top:bottom, left:right])
+
+
+def glance(tile: np.ndarray, drawn: tuple[slice, slice] | None = None) -> np.ndarray:
     """What a glance takes from a tile without comparing shapes: the log of its edge energy, the log of its count
     of dark pixels (the axes included), and their elongation and log spread (radius of gyration).  Only the
     window where the tile differs from the blank paper (and a pixel around it) is measured; the rest is the
-    paper's."""
-    changed = channels.differs(tile, tf.paper())
-    rows, cols = np.nonzero(changed.any(axis=1))[0], np.nonzero(changed.any(axis=0))[0]
+    paper's.  ``drawn``: the window outside which the tile is known to be the blank paper (``kit.transforms.
+    mapped_window``), where the changed pixels are looked for; the whole tile when None."""
+    drawn = (slice(0, tf.SIDE), slice(0, tf.SIDE)) if drawn is None else drawn
+    changed = channels.differs(tile[drawn], tf.paper()[drawn])
+    rows = np.nonzero(changed.any(axis=1))[0] + drawn[0].start
+    cols = np.nonzero(changed.any(axis=0))[0] + drawn[1].start
     top, left = max(int(rows[0]) - 1, 0), max(int(cols[0]) - 1, 0)
     bottom, right = min(int(rows[-1]) + 2, tf.SIDE), min(int(cols[-1]) + 2, tf.SIDE)
     window = (slice(top, bottom), slice(left, right))
@@ -183,7 +211,7 @@ def glance(tile: np.ndarray) -> np.ndarray:
         return np.array([energy, n, sx + left * n, sy + top * n, sxx + 2 * left * sx + left * left * n,
                          syy + 2 * top * sy + top * top * n, sxy + left * sy + top * sx + left * top * n])
 
-    energy, n, sx, sy, sxx, syy, sxy = (_paper_sums() - shifted(_glance_sums(tf.paper()[window]))
+    energy, n, sx, sy, sxx, syy, sxy = (_paper_reads()[0] - shifted(_paper_window_sums(top, left, bottom, right))
                                         + shifted(_glance_sums(tile[window])))
     cxx, cyy, cxy = sxx / n - (sx / n) ** 2, syy / n - (sy / n) ** 2, sxy / n - sx * sy / (n * n)
     spread = cxx + cyy
@@ -226,7 +254,8 @@ def canonical_coverage(points: np.ndarray, maps: np.ndarray, weight: float) -> n
     radius2 = values.sum(axis=1)
     frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
     cells = np.floor((frame + QUICK_REACH) / (2 * QUICK_REACH) * QUICK_GRID).astype(np.intp)
-    inside = ((cells >= 0) & (cells < QUICK_GRID)).all(axis=2)
+    valid = (cells >= 0) & (cells < QUICK_GRID)
+    inside = valid[..., 0] & valid[..., 1]
     base = np.arange(len(maps))[:, None] * QUICK_GRID ** 2
     share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * QUICK_REACH / QUICK_GRID) ** 2
     out = []
@@ -266,7 +295,10 @@ def scale_range(maps: np.ndarray, points: np.ndarray, width: float) -> tuple[flo
     and lowered so that every version fits the tile at any turn and move.  The same range for every option of
     the item, whatever its version."""
     squeeze = float(np.linalg.svd(maps, compute_uv=False)[:, -1].min())
-    reach = float(np.linalg.norm(points @ np.swapaxes(maps, 1, 2), axis=2).max())
+    moved = points @ np.swapaxes(maps, 1, 2)
+    # the longest |M p|: the square root of the largest x * x + y * y (sqrt is monotonic and correctly rounded, so
+    # this is the largest of np.linalg.norm's values exactly)
+    reach = float(np.sqrt((moved[..., 0] * moved[..., 0] + moved[..., 1] * moved[..., 1]).max()))
     return max(SCALES[0], THINNEST / (width * squeeze)), min(SCALES[1], (tf.SIDE / 2 - MARGIN - OFFSET) / reach)
 
 
@@ -293,18 +325,28 @@ def tile_of(art: np.ndarray, option: dict[str, Any]) -> np.ndarray:
 
 def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.ndarray:
     """The item's picture: the source tile at the top, the four labelled options below (``tiles``: the source's
-    and the options' tiles in that order, when already drawn)."""
+    and the options' tiles in that order, when already drawn).  The framed tiles are written into a white canvas
+    (the pixels PIL's paste gives) and the labels are ``kit.layout.caption_patch`` bands under the options, their
+    edges in LABEL_LEVELS greys."""
     if tiles is None:
         art = art_of(scene["motif"])
         tiles = [tile_of(art, scene["source"]), *(tile_of(art, option) for option in scene["options"])]
-    canvas = Image.new("RGB", SIZE, layout.WHITE)
-    layout.paste(canvas, tf.framed(tiles[0], BORDER), *SOURCE_BOX[:2])
-    draw = ImageDraw.Draw(canvas)
+    canvas = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
+    _place(canvas, SOURCE_BOX, tiles[0])
     for k in range(len(scene["options"])):
         left, top, right, bottom = option_box(k)
-        layout.paste(canvas, tf.framed(tiles[1 + k], BORDER), left, top)
-        layout.caption(draw, ((left + right) / 2, bottom + 38), layout.label(k), LABEL_SIZE)
-    return np.asarray(canvas)
+        _place(canvas, [left, top, right, bottom], tiles[1 + k])
+        canvas[bottom: bottom + 2 * CAPTION_DROP, left:right] = layout.caption_patch(
+            layout.label(k), LABEL_SIZE, right - left, 2 * CAPTION_DROP, LABEL_LEVELS)
+    return canvas
+
+
+def _place(canvas: np.ndarray, box: list[int], tile: np.ndarray) -> None:
+    """``tile`` inside a black frame BORDER pixels wide (``kit.transforms.framed``) written into ``canvas`` at
+    ``box``."""
+    left, top, right, bottom = box
+    canvas[top:bottom, left:right] = 0
+    canvas[top + BORDER: bottom - BORDER, left + BORDER: right - BORDER] = tile
 
 
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):
@@ -411,7 +453,7 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
                     continue
                 if variant == "one_similar":
                     return maps, scales
-                first, second = (glance(tf.mapped_tile(art, m, resample=RESAMPLE)) for m in maps)
+                first, second = (glance(*tf.mapped_window(art, m, resample=RESAMPLE)) for m in maps)
                 if (np.abs(first - second) <= GLANCE_TOLERANCE).all():
                     return maps, scales
         return None

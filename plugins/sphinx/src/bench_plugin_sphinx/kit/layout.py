@@ -45,3 +45,26 @@ def paste(canvas: Image.Image, array: np.ndarray, left: int, top: int) -> None:
 def caption(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int) -> None:
     """``text`` in black, centred on ``centre``."""
     draw.text(centre, text, fill=INK, font=font(size), anchor="mm")
+
+
+def caption_patch(text: str, size: int, width: int, height: int, levels: int | None = None) -> np.ndarray:
+    """``text`` captioned (``caption``) in the middle of a white (height, width) patch, as a read-only RGB array
+    kept per caption: the same pixels ``caption`` draws on a white canvas centred on whole pixels (a whole-pixel
+    move of the centre moves the glyphs' bitmap without changing it), for a caption that fits the patch and is
+    drawn where the canvas is white.  ``levels``: the grey levels the anti-aliased glyph edges are snapped to
+    (evenly spaced from black to white, 255 / (levels - 1) apart, which must be whole), so the caption adds that
+    many colours to a picture at most and a picture of few colours stays a palette PNG; None keeps all 256."""
+    return np.frombuffer(_caption_bytes(text, size, width, height, levels), np.uint8).reshape(height, width, 3)
+
+
+@functools.lru_cache(maxsize=64)
+def _caption_bytes(text: str, size: int, width: int, height: int, levels: int | None) -> bytes:
+    patch = Image.new("RGB", (width, height), WHITE)
+    caption(ImageDraw.Draw(patch), (width // 2, height // 2), text, size)
+    if levels is None:
+        return patch.tobytes()
+    step, rest = divmod(255, levels - 1)
+    if rest:
+        raise ValueError(f"{levels} grey levels are not evenly spaced in 0-255")
+    grey = np.asarray(patch, dtype=np.int32)
+    return ((grey + step // 2) // step * step).astype(np.uint8).tobytes()

@@ -51,6 +51,12 @@ def _view(op: str, array: np.ndarray) -> np.ndarray:
     raise ValueError(f"unknown D4 operation {op!r}; known: {', '.join(D4)}")
 
 
+def view(op: str, array: np.ndarray) -> np.ndarray:
+    """``array`` (h, w[, c]) transformed by the D4 operation ``op``, as a view (no copy): for writing into another
+    array, where ``apply``'s contiguous copy would be copied once more."""
+    return _view(op, array)
+
+
 def apply(op: str, array: np.ndarray) -> np.ndarray:
     """``array`` (h, w[, c]) transformed by the D4 operation ``op``; square arrays keep their shape."""
     return np.ascontiguousarray(_view(op, array))

@@ -153,6 +153,13 @@ def mapped_tile(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float]
     graph paper.  Every option of the similarity task, the source included (the identity), goes through this
     one pipeline, so resampling marks are no cue.  ``resample``: PIL's filter by name (``bicubic``, ``bilinear``
     or ``nearest``; the supersampling and box reduction stay)."""
+    return mapped_window(art, matrix, offset, resample)[0]
+
+
+def mapped_window(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float] = (0.0, 0.0),
+                  resample: str = "bicubic") -> tuple[np.ndarray, tuple[slice, slice]]:
+    """(``mapped_tile``, the window of the tile (rows, columns) it drew in): outside the window the tile is the
+    blank graph paper."""
     from PIL import Image
 
     big = SIDE * SUPER
@@ -170,16 +177,15 @@ def mapped_tile(art: np.ndarray, matrix: np.ndarray, offset: tuple[float, float]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, big), min(y1, big)
     tile = paper()
     if x1 <= x0 or y1 <= y0:
-        return tile
+        return tile, (slice(0, 0), slice(0, 0))
     c = c_in[0] - a * c_out[0] - b * c_out[1] + a * x0 + b * y0
     f = c_in[1] - d * c_out[0] - e * c_out[1] + d * x0 + e * y0
     warped = Image.fromarray(art).transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, (a, b, c, d, e, f),
                                             resample=Image.Resampling[resample.upper()], fillcolor=(255, 255, 255))
     small = np.asarray(warped.reduce(SUPER))
-    window = tile[y0 // SUPER: y1 // SUPER, x0 // SUPER: x1 // SUPER]
-    inked = channels.darkest(small) < 250
-    window[inked] = small[inked]
-    return tile
+    drawn = (slice(y0 // SUPER, y1 // SUPER), slice(x0 // SUPER, x1 // SUPER))
+    np.copyto(tile[drawn], small, where=(channels.darkest(small) < 250)[..., None])
+    return tile, drawn
 
 
 def turn(degrees: float, mirrored: bool = False) -> np.ndarray:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from bench_plugin_sphinx import symmetry_words as words
-from bench_plugin_sphinx.verifiers.pixels import packed, rgb_pixels
+from bench_plugin_sphinx.verifiers.pixels import image_keys
 from bench_plugin_sphinx.verifiers.records import guarded
 
 SYMMETRIC, ASYMMETRIC = 0.995, 0.97
-_WHITE = 0xFFFFFF
+#: White and black as one integer per pixel, in either channel order (``packed``'s 0xRRGGBB or ``image_keys``'
+#: 0xBBGGRR): the checks below only compare colours for equality, so they hold for both.
+_WHITE, _BLACK = 0xFFFFFF, 0
 
 
 def _mirrors(rule: str):
@@ -32,12 +34,14 @@ def _mirrors(rule: str):
 
 
 def symmetry_score(grid: np.ndarray, rule: str) -> float:
-    """The smallest share, over the rule's mirror lines, of coloured pixels of ``grid`` (packed colours)
-    whose mirror pixel has the same colour."""
+    """The smallest share, over the rule's mirror lines, of coloured pixels of ``grid`` (one integer per colour,
+    ``packed`` or ``image_keys``) whose mirror pixel has the same colour."""
     coloured = grid != _WHITE
-    if not coloured.any():
+    total = np.count_nonzero(coloured)
+    if not total:
         return 1.0
-    return min(float((mirror(grid) == grid)[coloured].mean()) for mirror in _mirrors(rule))
+    # the counts are whole numbers, so this is the mean of the matches over the coloured pixels exactly
+    return min(np.count_nonzero((mirror(grid) == grid) & coloured) / total for mirror in _mirrors(rule))
 
 
 @guarded
@@ -46,13 +50,13 @@ def verify(item, images) -> list[str]:
     rule = scene["rule"]
     if rule not in words.PHRASES or words.PHRASES[rule] not in item.question:
         failures.append(f"the question does not name the rule {rule!r} as the scene records it")
-    pixels = packed(rgb_pixels(images[0]))
+    pixels = image_keys(images[0])
     left, top, right, bottom = scene["grid_region"]
     if right - left != bottom - top:
         return [*failures, f"the grid region {scene['grid_region']} is not square"]
     mask_box = scene["grid_boxes"][scene["mask"]]
     ml, mt, mr, mb = mask_box
-    if (pixels[mt:mb, ml:mr] != 0).mean() > 0.01:
+    if (pixels[mt:mb, ml:mr] != _BLACK).mean() > 0.01:
         failures.append("the missing cell is not blacked out")
     tiles = []
     for ol, ot, o_r, ob in scene["option_boxes"]:

@@ -35,38 +35,101 @@ def _frame(mask: np.ndarray) -> tuple[np.ndarray, float]:
     return centre, radius
 
 
+class Sampling:
+    """What every view of one mask shares: the mask padded by one empty pixel, its centroid (x, y) and the GRID *
+    FINE sample offsets along one axis in pixels (float32, REACH radii of gyration either way)."""
+
+    def __init__(self, mask: np.ndarray):
+        self.shape = mask.shape
+        self.padded = np.zeros((mask.shape[0] + 2, mask.shape[1] + 2), np.uint8)
+        self.padded[1:-1, 1:-1] = mask
+        self.centre, radius = _frame(mask)
+        self.offsets = (radius * np.linspace(-REACH, REACH, GRID * FINE)).astype(np.float32)
+
+
+def _turns(degrees) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 (cos, sin) of each of ``degrees``: the sampling frame's turn as the samples use it."""
+    t = np.radians(np.asarray(degrees, dtype=np.float64))
+    return np.cos(t).astype(np.float32), np.sin(t).astype(np.float32)
+
+
 def coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
     """``mask`` sampled on a GRID x GRID square of REACH radii of gyration about its centroid (FINE x finer,
     block-averaged), the sampling frame turned by each of ``degrees`` and mirrored left-right where
     ``mirrored``: shape (len(degrees), GRID, GRID).  Samples off the mask count as empty."""
-    centre, radius = _frame(mask)
-    h, w = mask.shape
-    padded = np.zeros((h + 2, w + 2), np.float32)
-    padded[1:-1, 1:-1] = mask
-    q = (radius * np.linspace(-REACH, REACH, GRID * FINE)).astype(np.float32)
-    t = np.radians(np.asarray(degrees, dtype=np.float64))
-    cos, sin = (v.astype(np.float32)[:, None, None] for v in (np.cos(t), np.sin(t)))
-    mx = np.where(np.asarray(mirrored), -1.0, 1.0).astype(np.float32)[:, None, None] * q[None, None, :]
-    qy = q[None, :, None]
-    x = np.clip(np.rint(centre[0] + cos * mx - sin * qy), -1, w).astype(np.intp) + 1
-    y = np.clip(np.rint(centre[1] + sin * mx + cos * qy), -1, h).astype(np.intp) + 1
-    blocks = padded.ravel()[y * (w + 2) + x].reshape(len(x), GRID, FINE, GRID, FINE)
-    # the FINE x FINE block means as sums of strided views (0/1 samples: exact in float32 in any order), many
-    # times faster than a mean over the two inner axes
-    total = np.zeros((len(x), GRID, GRID), np.float32)
-    for i in range(FINE):
-        for j in range(FINE):
-            total += blocks[:, :, i, :, j]
-    return total / (FINE * FINE)
+    return _sampled(Sampling(mask), *_turns(degrees), np.where(np.asarray(mirrored), -1.0, 1.0).astype(np.float32))
+
+
+def _sampled(sampling: Sampling, cos: np.ndarray, sin: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """``coverage`` of a mask (its ``sampling``) in the frames with float32 ``cos`` and ``sin`` of their turns,
+    columns mirrored where ``signs`` is -1.  The fine samples are laid out block by block, (view, row in block,
+    column in block, block row, block column), so a block's FINE x FINE samples are summed as whole slabs; each
+    sample's coordinates are the same floating-point expressions as on the plain fine grid (x = cx + cos m -
+    sin q, y = cy + sin m + cos q, m the mirrored column offset, q the row offset), and a block's sum of 0/1
+    samples is exact in any order."""
+    centre, (h, w) = sampling.centre, sampling.shape
+    blocked = sampling.offsets.reshape(GRID, FINE).T[None]  # [0, a, I] = q[I * FINE + a]
+    cos, sin = cos[:, None, None], sin[:, None, None]
+    mx = signs[:, None, None] * blocked
+    # columns (b, J) from mx, rows (a, I) from the row offsets, broadcast to (view, a, b, I, J)
+    x = (centre[0] + cos * mx)[:, None, :, None, :] - (sin * blocked)[:, :, None, :, None]
+    y = (centre[1] + sin * mx)[:, None, :, None, :] + (cos * blocked)[:, :, None, :, None]
+    np.clip(np.rint(x, out=x), -1, w, out=x)
+    np.clip(np.rint(y, out=y), -1, h, out=y)
+    y *= w + 2
+    y += x
+    y += w + 3  # (y + 1) (w + 2) + x + 1: the padded array's flat index, exact in float64
+    samples = sampling.padded.ravel().take(y.astype(np.intp)).reshape(len(signs), FINE * FINE, GRID, GRID)
+    return samples.sum(axis=1, dtype=np.uint8).astype(np.float32) / (FINE * FINE)
+
+
+class SourceViews:
+    """``coverage`` of one mask at any turns, each distinct sampling drawn once and kept.
+
+    When the mask's sample offsets are exactly symmetric about 0 (q[-1 - k] == -q[k], as they are for nearly
+    every radius), two views share one sampling: a mirrored view is the plain view with its columns reversed,
+    and a frame whose float32 (cos, sin) are exactly the negatives of another's (a half turn more) is that view
+    with its rows and columns reversed, because every sample's coordinates are then the same floating-point
+    expressions, taken at the reversed offsets (negating a float is exact).  Otherwise every view is sampled
+    as it is."""
+
+    def __init__(self, mask: np.ndarray):
+        self.sampling = Sampling(mask)
+        q = self.sampling.offsets
+        self.symmetric = bool(np.array_equal(q[::-1], -q))
+        self.kept: dict[tuple[float, float, bool], np.ndarray] = {}
+
+    def _key(self, cos: float, sin: float, mirrored: bool) -> tuple[tuple[float, float, bool], slice, slice]:
+        """(the sampling a view is read from, its row and column order)."""
+        if not self.symmetric:
+            return (cos, sin, mirrored), slice(None), slice(None)
+        half_turn = cos < 0 or (cos == 0 and sin < 0)
+        base = (-cos, -sin) if half_turn else (cos, sin)
+        rows = slice(None, None, -1) if half_turn else slice(None)
+        cols = slice(None, None, -1) if half_turn != mirrored else slice(None)
+        return (*base, False), rows, cols
+
+    def __call__(self, degrees, mirrored) -> np.ndarray:
+        """``coverage(mask, degrees, mirrored)``."""
+        cos, sin = _turns(degrees)
+        wanted = [self._key(float(c), float(s), bool(m)) for c, s, m in zip(cos, sin, mirrored, strict=True)]
+        missing = sorted({key for key, _, _ in wanted} - self.kept.keys())
+        if missing:
+            cs, ss, ms = (np.array(v, dtype=np.float32) for v in zip(*missing, strict=True))
+            self.kept.update(zip(missing, _sampled(self.sampling, cs, ss, np.where(ms, -1.0, 1.0).astype(np.float32)),
+                                 strict=True))
+        return np.stack([self.kept[key][rows, cols] for key, rows, cols in wanted])
 
 
 def scorer(source: np.ndarray):
     """A function giving an option mask's similarity to ``source``: the best soft intersection over union of the
     option's coverage with the source's, over the source turned in COARSE_DEGREES steps, plain and mirrored,
-    then refined in 1° steps around the three best turns (the coarse views are drawn once per source)."""
+    then refined in 1° steps around the three best turns (every view of the source is sampled once for all
+    options, ``SourceViews``)."""
     angles = [float(a) for _ in (False, True) for a in range(0, 360, COARSE_DEGREES)]
     mirrored = [m for m in (False, True) for _ in range(0, 360, COARSE_DEGREES)]
-    coarse_views = coverage(source, angles, mirrored)
+    source_views = SourceViews(source)
+    coarse_views = source_views(angles, mirrored)
 
     def iou(views, target):
         union = np.maximum(views, target).sum(axis=(1, 2))
@@ -80,7 +143,7 @@ def scorer(source: np.ndarray):
             for step in range(-(COARSE_DEGREES // 2), COARSE_DEGREES // 2 + 1):
                 fine_angles.append(angles[k] + step)
                 fine_mirrored.append(mirrored[k])
-        return float(max(coarse.max(), iou(coverage(source, fine_angles, fine_mirrored), target).max()))
+        return float(max(coarse.max(), iou(source_views(fine_angles, fine_mirrored), target).max()))
 
     return similarity
 
