@@ -67,6 +67,43 @@ def test_centre_and_edits_edit_one_column_each():
         assert len({(c, d) for c, d in edits}) == 3
 
 
+def test_the_picture_is_the_one_its_scene_draws():
+    """``generate`` reuses the motif tiles its boldness test drew: the picture must be ``compose(scene)``, which
+    draws every tile anew from the recorded motifs."""
+    for i in range(6):
+        problem = _generate(i, seed=11)
+        assert np.array_equal(problem.structure, mc.compose(problem.metadata["scene"])), i
+
+
+def test_pictures_fit_a_palette_and_the_labels_keep_their_look():
+    """The labels are anti-aliased in ``LABEL_LEVELS`` steps so that every picture has at most 256 colours (a
+    palette PNG); they differ from fully anti-aliased labels only in the label band, by under half a step."""
+    from bench_plugin_sphinx.kit import sequences
+
+    for built in build_run(TASK, 12, seed=6):
+        assert len(built.images[0].getcolors(256) or ()) > 0, built.item.id
+    blank = [np.full((sequences.CONTENT, sequences.CONTENT, 3), 255, np.uint8)] * 4
+    full = sequences.compose(blank, blank).astype(int)
+    stepped = sequences.compose(blank, blank, mc.LABEL_LEVELS).astype(int)
+    moved = np.nonzero((full != stepped).any(axis=2))[0]
+    assert moved.size and moved.min() >= sequences.OPTIONS_TOP + sequences.PANEL
+    assert np.abs(full - stepped).max() <= 255 / (mc.LABEL_LEVELS - 1) / 2 + 1
+    assert len(np.unique(stepped.reshape(-1, 3), axis=0)) <= len(np.unique(full.reshape(-1, 3), axis=0)) - 200
+
+
+def test_columns_read_side_by_side_are_read_one_by_one():
+    """``copies_side_by_side`` reads all columns in one pass; each column's copies must be ``copies_of`` that
+    column alone (grown ink clipped at its edges, boxes counted from its left edge), ink touching every edge."""
+    from bench_plugin_sphinx.verifiers import sequences as read
+
+    rng = np.random.default_rng(9)
+    for share in (0.02, 0.2, 0.6):
+        masks = [rng.random((37, 23)) < share for _ in range(7)]
+        masks[0][:, 0] = masks[1][:, -1] = masks[2][0] = masks[3][-1] = True
+        for reach in (0, 1, 2):
+            assert read.copies_side_by_side(masks, reach) == [read.copies_of(m, reach) for m in masks]
+
+
 def test_planted_rendering_faults_are_caught():
     built = build(TASK, {"columns": 3}, seed=5)
     scene = dict(built.item.metadata["scene"])
@@ -75,11 +112,13 @@ def test_planted_rendering_faults_are_caught():
     def reject(picture, what):
         assert_rejected(HOST, TASK, built.item, [Image.fromarray(picture)], what)
 
+    # one copy more, or fewer where the column already holds the item's tallest stack (the cell is sized for it)
+    most = max(max(counts) for counts in [*scene["option_counts"], *scene["panel_counts"]])
     options = [list(o) for o in scene["option_counts"]]
-    options[slot][1] = options[slot][1] + 1 if options[slot][1] < scene["cap"] else options[slot][1] - 1
+    options[slot][1] = options[slot][1] + 1 if options[slot][1] < most else options[slot][1] - 1
     reject(mc.compose({**scene, "option_counts": options}), "one column of the answer one copy off")
     panels = [list(p) for p in scene["panel_counts"]]
-    panels[1][0] += 1 if panels[1][0] < scene["cap"] else -1
+    panels[1][0] += 1 if panels[1][0] < most else -1
     reject(mc.compose({**scene, "panel_counts": panels}), "a column off its progression")
     picture = mc.compose(scene).copy()
     left, top, _right, _bottom = scene["panel_boxes"][3]

@@ -105,6 +105,115 @@ def test_blob_count_counts_pieces_as_a_flood_fill_does():
     assert sequences.blob_count(diagonal, reach=0) == 2
 
 
+def _flood_boxes(mask: np.ndarray) -> list[dict[str, int]]:
+    """8-connected pieces by flood fill, each as {"area", "top", "bottom", "left", "right"}, in the order of their
+    first pixel (row-major): the definition ``verifiers.sequences.pieces`` must meet."""
+    seen, found = np.zeros_like(mask), []
+    h, w = mask.shape
+    for y, x in zip(*np.nonzero(mask), strict=True):
+        if seen[y, x]:
+            continue
+        seen[y, x], stack, cells = True, [(y, x)], []
+        while stack:
+            cy, cx = stack.pop()
+            cells.append((cy, cx))
+            for ny, nx in itertools.product((cy - 1, cy, cy + 1), (cx - 1, cx, cx + 1)):
+                if 0 <= ny < h and 0 <= nx < w and mask[ny, nx] and not seen[ny, nx]:
+                    seen[ny, nx] = True
+                    stack.append((ny, nx))
+        ys, xs = zip(*cells, strict=True)
+        found.append({"area": len(cells), "top": int(min(ys)), "bottom": int(max(ys)), "left": int(min(xs)),
+                      "right": int(max(xs))})
+    return found
+
+
+def test_the_verifiers_pieces_and_growth_meet_their_definitions():
+    """``pieces`` (runs joined by binary search, roots hooked and halved) gives the flood fill's pieces in its
+    order; ``grown`` (rows, then columns) is the union of the (2 reach + 1)^2 clipped shifts; ``uniform`` reads
+    its medians as numpy does -- on random masks of every density, snakes and spirals included."""
+    from bench_plugin_sphinx.verifiers import sequences as read
+
+    rng = np.random.default_rng(12)
+    masks = [rng.random((int(rng.integers(1, 40)), int(rng.integers(1, 40)))) < share
+             for share in (0.05, 0.3, 0.5, 0.6, 0.9) for _ in range(12)]
+    spiral = np.zeros((31, 31), bool)
+    for k in range(0, 15, 2):  # a square spiral: one piece whose runs join in a long chain
+        spiral[k, k: 31 - k] = spiral[k: 31 - k, 30 - k] = spiral[30 - k, k + 2: 31 - k] = True
+        spiral[k + 2: 31 - k, k] = k + 2 <= 30 - k
+    comb = np.zeros((20, 41), bool)
+    comb[19], comb[:, 0::2] = True, True  # teeth joined only at the bottom row
+    masks += [spiral, comb, np.zeros((5, 5), bool)]
+    for mask in masks:
+        assert read.pieces(mask) == _flood_boxes(mask)
+        for reach in (0, 1, 2):
+            h, w = mask.shape
+            shifted = np.zeros_like(mask)
+            for dy, dx in itertools.product(range(-reach, reach + 1), repeat=2):
+                padded = np.pad(mask, reach)
+                shifted |= padded[reach + dy: reach + dy + h, reach + dx: reach + dx + w]
+            assert np.array_equal(read.grown(mask, reach), shifted)
+    for _ in range(300):
+        found = [{"ink": int(rng.integers(40, 60)), "left": 0, "right": int(rng.integers(9, 15)), "top": 0,
+                  "bottom": int(rng.integers(9, 15))} for _ in range(int(rng.integers(0, 9)))]
+        inks, widths, heights = (np.array([p[k] for p in found], float) for k in ("ink", "right", "bottom"))
+        expected = not found or bool(
+            (np.abs(inks - np.median(inks)) <= 0.1 * np.median(inks)).all()
+            and (np.abs(widths - np.median(widths)) <= max(2.0, 0.1 * np.median(widths))).all()
+            and (np.abs(heights - np.median(heights)) <= max(2.0, 0.1 * np.median(heights))).all())
+        assert read.uniform(found, 0.1) == expected
+
+
+def test_the_backdrop_and_pasted_panels_are_the_one_pass_drawing():
+    """``kit.sequences.compose`` copies a kept backdrop (borders, arrows, labels) and pastes the panels into it:
+    the picture must be the one drawn in one pass, panels pasted and borders drawn in turn."""
+    from bench_plugin_sphinx.kit import layout, sequences
+    from PIL import ImageDraw
+
+    rng = np.random.default_rng(4)
+    tiles = [rng.integers(0, 256, (sequences.CONTENT, sequences.CONTENT, 3), dtype=np.uint8) for _ in range(8)]
+    for blank in range(4):
+        panels = [None if k == blank else tiles[k] for k in range(4)]
+        canvas = Image.new("RGB", sequences.SIZE, layout.WHITE)
+        draw = ImageDraw.Draw(canvas)
+        for k in range(4):
+            if panels[k] is not None:
+                layout.paste(canvas, panels[k], sequences.panel_box(k)[0] + sequences.BORDER,
+                             sequences.ROW_TOP + sequences.BORDER)
+            layout.frame(draw, tuple(sequences.panel_box(k)), sequences.BORDER)
+            layout.paste(canvas, tiles[4 + k], sequences.option_box(k)[0] + sequences.BORDER,
+                         sequences.OPTIONS_TOP + sequences.BORDER)
+            left, top, right, bottom = sequences.option_box(k)
+            layout.frame(draw, (left, top, right, bottom), sequences.BORDER)
+            layout.caption(draw, ((left + right) / 2, bottom + sequences.LABEL_BAND / 2), layout.label(k), 56)
+            if k < 3:
+                sequences._arrow(draw, k)
+        assert np.array_equal(sequences.compose(panels, tiles[4:]), np.asarray(canvas)), blank
+
+
+def test_chain_separation_is_the_pairwise_pixel_test():
+    """``_apart`` (each panel's luminance once) gives the verdict of ``compare.diff_fraction`` pair by pair, on
+    chains that pass and chains with two near-equal panels."""
+    from bench_plugin_sphinx.kit import compare, sequences
+
+    rng = np.random.default_rng(2)
+    verdicts = []
+    for family in ("dot", "arrow", "icons"):
+        spec = sequences.sample_motif(family, rng, "sym", "test")
+        chains = (("grid", 16, [4, 5, 6, 7]), ("row", 6, [1, 3, 5, 6]), ("pyramid", 21, [18, 19, 20, 21]))
+        for kind, most, chain in chains:
+            cell = sequences.slots(kind, 1, most)[0]
+            scene = {"layout": kind, "most": most, "motif": spec}
+            panels = [sa.panel(scene, n, sequences.render_motif(spec, cell, sa.FILL)) for n in chain]
+            pairwise = all(compare.diff_fraction(a, b) >= sa.CHANGE for a, b in itertools.combinations(panels, 2))
+            panels[1] = panels[0].copy()
+            panels[1][0, 0] = 0  # one pixel apart: never separated
+            assert sa._apart(panels) is False
+            panels = [sa.panel(scene, n, sequences.render_motif(spec, cell, sa.FILL)) for n in chain]
+            verdicts.append(pairwise)
+            assert sa._apart(panels) == pairwise, (family, kind, chain)
+    assert any(verdicts)
+
+
 def test_progression_reading():
     assert check.progression({0: 3, 1: 5, 2: 7}) == 2
     assert check.progression({0: 9, 2: 5, 3: 3}) == -2

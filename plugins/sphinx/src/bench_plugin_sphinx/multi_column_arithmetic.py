@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from bench_core import Problem
@@ -40,19 +41,26 @@ FILL = 0.7
 REACH = 2
 MIN_INK = 0.12
 DOT = {"square": False, "radius": 0.8, "hole": 0.0, "hole_angle": 0.0}
+#: The labels (a)-(d) are anti-aliased in this many steps: fully anti-aliased they bring 236 greys, and with up
+#: to six motifs' anti-aliased edges the picture would exceed the 256 colours of a palette PNG (about twice as
+#: fast to encode and four times as fast to decode as RGB here); in 16 steps it keeps 27-81 colours.
+LABEL_LEVELS = 16
 
 
 def _bold(tile) -> bool:
     return sequences.blob_count(tile, reach=REACH) == 1 and float((channels.darkest(tile) < 215).mean()) >= MIN_INK
 
 
-def _motif(family: str, colour: str, rng, params, cell: int) -> dict[str, Any]:
-    """A symmetric motif of ``family`` in ``colour``, bold at ``cell`` px (at most ATTEMPTS draws, then a dot)."""
+def _motif(family: str, colour: str, rng, params, cell: int) -> tuple[dict[str, Any], np.ndarray]:
+    """A symmetric motif of ``family`` in ``colour``, bold at ``cell`` px (at most ATTEMPTS draws, then a dot),
+    and its tile at that size."""
     for _attempt in range(ATTEMPTS):
         spec = sequences.sample_motif(family, rng, "sym", sets.icon_split(params), colour)
-        if _bold(sequences.render_motif(spec, cell, FILL)):
-            return spec
-    return {"family": "dot", "mode": "sym", "colour": colour, "params": dict(DOT)}
+        tile = sequences.render_motif(spec, cell, FILL)
+        if _bold(tile):
+            return spec, tile
+    spec = {"family": "dot", "mode": "sym", "colour": colour, "params": dict(DOT)}
+    return spec, sequences.render_motif(spec, cell, FILL)
 
 
 def centre_and_edits(columns: int, cap: int, rng) -> tuple[list[int], list[tuple[int, int]]]:
@@ -83,12 +91,13 @@ def _backwards(truth: list[int], cap: int, rng) -> list[int]:
     return steps
 
 
-def compose(scene: dict[str, Any]):
-    """The item's picture from its scene."""
-    tiles = [sequences.render_motif(spec, scene["cell"], FILL) for spec in scene["motifs"]]
+def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None):
+    """The item's picture from its scene (``tiles``: the columns' motif tiles at the cell size, when drawn)."""
+    if tiles is None:
+        tiles = [sequences.render_motif(spec, scene["cell"], FILL) for spec in scene["motifs"]]
     panels = [sequences.stacks_panel(tiles, counts, scene["cell"]) for counts in scene["panel_counts"]]
     options = [sequences.stacks_panel(tiles, counts, scene["cell"]) for counts in scene["option_counts"]]
-    return sequences.compose([*panels, None], options)
+    return sequences.compose([*panels, None], options, LABEL_LEVELS)
 
 
 class MultiColumnArithmetic(sets.PaperSets, task="multi-column-arithmetic"):
@@ -123,11 +132,12 @@ class MultiColumnArithmetic(sets.PaperSets, task="multi-column-arithmetic"):
         cell = sequences.stack_cell(columns, most)
         families = [STACK_FAMILIES[int(k)] for k in rng.permutation(len(STACK_FAMILIES))[:columns]]
         colours = [list(PALETTE)[int(k)] for k in rng.permutation(len(PALETTE))[:columns]]
-        motifs = [_motif(f, c, rng, params, cell) for f, c in zip(families, colours, strict=True)]
+        motifs, tiles = zip(*(_motif(f, c, rng, params, cell) for f, c in zip(families, colours, strict=True)),
+                            strict=True)
         stem = words.MULTI_COLUMN_STEMS[int(rng.integers(len(words.MULTI_COLUMN_STEMS)))]
         question = f"{stem} {words.MULTI_COLUMN_RULE.format(columns=columns)} Answer with one letter (a–d)."
         record = complexity.record("columns", columns, 2, 6)
-        scene = {"image_size": list(sequences.SIZE), "columns": columns, "cap": cap, "motifs": motifs,
+        scene = {"image_size": list(sequences.SIZE), "columns": columns, "cap": cap, "motifs": list(motifs),
                  "cell": cell, "fill": FILL, "steps": steps, "panel_counts": panel_counts, "mask": 3,
                  "option_counts": option_counts, "role": "centre" if role == 0 else "edit",
                  "edits": [list(e) for e in edits], "column_boxes": sequences.column_boxes(columns),
@@ -137,7 +147,7 @@ class MultiColumnArithmetic(sets.PaperSets, task="multi-column-arithmetic"):
                     **({} if level is None else {"difficulty_knobs": {"columns": columns}})}
         return Problem(question=question, answer="ABCD"[position], image_size=sequences.SIZE,
                        params={**params, "columns": columns}, options=("A", "B", "C", "D"), answer_type="option",
-                       metadata=metadata, structure=compose(scene))
+                       metadata=metadata, structure=compose(scene, list(tiles)))
 
     def render(self, problem):
         picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])

@@ -20,8 +20,10 @@ plain dot of the same colour stands in (recorded).  Complexity: the paper's, the
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from bench_core import Problem
@@ -88,6 +90,14 @@ def _motif(family: str, rng, params, cell: int) -> dict[str, Any]:
 def _dot(spec: dict[str, Any]) -> dict[str, Any]:
     """A plain disc in ``spec``'s colour (the stand-in motif)."""
     return {"family": "dot", "mode": "sym", "colour": spec["colour"], "params": dict(DOT)}
+
+
+def _apart(panels: list) -> bool:
+    """Whether every two panels change at least ``CHANGE`` of their pixels between them
+    (``compare.diff_fraction``, each panel's luminance computed once)."""
+    lumas = [compare.luminance(p) for p in panels]
+    return all(float((np.abs(a - b) > compare.LUMA_STEP).mean()) >= CHANGE
+               for a, b in itertools.combinations(lumas, 2))
 
 
 def _layout(order: list[str], most: int) -> str:
@@ -159,8 +169,7 @@ class SequenceArithmetic(sets.PaperSets, task="sequence-arithmetic"):
             tile = sequences.render_motif(spec, cell, FILL)
             scene = {"layout": kind, "most": most, "motif": spec}
             drawn = {n: panel(scene, n, tile) for n in chain}
-            if stand_in or all(compare.diff_fraction(drawn[a], drawn[b]) >= CHANGE for i, a in enumerate(chain)
-                               for b in chain[i + 1:]):
+            if stand_in or _apart([drawn[n] for n in chain]):
                 break
         answer_place = chain.index(answer)
         others = [chain[j] for j in range(4) if j != answer_place]

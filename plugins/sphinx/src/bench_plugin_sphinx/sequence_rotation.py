@@ -13,6 +13,7 @@ and PIL; the questions that state the step name its direction in words.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -39,22 +40,27 @@ def _turn_symmetric(spec: dict[str, Any]) -> bool:
     """Whether some turn of the motif by 20-340 degrees (every 10) moves less than ``SELF_CHANGE`` of its ink:
     a motif that (nearly) maps onto itself by a turn would make the step, and the answer, ambiguous.  Only the
     ink matters, so the darkest channel is turned (one band, not three): for a motif of one colour on white that
-    is the darkest channel of the turned tile, as ``sequences.ink_change`` reads it."""
+    is the darkest channel of the turned tile, as ``sequences.ink_change`` reads it.  The turns are
+    ``sequences.turned``'s, so the 33 angles take eight bicubic turns (one per angle modulo 90)."""
     darkest = channels.darkest(sequences.render_motif(spec, PROBE))
-    ink, plane = darkest < 255 - INK_STEP, Image.fromarray(darkest)
+    ink, kept = darkest < 255 - INK_STEP, {}
     for degrees in range(20, 341, 10):
-        moved = np.asarray(plane.rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=255)) < 255 - INK_STEP
+        moved = sequences.turned(darkest, degrees, kept) < 255 - INK_STEP
         union = ink | moved
         if union.any() and float((ink ^ moved)[union].mean()) < SELF_CHANGE:
             return True
     return False
 
 
-def _turn(base: np.ndarray, degrees: float, turns: dict[float, np.ndarray]) -> np.ndarray:
-    """``sequences.turned(base, degrees)``, each angle turned once (kept in ``turns``)."""
-    if degrees not in turns:
-        turns[degrees] = sequences.turned(base, degrees)
-    return turns[degrees]
+def _separated(options: list[np.ndarray]) -> bool:
+    """Whether every two options differ on at least ``SEPARATION`` of their ink (``sequences.ink_change``, each
+    option's ink read once) and are strongly distinct (``compare.all_distinct``)."""
+    inks = [channels.darkest(o) < 255 - INK_STEP for o in options]
+    for a, b in itertools.combinations(range(len(options)), 2):
+        union = inks[a] | inks[b]
+        if not union.any() or float((inks[a] ^ inks[b])[union].mean()) < SEPARATION:
+            return False
+    return compare.all_distinct(options)
 
 
 def _direction(random, params) -> str:
@@ -69,8 +75,10 @@ def _direction(random, params) -> str:
 def compose(scene: dict[str, Any], base=None):
     """The item's picture from its scene (``base``: the motif tile, when already drawn)."""
     base = sequences.render_motif(scene["motif"], sequences.CONTENT) if base is None else base
-    panels = [None if k == scene["mask"] else sequences.turned(base, a) for k, a in enumerate(scene["panel_angles"])]
-    return sequences.compose(panels, [sequences.turned(base, a) for a in scene["option_angles"]])
+    kept: dict[float, np.ndarray] = {}
+    panels = [None if k == scene["mask"] else sequences.turned(base, a, kept)
+              for k, a in enumerate(scene["panel_angles"])]
+    return sequences.compose(panels, [sequences.turned(base, a, kept) for a in scene["option_angles"]])
 
 
 class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
@@ -112,11 +120,9 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
             if _turn_symmetric(spec):
                 continue
             base = sequences.render_motif(spec, sequences.CONTENT)
-            turns: dict[float, np.ndarray] = {}  # one bicubic turn per angle: options repeat panels' angles
-            options = [_turn(base, a, turns) for a in option_angles]
-            pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
-            if all(sequences.ink_change(options[a], options[b]) >= SEPARATION
-                   and compare.distinct(options[a], options[b]) for a, b in pairs):
+            kept: dict[float, np.ndarray] = {}  # one bicubic turn per angle modulo 90
+            options = [sequences.turned(base, a, kept) for a in option_angles]
+            if _separated(options):
                 break
         else:
             raise GenerationError(f"sequence-rotation: no {family} motif without turn symmetry and with four "
@@ -135,7 +141,8 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
                  "mask": mask, "panel_angles": angles, "option_angles": option_angles, "chain_place": place,
                  "explicit": explicit, "content": sequences.CONTENT, "border": sequences.BORDER,
                  **sequences.boxes()}
-        picture = sequences.compose([None if k == mask else _turn(base, angles[k], turns) for k in range(4)], options)
+        picture = sequences.compose([None if k == mask else sequences.turned(base, angles[k], kept) for k in range(4)],
+                                    options)
         metadata = {"scene": scene, "step": step, "direction": turn, "motif": family, "complexity": record,
                     "paper_answer": layout.label(position),
                     **({} if level is None else {"difficulty_knobs": {"step_ordinal": ordinal}})}

@@ -10,6 +10,7 @@ Angles are in degrees, counterclockwise on screen positive (PIL's ``rotate(+a)``
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -53,22 +54,54 @@ def _arrow(draw: ImageDraw.ImageDraw, k: int) -> None:
     draw.polygon([(cx - 14, cy - 20), (cx + 16, cy), (cx - 14, cy + 20)], fill=ARROW_GREY)
 
 
-def compose(panels: list[np.ndarray | None], options: list[np.ndarray]) -> np.ndarray:
-    """The picture: ``panels`` (four CONTENT x CONTENT RGB arrays, None for the blank one) in the top row with
-    arrows between them, ``options`` below labelled (a)-(d)."""
+def _labels(draw: ImageDraw.ImageDraw, canvas: Image.Image, levels: int | None) -> None:
+    """The labels (a)-(d) under the options, anti-aliased in full (``levels`` None) or with their ink coverage
+    rounded to ``levels`` steps (0 and full included), so the labels add only ``levels`` - 1 greys to the
+    picture's colours."""
+    if levels is None:
+        for k in range(4):
+            left, _top, right, bottom = option_box(k)
+            layout.caption(draw, ((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), 56)
+        return
+    coverage = Image.new("L", SIZE, 0)
+    pen = ImageDraw.Draw(coverage)
+    for k in range(4):
+        left, _top, right, bottom = option_box(k)
+        pen.text(((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), fill=255, font=layout.font(56),
+                 anchor="mm")
+    step = 255 / (levels - 1)
+    rounded = (np.rint(np.asarray(coverage) / step) * step).round().astype(np.uint8)
+    canvas.paste(layout.INK, mask=Image.fromarray(rounded))
+
+
+@functools.cache
+def _backdrop(levels: int | None) -> np.ndarray:
+    """The picture without its panels' content, drawn once and kept (read-only): the white canvas, every panel's
+    and option's border, the arrows between the top panels and the labels (a)-(d) (``_labels``).  None of these
+    touches a panel's inside, so pasting the panels afterwards gives the pixels of drawing it all in one pass."""
     canvas = Image.new("RGB", SIZE, layout.WHITE)
     draw = ImageDraw.Draw(canvas)
     for k in range(4):
-        if panels[k] is not None:
-            layout.paste(canvas, panels[k], panel_box(k)[0] + BORDER, ROW_TOP + BORDER)
         layout.frame(draw, tuple(panel_box(k)), BORDER)
-        layout.paste(canvas, options[k], option_box(k)[0] + BORDER, OPTIONS_TOP + BORDER)
-        left, top, right, bottom = option_box(k)
-        layout.frame(draw, (left, top, right, bottom), BORDER)
-        layout.caption(draw, ((left + right) / 2, bottom + LABEL_BAND / 2), layout.label(k), 56)
+        layout.frame(draw, tuple(option_box(k)), BORDER)
         if k < 3:
             _arrow(draw, k)
-    return np.asarray(canvas)
+    _labels(draw, canvas, levels)
+    backdrop = np.array(canvas)
+    backdrop.flags.writeable = False
+    return backdrop
+
+
+def compose(panels: list[np.ndarray | None], options: list[np.ndarray], label_levels: int | None = None) -> np.ndarray:
+    """The picture: ``panels`` (four CONTENT x CONTENT RGB arrays, None for the blank one) in the top row with
+    arrows between them, ``options`` below labelled (a)-(d) (``label_levels``: see ``_labels``)."""
+    picture = _backdrop(label_levels).copy()
+    for k in range(4):
+        inside = [(panel_box(k), panels[k]), (option_box(k), options[k])]
+        for (left, top, _right, _bottom), content in inside:
+            if content is not None:
+                picture[top + BORDER: top + BORDER + CONTENT, left + BORDER: left + BORDER + CONTENT] = content
+    return picture
 
 
 # -- motifs ----------------------------------------------------------------------------------------------------
@@ -87,14 +120,25 @@ def render_motif(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndar
     return motifs.render(spec, size, fill)
 
 
-def turned(tile: np.ndarray, degrees: float) -> np.ndarray:
-    """``tile`` turned ``degrees`` counterclockwise on screen about its centre (white corners filled in):
-    exact for multiples of 90, bicubic otherwise.  A motif drawn inside its tile's inscribed disc stays whole."""
-    quarter = degrees / 90.0
-    if abs(quarter - round(quarter)) < 1e-9:
-        return np.ascontiguousarray(np.rot90(tile, round(quarter) % 4))
-    image = Image.fromarray(tile).rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=layout.WHITE)
-    return np.asarray(image)
+def turned(tile: np.ndarray, degrees: float, kept: dict[float, np.ndarray] | None = None) -> np.ndarray:
+    """``tile`` (RGB, or one grey plane) turned ``degrees`` counterclockwise on screen about its centre (white
+    corners filled in): a bicubic turn by the part of ``degrees`` beyond its last multiple of 90, then exact
+    quarter turns.  A quarter turn maps a square tile's pixel centres onto one another, so this is the bicubic
+    turn by ``degrees`` but for rounding (at most 1 on a few pixels).  ``kept``, one dict per tile, keeps the
+    bicubic turns, so turns a multiple of 90 apart cost one.  A motif drawn inside its tile's inscribed disc
+    stays whole."""
+    quarters, rest = divmod(float(degrees), 90.0)
+    if rest > 90.0 - 1e-9:
+        quarters, rest = quarters + 1, 0.0
+    if rest < 1e-9:
+        return np.ascontiguousarray(np.rot90(tile, int(quarters) % 4))
+    part = None if kept is None else kept.get(rest)
+    if part is None:
+        white = 255 if tile.ndim == 2 else layout.WHITE
+        part = np.asarray(Image.fromarray(tile).rotate(rest, resample=Image.Resampling.BICUBIC, fillcolor=white))
+        if kept is not None:
+            kept[rest] = part
+    return np.ascontiguousarray(np.rot90(part, int(quarters) % 4))
 
 
 def ink_change(a: np.ndarray, b: np.ndarray, step: int = 40) -> float:
@@ -197,10 +241,12 @@ def blob_count(tile: np.ndarray, step: int = 40, reach: int = 2) -> int:
     """The number of 8-connected pieces of ink (darkest channel ``step`` below white) after growing the ink by
     ``reach`` pixels: 1 for a motif that draws as one blob at this size."""
     ink = channels.darkest(tile) < 255 - step
-    grown = ink.copy()
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            grown |= np.roll(np.roll(ink, dy, 0), dx, 1)
+    rows = ink.copy()  # the square of shifts is a row of shifts swept along a column of shifts (wrapping as roll)
+    for dx in range(1, reach + 1):
+        rows |= np.roll(ink, dx, 1) | np.roll(ink, -dx, 1)
+    grown = rows.copy()
+    for dy in range(1, reach + 1):
+        grown |= np.roll(rows, dy, 0) | np.roll(rows, -dy, 0)
     return _pieces8(grown)
 
 

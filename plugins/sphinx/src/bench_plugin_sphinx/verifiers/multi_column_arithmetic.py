@@ -1,15 +1,18 @@
 """Verifier of ``sphinx/multi-column-arithmetic``: every column of every panel is counted on the picture.
 
 Each column frame must be drawn in light grey; inside it (the frame's line left out) the copies are found as
-pieces of ink (``verifiers.sequences.copies``: runs joined row to row, not the generator's flood fill) and must
-be copies of one motif at one size.  A column's motif must keep its size and colour over the panels and
-options (median copy ink within 20 %, median ink colour within 40 per channel).  Each column's three visible
+pieces of ink (``verifiers.sequences.copies_side_by_side``: every column of every panel laid side by side,
+runs joined row to row; not the generator's blob count) and must be copies of one motif at one size.  A
+column's motif must keep its size and colour over the panels and options (median copy ink within 20 %, median
+ink colour within 40 per channel).  Each column's three visible
 counts must change by one constant step; the fourth panel's counts follow, and exactly one option may show
 them all, at the answer letter; the options must show pairwise different counts.  The fourth panel must be
 blank.  The recorded counts are not read.
 """
 
 from __future__ import annotations
+
+import statistics
 
 import numpy as np
 
@@ -25,20 +28,29 @@ SAME_COLOUR = 40
 INSET = 3
 
 
-def columns_of(rgb: np.ndarray, boxes: list[list[int]], grey: tuple[int, ...]) -> tuple[list[tuple], bool]:
-    """(copies, median copy ink, uniform, median ink colour) of every column of a panel, and whether every frame
-    is drawn."""
-    out, framed = [], True
-    for left, top, right, bottom in boxes:
-        edge = rgb[top:bottom, left]
-        framed &= bool(np.all(np.abs(edge.astype(int) - np.array(grey)) <= 8))
-        inside = rgb[top + INSET: bottom - INSET, left + INSET: right - INSET]
-        found = read.copies(inside)
-        inks = [p["ink"] for p in found]
-        dark = read.ink(inside, 120)
-        colour = np.median(inside[dark], axis=0) if dark.any() else np.full(3, 255.0)
-        out.append((len(found), float(np.median(inks)) if inks else 0.0, read.uniform(found), colour))
-    return out, framed
+def columns_of(panels: list[np.ndarray], boxes: list[list[int]],
+               grey: tuple[int, ...]) -> list[tuple[list[tuple], bool]]:
+    """For each panel: (copies, median copy ink, uniform, median ink colour) of every column, and whether every
+    frame is drawn.  Each pixel's darkest channel is read once, and the copies of all columns of all panels are
+    found in one pass (``read.copies_side_by_side``)."""
+    insides = [(slice(top + INSET, bottom - INSET), slice(left + INSET, right - INSET))
+               for left, top, right, bottom in boxes]
+    darkest = [read.darkest(rgb) for rgb in panels]
+    found = read.copies_side_by_side([plane[inside] < 255 - read.INK_STEP for plane in darkest
+                                      for inside in insides])
+    out = []
+    for k, rgb in enumerate(panels):
+        framed, columns = True, []
+        for c, (left, top, _right, bottom) in enumerate(boxes):
+            edge = rgb[top:bottom, left]
+            framed &= bool(np.all(np.abs(edge.astype(int) - np.array(grey)) <= 8))
+            copies = found[k * len(boxes) + c]
+            inks = [p["ink"] for p in copies]
+            dark = darkest[k][insides[c]] < 255 - 120
+            colour = np.median(rgb[insides[c]][dark], axis=0) if dark.any() else np.full(3, 255.0)
+            columns.append((len(copies), float(statistics.median(inks)) if inks else 0.0, read.uniform(copies), colour))
+        out.append((columns, framed))
+    return out
 
 
 @guarded
@@ -55,8 +67,7 @@ def verify(item, images) -> list[str]:
     if read.ink(panels[3]).mean() > 0.001:
         failures.append("the blank fourth panel holds ink")
     readings = []
-    for k, rgb in enumerate([*panels[:3], *options]):
-        found, framed = columns_of(rgb, boxes, grey)
+    for k, (found, framed) in enumerate(columns_of([*panels[:3], *options], boxes, grey)):
         name = f"panel {k + 1}" if k < 3 else f"option {'ABCD'[k - 3]}"
         if not framed:
             failures.append(f"{name} lacks a light grey column frame")

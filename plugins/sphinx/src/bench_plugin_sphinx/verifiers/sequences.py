@@ -10,6 +10,7 @@ panels is the shift that best matches their signatures (circular cross-correlati
 
 from __future__ import annotations
 
+import statistics
 from functools import cache
 
 import numpy as np
@@ -23,7 +24,7 @@ def content(pixels: np.ndarray, box: list[int], border: int) -> np.ndarray:
     return pixels[top + border: bottom - border, left + border: right - border]
 
 
-def _darkest(rgb: np.ndarray) -> np.ndarray:
+def darkest(rgb: np.ndarray) -> np.ndarray:
     """Each pixel's darkest channel (``rgb.min(axis=-1)``, as two elementwise minima: numpy reduces a last
     axis of three slowly)."""
     return np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])
@@ -31,16 +32,22 @@ def _darkest(rgb: np.ndarray) -> np.ndarray:
 
 def darkness(rgb: np.ndarray) -> np.ndarray:
     """How far each pixel's darkest channel is below white, 0..1 (float32)."""
-    return (255.0 - _darkest(rgb).astype(np.float32)) / 255.0
+    return (255.0 - darkest(rgb).astype(np.float32)) / 255.0
 
 
-def ink(rgb: np.ndarray, step: int = 40) -> np.ndarray:
+#: A pixel is ink when its darkest channel lies at least this far below white.
+INK_STEP = 40
+
+
+def ink(rgb: np.ndarray, step: int = INK_STEP) -> np.ndarray:
     """Pixels whose darkest channel is at least ``step`` below white."""
-    return _darkest(rgb) < 255 - step
+    return darkest(rgb) < 255 - step
 
 
 @cache
 def _polar_grid(side: int) -> tuple[np.ndarray, ...]:
+    """The bilinear sampling of the rings of a side x side panel: the flat index of each sample's top-left pixel
+    (RINGS x BINS), its fractions right and down, and the rings' radii."""
     centre = (side - 1) / 2
     radii = np.linspace(4, side / 2 - 3, RINGS, dtype=np.float32)
     angles = np.radians(np.arange(BINS, dtype=np.float32))
@@ -49,19 +56,17 @@ def _polar_grid(side: int) -> tuple[np.ndarray, ...]:
     x0, y0 = np.floor(x).astype(np.int32), np.floor(y).astype(np.int32)
     fx, fy = (x - x0).astype(np.float32), (y - y0).astype(np.float32)
     x0, y0 = np.clip(x0, 0, side - 2), np.clip(y0, 0, side - 2)
-    return x0, y0, fx, fy, radii
+    return y0 * side + x0, fx, fy, radii
 
 
 def signature(rgb: np.ndarray) -> np.ndarray:
     """The polar signature (RINGS x BINS) of a square panel's darkness, bilinearly sampled, each ring weighted
     by its radius (its length)."""
-    x0, y0, fx, fy, radii = _polar_grid(rgb.shape[0])
-
-    def dark(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:  # ``darkness`` at the sampled pixels only
-        return (255.0 - _darkest(rgb[ys, xs]).astype(np.float32)) / 255.0
-
-    top = dark(y0, x0) * (1 - fx) + dark(y0, x0 + 1) * fx
-    bottom = dark(y0 + 1, x0) * (1 - fx) + dark(y0 + 1, x0 + 1) * fx
+    side = rgb.shape[0]
+    at, fx, fy, radii = _polar_grid(side)
+    dark = darkness(rgb).ravel()
+    top = dark[at] * (1 - fx) + dark[at + 1] * fx
+    bottom = dark[at + side] * (1 - fx) + dark[at + side + 1] * fx
     return (top * (1 - fy) + bottom * fy) * (radii[:, None] / radii[-1])
 
 
@@ -76,6 +81,22 @@ def turned(sig: np.ndarray, degrees: int) -> np.ndarray:
     return np.roll(sig, int(degrees) % BINS, axis=1)
 
 
+def _mismatches(a: np.ndarray, b: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """``mismatch(turned(a, s), b)`` for every shift s in ``shifts`` (0..BINS-1): a's bins laid out twice in a
+    row, angle-major, so the turn by s is the contiguous block of bins from BINS - s."""
+    total = float(a.sum() + b.sum())
+    if total <= 0:
+        return np.zeros(len(shifts))
+    twice = np.ascontiguousarray(np.concatenate([a, a], axis=1).T)  # (2 * BINS, RINGS)
+    target = np.ascontiguousarray(b.T)
+    difference = np.empty_like(target)
+    out = np.empty(len(shifts))
+    for k, shift in enumerate(shifts.tolist()):
+        np.subtract(twice[BINS - shift: 2 * BINS - shift], target, out=difference)
+        out[k] = float(np.abs(difference, out=difference).sum())
+    return out / total
+
+
 def turn_between(a: np.ndarray, b: np.ndarray) -> tuple[int, float, float]:
     """The turn t (degrees counterclockwise, -179..180) that best takes signature ``a`` to ``b``, the mismatch
     there, and the smallest mismatch at any turn at least 20 degrees away from t (how clear t is)."""
@@ -83,82 +104,96 @@ def turn_between(a: np.ndarray, b: np.ndarray) -> tuple[int, float, float]:
     correlation = np.fft.irfft(spectrum.sum(axis=0), n=BINS)
     best = int(np.argmax(correlation))
     coarse = np.arange(0, BINS, 4)
-    total = float(a.sum() + b.sum())
-
-    def scores(shifts: np.ndarray) -> np.ndarray:
-        index = (np.arange(BINS)[None, :] - shifts[:, None]) % BINS  # row k: a turned by shifts[k]
-        return np.abs(a[:, index] - b[:, None, :]).sum(axis=(0, 2)) / total if total > 0 else np.zeros(len(shifts))
-
     gaps = np.minimum((coarse - best) % BINS, (best - coarse) % BINS)
     fine = (best + np.arange(-3, 4)) % BINS
-    fine_scores = scores(fine)
+    fine_scores = _mismatches(a, b, fine)
     at = int(fine[np.argmin(fine_scores)])
     signed = ((at + 179) % BINS) - 179
-    return signed, float(fine_scores.min()), float(scores(coarse[gaps >= 20]).min())
+    return signed, float(fine_scores.min()), float(_mismatches(a, b, coarse[gaps >= 20]).min())
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every run of True of every row of ``mask``, in row-major order: (row, start, end exclusive) arrays."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = mask
+    rows, columns = np.nonzero(np.diff(padded, axis=1))  # row-major: each row's starts and ends alternate
+    return rows[0::2], columns[0::2], columns[1::2]
+
+
+def _touching(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (upper, lower) of runs on neighbouring rows that touch, diagonally included: run j of row y - 1
+    and run k of row y touch when start_j <= end_k and start_k <= end_j (ends exclusive).  The runs of one row
+    are disjoint and in order, so the runs above that touch run k are one span, found by binary search on the
+    keys row * (width + 2) + column."""
+    line = width + 2
+    first = np.searchsorted(rows * line + ends, (rows - 1) * line + starts, side="left")
+    last = np.searchsorted(rows * line + starts, (rows - 1) * line + ends, side="right")
+    spans = np.maximum(last - first, 0)
+    lower = np.repeat(np.arange(len(rows)), spans)
+    upper = np.repeat(first - np.cumsum(spans) + spans, spans) + np.arange(int(spans.sum()))
+    return upper, lower
+
+
+def _roots(count: int, upper: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """Each run's piece as the lowest run index in it: roots hooked under the smaller root of every link that
+    joins two trees, paths halved until every run points at its root, repeated until no link joins two trees."""
+    root = np.arange(count)
+    while True:
+        while True:
+            jumped = root[root]
+            if np.array_equal(jumped, root):
+                break
+            root = jumped
+        a, b = root[upper], root[lower]
+        apart = a != b
+        if not apart.any():
+            return root
+        np.minimum.at(root, np.maximum(a, b)[apart], np.minimum(a, b)[apart])
 
 
 def pieces(mask: np.ndarray) -> list[dict[str, int]]:
-    """The 8-connected pieces of a boolean mask, each as {"area", "top", "bottom", "left", "right"}: runs of
-    each row, joined to the runs of the row above that touch them (union-find)."""
-    parent: list[int] = []
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    runs: list[tuple[int, int, int]] = []  # (row, start, end exclusive)
-    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
-    padded[:, 1:-1] = mask
-    edges = np.diff(padded, axis=1)
-    # every run of every row at once, in row-major order (a row's starts and ends alternate, so they pair up)
-    start_rows, start_cols = np.nonzero(edges == 1)
-    end_cols = np.nonzero(edges == -1)[1]
-    previous: list[int] = []
-    current: list[int] = []
-    row = -1
-    for y, s, e in zip(start_rows.tolist(), start_cols.tolist(), end_cols.tolist(), strict=True):
-        if y != row:
-            previous = current if y == row + 1 else []
-            current, row = [], y
-        k = len(runs)
-        runs.append((y, s, e))
-        parent.append(k)
-        for j in previous:
-            _, ps, pe = runs[j]
-            if ps <= e and s <= pe:  # 8-connected: touching diagonally counts
-                a, b = find(j), find(k)
-                if a != b:
-                    parent[b] = a
-        current.append(k)
-    found: dict[int, dict[str, int]] = {}
-    for k, (y, s, e) in enumerate(runs):
-        root = find(k)
-        piece = found.setdefault(root, {"area": 0, "top": y, "bottom": y, "left": s, "right": e - 1})
-        piece["area"] += e - s
-        piece["bottom"] = y
-        piece["left"] = min(piece["left"], s)
-        piece["right"] = max(piece["right"], e - 1)
-    return list(found.values())
+    """The 8-connected pieces of a boolean mask, each as {"area", "top", "bottom", "left", "right"}, in the order
+    of their first pixel (row-major): runs of each row, joined to the runs of the row above that touch them."""
+    rows, starts, ends = _runs(mask)
+    if len(rows) == 0:
+        return []
+    root = _roots(len(rows), *_touching(rows, starts, ends, mask.shape[1]))
+    names, piece = np.unique(root, return_inverse=True)  # roots ascending: the order of first runs
+    count = len(names)
+    area = np.bincount(piece, weights=ends - starts, minlength=count)
+    top, left = np.full(count, mask.shape[0]), np.full(count, mask.shape[1])
+    bottom, right = np.full(count, -1), np.full(count, -1)
+    np.minimum.at(top, piece, rows)
+    np.maximum.at(bottom, piece, rows)
+    np.minimum.at(left, piece, starts)
+    np.maximum.at(right, piece, ends - 1)
+    return [{"area": int(a), "top": int(t), "bottom": int(b), "left": int(lf), "right": int(r)}
+            for a, t, b, lf, r in zip(area.tolist(), top.tolist(), bottom.tolist(), left.tolist(), right.tolist(),
+                                      strict=True)]
 
 
 def grown(mask: np.ndarray, reach: int = 2) -> np.ndarray:
-    """``mask`` grown by ``reach`` pixels in the chessboard metric (no wrap-around)."""
-    out = mask.copy()
-    h, w = mask.shape
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            ys, yd = (slice(0, h - dy), slice(dy, h)) if dy >= 0 else (slice(-dy, h), slice(0, h + dy))
-            xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
-            out[yd, xd] |= mask[ys, xs]
+    """``mask`` grown by ``reach`` pixels in the chessboard metric (no wrap-around): a square of side
+    2 * reach + 1 is a row segment swept along a column segment, so the rows are grown first, then the columns."""
+    rows = mask.copy()
+    for d in range(1, reach + 1):
+        rows[:, d:] |= mask[:, :-d]
+        rows[:, :-d] |= mask[:, d:]
+    out = rows.copy()
+    for d in range(1, reach + 1):
+        out[d:] |= rows[:-d]
+        out[:-d] |= rows[d:]
     return out
 
 
 def copies(rgb: np.ndarray, reach: int = 2) -> list[dict[str, int]]:
     """The motif copies of a panel or column: pieces of ink grown by ``reach`` px, each piece's area counted on
     the ink itself (not the grown mask)."""
-    mask = ink(rgb)
+    return copies_of(ink(rgb), reach)
+
+
+def copies_of(mask: np.ndarray, reach: int = 2) -> list[dict[str, int]]:
+    """``copies`` of a panel or column whose ink is ``mask``."""
     found = pieces(grown(mask, reach))
     for piece in found:
         box = mask[piece["top"]: piece["bottom"] + 1, piece["left"]: piece["right"] + 1]
@@ -166,15 +201,39 @@ def copies(rgb: np.ndarray, reach: int = 2) -> list[dict[str, int]]:
     return found
 
 
+def copies_side_by_side(masks: list[np.ndarray], reach: int = 2) -> list[list[dict[str, int]]]:
+    """``copies_of`` of each of ``masks`` (ink masks of one shape), read in one pass: the masks laid side by side,
+    each followed by a gap of 2 * reach + 1 empty columns, the ink grown and the gaps cleared again (so each
+    mask's grown ink is its own ``grown``: nothing reaches across a gap), the pieces found, and each piece, which
+    cannot cross a gap, given to the mask it lies in, its columns counted from that mask's left edge."""
+    height, width = masks[0].shape
+    pitch = width + 2 * reach + 1
+    laid = np.zeros((height, len(masks), pitch), bool)
+    for k, mask in enumerate(masks):
+        laid[:, k, :width] = mask
+    laid = laid.reshape(height, -1)
+    spread = grown(laid, reach).reshape(height, len(masks), pitch)
+    spread[:, :, width:] = False
+    found: list[list[dict[str, int]]] = [[] for _ in masks]
+    for piece in pieces(spread.reshape(height, -1)):
+        box = laid[piece["top"]: piece["bottom"] + 1, piece["left"]: piece["right"] + 1]
+        piece["ink"] = int(box.sum())
+        k = piece["left"] // pitch
+        piece["left"] -= k * pitch
+        piece["right"] -= k * pitch
+        found[k].append(piece)
+    return found
+
+
 def uniform(found: list[dict[str, int]], tolerance: float = 0.12) -> bool:
     """Whether every copy has the same ink area and box size within ``tolerance`` of the median (copies of one
-    motif at one size, none cut, merged or half drawn)."""
-    if not found:
-        return True
-    inks = np.array([p["ink"] for p in found], dtype=float)
-    widths = np.array([p["right"] - p["left"] for p in found], dtype=float)
-    heights = np.array([p["bottom"] - p["top"] for p in found], dtype=float)
-    ok = np.abs(inks - np.median(inks)) <= tolerance * np.median(inks)
-    ok &= np.abs(widths - np.median(widths)) <= max(2.0, tolerance * np.median(widths))
-    ok &= np.abs(heights - np.median(heights)) <= max(2.0, tolerance * np.median(heights))
-    return bool(ok.all())
+    motif at one size, none cut, merged or half drawn); box sizes may always miss the median by 2 px."""
+    measures = (([p["ink"] for p in found], 0.0), ([p["right"] - p["left"] for p in found], 2.0),
+                ([p["bottom"] - p["top"] for p in found], 2.0))
+    for values, slack in measures:
+        if values:
+            middle = statistics.median(values)
+            bound = max(slack, tolerance * middle)
+            if any(abs(v - middle) > bound for v in values):
+                return False
+    return True
