@@ -212,13 +212,54 @@ def test_centred_sprites_and_reach():
         assert abs(groups.ink_radius(drawn) - reach * 50) <= 3  # a unit reaches fill * size / 2 px
 
 
-def test_aligned_changes_find_the_shift_that_suits_a_turned_motif_best():
-    """A staircase of cells turned half a turn lies one cell off itself: measured at the centroid it looks very
-    different, at its best shift much less so (a pattern's element is found at its best shift)."""
-    bits = [[1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 1, 1], [0, 0, 0, 0, 1]]
-    staircase = {"family": "bitgrid", "mode": "asym", "colour": "gray", "params": {"bits": bits}}
-    tile = motifs.render(staircase, 97)
-    half = groups.rotation(180)[:2, :2]
-    (centred,), (aligned,) = groups.motif_changes(tile, [half]), groups.aligned_changes(tile, [half])
-    assert aligned < centred - 0.15
-    assert groups.motif_changes(tile, [half], shifts=[[(0, 0), (40, 0)]]) == [centred]  # the smallest counts
+def _staircase(size: int = 97, cell: int = 12) -> np.ndarray:
+    """Dark square cells on white in a staircase of six (two per row, one row down each), centred on a ``size``
+    px picture: turned half a turn about the middle it lies one cell off itself."""
+    picture = np.full((size, size, 3), 255, np.uint8)
+    corner = (size - 5 * cell) // 2
+    for row, col in [(i, i) for i in range(4)] + [(i, i + 1) for i in range(4)]:
+        top, left = corner + row * cell, corner + col * cell
+        picture[top + 1: top + cell - 1, left + 1: left + cell - 1] = (40, 40, 160)
+    return picture
+
+
+def test_pattern_ink_reads_a_symmetry_as_none_changed_and_a_shift_off_it_as_changed():
+    """A motif and its mirror image side by side: the mirror between them carries every inked pixel onto ink of
+    like darkness (in place and within a pixel), the same mirror a cell's width off does not."""
+    tile = _staircase()
+    picture = np.full((97, 200, 3), 255, np.uint8)
+    picture[:, 3:100], picture[:, 100:197] = tile, tile[:, ::-1]
+    mirror = np.array(((-1.0, 0.0), (0.0, 1.0)))  # x -> 199 - x lays column 3 + i on column 196 - i
+    for reach in (0, 1):
+        ink = groups.PatternInk(picture, reach)
+        held, off = ink.changes(mirror, [(199, 0), (199 + 12, 0)])
+        assert held == 0.0 and off > 0.3
+        assert ink.changes(mirror, [(199, 0)], points=200)[0] == 0.0  # a sample reads the same
+    ink = groups.PatternInk(picture, 0)
+    assert ink.changes(np.eye(2), [(0, 0)])[0] == 0.0
+    assert ink.changes(np.eye(2), [(800, 0)])[0] == 1.0  # nothing lands in the picture
+
+
+def test_pattern_ink_overlays_find_the_shift_that_suits_a_turned_copy_best():
+    """The staircase turned half a turn about its middle changes most of its ink; at the best overlay the
+    correlation finds (a cell down or up), little.  Shifts shorter than ``exclude`` are never offered."""
+    picture, centre, half_turn = _staircase(161), np.array((80.0, 80.0)), -np.eye(2)
+    about = centre - half_turn @ centre  # the half-turn about the middle
+    for reach in (0, 1):
+        ink = groups.PatternInk(picture, reach)
+        (shifts, translations) = ink.overlays([half_turn, np.eye(2)], centre, 45, 3, excludes=[0, 8])
+        best = min(ink.changes(half_turn, about + shift + np.array((dx, dy)))[0]
+                   for shift in shifts for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        assert best < 0.3 < ink.changes(half_turn, about)[0] - 0.3
+        assert translations and all(np.hypot(*shift) >= 8 for shift in translations)
+
+
+def test_pattern_ink_measures_a_batch_of_maps_as_each_alone():
+    """``changes`` takes one map per shift (or one for all); each reading is the one the map gives alone."""
+    picture = _staircase(161)
+    ink = groups.PatternInk(picture, 1)
+    maps = np.array([-np.eye(2), np.eye(2), groups.rotation(90)[:2, :2]])
+    shifts = np.array([(160.0, 148.0), (0.0, 12.0), (0.0, 160.0)])
+    alone = [ink.changes(a, t)[0] for a, t in zip(maps, shifts, strict=True)]
+    assert ink.changes(maps, shifts).tolist() == alone
+    assert ink.changes(np.eye(2), shifts[1:]).tolist() == [alone[1], ink.changes(np.eye(2), shifts[2])[0]]

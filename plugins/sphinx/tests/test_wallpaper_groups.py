@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 
+import attrs
 import numpy as np
 import pytest
 from bench_plugin_sphinx import wallpaper_groups as wg
@@ -14,7 +15,7 @@ from bench_plugin_sphinx.verifiers import wallpaper as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, full_run, plan, score
+from bench_core import ParameterError, assert_rejected, build_item, full_run, plan, score
 
 TASK = task_of("wallpaper_groups")
 
@@ -147,7 +148,39 @@ def test_difficulty_aliases_select_the_papers_bins(alias, tiers):
 
 
 def test_a_half_turn_the_fold_misplaces_is_found_from_the_quarter_turn():
-    """Seed 40, item 16: a p4m patch of arcs whose half-turn the fold's peak put at a wrong shift (mismatch
-    0.53) while the quarter-turn held; the half-turn is measured again at the quarter-turn's square."""
-    built = build(TASK, seed=40, index=16)  # raised VerifyDisagreement before the retry
+    """Version 0.1.0, seed 40, item 16: a p4m patch of arcs whose half-turn the fold's peak put at a wrong shift
+    (mismatch 0.53) while the quarter-turn held; the half-turn is measured again at the quarter-turn's square."""
+    built = _built_as("0.1.0", 40, 16)  # raised VerifyDisagreement before the retry
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p4m", "pm", "p4m", "p4m"]
+
+
+def _built_as(version, seed, index):
+    """The item at (seed, index) drawn from the random stream of an earlier version of the task (the draws that once
+    exposed a bug), built and verified by today's code."""
+    task = attrs.evolve(TASK, version=version)
+    job = plan(task, {}, seed, index + 1)[index]
+    return build_item(HOST, task, job.seed, job.index, job.params, job.suffix)
+
+
+def test_a_hexagonal_patch_whose_drawing_blurs_its_mirrors_is_drawn_again(monkeypatch):
+    """Version 0.1.0, seed 20, item 11: patch (a), p31m of a bitgrid whose hairline frame lay square to the pixels in
+    some copies and at a sixth of a turn in others, so one of the group's own mirrors left 5.4 % of the ink
+    unmatched, between the verifier's bands (VerifyDisagreement).  The generator now measures every drawn patch
+    against the group it built and draws one that misses its margins again."""
+    readings = []
+    measure = wg.symmetry_readings
+    monkeypatch.setattr(wg, "symmetry_readings", lambda *args: readings.append(measure(*args)) or readings[-1])
+    built = _built_as("0.1.0", 20, 11)  # raised VerifyDisagreement before the generator's own check
+    assert readings[0]["elements"] > 0.05 and not wg.clearly_symmetric(readings[0])  # that patch, refused
+    assert all(wg.clearly_symmetric(r) for r in readings[1:]) and len(readings) == 5
+    assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p31m", "p4m", "p4m", "p4m"]
+
+
+def test_the_margins_sit_inside_the_verifiers_bands():
+    """What the generator accepts holds clearly, or fails clearly, by the verifier's own bands too."""
+    assert wg.HOLDS < verifier.HOLD < verifier.FAIL < wg.FAILS and wg.REPEATS < verifier.PERIOD_HOLD
+    assert wg.SHORTEST >= verifier.SHORTEST
+    assert wg.clearly_symmetric({"elements": wg.HOLDS, "translations": 0.0, "others": wg.FAILS})
+    for off in ({"elements": wg.HOLDS + 0.01}, {"translations": wg.REPEATS + 0.001}, {"others": wg.FAILS - 0.01}):
+        assert not wg.clearly_symmetric({"elements": 0.0, "translations": 0.0, "others": 1.0, **off})
+

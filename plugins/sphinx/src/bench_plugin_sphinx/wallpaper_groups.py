@@ -17,6 +17,14 @@ clearly under every turn and mirror of its patch's lattice.  On the oblique, rec
 and square lattices every copy sits on whole pixels and every operation maps the pixel grid onto itself, so
 the patch is exactly symmetric; hexagonal patches turn their copies by a sixth of a turn from a drawing at
 three times the size and are symmetric to within a pixel.
+
+What the generator checks before it accepts a patch (its own measurement, ``symmetry_readings``, sharing no code
+with the verifier): the drawn pattern, on its pixels, against the isometries the construction knows.  Every
+element of the group must hold with a margin (HOLDS), the lattice's translations all but exactly (REPEATS), and
+every other turn, mirror or translation of the lattice must fail with a margin (FAILS) at its best shift.  A patch
+that misses a margin is drawn again with another motif: on the hexagonal lattice a motif's hairline strokes
+can lose or gain darkness on the copies turned by a sixth, so that an element the group has holds only
+roughly; a motif that is nearly symmetric (an arc, a blob of cells) can nearly hold a map the group lacks.
 """
 
 from __future__ import annotations
@@ -52,11 +60,27 @@ LONGEST = 0.64
 CELLS_SHOWN = 3
 #: The motif's radius as a share of the smallest clearance among the four patches (half of it would touch).
 RADIUS_SHARE = 0.45
-#: A copy must change on at least this share of its ink under every turn and mirror of its lattice, at the
-#: shift that suits the turned or mirrored copy best.
+#: A copy must change on at least this share of its ink under every turn and mirror of its lattice about its ink
+#: centroid (a screen on the motif alone, before its patch is drawn and measured: ``symmetry_readings``).
 CHANGE_MIN = 0.15
 SUPERSAMPLE = 3
 ATTEMPTS = 60
+#: The generator's own margins on the drawn patch, measured on its pixels (the share of ink an isometry does not
+#: carry onto ink of like darkness), well inside the bands a reader of the pixels uses (an element there at a
+#: mismatch of at most 0.05, absent at 0.10 or more, the lattice's translations there at 0.005): every element of
+#: the patch's group must leave at most HOLDS of the ink unmatched, the lattice's translations at most REPEATS,
+#: and every turn, mirror or translation of the lattice that is no element at least FAILS at its best shift.
+HOLDS, REPEATS, FAILS = 0.025, 0.002, 0.2
+#: The best shift of a map that is no element is looked for at the PEAKS best overlays of a copy's image on the ink
+#: (``groups.PatternInk.overlays``) and every whole-pixel shift within NEAR of them, then, for a map reading below
+#: twice FAILS there, by up to CLIMB steps of a pixel to the best neighbour (the search can still miss the best
+#: shift by a few hundredths: FAILS is twice the verifier's band, not 1.5 times); a translation shorter than
+#: SHORTEST px is none a reader can tell from no shift (the verifier looks for none shorter either).
+PEAKS, NEAR, CLIMB, SHORTEST = 3, 1, 8, 6
+STEPS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
+#: Inked pixels an element is measured on (NEAR_POINTS while the overlays are compared, CLIMB_POINTS while a map's
+#: shift is followed from neighbour to neighbour).
+CHECK_POINTS, NEAR_POINTS, CLIMB_POINTS = 2000, 150, 300
 
 
 @functools.lru_cache(maxsize=32)
@@ -139,15 +163,97 @@ def draw_motif(patch: dict[str, Any], factor: int) -> np.ndarray:
     return turned(probe.apply(patch["orientation"], motifs.render(patch["motif"], side, fill=fill)), patch["turn"])
 
 
-def render_patch(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
-    """One patch's pixels (INNER x INNER) from its record: every copy stamped with the sprite of its part (in
-    the pattern's own frame), then the whole patch seen through its ``view`` (a D4 operation: the lattice's
-    rows may run across or down, either way round)."""
+def pattern_canvas(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
+    """One patch's pattern (INNER x INNER) from its record, in the pattern's own frame: every copy stamped with
+    the sprite of its part."""
     sprites = sprites if sprites is not None else patch_sprites(patch)
     canvas = np.full((INNER, INNER, 3), 255, np.uint8)
     for x, y, k in patch["copies"]:
         groups.stamp(canvas, sprites[k], x, y)
-    return probe.apply(patch["view"], canvas)
+    return canvas
+
+
+def render_patch(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
+    """One patch's pixels (INNER x INNER) from its record: its pattern (``pattern_canvas``) seen through its
+    ``view`` (a D4 operation: the lattice's rows may run across or down, either way round)."""
+    return probe.apply(patch["view"], pattern_canvas(patch, sprites))
+
+
+def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, origin, radius: float
+                      ) -> dict[str, float]:
+    """How the drawn pattern (``canvas``, in its own frame, the pattern's origin at ``origin``, its copies' ink
+    within ``radius`` of their centres) bears the group it was built from, measured on its pixels with the
+    isometries the construction knows (``groups.PatternInk``).  ``elements``: the largest mismatch of a group
+    element (coset representatives ``reps``) other than a translation; ``translations``: the larger of the
+    lattice's two basis translations'; ``others``: the smallest of any turn, mirror or translation of the lattice
+    that is no element, at its best shift.  A map that lays copies on copies can be moved by elements of the
+    group (which change nothing) to one that lays a chosen copy on itself, so every turn and mirror of the lattice
+    (and every translation at least SHORTEST px long) is tried about one copy: at the shifts where its image of
+    that copy lies best over the ink (``PatternInk.overlays``) and every whole-pixel shift within NEAR of them,
+    then (where that reads near the margin) downhill from the best of them (``_descend``)."""
+    ink = groups.PatternInk(canvas, 0 if _exact(lattice.kind) else 1)
+    basis, origin = lattice.matrix, np.asarray(origin, float)
+    centre = np.full(2, (INNER - 1) / 2)
+
+    def central(a: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """t moved by the lattice vector that keeps the canvas's centre nearest itself under x -> a x + t."""
+        return t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))
+
+    turning = [op for op in reps if not np.allclose(op[:2, :2], np.eye(2))]  # every element but the translations
+    elements = [0.0]
+    if turning:
+        shifts = [central(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning]
+        elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, CHECK_POINTS)
+    translations = ink.changes(np.eye(2), lattice.basis, CHECK_POINTS)
+    anchor = np.asarray(seed, float) + origin
+    anchor = anchor + basis @ np.rint(np.linalg.solve(basis, centre - anchor))  # the seed's copy nearest the middle
+    offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
+    maps = groups.lattice_symmetries(lattice)
+    excludes = [SHORTEST if np.allclose(a, np.eye(2)) else 0.0 for a in maps]
+    tried, owners = [], []
+    for k, (a, peaks) in enumerate(zip(maps, ink.overlays(maps, anchor, radius, PEAKS, excludes), strict=True)):
+        for peak in peaks:
+            shifts = central(a, anchor - a @ anchor + peak) + offsets
+            if excludes[k]:  # each translation in its shortest form, modulo the lattice: none of the lattice's own
+                shifts = shifts[np.hypot(*shifts.T) >= SHORTEST]
+            tried.append(shifts)
+            owners += [k] * len(shifts)
+    others = [1.0]
+    if tried:
+        shifts, owners = np.concatenate(tried), np.array(owners)
+        quick = ink.changes(np.array(maps)[owners], shifts, NEAR_POINTS)
+        for k in np.unique(owners):
+            mine = np.flatnonzero(owners == k)
+            best = mine[np.argmin(quick[mine])]
+            if quick[best] >= 2 * FAILS:  # far from the margin: neither sampling nor a better shift brings it near
+                others.append(float(quick[best]))
+            else:
+                others.append(_descend(ink, maps[k], shifts[best], excludes[k]))
+    return {"elements": float(max(elements)), "translations": float(max(translations)), "others": float(min(others))}
+
+
+def _descend(ink: groups.PatternInk, a: np.ndarray, shift: np.ndarray, exclude: float) -> float:
+    """The mismatch of x -> a x + t on CHECK_POINTS inked pixels at the t reached from ``shift`` by steps of one
+    pixel to the best neighbour (on CLIMB_POINTS pixels, at most CLIMB steps; every t at least ``exclude`` long):
+    the overlay a correlation peak points at is often a few pixels from the map's best shift."""
+    current = ink.changes(a, shift, CLIMB_POINTS)[0]
+    for _step in range(CLIMB):
+        trials = shift + STEPS
+        if exclude:
+            trials = trials[np.hypot(*trials.T) >= exclude]
+        scores = ink.changes(a, trials, CLIMB_POINTS)
+        k = int(np.argmin(scores))
+        if scores[k] >= current:
+            break
+        shift, current = trials[k], scores[k]
+    return float(ink.changes(a, shift, CHECK_POINTS)[0])
+
+
+def clearly_symmetric(readings: dict[str, float]) -> bool:
+    """Whether a patch's ``symmetry_readings`` keep their margins: its elements hold (HOLDS), its lattice repeats
+    (REPEATS) and nothing else of its lattice comes near holding (FAILS)."""
+    return (readings["elements"] <= HOLDS and readings["translations"] <= REPEATS
+            and readings["others"] >= FAILS)
 
 
 @functools.lru_cache(maxsize=2)
@@ -258,9 +364,9 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         radius = RADIUS_SHARE * min(p[4] for p in plans)
         patches, pictures, shapes = [], [], []
         for k, (name, lattice, reps, seed, _clearance) in enumerate(plans):
-            patch, sprites = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes)
+            patch, picture = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes)
             patches.append(patch)
-            pictures.append(render_patch(patch, sprites))
+            pictures.append(picture)
         scene = {"image_size": list(SIZE), "copies": count, "copies_per_patch": copies, "radius": round(radius, 3),
                  "frame": FRAME,
                  "family": family, "majority": majority, "odd": odd, "patches": patches,
@@ -278,51 +384,60 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                        options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=picture)
 
     def _patch(self, name, lattice, reps, seed, radius, family, colour, k, rng, shapes):
-        """One patch's record and the sprites of its parts: a motif with no symmetry of its own
-        (``groups.self_symmetries``) that changes clearly under every turn and mirror of the lattice and differs
-        in shape from the other patches' (``shapes``, appended to), turned to a random angle, its sprite sized so
-        that its ink reaches ``radius`` from the copy's centre, and the copies in the patch."""
+        """One patch's record and picture: a motif from ``_motif`` that differs in shape from the other patches'
+        (``shapes``, appended to), the copies in the patch, the most evenly centred crop (``_crop``) and a random
+        view; redrawn while the drawn pattern does not show its group clearly (``clearly_symmetric``: the
+        generator's own margins, measured on the pixels with the isometries the construction knows)."""
         checks = [p for p in groups.lattice_symmetries(lattice) if not np.allclose(p, np.eye(2))]
         side = 2 * math.ceil(radius) + 5  # room for anti-aliasing and the turn around the motif's reach
         parts = [op[:2, :2].round(9) + 0.0 for op in reps]
-        for _attempt in range(ATTEMPTS):
-            spec = motifs.sample(family, rng, "asym", colour=colour)
-            reach = groups.unit_reach(spec)
-            if reach <= 0:
-                continue
-            fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
-            orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
-            trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
-            if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):
-                continue
-            # a turn or mirror the lattice allows must change the motif even at the shift that suits it best
-            # (the verifier looks for each element at its best shift)
-            if min(groups.aligned_changes(trial, checks)) < CHANGE_MIN:
-                continue
-            shape = np.where(probe.ink_mask(trial)[:, :, None], 0, 255).astype(np.uint8).repeat(3, axis=2)
-            if all(compare.distinct(shape, other) for other in shapes):
-                shapes.append(shape)
-                break
-        else:
-            raise GenerationError(f"wallpaper-groups: no {family} motif without symmetry, changing clearly under the "
-                                  f"{lattice.kind} lattice's turns and mirrors and distinct from the other patches' "
-                                  f"in {ATTEMPTS} draws")
-        patch = {"group": name, "lattice": lattice.kind, "motif": spec, "orientation": orientation, "turn": turn,
-                 "sprite": side, "fill": fill, "parts": [groups.as_json(p) for p in parts]}
-        origin = _crop(reps, lattice, seed, radius, rng)
-        window = (-origin[0], -origin[1], INNER - origin[0], INNER - origin[1])
         keys = [groups.as_json(p) for p in parts]
-        placed = [[round(c.x + origin[0]), round(c.y + origin[1]), keys.index(groups.as_json(c.part))]
-                  for c in groups.pattern_copies(reps, lattice, seed, window, radius + 2)]
-        # the patch is shown through a random D4 view (exact on the pixels): same-group patches do not share the
-        # direction of their rows, which would make them look alike at a glance whatever their group
-        view = probe.D4[int(rng.integers(8))]
-        basis = [groups.D4_LINEAR[view] @ np.array(vec) for vec in lattice.basis]
-        patch.update(box=patch_boxes(k)[1], view=view,
-                     basis=[[round(float(v), 4) + 0.0 for v in vec] for vec in basis],
-                     origin=[round(float(v), 4) for v in origin], seed=[round(float(v), 4) for v in seed],
-                     copies=placed)
-        return patch, patch_sprites(patch, trial)
+        for _attempt in range(ATTEMPTS):
+            drawn = self._motif(family, colour, radius, side, checks, rng)
+            if drawn is None:
+                continue
+            spec, orientation, turn, fill, trial = drawn
+            shape = np.where(probe.ink_mask(trial)[:, :, None], 0, 255).astype(np.uint8).repeat(3, axis=2)
+            if not all(compare.distinct(shape, other) for other in shapes):
+                continue
+            patch = {"group": name, "lattice": lattice.kind, "motif": spec, "orientation": orientation, "turn": turn,
+                     "sprite": side, "fill": fill, "parts": keys}
+            origin = _crop(reps, lattice, seed, radius, rng)
+            window = (-origin[0], -origin[1], INNER - origin[0], INNER - origin[1])
+            placed = [[round(c.x + origin[0]), round(c.y + origin[1]), keys.index(groups.as_json(c.part))]
+                      for c in groups.pattern_copies(reps, lattice, seed, window, radius + 2)]
+            # the patch is shown through a random D4 view (exact on the pixels): same-group patches do not share the
+            # direction of their rows, which would make them look alike at a glance whatever their group
+            view = probe.D4[int(rng.integers(8))]
+            basis = [groups.D4_LINEAR[view] @ np.array(vec) for vec in lattice.basis]
+            patch.update(box=patch_boxes(k)[1], view=view,
+                         basis=[[round(float(v), 4) + 0.0 for v in vec] for vec in basis],
+                         origin=[round(float(v), 4) for v in origin], seed=[round(float(v), 4) for v in seed],
+                         copies=placed)
+            canvas = pattern_canvas(patch, patch_sprites(patch, trial))
+            if clearly_symmetric(symmetry_readings(canvas, lattice, reps, seed, origin, radius)):
+                shapes.append(shape)
+                return patch, probe.apply(view, canvas)
+        raise GenerationError(f"wallpaper-groups: no {family} motif without symmetry, changing clearly under the "
+                              f"{lattice.kind} lattice's turns and mirrors, distinct from the other patches' and "
+                              f"drawing a {name} patch that shows its group clearly in {ATTEMPTS} draws")
+
+    @staticmethod
+    def _motif(family, colour, radius, side, checks, rng):
+        """(spec, D4 orientation, turn, fill, sprite) of a motif of ``family`` with no symmetry of its own
+        (``groups.self_symmetries``) that changes on CHANGE_MIN of its ink under every turn and mirror of the
+        lattice (``checks``) about its centroid, turned to a random angle and sized so that its ink reaches
+        ``radius`` from the sprite's centre; None when the draw fails."""
+        spec = motifs.sample(family, rng, "asym", colour=colour)
+        reach = groups.unit_reach(spec)
+        if reach <= 0:
+            return None
+        fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
+        orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
+        trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+        if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):
+            return None
+        return spec, orientation, turn, fill, trial
 
     def render(self, problem):
         picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])

@@ -16,10 +16,13 @@ operations.
   symmetry element, and ``pattern_copies`` lists the copies that reach a window.
 - Lattices: ``make_lattice`` (whole even pixels but for the hexagonal one), ``reduce_basis``,
   ``lattice_symmetries`` (the maps that carry a lattice onto itself).
+- Drawn patterns: ``PatternInk`` measures on a pattern's pixels how far an isometry is from a symmetry of it
+  (the share of ink it does not carry onto ink of like darkness) and finds where a copy's image lies best over
+  the ink, so a generator can check the finished picture against the group it built.
 - Motifs: ``motif_changes`` measures how much a rendered motif changes under arbitrary linear maps about its
   ink centroid (turns by 60 or 120 degrees, mirrors at any angle), extending ``kit.probe`` beyond D4;
-  ``aligned_changes`` measures it at the shift that suits the mapped motif best; ``self_symmetries`` and
-  ``usable_motif`` reject a motif with any symmetry of its own or too little change under a pattern's maps;
+  ``self_symmetries`` and ``usable_motif`` reject a motif with any symmetry of its own or too little change
+  under a pattern's maps;
   ``centred_sprite`` draws a motif with its ink centred on the sprite's centre pixel, ``transformed_sprite``
   turns or mirrors a sprite and ``stamp`` draws copies.
 """
@@ -487,6 +490,148 @@ def pattern_copies(reps: Sequence[np.ndarray], lattice: Lattice, seed: Sequence[
     return sorted(copies, key=lambda c: (c.y, c.x))
 
 
+# -- patterns on their pixels -------------------------------------------------------------------------------
+
+#: A pixel of a drawn pattern is ink when its darkness (1 - darkest channel / 255) exceeds this.
+PATTERN_INK = 0.25
+#: Two darknesses are alike within this step when compared within a pixel, and within the second in place.
+LIKE_NEAR, LIKE_IN_PLACE = 0.3, 0.1
+#: The golden ratio's fractional part: k * GOLDEN modulo 1 spreads indices evenly (``PatternInk``).
+GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+class PatternInk:
+    """A drawn pattern's darkness and inked pixels, for measuring how far an isometry x -> A x + t (pixels, x
+    right, y down) is from being a symmetry of the picture.  ``reach`` 0 compares pixels in place (a pattern
+    drawn exactly on the pixel grid), 1 within one pixel (one whose copies sit to the nearest pixel)."""
+
+    def __init__(self, rgb: np.ndarray, reach: int):
+        # darkness in float32: it is k / 255, and no two such values lie LIKE_NEAR or LIKE_IN_PLACE apart exactly
+        self.dark = (255 - channels.darkest(np.asarray(rgb)[:, :, :3])).astype(np.float32) / np.float32(255)
+        self.reach = reach
+        self.h, self.w = self.dark.shape
+        ys, xs = np.nonzero(self.dark > PATTERN_INK)
+        self.points = np.stack([xs, ys], axis=1).astype(np.float64)
+        self.values = self.dark[ys, xs]
+        self.padded = np.pad(self.dark, reach + 1)
+        self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
+
+    def _spread(self, points: int | None) -> slice | np.ndarray:
+        """Which inked pixels to compare: all (``points`` None or at least as many), else ``points`` of them
+        picked by the golden-ratio sequence, spread evenly over the picture without following its rows (a
+        stride through a periodic picture can fall in step with the pattern)."""
+        if points is None or points >= len(self.points):
+            return slice(None)
+        return (np.arange(points) * GOLDEN % 1.0 * len(self.points)).astype(np.int64)
+
+    def _unchanged(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """(changed, compared) per map x -> A x + t (``maps`` (n, 2, 2), ``shifts`` (n, 2)): each ``chosen`` inked
+        pixel whose image lies at least ``reach`` inside the picture is compared; it is changed when no pixel
+        within ``reach`` of its image is alike in darkness."""
+        points, values = self.points[chosen], self.values[chosen]
+        image = np.rint(points @ np.swapaxes(maps, 1, 2) + shifts[:, None, :]).astype(np.int64)  # (n, points, 2)
+        x, y = image[..., 0], image[..., 1]
+        r = self.reach
+        inside = (x >= r) & (x < self.w - r) & (y >= r) & (y < self.h - r)
+        x, y = np.clip(x, 0, self.w - 1), np.clip(y, 0, self.h - 1)
+        step = LIKE_NEAR if r else LIKE_IN_PLACE
+        alike = np.zeros(inside.shape, bool)
+        width, flat = self.padded.shape[1], self.padded.ravel()
+        at = (y + r + 1) * width + (x + r + 1)
+        for dy in range(-r, r + 1):
+            for dx in range(-r, r + 1):
+                alike |= np.abs(flat[at + dy * width + dx] - values) <= step
+        return (inside & ~alike).sum(axis=1), inside.sum(axis=1)
+
+    def changes(self, maps: np.ndarray, shifts: Sequence[Sequence[float]], points: int | None = None) -> np.ndarray:
+        """For each isometry x -> A x + t (A a row of ``maps``, 2 x 2 each, or one A for every t; t a row of
+        ``shifts``), the share of inked pixels (at most ``points`` of them, spread over the picture; all when None)
+        that it or its inverse does not carry onto ink of like darkness: 0 for an exact symmetry, 1 when nothing
+        lands inside the picture."""
+        shifts = np.atleast_2d(np.asarray(shifts, np.float64))
+        maps = np.broadcast_to(np.asarray(maps, np.float64).reshape(-1, 2, 2), (len(shifts), 2, 2))
+        inverse = np.linalg.inv(maps)
+        chosen = self._spread(points)
+        c1, n1 = self._unchanged(maps, shifts, chosen)
+        c2, n2 = self._unchanged(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen)
+        total = n1 + n2
+        return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
+
+    def overlays(self, maps: Sequence[np.ndarray], centre: Sequence[float], radius: float, count: int,
+                 excludes: Sequence[float]) -> list[list[np.ndarray]]:
+        """For each linear map A of ``maps``, shifts t (whole pixels, to within one) at which the copy whose ink lies
+        within ``radius`` of ``centre`` c, mapped by x -> A (x - c) + c + t, lies best over the picture's ink, by
+        their cross-correlation (on darkness at half size): the ``count`` highest local peaks with |t| at most 2
+        ``radius`` and at least the map's ``excludes`` and, where that rules out the shifts around none, the
+        ``count`` best within a pixel of that limit (where the correlation's central peak is cut off, as a reader
+        looking past it would find)."""
+        target, spectrum, grid, own, middle = self._window(tuple(centre), radius)
+        maps = np.asarray(maps, np.float64).reshape(-1, 2, 2)
+        side, half = target.shape[0], target.shape[0] // 2
+        source = np.clip(np.rint(np.linalg.inv(maps) @ grid).astype(np.int64) + half, 0, 2 * half)  # (n, 2, cells)
+        templates = np.where(own, target[source[:, 1], source[:, 0]], 0.0).reshape(-1, side, side)
+        size = (_fft_length(side),) * 2  # zeros beyond the window: no shift wraps onto another
+        corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(templates, s=size)), s=size)
+        around = np.arange(-half, half + 1) % size[0]
+        corr = corr[:, around][:, :, around]  # shift (0, 0) in the middle
+        inner = corr[:, 1:-1, 1:-1]
+        peak = np.ones(inner.shape, bool)
+        for dy in (0, 1, 2):
+            for dx in (0, 1, 2):
+                if dy != 1 or dx != 1:
+                    peak &= inner >= corr[:, dy: dy + side - 2, dx: dx + side - 2]
+        lengths = self._lengths(half)
+        out = []
+        for k, exclude in enumerate(excludes):
+            # the half-size picture turns about its own middle pixel, not about c: every shift moves accordingly
+            moved = (np.eye(2) - maps[k]) @ (middle - np.asarray(centre))
+            places = [np.nonzero(peak[k])] + ([np.nonzero(np.abs(lengths - exclude) <= 1)] if exclude else [])
+            found = []
+            for ys, xs in places:
+                shifts = 2 * np.stack([xs + 1 - half, ys + 1 - half], axis=1) + moved
+                length = np.hypot(*shifts.T)
+                keep = (length <= 2 * radius) & (length >= exclude)
+                order = np.argsort(inner[k][ys, xs][keep], kind="stable")[::-1][:count]
+                found += list(np.rint(shifts[keep][order]))
+            out.append(found)
+        return out
+
+    @staticmethod
+    def _lengths(half: int) -> np.ndarray:
+        """Each inner cell's shift length in full pixels, for a window of ``half`` half-size pixels each way."""
+        dy, dx = np.mgrid[1 - half: half, 1 - half: half]
+        return 2 * np.hypot(dx, dy)
+
+    def _window(self, centre: tuple[float, ...], radius: float) -> tuple[np.ndarray, ...]:
+        """(darkness at half size around ``centre``, as far as a copy's image can reach; its spectrum; the window's
+        pixel offsets (x, y) from its middle; which of them lie on the copy itself; the middle in full pixels),
+        kept for the next map about the same copy."""
+        key = (centre, radius)
+        if key not in self._windows:
+            half = math.ceil(1.5 * radius) + 2
+            dark = np.pad(self.dark[::2, ::2], half + 1)
+            mx, my = (round(v / 2) for v in centre)
+            target = dark[my + 1: my + 2 * half + 2, mx + 1: mx + 2 * half + 2]
+            grid = np.mgrid[-half: half + 1, -half: half + 1][::-1].reshape(2, -1).astype(np.float64)
+            own = np.hypot(*grid) <= radius / 2 + 1  # the copy's own ink only, not its neighbours'
+            spectrum = np.fft.rfft2(target, s=(_fft_length(target.shape[0]),) * 2)
+            self._windows[key] = target, spectrum, grid, own, 2 * np.array((mx, my), np.float64)
+        return self._windows[key]
+
+
+def _fft_length(n: int) -> int:
+    """The smallest length at least ``n`` with no prime factor above 5 (fast for the FFT)."""
+    while True:
+        m = n
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        if m == 1:
+            return n
+        n += 1
+
+
 # -- motifs under arbitrary linear maps ----------------------------------------------------------------------
 
 
@@ -598,36 +743,6 @@ def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence
     for k, value in zip(owner, changed, strict=True):
         out[k] = min(out[k], float(value))
     return out
-
-
-def aligned_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], peaks: int = 2, points: int = 150) -> list[float]:
-    """``motif_changes`` of each part at the shifts that lay the mapped motif best over the motif, as a pattern's
-    element is found at its best shift (which need not put the centroids on each other): the ``peaks`` highest
-    peaks of their cross-correlation (on darkness at half size), each with its four neighbours a pixel away."""
-    rgb = np.asarray(rgb)[:, :, :3]
-    cx, cy = ink_centroid(rgb)
-    dark = (1.0 - np.minimum(np.minimum(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2]) / 255.0)[::2, ::2]
-    h, w = dark.shape
-    size = (2 * h, 2 * w)
-    spectrum = np.fft.rfft2(dark, s=size)
-    ys, xs = np.mgrid[0:h, 0:w]
-    shifts = []
-    for part in parts:
-        inverse = np.linalg.inv(np.asarray(part, float)[:2, :2])
-        # the mapped motif at half size: each pixel q shows the motif at A^-1 (q - c) + c
-        sx = np.rint(cx / 2 + inverse[0, 0] * (xs - cx / 2) + inverse[0, 1] * (ys - cy / 2)).astype(int)
-        sy = np.rint(cy / 2 + inverse[1, 0] * (xs - cx / 2) + inverse[1, 1] * (ys - cy / 2)).astype(int)
-        inside = (sx >= 0) & (sx < w) & (sy >= 0) & (sy < h)
-        mapped = np.where(inside, dark[np.clip(sy, 0, h - 1), np.clip(sx, 0, w - 1)], 0.0)
-        corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(mapped, s=size)), s=size)
-        best = np.argsort(corr.ravel())[::-1][:peaks]
-        found = []
-        for index in best:
-            dy, dx = np.unravel_index(int(index), size)
-            dy, dx = (dy + size[0] // 2) % size[0] - size[0] // 2, (dx + size[1] // 2) % size[1] - size[1] // 2
-            found += [(2 * dx + ex, 2 * dy + ey) for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
-        shifts.append(found)
-    return motif_changes(rgb, parts, shifts=shifts, points=points)
 
 
 _NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
