@@ -83,7 +83,7 @@ def plan(task: Task, settings: Mapping[str, Any], seed: int, count: int | None) 
 
 
 def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[str, Any], suffix: str = "", *,
-               encode: bool = True, timings: dict[str, float] | None = None) -> Built:
+               encode: bool = True, verify: bool = True, timings: dict[str, float] | None = None) -> Built:
     """Generate and render one item, encode its PNGs, then verify the item as it will be written.
 
     The result depends only on (task, version, seed, index, params).  Verify runs on the item's JSON record
@@ -94,6 +94,10 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
     ``encode=False`` (for training streams) skips the PNGs: the item has no ``image_sha256`` and
     ``Built.pngs`` is empty, and verify sees the rendered images converted as decoding would (``as_decoded``;
     PNG is lossless, so the pixels are the same).
+
+    ``verify=False`` builds the same item and PNGs (verification never changes them) without verifying them:
+    only for studies of what items look like whose tasks' verifiers are exercised elsewhere, such as the
+    blind-option audit's test (``bench generate`` always verifies).
 
     ``timings`` (for benchmarks), when given, has the CPU seconds (``process_time``) of each stage added under
     ``generate`` (drawing the level and the problem), ``render``, ``encode`` and ``verify`` (the record read
@@ -142,6 +146,8 @@ def build_item(host: Host, task: Task, seed: int, index: int, params: Mapping[st
         metadata=round_floats(metadata),
     )
     written = Item.from_record(json.loads(item.to_json()))
+    if not verify:
+        return Built(written, pngs, problem, images)
     decoded = [decode_png(p) for p in pngs] if encode else [as_decoded(image) for image in images]
     failures = verify_item(host, task, written, decoded)
     if failures:
