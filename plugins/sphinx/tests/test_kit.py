@@ -223,3 +223,26 @@ def test_sampling_draws_are_numpys_own(seed):
         assert np.array_equal(sampling.categorical(ours, weights, size), numpys.choice(k, size=size, p=weights))
         assert ours.random(size).tolist() == [numpys.random() for _ in range(size)]
         assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def test_indexed_pieces_map_back_to_their_colours_and_make_the_cores_palette_png():
+    """``kit.indexed.indexed`` (colours by a hash into a 16-bit table) gives each pixel the index of its own colour
+    among the piece's colours, ascending, for contiguous pieces and views, None past 256 colours; and
+    ``palette_picture`` of those indices and colours is written as the core writes the RGB piece."""
+    from bench_plugin_sphinx.kit import indexed
+    from PIL import Image
+
+    from bench_core.images import encode_png
+
+    rng = np.random.default_rng(31)
+    for count in (1, 2, 17, 200, 256):
+        colours = rng.integers(0, 256, (count, 3)).astype(np.uint8)
+        piece = colours[rng.integers(0, count, (70, 90))]
+        for view in (piece, piece[::-1, ::-1], piece.transpose(1, 0, 2), piece[5:60, 3:80]):
+            keys, index = indexed.indexed(view)
+            assert np.all(np.diff(keys) > 0) and index.shape == view.shape[:2]
+            assert np.array_equal(keys[index], indexed.colour_keys(view)), count
+            assert encode_png(indexed.palette_picture(index, keys)) == encode_png(Image.fromarray(
+                np.ascontiguousarray(view))), count
+    many = rng.integers(0, 256, (40, 40, 3)).astype(np.uint8)
+    assert len(np.unique(indexed.colour_keys(many))) > 256 and indexed.indexed(many) is None

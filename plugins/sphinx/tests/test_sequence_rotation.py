@@ -63,8 +63,9 @@ def test_turn_symmetry_probe_reads_the_turned_tiles_ink():
 
 
 def test_each_angle_modulo_90_is_turned_once_per_item(monkeypatch):
-    """Options repeat the panels' angles, and angles a multiple of 90 apart share their bicubic turn: the
-    full-size tile is turned once per angle modulo 90 that the picture shows (not a multiple of 90)."""
+    """Options repeat the panels' angles, and angles a multiple of 90 apart share their bicubic turn: each of the
+    motif's two full-size planes (colour and black) is turned once per angle modulo 90 that the picture shows
+    (not a multiple of 90)."""
     residues = []
     rotate = Image.Image.rotate
 
@@ -78,7 +79,7 @@ def test_each_angle_modulo_90_is_turned_once_per_item(monkeypatch):
         residues.clear()
         scene = build(TASK, index=index, seed=4).item.metadata["scene"]
         shown = {a for k, a in enumerate(scene["panel_angles"]) if k != scene["mask"]} | set(scene["option_angles"])
-        assert sorted(residues) == sorted({a % 90 for a in shown} - {0}), index
+        assert sorted(residues) == sorted(2 * list({a % 90 for a in shown} - {0})), index
 
 
 def test_the_picture_is_the_one_its_scene_draws():
@@ -88,7 +89,9 @@ def test_the_picture_is_the_one_its_scene_draws():
 
     for i in range(6):
         problem = sr.TASK.generate(TASK.resolve_params({}), ItemRandom(TASK.id, TASK.version, 11, i))
-        assert np.array_equal(problem.structure, sr.compose(problem.metadata["scene"])), i
+        drawn = sr.compose(problem.metadata["scene"])
+        assert np.array_equal(np.asarray(problem.structure), np.asarray(drawn)), i
+        assert problem.structure.getpalette() == drawn.getpalette(), i
 
 
 def _direct_turn(tile: np.ndarray, degrees: float) -> np.ndarray:
@@ -175,8 +178,13 @@ def test_options_are_balanced_and_the_answer_is_not_the_middle_turn():
             assert score(built.item, response, host=HOST).value == 1.0
 
 
+def _rgb(scene):
+    """The picture of ``scene`` as an RGB array (to plant faults in)."""
+    return np.array(sr.compose(scene).convert("RGB"))
+
+
 def _with_options(scene, angles):
-    return sr.compose({**scene, "option_angles": angles})
+    return _rgb({**scene, "option_angles": angles})
 
 
 def test_planted_rendering_faults_are_caught():
@@ -196,12 +204,12 @@ def test_planted_rendering_faults_are_caught():
     panels = list(scene["panel_angles"])
     k = next(k for k in range(4) if k != scene["mask"])
     panels[k] = (panels[k] + 30) % 360  # one visible panel off the constant step
-    reject(sr.compose({**scene, "panel_angles": panels}))
-    picture = sr.compose(scene).copy()
+    reject(_rgb({**scene, "panel_angles": panels}))
+    picture = _rgb(scene)
     left, top, right, bottom = scene["panel_boxes"][scene["mask"]]
     picture[top + 40: bottom - 40, left + 40: right - 40] = 0  # the blank panel not blank
     reject(picture)
-    picture = sr.compose(scene).copy()
+    picture = _rgb(scene)
     box = scene["option_boxes"][(slot + 1) % 4]
     answer_box = scene["option_boxes"][slot]
     picture[box[1]:box[3], box[0]:box[2]] = picture[answer_box[1]:answer_box[3], answer_box[0]:answer_box[2]]
@@ -234,3 +242,34 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (built.item.metadata["step"] == 30) is hard
+
+
+def test_painted_planes_are_the_motif_tile_up_to_their_steps():
+    """Tiles are the motif's colour and black planes, mixed and painted (``sr.tile_mixes``, ``sr.painted``): for
+    every family, in every palette colour, that must be the RGB tile ``render_motif`` draws, no channel off by
+    more than the rounding of both shares to ``COVERAGE_LEVELS`` steps allows (2 x 255 / 30 + 2), white staying
+    white, and the motif's colour and black exact where the tile shows them."""
+    from bench_plugin_sphinx.descriptions.sequence_rotation import ROTATION_FAMILIES
+    from bench_plugin_sphinx.kit.palette import PALETTE, rgb
+
+    rng = np.random.default_rng(12)
+    for family in ROTATION_FAMILIES:
+        for colour in PALETTE:
+            spec = sequences.sample_motif(family, rng, "asym", "test", colour)
+            tile = sequences.render_motif(spec, sequences.CONTENT)
+            mine = sr.painted(sr.tile_mixes(*sr.motif_planes(spec, sequences.CONTENT)), colour)
+            assert np.abs(mine.astype(int) - tile).max() <= 19, (family, colour)
+            for exact in ((255, 255, 255), rgb(PALETTE[colour]), (0, 0, 0)):
+                assert (mine[(tile == exact).all(axis=2)] == exact).all(), (family, colour, exact)
+
+
+def test_pictures_are_the_palette_pngs_of_their_rgb_pictures():
+    """Pictures are drawn straight into a palette image (``sr.picture``): its PNG must be byte for byte the one the
+    core writes for the same picture in RGB (its palette the colours shown, ascending, nothing else), and every
+    picture keeps under 256 colours."""
+    from bench_core.images import encode_png
+
+    for built in build_run(TASK, 8, seed=9):
+        image = built.images[0]
+        assert image.mode == "P", built.item.id
+        assert encode_png(image) == encode_png(image.convert("RGB")) == built.pngs[0], built.item.id

@@ -55,7 +55,7 @@ def test_options_are_distinct_balanced_and_named_by_the_paper_form():
     assert collections.Counter(b.item.metadata["scene"]["rule"] for b in items) == {r: 4 for r in words.RULES}
     for built in items[:6]:
         scene = built.item.metadata["scene"]
-        tiles = [np.asarray(built.images[0].crop(box)) for box in scene["option_boxes"]]
+        tiles = [np.asarray(built.images[0].convert("RGB").crop(box)) for box in scene["option_boxes"]]
         assert all(compare.distinct(tiles[a], tiles[b]) for a in range(4) for b in range(a + 1, 4))
         letter = built.item.answer.lower()
         assert built.item.metadata["paper_answer"] == f"({letter})"
@@ -137,7 +137,7 @@ def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
             layout.caption(draw, ((left + right) / 2, bottom + sf.LABEL_BAND / 2), layout.label(k), sf.LABEL_SIZE)
             bands[bottom: bottom + sf.LABEL_BAND, left:right] = True
         expected, picture = np.asarray(canvas).astype(int), sf.compose(scene).astype(int)
-        assert np.array_equal(np.asarray(built.images[0]), picture)
+        assert np.array_equal(np.asarray(built.images[0].convert("RGB")), picture)
         step = 255 // (sf.LABEL_LEVELS - 1)
         assert np.abs(picture - expected).max() <= step // 2
         assert set(np.unique(picture[bands])) <= set(range(0, 256, step))
@@ -169,3 +169,18 @@ def test_the_symmetry_score_counts_equal_the_mean_over_the_coloured_pixels():
         coloured = grid != verifier._WHITE
         expected = min(float((mirror(grid) == grid)[coloured].mean()) for mirror in verifier._mirrors(rule))
         assert verifier.symmetry_score(grid, rule) == expected
+
+
+def test_the_palette_picture_is_the_png_of_the_composed_picture():
+    """Items are drawn straight into a palette image (``sf.picture``): it must show ``compose``'s pixels, and its
+    PNG must be byte for byte the one the core writes for ``compose``'s RGB picture (palette: the colours shown,
+    ascending, nothing else), for every rule, and a picture of more than 256 colours is the RGB picture."""
+    from bench_core.images import encode_png
+
+    fallback = build(TASK, seed=2026, index=27)  # 582 colours: written as RGB
+    assert fallback.images[0].mode == "RGB"
+    for built in [fallback, *(b for rule in words.RULES for b in build_run(TASK, 2, {"rule": rule}, seed=6))]:
+        image, rgb = built.images[0], sf.compose(built.item.metadata["scene"])
+        assert (image.mode == "P") == (Image.fromarray(rgb).getcolors(256) is not None), built.item.id
+        assert np.array_equal(np.asarray(image.convert("RGB")), rgb), built.item.id
+        assert built.pngs[0] == encode_png(Image.fromarray(rgb)), built.item.id

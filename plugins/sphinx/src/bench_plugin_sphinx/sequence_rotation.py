@@ -9,10 +9,18 @@ four turns of the motif at consecutive multiples of the step, the answer at a ba
 no option is the middle one more often), each pair strongly distinct (``kit.compare.distinct``, and at least
 30 % of the ink of either moved).  Angles: counterclockwise on screen positive, as ``kit.sequences.turned``
 and PIL; the questions that state the step name its direction in words.
+
+A motif is drawn in its colour and black on white, so every pixel of a tile is a mix of those three: a tile
+is kept as two planes, how much of the colour and how much of the black each pixel holds (``motif_planes``),
+each turned on its own (one band, bicubic: a bicubic turn mixes pixels linearly, so turning the planes turns
+the mix), and painted with both shares rounded to ``COVERAGE_LEVELS`` steps.  With the labels' greys snapped
+too (``LABEL_LEVELS``) the picture keeps under 256 colours and is written as a palette PNG (an RGB one, with
+~1000 colours from the anti-aliased turns, takes ~2x as long to encode and decode).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -23,7 +31,8 @@ from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx import sets
 from bench_plugin_sphinx.descriptions.sequence_rotation import ROTATION_FAMILIES
-from bench_plugin_sphinx.kit import channels, compare, complexity, layout, sequences
+from bench_plugin_sphinx.kit import channels, compare, complexity, indexed, layout, sequences
+from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.verifiers import sequence_rotation as verifier
 
@@ -34,6 +43,10 @@ PROBE = 81
 SELF_CHANGE = 0.3
 #: A pixel is ink when its darkest channel lies this far below white (as ``sequences.ink_change`` reads it).
 INK_STEP = 40
+#: The shares of colour and of black in a painted pixel are rounded to this many steps (0 and 1 included).
+COVERAGE_LEVELS = 16
+#: The labels (a)-(d) take this many greys (``kit.sequences.compose``).
+LABEL_LEVELS = 16
 
 
 def _turn_symmetric(spec: dict[str, Any]) -> bool:
@@ -41,15 +54,114 @@ def _turn_symmetric(spec: dict[str, Any]) -> bool:
     a motif that (nearly) maps onto itself by a turn would make the step, and the answer, ambiguous.  Only the
     ink matters, so the darkest channel is turned (one band, not three): for a motif of one colour on white that
     is the darkest channel of the turned tile, as ``sequences.ink_change`` reads it.  The turns are
-    ``sequences.turned``'s, so the 33 angles take eight bicubic turns (one per angle modulo 90)."""
+    ``sequences.turned``'s, so the 33 angles take eight bicubic turns (one per angle modulo 90), and all 33 are
+    compared with the motif at once (the share of the union's pixels inked in only one of the two: the xor's
+    count over the union's)."""
     darkest = channels.darkest(sequences.render_motif(spec, PROBE))
     ink, kept = darkest < 255 - INK_STEP, {}
-    for degrees in range(20, 341, 10):
-        moved = sequences.turned(darkest, degrees, kept) < 255 - INK_STEP
-        union = ink | moved
-        if union.any() and float((ink ^ moved)[union].mean()) < SELF_CHANGE:
-            return True
-    return False
+    moved = np.stack([sequences.turned(darkest, degrees, kept) for degrees in range(20, 341, 10)]) < 255 - INK_STEP
+    union = np.count_nonzero(moved | ink, axis=(1, 2))
+    changed = np.count_nonzero(moved ^ ink, axis=(1, 2))
+    return bool(((union > 0) & (changed / np.maximum(union, 1) < SELF_CHANGE)).any())
+
+
+def motif_planes(spec: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The motif's size x size tile as two planes, the share of its colour C and the share of black in each
+    pixel (the rest white), each stored as 255 - 255 * share (white 255, so a turn fills the corners with
+    "no ink").  A pixel p = 255 - a (255 - C) - 255 b on every channel, so its brightest-in-C channel minus its
+    darkest-in-C channel is a (C_hi - C_lo); a grey C (no such difference) mixes with black along one line,
+    read as black alone."""
+    tile = sequences.render_motif(spec, size).astype(np.float32)
+    ink = np.array(rgb(PALETTE[spec["colour"]]), np.float32)
+    hi, lo = int(np.argmax(ink)), int(np.argmin(ink))
+    if ink[hi] == ink[lo]:
+        colour = np.zeros(tile.shape[:2], np.float32)
+        black = (255.0 - channels.darkest(tile)) / 255.0
+    else:
+        colour = (tile[..., hi] - tile[..., lo]) / (ink[hi] - ink[lo])
+        black = (255.0 - tile[..., hi] - colour * (255.0 - ink[hi])) / 255.0
+    return tuple(np.rint(255.0 - 255.0 * np.clip(share, 0.0, 1.0)).astype(np.uint8) for share in (colour, black))
+
+
+@functools.cache
+def _mixes() -> np.ndarray:
+    """The mix (colour step * COVERAGE_LEVELS + black step, one byte) of every pair of stored plane values
+    (colour plane value * 256 + black plane value): both shares rounded to ``COVERAGE_LEVELS`` steps, a pair
+    whose steps add up to more than a whole (bicubic turns overshoot) scaled back to the nearest pair that adds
+    up to a whole."""
+    top = COVERAGE_LEVELS - 1
+    steps = np.rint((255.0 - np.arange(256)) * top / 255.0)
+    a, b = np.meshgrid(steps, steps, indexing="ij")
+    over = a + b > top
+    scaled = np.rint(a[over] * top / (a[over] + b[over]))
+    a[over], b[over] = scaled, top - scaled
+    table = (a * COVERAGE_LEVELS + b).astype(np.uint8).ravel()
+    table.flags.writeable = False
+    return table
+
+
+@functools.cache
+def _mix_colours(colour: str) -> np.ndarray:
+    """The colour of every mix (256 x 3): the palette ``colour``, black and white with the mix's shares, each
+    entry padded to one 4-byte word (r, g, b, 0) so painting is one lookup per pixel."""
+    top = COVERAGE_LEVELS - 1
+    a, b = np.divmod(np.arange(256), COVERAGE_LEVELS)
+    ink = np.array(rgb(PALETTE[colour]), np.float64)
+    words = np.zeros((256, 4), np.uint8)
+    words[:, :3] = np.clip(np.rint(255.0 - a[:, None] / top * (255.0 - ink) - b[:, None] / top * 255.0), 0, 255)
+    words.flags.writeable = False
+    return words
+
+
+def tile_mixes(colour_plane: np.ndarray, black_plane: np.ndarray) -> np.ndarray:
+    """The mix of every pixel of two planes (``motif_planes`` or turns of them)."""
+    pairs = np.left_shift(colour_plane, 8, dtype=np.uint16)
+    pairs |= black_plane
+    return _mixes().take(pairs)
+
+
+def painted(mixes: np.ndarray, colour: str) -> np.ndarray:
+    """The RGB tile (a view of h x w x 4 bytes) of a tile's ``mixes`` painted with ``colour`` and black."""
+    return _mix_colours(colour).view(np.uint32).ravel().take(mixes).view(np.uint8).reshape(*mixes.shape, 4)[..., :3]
+
+
+def _turned_mixes(planes: tuple[np.ndarray, np.ndarray], degrees: float, kept: tuple[dict, dict]) -> np.ndarray:
+    """The mixes of the motif's tile turned ``degrees`` counterclockwise: both planes turned (``sequences.turned``,
+    ``kept`` one dict per plane)."""
+    return tile_mixes(*(sequences.turned(plane, degrees, store) for plane, store in zip(planes, kept, strict=True)))
+
+
+@functools.cache
+def _backdrop() -> tuple[np.ndarray, Image.Image]:
+    """The picture without its panels' content (``kit.sequences.compose`` of blank panels and options, labels in
+    LABEL_LEVELS greys) as (its colours' keys ascending, a one-band image of every pixel's index among them);
+    neither may be changed."""
+    empty = sequences.compose([None] * 4, [None] * 4, LABEL_LEVELS)
+    keys, index = np.unique(indexed.colour_keys(empty.reshape(-1, 3)), return_inverse=True)
+    keys.flags.writeable = False
+    return keys, Image.fromarray(index.astype(np.uint8).reshape(empty.shape[:2]))
+
+
+def picture(tiles: list[np.ndarray | None], colour: str) -> Image.Image:
+    """The item's picture as a palette image: the four top panels' then the four options' ``tiles`` (mixes, None
+    for the blank panel) painted with ``colour`` in the backdrop of ``kit.sequences.compose``.  Its palette is
+    the colours it shows in ascending (r, g, b) order and nothing else, the palette the core gives the same
+    picture drawn in RGB, so the PNG bytes are the same as that picture's.  The backdrop's indices are mapped
+    to the palette's by Pillow's one-band lookup (``point``), the tiles' mixes by a table."""
+    keys, index = _backdrop()
+    used = np.nonzero(np.sum([Image.fromarray(tile).histogram() for tile in tiles if tile is not None], axis=0))[0]
+    palette, order = np.unique(np.concatenate([keys, indexed.colour_keys(_mix_colours(colour)[used])]),
+                               return_inverse=True)
+    if len(palette) > 256:
+        raise GenerationError(f"sequence-rotation: a picture of {len(palette)} colours")
+    indices = index.point(order[: len(keys)].tolist() + [0] * (256 - len(keys)))
+    mix_index = np.zeros(256, np.uint8)
+    mix_index[used] = order[len(keys):]
+    boxes = [*(sequences.panel_box(k) for k in range(4)), *(sequences.option_box(k) for k in range(4))]
+    for (left, top, _right, _bottom), tile in zip(boxes, tiles, strict=True):
+        if tile is not None:
+            indices.paste(Image.fromarray(mix_index.take(tile)), (left + sequences.BORDER, top + sequences.BORDER))
+    return indexed.palette_picture(np.asarray(indices), palette)
 
 
 def _separated(options: list[np.ndarray]) -> bool:
@@ -72,13 +184,13 @@ def _direction(random, params) -> str:
     return words.TURNS[int(order[(random.index + random.index // 4) % 2])]
 
 
-def compose(scene: dict[str, Any], base=None):
-    """The item's picture from its scene (``base``: the motif tile, when already drawn)."""
-    base = sequences.render_motif(scene["motif"], sequences.CONTENT) if base is None else base
-    kept: dict[float, np.ndarray] = {}
-    panels = [None if k == scene["mask"] else sequences.turned(base, a, kept)
-              for k, a in enumerate(scene["panel_angles"])]
-    return sequences.compose(panels, [sequences.turned(base, a, kept) for a in scene["option_angles"]])
+def compose(scene: dict[str, Any], base=None) -> Image.Image:
+    """The item's picture (``picture``) from its scene (``base``: the motif's planes, when already drawn): every
+    shown turn of the motif."""
+    base = motif_planes(scene["motif"], sequences.CONTENT) if base is None else base
+    kept: tuple[dict, dict] = ({}, {})
+    panels = [None if k == scene["mask"] else _turned_mixes(base, a, kept) for k, a in enumerate(scene["panel_angles"])]
+    return picture([*panels, *(_turned_mixes(base, a, kept) for a in scene["option_angles"])], scene["motif"]["colour"])
 
 
 class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
@@ -119,10 +231,10 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
             spec = sequences.sample_motif(family, rng, "asym", sets.icon_split(params))
             if _turn_symmetric(spec):
                 continue
-            base = sequences.render_motif(spec, sequences.CONTENT)
-            kept: dict[float, np.ndarray] = {}  # one bicubic turn per angle modulo 90
-            options = [sequences.turned(base, a, kept) for a in option_angles]
-            if _separated(options):
+            base = motif_planes(spec, sequences.CONTENT)
+            kept: tuple[dict, dict] = ({}, {})  # one bicubic turn of each plane per angle modulo 90
+            option_mixes = [_turned_mixes(base, a, kept) for a in option_angles]
+            if _separated([painted(mixes, spec["colour"]) for mixes in option_mixes]):
                 break
         else:
             raise GenerationError(f"sequence-rotation: no {family} motif without turn symmetry and with four "
@@ -141,18 +253,17 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
                  "mask": mask, "panel_angles": angles, "option_angles": option_angles, "chain_place": place,
                  "explicit": explicit, "content": sequences.CONTENT, "border": sequences.BORDER,
                  **sequences.boxes()}
-        picture = sequences.compose([None if k == mask else sequences.turned(base, angles[k], kept) for k in range(4)],
-                                    options)
+        panels = [None if k == mask else _turned_mixes(base, angles[k], kept) for k in range(4)]
+        drawn = picture([*panels, *option_mixes], spec["colour"])
         metadata = {"scene": scene, "step": step, "direction": turn, "motif": family, "complexity": record,
                     "paper_answer": layout.label(position),
                     **({} if level is None else {"difficulty_knobs": {"step_ordinal": ordinal}})}
         return Problem(question=question, answer="ABCD"[position], image_size=sequences.SIZE,
                        params={**params, "step": step, "direction": turn, "motif": family},
-                       options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=picture)
+                       options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=drawn)
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        return [problem.structure if problem.structure is not None else compose(problem.metadata["scene"])]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

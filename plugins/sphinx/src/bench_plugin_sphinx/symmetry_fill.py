@@ -17,6 +17,7 @@ is strongly distinct from the others (``kit.compare.distinct``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from PIL import Image
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import symmetry_words as words
 from bench_plugin_sphinx.descriptions.common import FILL_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, layout, motifs, probe
+from bench_plugin_sphinx.kit import compare, complexity, indexed, layout, motifs, probe
 from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -125,6 +126,51 @@ def compose(scene: dict[str, Any], base: np.ndarray | None = None) -> np.ndarray
     return canvas
 
 
+@functools.cache
+def _caption_indexed(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``kit.indexed.indexed`` of option k's caption band (kept; read-only)."""
+    keys, index = indexed.indexed(layout.caption_patch(layout.label(k), LABEL_SIZE, TILE, LABEL_BAND, LABEL_LEVELS))
+    keys.flags.writeable = index.flags.writeable = False
+    return keys, index
+
+
+def picture(scene: dict[str, Any], base: np.ndarray | None = None) -> Image.Image:
+    """``compose``'s picture drawn straight into a palette image: its palette is the colours the picture shows in
+    ascending (r, g, b) order and nothing else (white and black, the motif tile's, which every cell and option
+    drawn from it shares, the diagonal tiles' and the captions'), the palette the core gives the RGB picture,
+    so the PNG bytes are the same.  The motif tile's colours are looked up once and its cells and options are
+    views of its indices.  A picture of more than 256 colours (a few motifs' anti-aliasing) is ``compose``'s
+    RGB picture, as the core writes it."""
+    base = motif_tile(scene) if base is None else base
+    diagonal = "transpose" if scene["rule"] == "main-diagonal" else "transverse"
+    extras = iter(scene["axis_motifs"])
+    drawn = [(op, None if op else _diagonal_tile(next(extras), diagonal)) for op in RULE_TILES[scene["rule"]]]
+    parts = [indexed.indexed(base), *(indexed.indexed(tile) for _op, tile in drawn if tile is not None)]
+    parts += [_caption_indexed(k) for k in range(4)]
+    if any(part is None for part in parts):
+        return Image.fromarray(compose(scene, base))
+    palette = np.unique(np.concatenate([[0, 0xFFFFFF], *(keys for keys, _index in parts)]).astype(np.int32))
+    if len(palette) > 256:
+        return Image.fromarray(compose(scene, base))
+    index = [np.searchsorted(palette, keys).astype(np.uint8).take(local) for keys, local in parts]
+    extra_index = iter(index[1:])
+    cells = [probe.view(op, index[0]) if op else next(extra_index) for op, _tile in drawn]
+    white, black = np.searchsorted(palette, [0xFFFFFF, 0]).astype(np.uint8)
+    mask = scene["mask"]
+    canvas = np.full((SIZE[1], SIZE[0]), white, np.uint8)
+    for k in range(4):
+        left, top, right, bottom = grid_box(k)
+        canvas[top:bottom, left:right] = black
+        if k != mask:
+            canvas[top + BORDER: bottom - BORDER, left + BORDER: right - BORDER] = cells[k]
+    for k, op in enumerate(scene["option_ops"]):
+        left, top, right, bottom = option_box(k)
+        canvas[top:bottom, left:right] = black
+        canvas[top + BORDER: bottom - BORDER, left + BORDER: right - BORDER] = probe.view(op, cells[mask])
+        canvas[bottom: bottom + LABEL_BAND, left:right] = index[-4 + k]
+    return indexed.palette_picture(canvas, palette)
+
+
 def _distinct(tiles: list[np.ndarray]) -> bool:
     return compare.all_distinct(tiles)
 
@@ -156,7 +202,7 @@ class SymmetryFill(PaperSets, task="symmetry-fill"):
                 break
         else:
             raise GenerationError(f"symmetry-fill: no {family} motif with four distinct options in {ATTEMPTS} draws")
-        picture = compose(scene, base)
+        drawn = picture(scene, base)
         record = complexity.record("rule_tier", TIERS[rule], 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         question = stem.format(rule=words.PHRASES[rule]) + " Answer with one letter (a–d)."
@@ -165,7 +211,7 @@ class SymmetryFill(PaperSets, task="symmetry-fill"):
                     **({} if level is None else {"difficulty_knobs": {"rule_tier": TIERS[rule]}})}
         return Problem(question=question, answer="ABCD"[position], image_size=SIZE,
                        params={**params, "rule": rule, "motif": family}, options=("A", "B", "C", "D"),
-                       answer_type="option", metadata=metadata, structure=picture)
+                       answer_type="option", metadata=metadata, structure=drawn)
 
     def _draw(self, rule, family, mask, position, rng) -> tuple[dict[str, Any] | None, np.ndarray | None]:
         """One draw of the scene and its motif tile, or (None, None) when the motif is degenerate: symmetric
@@ -190,8 +236,7 @@ class SymmetryFill(PaperSets, task="symmetry-fill"):
         return scene, base
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        return [problem.structure if problem.structure is not None else picture(problem.metadata["scene"])]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

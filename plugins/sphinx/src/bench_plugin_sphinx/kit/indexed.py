@@ -5,12 +5,16 @@ handful of named colours saves the conversion of an RGB picture to a palette one
 time of such a picture).  ``canvas(size, colours)`` makes the image, its palette the given colours in that
 order (the first is the background), and a draw object whose ink for a colour is ``ink(rgb)``.  The bytes
 depend only on the drawing calls and the colour order, so they are as reproducible as an RGB picture's.
+
+Pictures composed of RGB pieces can be put together as indices instead: ``indexed`` gives a piece's colours
+(ascending) and each pixel's index among them, ``palette_picture`` the palette image of composed indices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 Colour = tuple[int, int, int]
@@ -36,3 +40,48 @@ class Canvas:
 def canvas(size: tuple[int, int], colours: Sequence[Colour]) -> Canvas:
     """A palette canvas of ``size`` filled with ``colours[0]``."""
     return Canvas(size, colours)
+
+
+# -- RGB pieces as palette indices -----------------------------------------------------------------------------
+def colour_keys(rgb: np.ndarray) -> np.ndarray:
+    """Each colour of an (..., 3) uint8 array as one integer r * 65536 + g * 256 + b (int32), so keys sort as the
+    colours do in (r, g, b) order."""
+    return rgb[..., 0].astype(np.int32) << 16 | rgb[..., 1].astype(np.int32) << 8 | rgb[..., 2]
+
+
+#: Multipliers tried, in this order, for a hash of a piece's colours into 16 bits without collisions (any one
+#: that works gives the same indices: the hash only finds each colour's place, it does not choose it).
+_HASH_MULTIPLIERS = (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x165667B1, 0xD3A2646D, 0xFD7046C5, 0xB55A4F09)
+
+
+def indexed(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the colours an (h, w, 3) uint8 picture shows, as ascending ``colour_keys``, each pixel's index among them as
+    uint8), or None when it shows more than 256 colours.  Pixels are read as Pillow's 4-byte words (r, g, b, pad)
+    and found by a multiplicative hash of their colour into a 16-bit table (a binary search when no multiplier
+    hashes the colours apart)."""
+    image = Image.fromarray(np.ascontiguousarray(rgb))
+    colours = image.getcolors(256)
+    if colours is None:
+        return None
+    ordered = sorted(colour for _count, colour in colours)
+    keys = np.array([r << 16 | g << 8 | b for r, g, b in ordered], np.int32)
+    words = np.frombuffer(image.tobytes("raw", "RGBX"), "<u4") & np.uint32(0xFFFFFF)  # b << 16 | g << 8 | r
+    references = np.array([r | g << 8 | b << 16 for r, g, b in ordered], np.uint32)
+    shift = np.uint32(16)
+    for multiplier in _HASH_MULTIPLIERS:
+        slots = (references * np.uint32(multiplier)) >> shift
+        if len(np.unique(slots)) == len(slots):
+            table = np.zeros(1 << 16, np.uint8)
+            table[slots] = np.arange(len(slots), dtype=np.uint8)
+            np.multiply(words, np.uint32(multiplier), out=words)
+            np.right_shift(words, shift, out=words)
+            return keys, table.take(words).reshape(rgb.shape[:2])
+    return keys, np.searchsorted(keys, colour_keys(rgb)).astype(np.uint8)
+
+
+def palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
+    """The palette image of ``indices`` (h, w uint8) into the colours ``keys`` (``colour_keys``).  With ``keys`` the
+    picture's colours ascending and nothing else, its PNG is the one the core writes for the RGB picture."""
+    image = Image.frombuffer("P", (indices.shape[1], indices.shape[0]), indices.tobytes(), "raw", "P", 0, 1)
+    image.putpalette(np.stack([keys >> 16, keys >> 8 & 255, keys & 255], axis=1).astype(np.uint8).tobytes())
+    return image
