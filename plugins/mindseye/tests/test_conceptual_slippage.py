@@ -665,3 +665,89 @@ def test_measurements_are_memoised_while_their_object_lives():
     del square, other, calls[:]
     gc.collect()
     assert memo.entries() == before
+
+
+@pytest.mark.parametrize("concept", ["border", "alignment", "word"])
+def test_panel_measures_are_made_once_and_are_the_fresh_ones(concept):
+    """The generator measures each panel's nuisance features (``_features``), its room and its spread layout
+    once per panel; the verifier measures each panel's mixed colours and kinds once per scene
+    (``_scene_measures``, read by the solver and by ``scene_failures``): every memoised value is the one
+    measured afresh."""
+    from bench_plugin_mindseye.conceptual_slippage import _spread
+
+    stimulus = _build(concept, "medium", 5)
+    side = IMPL.layout("1024x1024").tile
+    panels = [o.content for o in stimulus.options]
+    for panel in panels:
+        fresh = option_features(IMPL._render(panel, side))
+        assert IMPL._features(panel, side) == fresh and IMPL._features(panel, side) == fresh
+        if not panel.word:
+            assert panel.room() == panel._room() and panel.room() == panel._room()
+            for target in (0.5, 3.0, 9.0):  # (the panel itself, or its marks moved apart)
+                made = _spread(panel, target)
+                assert made is _spread(panel, target)
+                assert [m.polygon.wkb for m in made.marks] == [m.polygon.wkb for m in panel.spread(target).marks]
+    scene = _scene(stimulus)
+    grid = scene["grid"]
+    in_rows = concept == "alignment"
+    assert verifier.measure_scene(scene) == [verifier.panel_values(d, grid, in_rows) for d in scene["options"]]
+    for description, (values, mixed, notes) in zip(scene["options"], verifier._scene_measures(scene), strict=True):
+        if "marks" in description:
+            assert (mixed, notes) == verifier.mixed_values(description, grid)
+            assert values == {**verifier.mark_values(verifier.read_marks(description, grid), in_rows, grid), **mixed}
+        else:
+            assert (mixed, notes) == ({}, [])
+
+
+def _scatter_one_try_at_a_time(rng, n, radius, low=0.12, high=0.88, avoid=()):
+    """``slippage_panels.scatter`` as first written: every try tested in turn against every centre placed, in
+    Python's float arithmetic (the reference the tracked version must reproduce exactly)."""
+    import math
+
+    from bench_plugin_mindseye.slippage_panels import SCATTER_TRIES, unused_from
+
+    near = 2.4 * radius + 0.03
+    keep_off = [(float(c[0]), float(c[1]), r + radius + 0.04) for c, r in avoid]
+    state = rng.bit_generator.state
+    tries = rng.uniform(low + radius, high - radius, size=(SCATTER_TRIES, 2))
+    spots, placed = [], []
+    for t, (x, y) in enumerate(tries.tolist()):
+        if all(math.sqrt((x - u) ** 2 + (y - v) ** 2) > near for u, v in spots) and all(
+                math.sqrt((x - u) ** 2 + (y - v) ** 2) > clear for u, v, clear in keep_off):
+            placed.append(t)
+            spots.append((x, y))
+            if len(placed) == n:
+                unused_from(rng, state, 2 * (t + 1))
+                return [tries[k].copy() for k in placed]
+    return None
+
+
+def test_scatter_places_the_centres_one_try_at_a_time_would():
+    """``scatter`` tracks the free tries as a whole: the centres, the draws that fail and the generator's state
+    afterwards are those of testing every try in turn, and ``_apart`` decides a distance at the limit (set to
+    Python's own distance, or a last bit either side of it) as Python's arithmetic does."""
+    import math
+
+    from bench_plugin_mindseye.slippage_panels import _apart, scatter
+
+    meta = np.random.default_rng(3)
+    outcomes = {True: 0, False: 0}
+    for _ in range(1500):
+        n, radius = int(meta.integers(1, 10)), float(meta.uniform(0.03, 0.14))
+        avoid = [(meta.uniform(0.1, 0.9, 2), float(meta.uniform(0.02, 0.1))) for _ in range(int(meta.integers(0, 4)))]
+        seed = int(meta.integers(1 << 30))
+        old_rng, new_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        old = _scatter_one_try_at_a_time(old_rng, n, radius, avoid=avoid)
+        new = scatter(new_rng, n, radius, avoid=avoid)
+        assert (old is None) == (new is None)
+        outcomes[old is None] += 1
+        if old is not None:
+            assert len(old) == len(new) and all(np.array_equal(a, b) for a, b in zip(old, new, strict=True))
+        assert old_rng.bit_generator.state == new_rng.bit_generator.state
+    assert min(outcomes.values()) > 200
+    points = meta.uniform(0, 1, size=(3000, 2))
+    u, v = 0.4123, 0.5877
+    for x, y in points.tolist():
+        exact = math.sqrt((x - u) ** 2 + (y - v) ** 2)
+        for limit in (exact, float(np.nextafter(exact, -1.0)), float(np.nextafter(exact, 2.0))):
+            assert bool(_apart(np.array([[x, y]]), u, v, limit)[0]) == (exact > limit)

@@ -695,3 +695,72 @@ def test_grey_features_are_the_panel_features_and_spread_of_a_drawn_figure():
         blank = Image.new("RGB", (side, side), (255, 255, 255))
         assert grey_features(blank) == {**panel_features(blank), "spread": ink_spread(blank)}
     assert checked == 18
+
+
+def _discs_window(points, width, height, radii, centre):
+    """The verifier's ``_discs`` as first written: every cell of each point's window and its squared distance
+    computed whole (the reference the separable version must reproduce exactly)."""
+    reach = int(np.ceil(max(radii))) + 1
+    oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    ox, oy = ox.ravel(), oy.ravel()
+    base = np.floor(points - centre).astype(np.int64)
+    fx = (base[:, 0] + centre - points[:, 0])[:, None] + ox[None]
+    fy = (base[:, 1] + centre - points[:, 1])[:, None] + oy[None]
+    square = fx * fx + fy * fy
+    cx, cy = base[:, 0, None] + ox[None], base[:, 1, None] + oy[None]
+    inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+    flat = cy * width + cx
+    out = []
+    for r in radii:
+        raster = np.zeros(width * height, dtype=bool)
+        raster[flat[inside & (square <= r * r)]] = True
+        out.append(raster)
+    return out
+
+
+def test_verifier_discs_are_the_whole_window_rasters():
+    """``verifiers.relation_abstraction._discs`` squares each axis once and adds (a cell's squared distance is
+    its column's plus its row's square): the rasters are those of every window cell measured whole, bit for
+    bit, for points anywhere (off the grid, on cell edges and centres, some outside it) and any radii."""
+    rng = np.random.default_rng(12)
+    for trial in range(300):
+        side = int(rng.integers(8, 200))
+        width, height = side, side + int(rng.integers(0, 3)) * (trial % 2)
+        points = rng.uniform(-6, side + 6, size=(int(rng.integers(1, 600)), 2))
+        if trial % 3 == 0:
+            points = np.round(points * 2) / 2  # on cell edges and centres: distances exactly at a radius
+        radii = list(rng.uniform(0.2, 9.0, size=int(rng.integers(1, 4))))
+        if trial % 4 == 0:
+            radii.append(float(rng.integers(1, 5)))  # a whole radius, met exactly by grid points
+        centre = (0.0, 0.5)[trial % 2]
+        new = verifier._discs(points, width, height, radii, centre)
+        old = _discs_window(points, width, height, radii, centre)
+        assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
+
+
+def test_convex_draws_are_judged_as_shapely_judges_them():
+    """``_convex_vertices`` accepts a draw whose corners are clear when it turns one way at every vertex
+    (``_turns_one_way``) in place of shapely's "valid, and its area is its convex hull's": on draws made as it
+    makes them, and on such draws with a vertex pulled in or pushed out (concave, or turning back), both
+    verdicts agree, and both kinds of verdict occur."""
+    from shapely.geometry import Polygon
+
+    from bench_plugin_mindseye.figure_families import _clear_corners, _same_area, _turns_one_way
+
+    rng = np.random.default_rng(9)
+    verdicts = {True: 0, False: 0}
+    for trial in range(6000):
+        n = int(rng.integers(3, 8))
+        gaps = rng.uniform(0.55, 1.45, size=n)
+        angles = np.cumsum(gaps / gaps.sum() * 2 * np.pi) + rng.uniform(0, 2 * np.pi)
+        radii = rng.uniform(0.8, 1.0, size=n)
+        if trial % 2:
+            radii[rng.integers(n)] *= rng.uniform(0.2, 1.6)
+        pts = np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
+        if not _clear_corners(pts, True):
+            continue
+        poly = Polygon(pts)
+        expected = poly.is_valid and _same_area(poly.area, poly.convex_hull.area, 1e-9)
+        assert _turns_one_way(pts) == expected
+        verdicts[expected] += 1
+    assert verdicts[True] > 1000 and verdicts[False] > 60

@@ -410,7 +410,8 @@ class LineFigure:
     """
 
     def __init__(self, strokes: Sequence[np.ndarray]):
-        self.strokes = [_clean(s).copy() for s in strokes if len(_clean(s)) >= 2]
+        cleaned = [_clean(s) for s in strokes]
+        self.strokes = [c.copy() for c in cleaned if len(c) >= 2]
         allpts = np.vstack(self.strokes)
         self.size = float(max(np.ptp(allpts[:, 0]), np.ptp(allpts[:, 1]), 1e-9))
         for s in self.strokes:  # a stroke that ends (almost) where it starts is closed exactly

@@ -291,7 +291,7 @@ class ConceptualSlippage(SizePlannedTask):
                         continue
                     panels = sized
                 tiles = [self._render(p, side) for p in panels]
-                features = [option_features(t) for t in tiles]
+                features = [self._features(p, side) for p in panels]
                 same = lookalike_pair(tiles, 1.5 * self.min_option_difference)
                 if same is not None:
                     culprit = same[1] if same[1] != v else same[0]  # two panels too alike in grey: redraw one
@@ -373,7 +373,7 @@ class ConceptualSlippage(SizePlannedTask):
                 x0, y0, x1, y1 = marks_bounds([m.polygon for m in panel.marks])
                 ratios.append((x1 - x0) * (y1 - y0) / sum(m.polygon.area for m in panel.marks))
             target = float(np.median(ratios))
-            spread = [p.memo.setdefault(("spread", target), p.spread(target)) for p in panels]
+            spread = [_spread(p, target) for p in panels]
             for k, (moved, panel) in enumerate(zip(spread, panels, strict=True)):
                 if moved is not panel and moved.attributes() != table[k]:
                     spread[k] = panel
@@ -385,7 +385,7 @@ class ConceptualSlippage(SizePlannedTask):
 
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
             drawn[:] = [p.scaled(float(s)) for p, s in zip(chosen, scales, strict=True)]
-            return [{**option_features(self._render(p, side)), "reach": 1.0} for p in drawn]
+            return [{**self._features(p, side), "reach": 1.0} for p in drawn]
 
         scales = balanced_sizes(rng, measure, 6, {"ink": 2.0, "extent": 2.0, "saturation": 2.0}, rank, small_odd,
                                 0.75 * self.nuisance_factor, {k: f / 2 for k, f in self.nuisance_floor.items()},
@@ -408,7 +408,7 @@ class ConceptualSlippage(SizePlannedTask):
         otherwise; or, now and then, the violator itself (to move towards its place)."""
         sizes = []
         for panel in panels:
-            features = option_features(self._render(panel, side))
+            features = self._features(panel, side)
             sizes.append(features["ink"] * features["extent"])
         smaller = [k for k in range(6) if k != v and sizes[k] < sizes[v]]
         larger = [k for k in range(6) if k != v and sizes[k] >= sizes[v]]
@@ -499,6 +499,15 @@ class ConceptualSlippage(SizePlannedTask):
             panel.tiles[side] = tile.finish()
         return panel.tiles[side]
 
+    def _features(self, panel: Panel, side: int) -> dict[str, float]:
+        """``option_features`` of the panel drawn at ``side`` pixels (``_render``), measured once per panel: its
+        tile is drawn once and never changes, and the size search, the panel to draw again and the outlier test
+        all measure the same panels (a redraw replaces one panel of six)."""
+        key = ("features", side)
+        if key not in panel.memo:
+            panel.memo[key] = option_features(self._render(panel, side))
+        return dict(panel.memo[key])
+
     def draw_query(self, content: Any, side: int) -> Image.Image:
         """VCS has no query panel."""
         raise NotImplementedError("VCS has no query panel")
@@ -563,6 +572,14 @@ def misfit_of(features: np.ndarray, target: np.ndarray, scale: np.ndarray) -> fl
     """How far ``features`` lie from ``target``: the root mean square of the differences in units of ``scale``
     (1 or less is a match)."""
     return float(np.sqrt(np.mean(((features - target) / scale) ** 2)))
+
+
+def _spread(panel: Panel, target: float) -> Panel:
+    """``panel.spread(target)``, made once per panel and target (``Panel.memo``)."""
+    key = ("spread", target)
+    if key not in panel.memo:
+        panel.memo[key] = panel.spread(target)
+    return panel.memo[key]
 
 
 def _bulk(panel: Panel) -> float:

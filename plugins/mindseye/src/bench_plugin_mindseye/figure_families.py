@@ -23,11 +23,23 @@ def _convex_vertices(rng: np.random.Generator, n: int) -> np.ndarray:
         radii = rng.uniform(0.8, 1.0, size=n)
         pts = np.column_stack([radii * np.cos(angles), radii * np.sin(angles)])
         if not _clear_corners(pts, True):
-            continue  # (before the polygon is made: the cheap test turns most draws down)
-        poly = Polygon(pts)
-        if poly.is_valid and _same_area(poly.area, poly.convex_hull.area, 1e-9):
+            continue  # (the cheap test first: it turns most draws down)
+        if _turns_one_way(pts):
             return pts
     raise RuntimeError("no convex polygon")
+
+
+def _turns_one_way(pts: np.ndarray) -> bool:
+    """Whether the closed polygon through ``pts`` turns the same way at every vertex (the cross product of the
+    edges into and out of each vertex has one sign).  For the draws of ``_convex_vertices`` (vertices at
+    increasing angles about the origin, once round; corners of 30 degrees or more, so no cross product is near
+    0) this is exactly shapely's verdict "a valid polygon whose area is its convex hull's": such a polygon is
+    simple (star-shaped about the origin, or a triangle) and convex just when it never turns back; a triangle
+    may run either way round."""
+    p = pts.tolist()  # a handful of vertices: plain arithmetic beats numpy's per-call cost
+    cross = [(b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+             for a, b, c in zip(p[-1:] + p[:-1], p, p[1:] + p[:1], strict=True)]
+    return all(x > 0 for x in cross) or all(x < 0 for x in cross)
 
 
 def _clear_corners(pts: np.ndarray, closed: bool) -> bool:

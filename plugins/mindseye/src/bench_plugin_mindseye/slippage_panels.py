@@ -332,7 +332,14 @@ class Panel:
 
     def room(self) -> tuple[float, float]:
         """(smallest, largest) scale the marks can be drawn at: the content fits MARGIN inside the panel, and
-        objects, holes and outline strokes stay legible at 600x800 (``MIN_OBJECT``...); 1 always fits."""
+        objects, holes and outline strokes stay legible at 600x800 (``MIN_OBJECT``...); 1 always fits.  Measured
+        once per panel (the geometry never changes)."""
+        if "room" not in self.memo:
+            self.memo["room"] = self._room()
+        return self.memo["room"]
+
+    def _room(self) -> tuple[float, float]:
+        """``room``, measured."""
         x0, y0, x1, y1 = marks_bounds([m.polygon for m in self.marks])
         high = (1 - 2 * MARGIN) / max(x1 - x0, y1 - y0)
         low = 0.0
@@ -481,23 +488,43 @@ def _hues_apart(a: int, b: int) -> bool:
 
 def scatter(rng: np.random.Generator, n: int, radius: float, low: float = 0.12, high: float = 0.88,
             avoid: Sequence[tuple[np.ndarray, float]] = ()) -> list[np.ndarray] | None:
-    """``n`` centres at random, far enough apart that marks of ``radius`` never touch."""
+    """``n`` centres at random, far enough apart that marks of ``radius`` never touch: of SCATTER_TRIES random
+    tries, each in turn is placed when it lies further than 2.4 ``radius`` + 0.03 from every centre placed
+    before it and clear of ``avoid`` (centre, radius).  The tries still free are tracked as a whole: placing
+    a centre rules out the tries too near it (``_apart``), and the next centre is the first try after it
+    still free, so a draw costs one pass over the tries per centre, not one per try."""
     near = 2.4 * radius + 0.03
-    keep_off = [(float(c[0]), float(c[1]), r + radius + 0.04) for c, r in avoid]
     # the 400 tries drawn at once; the generator is then left as if only the tries used had been drawn
     state = rng.bit_generator.state
     tries = rng.uniform(low + radius, high - radius, size=(SCATTER_TRIES, 2))
-    spots: list[tuple[float, float]] = []  # the placed centres as floats: the distance tests in plain arithmetic
+    free = np.ones(SCATTER_TRIES, dtype=bool)
+    for c, r in avoid:
+        free &= _apart(tries, float(c[0]), float(c[1]), r + radius + 0.04)
     placed: list[int] = []
-    for t, (x, y) in enumerate(tries.tolist()):
-        if all(math.sqrt((x - u) ** 2 + (y - v) ** 2) > near for u, v in spots) and all(
-                math.sqrt((x - u) ** 2 + (y - v) ** 2) > clear for u, v, clear in keep_off):
-            placed.append(t)
-            spots.append((x, y))
-            if len(placed) == n:
-                unused_from(rng, state, 2 * (t + 1))
-                return [tries[k].copy() for k in placed]
-    return None
+    t = -1
+    while True:
+        later = np.flatnonzero(free[t + 1:])
+        if not len(later):
+            return None
+        t += 1 + int(later[0])
+        placed.append(t)
+        if len(placed) == n:
+            unused_from(rng, state, 2 * (t + 1))
+            return [tries[k].copy() for k in placed]
+        free &= _apart(tries, float(tries[t, 0]), float(tries[t, 1]), near)
+
+
+def _apart(points: np.ndarray, u: float, v: float, limit: float) -> np.ndarray:
+    """For each point (x, y), ``math.sqrt((x - u) ** 2 + (y - v) ** 2) > limit`` in Python's float arithmetic,
+    bit for bit: numpy's distances (whose squares may differ from Python's ``** 2`` in the last bit) decide
+    every point but those within a billionth of ``limit``, which Python's expression decides."""
+    dx, dy = points[:, 0] - u, points[:, 1] - v
+    distance = np.sqrt(dx * dx + dy * dy)
+    out = distance > limit
+    for k in np.flatnonzero(np.abs(distance - limit) <= 1e-9 * abs(limit)).tolist():
+        x, y = points[k].tolist()
+        out[k] = math.sqrt((x - u) ** 2 + (y - v) ** 2) > limit
+    return out
 
 
 #: How many random centres ``scatter`` tries.

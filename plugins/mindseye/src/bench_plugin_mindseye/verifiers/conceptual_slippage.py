@@ -529,9 +529,17 @@ def word_values(word: Mapping[str, Any], grid: int) -> dict[str, Any]:
 # -- the scene ------------------------------------------------------------------------------------------------
 def panel_values(description: Mapping[str, Any], grid: int, rows: bool = False) -> dict[str, Any]:
     """The vocabulary measured on one panel description (``rows``: of an alignment item)."""
+    return _panel_measures(description, grid, rows)[0]
+
+
+def _panel_measures(description: Mapping[str, Any], grid: int, rows: bool) -> tuple[dict[str, Any], dict[str, Any],
+                                                                                   list[str]]:
+    """The vocabulary of one panel (``panel_values``), its mixed colours and kinds and the notes on its marks'
+    kinds (``mixed_values``; none for a word), each mark's kind measured once."""
     if "word" in description:
-        return word_values(description["word"], grid)
-    return {**mark_values(read_marks(description, grid), rows, grid), **mixed_values(description, grid)[0]}
+        return word_values(description["word"], grid), {}, []
+    mixed, notes = mixed_values(description, grid)
+    return {**mark_values(read_marks(description, grid), rows, grid), **mixed}, mixed, notes
 
 
 def odd_one_out(values: Sequence[Any]) -> int | None:
@@ -543,20 +551,26 @@ def odd_one_out(values: Sequence[Any]) -> int | None:
     return None
 
 
-_MEASURED: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+_MEASURED: dict[int, tuple[Any, list[tuple[dict[str, Any], dict[str, Any], list[str]]]]] = {}
 
 
-def measure_scene(scene: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The vocabulary of every option panel (letter order), measured once per scene object."""
+def _scene_measures(scene: Mapping[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
+    """``_panel_measures`` of every option panel (letter order), measured once per scene object (the solver
+    and ``scene_failures`` both read them)."""
     cached = _MEASURED.get(id(scene))
     if cached is not None and cached[0] is scene:
         return cached[1]
     grid = int(scene.get("grid", 10000))
     in_rows = scene.get("concept") == "alignment"
-    rows = [panel_values(d, grid, in_rows) for d in scene["options"]]
+    measures = [_panel_measures(d, grid, in_rows) for d in scene["options"]]
     _MEASURED.clear()
-    _MEASURED[id(scene)] = (scene, rows)
-    return rows
+    _MEASURED[id(scene)] = (scene, measures)
+    return measures
+
+
+def measure_scene(scene: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The vocabulary of every option panel (letter order), measured once per scene object."""
+    return [values for values, _, _ in _scene_measures(scene)]
 
 
 def isolations(scene: Mapping[str, Any]) -> dict[str, int]:
@@ -759,12 +773,11 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
         if counts is not None:
             failures.append(f"the number of objects singles out panel {letters[counts]} ({concept} item)")
     grid = int(scene.get("grid", 10000))
-    for letter, description in zip(letters, scene["options"], strict=True):
+    for letter, description, (_, mixed, notes) in zip(letters, scene["options"], _scene_measures(scene), strict=True):
         if "marks" not in description:
             continue
-        values, notes = mixed_values(description, grid)
         failures += [f"panel {letter}: {note}" for note in notes]
-        failures += [f"panel {letter}: cannot tell whether it shows {name}" for name, value in values.items()
+        failures += [f"panel {letter}: cannot tell whether it shows {name}" for name, value in mixed.items()
                      if value == UNDECIDED]
     rgb = image.convert("RGB")
     for letter, box, description in zip(letters, scene["option_boxes"], scene["options"], strict=True):

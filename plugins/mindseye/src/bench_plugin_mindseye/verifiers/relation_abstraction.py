@@ -211,7 +211,7 @@ class FigureMeasure:
         for _, ps in self.strokes:
             runs = [p.points(max(2, math.ceil(p.length / step) + 1)) for p in ps]
             self.dense.append(np.vstack([r[:-1] for r in runs] + [ps[-1].b[None]]))
-            owners += [self.pieces.index(p) for p, r in zip(ps, runs, strict=True) for _ in range(len(r) - 1)]
+            owners += [i for p, r in zip(ps, runs, strict=True) for i in [self.pieces.index(p)] * (len(r) - 1)]
         #: which piece each segment of the dense polylines runs along (for the regions' boundaries)
         self._segment_owner = np.array(owners, dtype=int)
         ends = np.concatenate([np.stack([d[:-1], d[1:]], axis=1) for d in self.dense])
@@ -600,15 +600,16 @@ def _discs(points: np.ndarray, width: int, height: int, radii: Sequence[float], 
     """For each radius (in cells), the flat boolean raster (``height`` x ``width`` cells) of the cells whose
     centres, at (i + ``centre``, j + ``centre``), lie within that radius of one of ``points`` (in cells)."""
     reach = math.ceil(max(radii)) + 1
-    oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-    ox, oy = ox.ravel(), oy.ravel()
+    offsets = np.arange(-reach, reach + 1)
     base = np.floor(points - centre).astype(np.int64)
-    fx = (base[:, 0] + centre - points[:, 0])[:, None] + ox[None]  # offsets of the cell centres from the points
-    fy = (base[:, 1] + centre - points[:, 1])[:, None] + oy[None]
-    square = fx * fx + fy * fy
-    cx, cy = base[:, 0, None] + ox[None], base[:, 1, None] + oy[None]
-    inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
-    flat = cy * width + cx
+    # per point, the cells of a (2 reach + 1)^2 window: rows by dy, columns by dx; a cell's squared distance is
+    # the sum of its column's and its row's squares, so each axis is squared once
+    fx = (base[:, 0] + centre - points[:, 0])[:, None] + offsets[None]  # offsets of the cell centres from the points
+    fy = (base[:, 1] + centre - points[:, 1])[:, None] + offsets[None]
+    square = ((fx * fx)[:, None, :] + (fy * fy)[:, :, None]).reshape(len(points), -1)
+    cx, cy = base[:, 0, None] + offsets[None], base[:, 1, None] + offsets[None]
+    inside = (((cx >= 0) & (cx < width))[:, None, :] & ((cy >= 0) & (cy < height))[:, :, None]).reshape(len(points), -1)
+    flat = ((cy * width)[:, :, None] + cx[:, None, :]).reshape(len(points), -1)
     out = []
     for r in radii:
         raster = np.zeros(width * height, dtype=bool)
