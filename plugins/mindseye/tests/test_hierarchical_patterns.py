@@ -669,3 +669,33 @@ def test_verifier_grows_marks_on_their_box_as_on_the_whole_grid():
                 cover = line_raster.stroke_coverage(side, segments, float(description["pen"]))
                 painted = line_raster.paint(side, [(cover, description["ink"])])
                 assert np.array_equal(verifier.sketch(description, side), painted)
+
+
+def test_pixel_checks_given_the_samples_and_darkness_made_once_find_the_same_faults():
+    """``panel_pixel_failures`` samples the centre lines and measures the tile's darkness once for both of its
+    checks: ``exact_pixel_faults`` and ``pen_masks`` given them count exactly what they count making their own,
+    on panels as written and with a part changed (faults to find)."""
+    built = _build(3, 1)
+    scene = built.item.metadata["scene"]
+    pixels = np.asarray(built.images[0].convert("RGB"))
+    side = scene["tile"]
+    found = set()
+    for box, description in zip(scene["option_boxes"], scene["options"], strict=True):
+        left, top, right, bottom = box
+        tile = pixels[top:bottom, left:right]
+        changed = copy.deepcopy(description)
+        for key in ("segments", "polygons", "circles"):
+            if changed[key]:
+                changed[key] = changed[key][1:]
+                break
+        for record in (description, changed):
+            lines = verifier._polylines(record, side)
+            fine = verifier.line_raster.samples(lines[0], step=0.7)
+            darkness = verifier.line_raster.darkness(tile)
+            given = verifier.exact_pixel_faults(tile, record, lines, fine, darkness)
+            assert given == verifier.exact_pixel_faults(tile, record)
+            masks = verifier.pen_masks(record, side, lines, fine)
+            assert all(np.array_equal(a, b) for a, b in zip(masks, verifier.pen_masks(record, side), strict=True))
+            found.add(given != (0, 0))
+    assert found == {True, False}
+

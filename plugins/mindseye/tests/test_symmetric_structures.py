@@ -477,9 +477,11 @@ def _odd_figures(count: int):
 
 
 def test_transform_bounds_never_exceed_the_distances_they_bound():
-    """Every bound ``_transform_bounds`` gives (one per mirror of ``_FINE_AXES`` and turn of ``_TURNS``) is at most
-    the Hausdorff distance ``decisive_size`` measures for that transform, so the search that stops at the first
-    bound above the best measured distance finds the smallest of all of them."""
+    """Every bound ``transform_bounds`` gives (one per mirror of ``_FINE_AXES`` and turn of ``_TURNS``, exact or
+    loose) and every exact bound (``_exact_bounds``) is at most the Hausdorff distance ``decisive_size`` measures
+    for that transform (and the coarser one ``symmetry_audit`` measures), and a loose bound lies at most twice
+    the most its transform's images can move (a degree's turn of the axis) below the exact one, so the search
+    that stops when no bound is below the best measured distance finds the smallest of all of them."""
     import shapely
     from shapely.geometry import MultiLineString
 
@@ -487,14 +489,239 @@ def test_transform_bounds_never_exceed_the_distances_they_bound():
         lines = MultiLineString([p.tolist() for p in polylines])
         v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
         centre = v.mean(axis=0)
-        bounds = ss._transform_bounds(v, centre, ss.segments_of(polylines))
+        segs = ss.segments_of(polylines)
+        bounds, exact = ss.transform_bounds(v, centre, segs)
+        every = ss._exact_bounds(v, centre, segs, np.arange(len(bounds)))
+        assert exact.sum() == len(ss._FINE_AXES) // ss.COARSE + len(ss._TURNS)
+        assert np.array_equal(bounds[exact], every[exact])
+        reach = float(np.linalg.norm(v - centre, axis=1).max())
+        window = 2.0 * reach * math.radians(0.5 * (ss.COARSE // 2))
+        assert (bounds <= every).all() and (every - bounds <= 2 * window * (1 + 1e-6)).all()
         transforms = [folding.reflection(centre, a) for a in ss._FINE_AXES]
         transforms += [folding.rotation(centre, t) for t in ss._TURNS]
-        measured = np.array([shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.05)
-                             for m in transforms])
-        assert (bounds <= measured).all(), float((bounds - measured).max())
-        reach = float(np.linalg.norm(v - centre, axis=1).max())
-        assert ss.decisive_size(polylines) == float(measured.min()) - 2.0 * reach * math.radians(0.25)
+        for densify in (0.05, 0.1):
+            measured = np.array([shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=densify)
+                                 for m in transforms])
+            assert (every <= measured).all(), float((every - measured).max())
+            if densify == 0.05:
+                assert ss.decisive_size(polylines) == float(measured.min()) - 2.0 * reach * math.radians(0.25)
+
+
+def _audit_measuring_every_candidate(polylines, kind, orientation):
+    """``symmetry_audit`` with the corner screen off: the strokes of every closest candidate measured."""
+    original = ss._exact_bounds
+    ss._exact_bounds = lambda v, centre, segs, which: np.full(len(which), -np.inf)
+    try:
+        return ss.symmetry_audit(polylines, kind, orientation)
+    finally:
+        ss._exact_bounds = original
+
+
+def test_the_audits_corner_screen_changes_no_verdict():
+    """``symmetry_audit`` skips measuring the strokes of a candidate whose corners alone keep DRAWN_MARGIN away: the
+    same verdicts and misses as measuring every candidate, over odd figures, conformers and near misses."""
+    rng = np.random.default_rng(23)
+    verdicts = set()
+    for k in range(160):
+        kind = ss.SYMMETRIES[k % 4]
+        segments = 4 + k % 5
+        orientation = float(rng.uniform(0.0, 360.0))
+        made = ss.make_figure(rng, kind, segments, orientation, ss.start_heading(rng, kind, orientation),
+                              segments // 2 if k % 2 else None, None)
+        if made is None:
+            continue
+        for role in (kind, None):
+            screened = ss.symmetry_audit(made[0], role, orientation)
+            assert screened == _audit_measuring_every_candidate(made[0], role, orientation)
+            verdicts.add(screened is None)
+    assert verdicts == {True, False}
+
+
+def _old_vertex_defects(polylines):
+    """The mirror and turn defects as ``vertex_defects`` computed them before issue 12's second pass: one product
+    per mirror, one ``folding.apply`` per turn and a root per distance."""
+    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    v = v - v.mean(axis=0)
+    c2, s2 = ss._AXIS_COS2, ss._AXIS_SIN2
+    mirrored = np.stack([c2[:, None] * v[None, :, 0] + s2[:, None] * v[None, :, 1],
+                         s2[:, None] * v[None, :, 0] - c2[:, None] * v[None, :, 1]], axis=-1)
+    sq = (v * v).sum(axis=1)
+    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored @ v.T)
+    axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
+    turned = np.stack([folding.apply(m, v) for m in ss._TURN_MAPS])
+    dd = np.linalg.norm(turned[:, :, None, :] - v[None, None, :, :], axis=-1)
+    misses = np.maximum(dd.min(axis=1).max(axis=1), dd.min(axis=2).max(axis=1))
+    return axes, {angle: float(d) for angle, d in zip(ss._TURNS, misses, strict=True)}
+
+
+def test_vertex_defects_are_those_of_one_product_per_transform():
+    """``vertex_defects`` (one matrix product for all mirrors, one for all turns, roots after the extremes) gives
+    exactly the numbers of one product and one root per transform, on figures of every kind, bent or not."""
+    rng = np.random.default_rng(29)
+    compared = 0
+    for k in range(300):
+        kind = ss.SYMMETRIES[k % 4]
+        segments = 3 + k % 8
+        orientation = float(rng.uniform(0.0, 360.0))
+        made = ss.make_figure(rng, kind, segments, orientation, float(rng.uniform(0.0, 360.0)),
+                              int(rng.integers(1, segments)) if k % 2 else None, None)
+        if made is None:
+            continue
+        axes, turns = ss.vertex_defects(made[0])
+        old_axes, old_turns = _old_vertex_defects(made[0])
+        assert np.array_equal(axes, old_axes) and turns == old_turns
+        compared += 1
+    assert compared > 100
+
+
+def test_path_headings_are_the_running_sums_numpy_made():
+    """``path_headings`` adds the turns up in plain floats: exactly the headings ``numpy.cumsum`` of the signed
+    turns plus the start gave (a start of -0.0 included), from the same draws, leaving the stream where they did."""
+    for seed in range(300):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        segments = 3 + seed % 9
+        start = (-0.0, 0.0)[seed % 3] if seed % 3 < 2 else b.uniform(-400.0, 400.0)
+        if seed % 3 == 2:
+            a.uniform(-400.0, 400.0)
+        turns = b.uniform(*ss.TURN, size=segments - 1) * b.choice([-1.0, 1.0], size=segments - 1)
+        expected = np.zeros(segments)
+        np.cumsum(turns, out=expected[1:])
+        expected += start
+        got = ss.path_headings(a, segments, start)
+        assert np.array_equal(got, expected) and np.array_equal(np.signbit(got), np.signbit(expected))
+        assert a.random() == b.random()
+
+
+def _old_twin_bend(path, bent_headings, lengths, broken, which):
+    """``twin_bend`` as it was before issue 12's second pass: every arm turned afresh (``folding.rotation`` made per
+    arm) for every residual."""
+
+    def assembled(copies):
+        arms = [folding.apply(folding.rotation((0.0, 0.0), 360.0 * j / 4), copies.get(j, path)) for j in range(4)]
+        return [np.vstack([arms[2][::-1], arms[0][1:]]), np.vstack([arms[3][::-1], arms[1][1:]])]
+
+    first = ss.trace(bent_headings, lengths)
+
+    def figure(x):
+        headings = bent_headings.copy()
+        headings[broken:] += x[0]
+        stretched = lengths.copy()
+        stretched[-1] *= 1.0 + x[1]
+        return assembled({which: first, (which + 1) % 4: ss.trace(headings, stretched)})
+
+    def residual(x):
+        m = ss.second_moment(figure(x))
+        return np.array([m.real, m.imag])
+
+    x = np.zeros(2)
+    for _ in range(5):
+        r = residual(x)
+        if np.hypot(*r) < ss.ISOTROPY:
+            break
+        jacobian = np.column_stack([(residual(x + h) - r) / h[k] for k, h in enumerate(np.diag([0.5, 0.01]))])
+        try:
+            x = x - np.linalg.solve(jacobian, r)
+        except np.linalg.LinAlgError:
+            return None
+    else:
+        return None
+    if abs(x[0]) > ss.TWIN_ADJUST[0] or abs(x[1]) > ss.TWIN_ADJUST[1]:
+        return None
+    return ss.normalise(figure(x)), {"copies": [which, (which + 1) % 4], "extra_degrees": round(float(x[0]), 2),
+                                     "last_stroke_scale": round(1.0 + float(x[1]), 4)}
+
+
+def test_twin_bend_turning_the_fixed_arms_once_gives_the_same_figure():
+    """``twin_bend`` turns the arms its adjustment does not move once: the same figures, to the bit, and the same
+    adjustments (or the same refusals) as turning every arm for every residual."""
+    rng = np.random.default_rng(43)
+    outcomes = set()
+    for k in range(150):
+        segments = 3 + k % 7
+        headings = ss.path_headings(rng, segments, float(rng.uniform(0.0, 360.0)))
+        lengths = rng.uniform(*ss.LENGTH, size=segments)
+        broken = int(rng.integers(1, segments))
+        bent = ss.retake_turn(rng, headings, broken)[0]
+        which = int(rng.integers(1, 4))
+        path = ss.trace(headings, lengths)
+        new, old = ss.twin_bend(path, bent, lengths, broken, which), _old_twin_bend(path, bent, lengths, broken, which)
+        outcomes.add(new is None)
+        assert (new is None) == (old is None)
+        if new is not None:
+            assert new[1] == old[1] and all(np.array_equal(a, b) for a, b in zip(new[0], old[0], strict=True))
+    assert outcomes == {True, False}
+
+
+def test_flat_corner_is_the_array_test_it_replaces():
+    """``flat_corner`` (plain floats) flags exactly the headings whose turns, worked out on arrays, leave a corner
+    under 20 or over 150 degrees (both cases planted, as make_figure's own draws never have one)."""
+    rng = np.random.default_rng(31)
+    for k in range(400):
+        headings = np.cumsum(rng.uniform(-200.0, 200.0, size=3 + k % 8)) + rng.uniform(-720.0, 720.0)
+        turns = np.abs((np.diff(headings) + 180.0) % 360.0 - 180.0)
+        assert ss.flat_corner(headings) == bool(turns.min() < 20.0 or turns.max() > 150.0)
+
+
+def test_start_heading_draws_its_side_as_choice_did():
+    """``start_heading`` picks the mirror figure's side by ``integers(0, 2)``: the value ``rng.choice([-1.0, 1.0])``
+    gave, with the stream left where it left it."""
+    a, b = np.random.default_rng(37), np.random.default_rng(37)
+    for _ in range(200):
+        assert ss.start_heading(a, "vertical", 90.0) == 90.0 + b.uniform(25.0, 155.0) * b.choice([-1.0, 1.0])
+    assert a.random() == b.random()
+
+
+def _nuisance_tiles():
+    """Grey drawings of option figures, at their place and moved by fractions of a pixel, at both tile sides."""
+    out = []
+    for _, stimulus in STIMULI[:8]:
+        for option in stimulus.options:
+            for dx in (0.0, 0.0123):
+                figure = attrs.evolve(option.content, shift=(option.content.shift[0] + dx, option.content.shift[1]))
+                out += [ss.TASK.grey_drawing(figure, side) for side in (SIDE, Layout(SIZES["600x800"], 0, 4, 4).tile)]
+    return out
+
+
+def test_a_drawing_reduces_only_the_blocks_its_strokes_reach():
+    """``_drawing`` reduces only the supersampled blocks around the strokes and leaves the rest white: the same
+    pixels as reducing the whole supersampled tile, for figures at their place, moved by fractions of a pixel and
+    pushed over the tile's edge, at both canvases' tile sides."""
+    from bench_plugin_mindseye.layout import INK, grey_level
+
+    for _, stimulus in STIMULI[:6]:
+        for option in stimulus.options:
+            for dx in (0.0, 0.0123, 0.3):
+                figure = attrs.evolve(option.content, shift=(option.content.shift[0] + dx,
+                                                             option.content.shift[1] - dx))
+                for side in (SIDE, Layout(SIZES["600x800"], 0, 4, 4).tile):
+                    record = ss.TASK.describe(figure, side)
+                    tile = Tile(side, grey=True)
+                    width = max(1, round(record["stroke"] * tile.scale))
+                    for line in record["polylines"]:
+                        tile.draw.line([tile.px(x, y) for x, y in line], fill=grey_level(INK), width=width,
+                                       joint="curve")
+                    whole = tile.image.reduce(tile.supersample)
+                    assert ss.TASK._drawing(figure, side).tobytes() == whole.tobytes()
+
+
+def test_grey_features_and_ink_mean_are_the_rgb_measures():
+    """The generator measures a figure on its grey drawing: ``grey_features`` gives ``option_features``' ink and
+    extent of the RGB panel exactly, and ``_ink_mean`` the mean of the RGB panel's darkest channel below AUDIT_INK
+    exactly."""
+    from PIL import Image, ImageChops
+
+    for pixels in _nuisance_tiles():
+        rgb = Image.fromarray(pixels).convert("RGB")
+        features = option_features(rgb)
+        assert ss.grey_features(pixels) == {"ink": features["ink"], "extent": features["extent"]}
+        r, g, b = rgb.split()
+        ink = np.asarray(ImageChops.darker(ImageChops.darker(r, g), b)) < ss.AUDIT_INK
+        per_column, per_row = ink.sum(axis=0), ink.sum(axis=1)
+        count = int(per_column.sum())
+        assert ss._ink_mean(pixels) == (int(per_column @ np.arange(len(per_column))) / count,
+                                        int(per_row @ np.arange(len(per_row))) / count)
+    blank = np.full((SIDE, SIDE), 255, dtype=np.uint8)
+    assert ss.grey_features(blank) == {"ink": 0.0, "extent": 0.0}
 
 
 def test_an_option_is_drawn_once_and_handed_out_as_a_copy():
@@ -505,9 +732,10 @@ def test_an_option_is_drawn_once_and_handed_out_as_a_copy():
     fresh = ss.Figure(figure.polylines, figure.scale, figure.fill, figure.shift)
     first = ss.TASK.draw_option(fresh, SIDE)
     assert list(fresh.drawings) == [SIDE]
+    assert not fresh.drawings[SIDE].flags.writeable
     first.paste(0, (0, 0, SIDE, SIDE))
     again = ss.TASK.draw_option(fresh, SIDE)
-    assert again.tobytes() == ss.TASK._drawing(fresh, SIDE).tobytes() != first.tobytes()
+    assert again.tobytes() == ss.TASK._drawing(fresh, SIDE).convert("RGB").tobytes() != first.tobytes()
     moved = attrs.evolve(fresh, shift=(0.01, 0.0))
     assert not moved.drawings
-    assert ss.TASK.draw_option(moved, SIDE).tobytes() == ss.TASK._drawing(moved, SIDE).tobytes()
+    assert ss.TASK.draw_option(moved, SIDE).tobytes() == ss.TASK._drawing(moved, SIDE).convert("RGB").tobytes()

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import cmath
 import functools
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -54,14 +55,14 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 import shapely
-from PIL import Image, ImageChops
+from PIL import Image
 from shapely.geometry import MultiLineString
 
 from bench_core import GenerationError, Item, ItemRandom
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import Choices, MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, Tile, grey_level
-from bench_plugin_mindseye.nuisance import option_features, singled_out
+from bench_plugin_mindseye.layout import BACKGROUND, INK, SUPERSAMPLE, Tile, grey_level
+from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import symmetric_structures as verifier
@@ -147,9 +148,9 @@ class Figure:
     fill: float = FILL
     #: Tile units by which the figure is drawn off the tile's centre (``centred``).
     shift: tuple[float, float] = (0.0, 0.0)
-    #: The figure's drawing per tile side, made once (``SymmetricStructures.draw_option``); a figure made from this
-    #: one (``attrs.evolve``) starts without any.
-    drawings: dict[int, Image.Image] = attrs.field(factory=dict, eq=False, repr=False, init=False)
+    #: The figure's drawing per tile side, as read-only grey levels, made once (``SymmetricStructures.grey_drawing``);
+    #: a figure made from this one (``attrs.evolve``) starts without any.
+    drawings: dict[int, np.ndarray] = attrs.field(factory=dict, eq=False, repr=False, init=False)
 
     @property
     def vertices(self) -> np.ndarray:
@@ -158,9 +159,17 @@ class Figure:
 
 # -- construction ---------------------------------------------------------------------------------------------
 def path_headings(rng: np.random.Generator, segments: int, start: float) -> np.ndarray:
-    """Headings (degrees) of a random path: each stroke turns by 25-75 degrees left or right."""
-    turns = rng.uniform(*TURN, size=segments - 1) * _signs(rng, segments - 1)
-    return start + np.concatenate([[0.0], np.cumsum(turns)])
+    """Headings (degrees) of a random path: each stroke turns by 25-75 degrees left or right (the turn sizes drawn
+    first, then their sides as ``_signs`` draws them).  The headings are the start plus the running sum of the
+    turns, added up one by one in plain floats: the sums ``numpy.cumsum`` makes, in the same order."""
+    magnitudes = rng.uniform(*TURN, size=segments - 1).tolist()
+    lefts = rng.integers(0, 2, size=segments - 1).tolist()
+    start = float(start)
+    out, total = [0.0 + start], 0.0  # 0.0 + start as numpy adds it (a start of -0.0 gives 0.0)
+    for magnitude, left in zip(magnitudes, lefts, strict=True):
+        total += magnitude if left == 1 else -magnitude
+        out.append(total + start)
+    return np.array(out)
 
 
 def _signs(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -182,10 +191,19 @@ def assemble(kind: str, orientation: float, path: np.ndarray, copies: Mapping[in
     if kind in ("vertical", "horizontal"):
         mirror = folding.reflection((0.0, 0.0), orientation)
         return [np.vstack([folding.apply(mirror, copies.get(1, path))[::-1], path[1:]])]
-    k = 2 if kind == "rot2" else 4
-    arms = [folding.apply(folding.rotation((0.0, 0.0), 360.0 * j / k), copies.get(j, path)) for j in range(k)]
-    if k == 2:
+    if kind == "rot2":
+        arms = [folding.apply(_HALF_TURNS[j], copies.get(j, path)) for j in range(2)]
         return [np.vstack([arms[1][::-1], arms[0][1:]])]
+    return joined_arms([folding.apply(_QUARTER_TURNS[j], copies.get(j, path)) for j in range(4)])
+
+
+#: The turns by 360 * j / k degrees about the origin (``folding.rotation``), j = 0 .. k - 1, for k = 2 and 4.
+_HALF_TURNS = tuple(folding.rotation((0.0, 0.0), 360.0 * j / 2) for j in range(2))
+_QUARTER_TURNS = tuple(folding.rotation((0.0, 0.0), 360.0 * j / 4) for j in range(4))
+
+
+def joined_arms(arms: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A four-fold figure's polylines from its four turned arms: opposite arms joined at the start."""
     return [np.vstack([arms[2][::-1], arms[0][1:]]), np.vstack([arms[3][::-1], arms[1][1:]])]
 
 
@@ -248,26 +266,37 @@ _TURNS = tuple(360.0 * j / k for k in range(2, 7) for j in range(1, k))
 
 
 _AXIS_COS2, _AXIS_SIN2 = np.cos(np.radians(2 * _AXES)), np.sin(np.radians(2 * _AXES))
-#: The turns of ``_TURNS`` about the origin, made once (``folding.rotation``).
+#: The turns of ``_TURNS`` about the origin, made once (``folding.rotation``): their linear parts side by side, as
+#: one (2, 2 * turns) matrix that turns an (n, 2) array of points by all of them in one product (what
+#: ``folding.apply`` computes turn by turn), and their offsets.
 _TURN_MAPS = tuple(folding.rotation((0.0, 0.0), angle) for angle in _TURNS)
+_TURN_LINEAR = np.concatenate([m[:2, :2].T for m in _TURN_MAPS], axis=1)
+_TURN_OFFSETS = np.stack([m[:2, 2] for m in _TURN_MAPS])[:, None, :]
 
 
 def vertex_defects(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, dict[float, float]]:
     """How far the figure's corner set is from mapping onto itself: per mirror axis in ``_AXES`` (through the
-    vertex mean) and per turn in ``_TURNS`` (about it); the symmetric Hausdorff distance of the vertex sets."""
+    vertex mean) and per turn in ``_TURNS`` (about it); the symmetric Hausdorff distance of the vertex sets.
+
+    Every mirror's and every turn's images come from one matrix product each (the same sums of two products as
+    one product per mirror or turn), and square roots are taken after the least and largest squared distances
+    are found (the root keeps the order of its arguments, so the result is the same)."""
     v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
     v = v - v.mean(axis=0)
+    n = len(v)
     c2, s2 = _AXIS_COS2, _AXIS_SIN2
     mirrored = np.stack([c2[:, None] * v[None, :, 0] + s2[:, None] * v[None, :, 1],
                          s2[:, None] * v[None, :, 0] - c2[:, None] * v[None, :, 1]], axis=-1)
-    # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with one batched product instead of an (axes, n, n, 2) array
+    # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with one product instead of an (axes, n, n, 2) array
     sq = (v * v).sum(axis=1)
-    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored @ v.T)
+    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored.reshape(-1, 2) @ v.T).reshape(len(c2), n, n)
     axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
-    # every turned copy made as before, their distances to the corners measured all at once
-    turned = np.stack([folding.apply(m, v) for m in _TURN_MAPS])
-    dd = np.linalg.norm(turned[:, :, None, :] - v[None, None, :, :], axis=-1)
-    misses = np.maximum(dd.min(axis=1).max(axis=1), dd.min(axis=2).max(axis=1))
+    # every turned copy at once, their squared distances to the corners measured all at once
+    turned = (v @ _TURN_LINEAR).reshape(n, len(_TURNS), 2).transpose(1, 0, 2) + _TURN_OFFSETS
+    dx = turned[:, :, None, 0] - v[None, None, :, 0]
+    dy = turned[:, :, None, 1] - v[None, None, :, 1]
+    dd = dx * dx + dy * dy
+    misses = np.sqrt(np.maximum(dd.min(axis=1).max(axis=1), dd.min(axis=2).max(axis=1)))
     return axes, {angle: float(d) for angle, d in zip(_TURNS, misses, strict=True)}
 
 
@@ -305,9 +334,14 @@ def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientatio
     order = np.argsort(distance, kind="stable")
     if distance[order[0]] < VERTEX_MARGIN:
         return None
-    # the strokes themselves must miss too, checked for the closest candidates
+    # the strokes themselves must miss too, checked for the closest candidates: where the corners' images alone
+    # stay DRAWN_MARGIN from the strokes (``_exact_bounds``, a lower bound of the distance measured), they do
+    closest = order[:4]
+    which = np.array([round(2.0 * float(axes_left[k])) if k < len(axes_left) else
+                      _FINE_COUNT + _TURNS.index(other_turns[k - len(axes_left)]) for k in closest])
+    sure = _exact_bounds(v, centre, segments_of(polylines), which) >= DRAWN_MARGIN
     lines = MultiLineString([p.tolist() for p in polylines])
-    for k in order[:4]:
+    for k in closest[~sure]:
         m = folding.reflection(centre, float(axes_left[k])) if k < len(axes_left) else \
             folding.rotation(centre, other_turns[k - len(axes_left)])
         if shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.1) < DRAWN_MARGIN:
@@ -366,10 +400,8 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
     if broken is not None:
         copy_headings, delta = retake_turn(rng, headings, broken)
         latent["break"] = {"stroke": broken + 1, "degrees": round(delta, 1)}
-    for h in (headings, copy_headings):
-        turns = np.abs((np.diff(h) + 180.0) % 360.0 - 180.0)
-        if len(turns) and (turns.min() < 20.0 or turns.max() > 150.0):
-            return None  # keep every corner visible and no stroke folding back on the previous one
+    if flat_corner(headings) or (copy_headings is not headings and flat_corner(copy_headings)):
+        return None  # keep every corner visible and no stroke folding back on the previous one
     which = int(rng.integers(1, 4)) if kind == "rot4" else 1
     if not (kind == "rot4" and broken is not None):
         # the elongation test on the strokes' ends alone, before any array is built: most odd draws fail it
@@ -378,7 +410,7 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
             return None
     path = trace(headings, lengths)
     if kind == "rot4" and broken is not None:
-        twin = twin_bend(orientation, path, copy_headings, lengths, broken, which)
+        twin = twin_bend(path, copy_headings, lengths, broken, which)
         if twin is None:
             return None
         polylines, latent["break"]["twin"] = twin
@@ -396,6 +428,16 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
         if min(w, h) < 0.97:
             return None  # a four-fold figure has a square box; the odd one must not stand out by its box
     return polylines, latent
+
+
+def flat_corner(headings: np.ndarray) -> bool:
+    """Some corner of the path with these headings (degrees) turns by less than 20 degrees (a corner hard to see)
+    or more than 150 (a stroke folding back on the previous one)."""
+    for before, after in itertools.pairwise(headings.tolist()):
+        turn = abs((after - before + 180.0) % 360.0 - 180.0)
+        if turn < 20.0 or turn > 150.0:
+            return True
+    return False
 
 
 def second_moment(polylines: Sequence[np.ndarray]) -> complex:
@@ -423,37 +465,49 @@ def quick_elongation(kind: str, orientation: float, headings: np.ndarray, copy_h
                      lengths: np.ndarray, which: int) -> float:
     """``abs(second_moment(...))`` of the symmetric or singly bent figure ``make_figure`` assembles from these
     headings (copy ``which`` drawn from ``copy_headings``), in plain complex arithmetic on the strokes: no
-    polyline is built or normalised (moving and scaling leave the measure as it is).  The sums over the wire
-    are taken about the path's start and moved to the centroid at the end (``second_moment`` sums about the
-    centroid); the two differ by float rounding alone."""
-    steps = [cmath.rect(float(length), math.radians(float(h))) for h, length in zip(headings, lengths, strict=True)]
-    bent = steps if copy_headings is headings else [
-        cmath.rect(float(length), math.radians(float(h))) for h, length in zip(copy_headings, lengths, strict=True)]
+    polyline is built or normalised (moving and scaling leave the measure as it is).  The wire sums of the path
+    and of the bent path are taken once about the path's start (``_path_sums``); every copy is the path turned
+    (or mirrored) about that start, which turns (or mirrors) its sums, and the total is moved to the centroid at
+    the end (``second_moment`` sums about the centroid); the two differ by float rounding alone."""
+    plain = _path_sums(headings, lengths)
+    bent = plain if copy_headings is headings else _path_sums(copy_headings, lengths)
     if kind in ("vertical", "horizontal"):
-        axis = cmath.rect(1.0, 2.0 * math.radians(orientation))
-        arms = [steps, [axis * d.conjugate() for d in bent]]  # the mirror: z -> e^(2i angle) conj(z)
+        axis = cmath.rect(1.0, 2.0 * math.radians(orientation))  # the mirror: z -> e^(2i angle) conj(z)
+        arms = [(plain, 1.0, False), (bent, axis, True)]
     else:
         k = 2 if kind == "rot2" else 4
-        arms = [[cmath.rect(1.0, 2.0 * math.pi * j / k) * d for d in (bent if j == which else steps)]
-                for j in range(k)]
+        arms = [(bent if j == which else plain, cmath.rect(1.0, 2.0 * math.pi * j / k), False) for j in range(k)]
     total, first, second, polar = 0.0, 0j, 0j, 0.0
-    for arm in arms:
-        a = 0j
-        for d in arm:
-            b = a + d
-            length = abs(d)
-            total += length
-            first += length * (a + b) / 2
-            second += length * (a * a + a * b + b * b) / 3
-            polar += length * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag
-                               + b.real * b.real + b.imag * b.imag) / 3
-            a = b
+    for (length, arm_first, arm_second, arm_polar), turn, mirrored in arms:
+        if mirrored:
+            arm_first, arm_second = arm_first.conjugate(), arm_second.conjugate()
+        total += length
+        first += turn * arm_first
+        second += turn * turn * arm_second
+        polar += arm_polar
     centre = first / total
     return abs((second - total * centre * centre) / (polar - total * (centre.real ** 2 + centre.imag ** 2)))
 
 
-def twin_bend(orientation: float, path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, broken: int,
-              which: int) -> tuple[tuple[np.ndarray, ...], dict[str, float]] | None:
+def _path_sums(headings: np.ndarray, lengths: np.ndarray) -> tuple[float, complex, complex, float]:
+    """The wire sums of the path with these headings and stroke lengths from the origin: its length, the sums over
+    it of z, of z^2 and of |z|^2 (exact for straight strokes: length times (a + b) / 2, (a^2 + ab + b^2) / 3 and
+    (|a|^2 + a.b + |b|^2) / 3 for a stroke from a to b)."""
+    total, first, second, polar = 0.0, 0j, 0j, 0.0
+    a = 0j
+    for heading, length in zip(headings.tolist(), lengths.tolist(), strict=True):
+        b = a + cmath.rect(length, math.radians(heading))
+        total += length
+        first += length * (a + b)
+        second += length * (a * a + a * b + b * b)
+        polar += length * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag
+                           + b.real * b.real + b.imag * b.imag)
+        a = b
+    return total, first / 2, second / 3, polar / 3
+
+
+def twin_bend(path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, broken: int, which: int,
+              ) -> tuple[tuple[np.ndarray, ...], dict[str, float]] | None:
     """The odd four-fold figure: copies ``which`` and the next one bent at stroke ``broken``, the second's bend
     and last stroke adjusted a little so the figure's ink keeps isotropic second moments (``second_moment`` 0
     within ISOTROPY), like every figure with a four-fold turn; None if that needs more than TWIN_ADJUST.
@@ -465,14 +519,19 @@ def twin_bend(orientation: float, path: np.ndarray, bent_headings: np.ndarray, l
     (up to a few hundredths for a bend early in the copy), and a Newton step or three on the second copy's bend
     (degrees) and the length of its last stroke (relative) cancels it.  Two bent neighbours leave no turn or
     mirror symmetry, and miss each by as much as one bent copy does."""
-    first = trace(bent_headings, lengths)
+    # the arms no adjustment moves (``assemble``'s), turned once; only the second bent copy is turned per step
+    second = (which + 1) % 4
+    fixed = [folding.apply(_QUARTER_TURNS[j], trace(bent_headings, lengths) if j == which else path)
+             for j in range(4)]
 
     def figure(x: np.ndarray) -> list[np.ndarray]:
         headings = bent_headings.copy()
         headings[broken:] += x[0]
         stretched = lengths.copy()
         stretched[-1] *= 1.0 + x[1]
-        return assemble("rot4", orientation, path, {which: first, (which + 1) % 4: trace(headings, stretched)})
+        arms = list(fixed)
+        arms[second] = folding.apply(_QUARTER_TURNS[second], trace(headings, stretched))
+        return joined_arms(arms)
 
     def residual(x: np.ndarray) -> np.ndarray:
         m = second_moment(figure(x))
@@ -492,7 +551,7 @@ def twin_bend(orientation: float, path: np.ndarray, bent_headings: np.ndarray, l
         return None
     if abs(x[0]) > TWIN_ADJUST[0] or abs(x[1]) > TWIN_ADJUST[1]:
         return None
-    return normalise(figure(x)), {"copies": [which, (which + 1) % 4], "extra_degrees": round(float(x[0]), 2),
+    return normalise(figure(x)), {"copies": [which, second], "extra_degrees": round(float(x[0]), 2),
                                   "last_stroke_scale": round(1.0 + float(x[1]), 4)}
 
 
@@ -516,23 +575,41 @@ def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
 
 #: Mirror axes (degrees) ``decisive_size`` measures.
 _FINE_AXES = np.arange(0.0, 180.0, 0.5)
-#: ``_transform_bounds`` is computed another way than the distances it bounds (and on vertices rounded to 1e-9):
-#: it is lowered by this, so it never exceeds them.
+#: ``_exact_bounds`` is computed another way than the distances it bounds (and on vertices rounded to 1e-9): it is
+#: lowered by this, so it never exceeds them.
 BOUND_SLACK = 1e-8
 
 
-def _transform_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray) -> np.ndarray:
-    """For each mirror in ``_FINE_AXES`` (through ``centre``) and each turn in ``_TURNS`` (about it), in that order:
-    the largest distance from an image of a vertex in ``v`` to the nearest stroke of ``segs``, less BOUND_SLACK.
-    Every vertex's image lies on the figure's image, so no Hausdorff distance between the figure and its image
-    is smaller.  Computed on the coordinates separately, as squared distances, for all transforms at once."""
-    doubled = np.radians(2.0 * _FINE_AXES)
-    turns = np.radians(np.array(_TURNS))
-    # mirror: x' = cos 2a x + sin 2a y, y' = sin 2a x - cos 2a y; turn: x' = cos t x - sin t y, y' = sin t x + cos t y
-    xx = np.concatenate([np.cos(doubled), np.cos(turns)])
-    xy = np.concatenate([np.sin(doubled), -np.sin(turns)])
-    yx = np.concatenate([np.sin(doubled), np.sin(turns)])
-    yy = np.concatenate([-np.cos(doubled), np.cos(turns)])
+#: ``transform_bounds`` measures every COARSE-th mirror of ``_FINE_AXES`` (and every turn) exactly and bounds the
+#: mirrors in between from the nearest measured one.
+COARSE = 4
+#: The linear parts of every mirror of ``_FINE_AXES`` and turn of ``_TURNS``, in that order, as the four entries
+#: xx, xy, yx, yy (x' = xx x + xy y, y' = yx x + yy y): a mirror about an axis at a is (cos 2a, sin 2a, sin 2a,
+#: -cos 2a), a turn by t (cos t, -sin t, sin t, cos t).
+_DOUBLED = np.radians(2.0 * _FINE_AXES)
+_TURN_RADIANS = np.radians(np.array(_TURNS))
+_LINEAR = np.stack([np.concatenate([np.cos(_DOUBLED), np.cos(_TURN_RADIANS)]),
+                    np.concatenate([np.sin(_DOUBLED), -np.sin(_TURN_RADIANS)]),
+                    np.concatenate([np.sin(_DOUBLED), np.sin(_TURN_RADIANS)]),
+                    np.concatenate([-np.cos(_DOUBLED), np.cos(_TURN_RADIANS)])])
+#: Per transform: the index of the exactly measured transform its bound comes from (itself for turns and every
+#: COARSE-th mirror, else the nearest such mirror, round the circle of axes) and the angle (radians) between the
+#: two mirrors' axes.
+_FINE_COUNT = len(_FINE_AXES)
+_NEAREST = np.concatenate([(np.round(np.arange(_FINE_COUNT) / COARSE).astype(int) * COARSE) % _FINE_COUNT,
+                           _FINE_COUNT + np.arange(len(_TURNS))])
+_OFF_AXIS = np.radians(np.concatenate([
+    np.abs(np.arange(_FINE_COUNT) - np.round(np.arange(_FINE_COUNT) / COARSE) * COARSE) * 0.5,
+    np.zeros(len(_TURNS))]))
+
+
+def _exact_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """For each transform ``which`` indexes (mirrors of ``_FINE_AXES`` through ``centre``, then turns of ``_TURNS``
+    about it): the largest distance from an image of a vertex in ``v`` to the nearest stroke of ``segs``, less
+    BOUND_SLACK.  Every vertex's image lies on the figure's image, so no Hausdorff distance between the figure
+    and its image is smaller.  Computed on the coordinates separately, as squared distances, for all the
+    transforms at once."""
+    xx, xy, yx, yy = _LINEAR[:, which]
     rel = v - centre
     mx = centre[0] + xx[:, None] * rel[None, :, 0] + xy[:, None] * rel[None, :, 1]  # (transforms, vertices)
     my = centre[1] + yx[:, None] * rel[None, :, 0] + yy[:, None] * rel[None, :, 1]
@@ -544,23 +621,55 @@ def _transform_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray) -> np
     return np.sqrt((ex * ex + ey * ey).min(axis=-1).max(axis=-1)) - BOUND_SLACK
 
 
+def transform_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A lower bound of the Hausdorff distance between the figure and its image under every mirror of
+    ``_FINE_AXES`` and turn of ``_TURNS`` (in that order), and which of them are exact (``_exact_bounds``).
+
+    The turns and every COARSE-th mirror are measured; a mirror in between takes the bound of the nearest
+    measured one less twice its vertices' reach from ``centre`` times the angle between the axes: turning the
+    axis by an angle turns every image point about ``centre`` by twice that angle, which moves it by no more
+    than that arc, and a point's distance to the strokes changes by no more than the point moves."""
+    exact = np.arange(len(_NEAREST)) == _NEAREST
+    measured = np.full(len(_NEAREST), np.nan)
+    measured[exact] = _exact_bounds(v, centre, segs, np.flatnonzero(exact))
+    reach = float(np.sqrt(((v - centre) ** 2).sum(axis=1)).max())
+    return measured[_NEAREST] - 2.0 * reach * _OFF_AXIS * (1.0 + 1e-9), exact
+
+
 def decisive_size(polylines: Sequence[np.ndarray]) -> float:
     """How far (normalised units) the drawn strokes stay, at least, from mapping onto themselves under any mirror
     about an axis through the vertex mean or any turn by 360/k (k = 2..6) about it: the smallest Hausdorff
     distance between the strokes and their image, over axes every half degree (less what a quarter degree can
-    change) and those turns.  Corner points give a lower bound for every transform (``_transform_bounds``); the
-    strokes are measured for the transforms in order of that bound until the bound exceeds the best measured
-    (no transform left could do better, so the result is the smallest over all of them)."""
+    change) and those turns.
+
+    Corner points give a lower bound for every transform (``transform_bounds``, exact for some and looser for the
+    rest); the transform with the least bound is taken next: one with a loose bound has it (and every other loose
+    bound that could be as low once made exact) made exact first, one with an exact bound has its strokes
+    measured.  The search stops when no bound is below the best distance measured: no transform left could do
+    better, so the result is the smallest distance over all of them, whatever order they were measured in."""
     lines = MultiLineString([p.tolist() for p in polylines])
     v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
     centre = v.mean(axis=0)
-    bound = _transform_bounds(v, centre, segments_of(polylines))
+    segs = segments_of(polylines)
+    bound, exact = transform_bounds(v, centre, segs)
+    # the most a loose bound can lie below its measured neighbour's (``transform_bounds``): loose bounds this close
+    # to the least one are made exact together
+    window = 2.0 * float(np.sqrt(((v - centre) ** 2).sum(axis=1)).max()) * float(_OFF_AXIS.max()) * (1.0 + 1e-9)
+    left = np.ones(len(bound), dtype=bool)
     best = math.inf
-    for k in np.argsort(bound, kind="stable"):
-        if bound[k] >= best:
+    while True:
+        open_ = np.flatnonzero(left & (bound < best))
+        if not len(open_):
             break
-        m = folding.reflection(centre, _FINE_AXES[k]) if k < len(_FINE_AXES) else \
-            folding.rotation(centre, _TURNS[k - len(_FINE_AXES)])
+        k = int(open_[np.argmin(bound[open_])])
+        if not exact[k]:
+            loose = open_[~exact[open_] & (bound[open_] <= bound[k] + window)]
+            bound[loose] = _exact_bounds(v, centre, segs, loose)
+            exact[loose] = True
+            continue
+        left[k] = False
+        m = folding.reflection(centre, _FINE_AXES[k]) if k < _FINE_COUNT else \
+            folding.rotation(centre, _TURNS[k - _FINE_COUNT])
         best = min(best, float(shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.05)))
     reach = float(np.linalg.norm(v - centre, axis=1).max())
     return best - 2.0 * reach * math.radians(0.25)
@@ -604,7 +713,7 @@ def start_heading(rng: np.random.Generator, kind: str, orientation: float) -> fl
     """The first stroke's heading: for a mirror figure 25-155 degrees off the axis (so the two halves open up at
     the junction), for a turned figure along ``orientation``."""
     if kind in ("vertical", "horizontal"):
-        return orientation + rng.uniform(25.0, 155.0) * rng.choice([-1.0, 1.0])
+        return orientation + rng.uniform(25.0, 155.0) * (1.0 if rng.integers(0, 2) else -1.0)  # rng.choice([-1.0, 1.0])
     return orientation
 
 
@@ -772,7 +881,7 @@ class SymmetricStructures(MindsEyeTask):
         def measure(scales: np.ndarray) -> tuple[np.ndarray, list[Figure]]:
             fill = item_fill(figures, scales)
             made = [Figure(tuple(f), float(s), fill) for f, s in zip(figures, scales, strict=True)]
-            drawn = [option_features(self.draw_option(figure, side)) for figure in made]
+            drawn = [grey_features(self.grey_drawing(figure, side)) for figure in made]
             return np.array([[d[name] for name in names] for d in drawn])[list(order)], made
 
         base = np.log(measure(np.ones(count))[0])  # in ``order``; the fill only scales every figure alike
@@ -812,7 +921,7 @@ class SymmetricStructures(MindsEyeTask):
         for _ in range(4):
             place = (_q(shift[0]), _q(shift[1]))
             moved = figure if place == figure.shift else attrs.evolve(figure, shift=place)  # keeps its drawing
-            error = np.array(_ink_mean(self.draw_option(moved, side))) - target
+            error = np.array(_ink_mean(self.grey_drawing(moved, side))) - target
             if np.hypot(*error) < best[0]:
                 best = (float(np.hypot(*error)), moved)
             if best[0] < 0.02:
@@ -839,18 +948,39 @@ class SymmetricStructures(MindsEyeTask):
         raise ValueError("Symmetric Structures has no query panel")
 
     def draw_option(self, content: Figure, side: int) -> Image.Image:
-        """The figure drawn from its record (``describe``), made once per side and handed out as a copy."""
+        """The figure drawn from its record (``describe``), made once per side (``grey_drawing``), as a new RGB
+        image."""
+        return Image.fromarray(self.grey_drawing(content, side)).convert("RGB")
+
+    def grey_drawing(self, content: Figure, side: int) -> np.ndarray:
+        """The figure's drawing as grey levels (its three channels are equal), made once per side and kept
+        read-only: the generator measures ink on it without converting it to RGB and back."""
         if side not in content.drawings:
-            content.drawings[side] = self._drawing(content, side)
-        return content.drawings[side].copy()
+            pixels = np.asarray(self._drawing(content, side))
+            pixels.setflags(write=False)
+            content.drawings[side] = pixels
+        return content.drawings[side]
 
     def _drawing(self, content: Figure, side: int) -> Image.Image:
+        """The figure drawn from its record (``describe``) on a grey tile: its one channel (mode L).
+
+        Only the blocks of supersampled pixels that the strokes can reach (their corners' box grown by a stroke
+        width, in whole output pixels) are reduced; every other block is blank paper, which reduces to white."""
         record = self.describe(content, side)
         tile = Tile(side, grey=True)  # black strokes on white
         width = max(1, round(record["stroke"] * tile.scale))
-        for line in record["polylines"]:
-            tile.draw.line([tile.px(x, y) for x, y in line], fill=grey_level(INK), width=width, joint="curve")
-        return tile.finish()
+        lines = [[tile.px(x, y) for x, y in line] for line in record["polylines"]]
+        for line in lines:
+            tile.draw.line(line, fill=grey_level(INK), width=width, joint="curve")
+        corners = np.array([point for line in lines for point in line])
+        factor = tile.supersample
+        left, top = (max(0, int(v - width) // factor) for v in corners.min(axis=0))
+        right, bottom = (min(side, int(v + width) // factor + 1) for v in corners.max(axis=0))
+        panel = Image.new("L", (side, side), grey_level(BACKGROUND))
+        if right > left and bottom > top:
+            box = (left * factor, top * factor, right * factor, bottom * factor)
+            panel.paste(tile.image.reduce(factor, box), (left, top))
+        return panel
 
     # -- verification from the written item (``verifiers.symmetric_structures``, no generator code) -----------
     def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
@@ -868,11 +998,23 @@ class SymmetricStructures(MindsEyeTask):
         return failures
 
 
-def _ink_mean(tile: Image.Image) -> tuple[float, float]:
-    """The mean (column, row) of a tile's ink pixels (darkest channel below AUDIT_INK), as the option audit
-    counts ink: from the ink's counts per column and per row (whole numbers, so the means are exact)."""
-    r, g, b = tile.convert("RGB").split()
-    ink = np.asarray(ImageChops.darker(ImageChops.darker(r, g), b)) < AUDIT_INK
+def grey_features(pixels: np.ndarray) -> dict[str, float]:
+    """``nuisance.option_features``' ink and extent of a grey panel (its three channels equal, so its darkest
+    channel is its grey level), from its grey levels: the same whole-number counts over the same pixel count."""
+    inner = pixels[FRAME:-FRAME, FRAME:-FRAME]
+    ink = inner < 255 - INK_THRESHOLD
+    count = int(np.count_nonzero(ink))
+    if not count:
+        return {"ink": 0.0, "extent": 0.0}
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    box = (int(cols[-1]) + 1 - int(cols[0])) * (int(rows[-1]) + 1 - int(rows[0]))
+    return {"ink": count / ink.size, "extent": float(box / ink.size)}
+
+
+def _ink_mean(pixels: np.ndarray) -> tuple[float, float]:
+    """The mean (column, row) of a grey panel's ink pixels (below AUDIT_INK), as the option audit counts ink: from
+    the ink's counts per column and per row (whole numbers, so the means are exact)."""
+    ink = pixels < AUDIT_INK
     per_column, per_row = ink.sum(axis=0), ink.sum(axis=1)
     count = int(per_column.sum())
     if not count:

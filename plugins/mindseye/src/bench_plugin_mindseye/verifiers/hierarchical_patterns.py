@@ -476,28 +476,32 @@ def _near_both(points: np.ndarray, inner_points: np.ndarray, side: int, inner: f
 
 
 def pen_masks(description: Mapping[str, Any], side: int, lines: tuple[np.ndarray, np.ndarray] | None = None,
-              ) -> tuple[np.ndarray, np.ndarray]:
+              fine: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The pixels wholly under the recorded pen (centres within half the pen less ``CORE_SLACK`` of a recorded
     centre line, a pen's length at each end of a segment left out: a square-cut end meeting other strokes
     leaves notches), and the pixels ink may cover (centres within half the pen plus ``EDGE_SLACK``).  ``lines``:
-    ``_polylines`` of the description, if already made."""
+    ``_polylines`` of the description, if already made; ``fine``: their samples 0.7 pixels apart
+    (``line_raster.samples``), if already made."""
     segments, _ = lines if lines is not None else _polylines(description, side)
     if not len(segments):
         empty = np.zeros((side, side), dtype=bool)
         return empty, empty.copy()
     pen = float(description["pen"])
-    points, which = line_raster.samples(segments, step=0.7)
+    points, which = fine if fine is not None else line_raster.samples(segments, step=0.7)
     tips = (which < len(description.get("segments", ()))) & (np.minimum(
         np.hypot(*(points - segments[which, 0]).T), np.hypot(*(points - segments[which, 1]).T)) < pen)
     return _near_both(points, ~tips, side, pen / 2 - CORE_SLACK, pen / 2 + EDGE_SLACK)
 
 
 def exact_pixel_faults(tile: np.ndarray, description: Mapping[str, Any],
-                       lines: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
+                       lines: tuple[np.ndarray, np.ndarray] | None = None,
+                       fine: tuple[np.ndarray, np.ndarray] | None = None,
+                       darkness: np.ndarray | None = None) -> tuple[int, int]:
     """(pixels wholly under the recorded pen left blank, clear ink pixels beyond the pen's edge; see
-    ``pen_masks``), the frame of ``BORDER`` pixels left out."""
-    core, edge = pen_masks(description, tile.shape[0], lines)
-    darkness = line_raster.darkness(tile)
+    ``pen_masks``), the frame of ``BORDER`` pixels left out.  ``lines``, ``fine`` (see ``pen_masks``) and the
+    tile's ``line_raster.darkness``: if already made."""
+    core, edge = pen_masks(description, tile.shape[0], lines, fine)
+    darkness = darkness if darkness is not None else line_raster.darkness(tile)
     blank = core & (darkness <= INK_DARKNESS)
     off = (darkness > CLEAR_DARKNESS) & ~edge
     for grid in (blank, off):
@@ -516,13 +520,16 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
     missing = int(((shown < PRESENT) | ((own_count >= OWN_LEAST) & (own_shown < OWN_PRESENT))).sum())
     if missing:
         failures.append(f"figure {name}: {missing} recorded part(s) are not drawn where the record puts them")
-    allowed = _grown(line_raster.samples(lines[0], step=0.7)[0], side, float(description["pen"]) / 2 + STRAY_REACH) \
-        if len(lines[0]) else np.zeros((side, side), dtype=bool)  # ``line_raster.near``, on the strokes' box
-    stray = (line_raster.darkness(tile) > CLEAR_DARKNESS) & ~allowed
+    # the centre lines sampled 0.7 pixels apart and the tile's darkness, made once for both checks below
+    fine = line_raster.samples(lines[0], step=0.7) if len(lines[0]) else None
+    darkness = line_raster.darkness(tile)
+    allowed = _grown(fine[0], side, float(description["pen"]) / 2 + STRAY_REACH) \
+        if fine is not None else np.zeros((side, side), dtype=bool)  # ``line_raster.near``, on the strokes' box
+    stray = (darkness > CLEAR_DARKNESS) & ~allowed
     stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
     if int(stray.sum()) > STRAY_ALLOWED:
         failures.append(f"figure {name}: {int(stray.sum())} ink pixels lie off every recorded part")
-    blank, off = exact_pixel_faults(tile, description, lines)
+    blank, off = exact_pixel_faults(tile, description, lines, fine, darkness)
     if blank > EXACT_ALLOWED:
         failures.append(f"figure {name}: {blank} pixels under the pen of a recorded part are blank")
     if off > EXACT_ALLOWED:
