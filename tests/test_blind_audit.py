@@ -39,11 +39,7 @@ def _choice_tasks():
 TASKS = _choice_tasks()
 #: Tasks whose option design still leaks (measured at 400 items, seed 2026; issue 7 stays open until each
 #: is fixed): expected failures, not hidden ones.  Remove a task from here when its audit passes.
-KNOWN_LEAKS: dict[str, str] = {
-    "sphinx/wallpaper-groups": "0.1.1 reads 0.328 blind over 400 items, seed 2026 (limit 0.315; 'max spread': the odd "
-                               "patch is more often the one whose ink spreads widest); 0.1.0 read 0.307 over 1,000 "
-                               "(limit 0.291). 0.1.1 is kept for its verify fix (issue 14)",
-}
+KNOWN_LEAKS: dict[str, str] = {}
 
 
 def _surface_job(job: Job) -> tuple[str, tuple[str, ...], tuple[bytes, ...]]:

@@ -4,13 +4,14 @@ back from its pixels, options and letters, planted rendering faults."""
 from __future__ import annotations
 
 import collections
+import io
 
 import attrs
 import numpy as np
 import pytest
 from bench_plugin_sphinx import wallpaper_groups as wg
 from bench_plugin_sphinx import wallpaper_words as words
-from bench_plugin_sphinx.kit import complexity, groups, motifs
+from bench_plugin_sphinx.kit import complexity, groups, motifs, probe
 from bench_plugin_sphinx.verifiers import wallpaper as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
@@ -67,6 +68,18 @@ def test_patches_share_density_and_motif_size_and_differ_in_motif():
             assert wg.AREA_SPREAD[0] * 0.92 <= share <= wg.AREA_SPREAD[1] * 1.08
             assert patch["sprite"] == 2 * int(np.ceil(scene["radius"])) + 5
         assert len({p["motif"]["colour"] for p in scene["patches"]}) == 4
+
+
+def test_copies_carry_at_most_their_familys_ink_and_pictures_stay_under_256_colours():
+    """No copy carries more ink than INK_CAP (a heavier motif is drawn smaller, so a patch's ink does not follow its
+    group), and the picture keeps under 256 colours (written as a palette PNG)."""
+    for built in build_run(TASK, 3, seed=12):
+        scene = built.item.metadata["scene"]
+        cap = wg.INK_CAP[scene["family"]] * scene["radius"] ** 2
+        for patch in scene["patches"]:
+            assert np.count_nonzero(probe.ink_mask(wg.draw_motif(patch, 1))) <= 1.15 * cap
+        assert built.images[0].convert("RGB").getcolors(256) is not None
+        assert Image.open(io.BytesIO(built.pngs[0])).mode == "P"
 
 
 def test_lattices_have_exactly_their_kinds_symmetry():
@@ -154,6 +167,14 @@ def test_a_half_turn_the_fold_misplaces_is_found_from_the_quarter_turn():
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p4m", "pm", "p4m", "p4m"]
 
 
+def test_a_mirror_the_fold_misplaces_is_found_from_the_half_turn_and_the_other_mirror():
+    """Version 0.1.2, seed 2026, item 713: patch (b), pmg, whose vertical reflection the fold's peak put at a wrong
+    shift (mismatch 0.60) while the half-turn and the other reflection held; it is measured again at their
+    product's shift."""
+    built = _built_as("0.1.2", 2026, 713)  # raised VerifyDisagreement before the retry
+    assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p2", "pmg", "pmg", "pmg"]
+
+
 def _built_as(version, seed, index):
     """The item at (seed, index) drawn from the random stream of an earlier version of the task (the draws that once
     exposed a bug), built and verified by today's code."""
@@ -166,7 +187,10 @@ def test_a_hexagonal_patch_whose_drawing_blurs_its_mirrors_is_drawn_again(monkey
     """Version 0.1.0, seed 20, item 11: patch (a), p31m of a bitgrid whose hairline frame lay square to the pixels in
     some copies and at a sixth of a turn in others, so one of the group's own mirrors left 5.4 % of the ink
     unmatched, between the verifier's bands (VerifyDisagreement).  The generator now measures every drawn patch
-    against the group it built and draws one that misses its margins again."""
+    against the group it built and draws one that misses its margins again.  Drawn as 0.1.0 and 0.1.1 drew it: motifs
+    at full size (no INK_CAP) and colours not snapped (since 0.1.2 that bitgrid is drawn smaller and still refused)."""
+    monkeypatch.setattr(wg, "INK_CAP", collections.defaultdict(lambda: float("inf")))
+    monkeypatch.setattr(wg, "COLOUR_STEP", 1)
     readings = []
     measure = wg.symmetry_readings
     monkeypatch.setattr(wg, "symmetry_readings", lambda *args: readings.append(measure(*args)) or readings[-1])

@@ -8,8 +8,10 @@ rectangular, square or hexagonal), closed modulo the lattice and repeated by its
 the patch.  The seed lies far from every symmetry element (``best_seeds``), so copies never touch one another.
 
 What no patch gives away: the four patches give each copy about the same area (each its own scale within
-``AREA_SPREAD``, so no shared period) and draw the motif at one size, each patch cropped with its copies'
-centre near its own (``_crop``) and seen through a random D4 view; each patch has its own motif (same family,
+``AREA_SPREAD``, so no shared period) and draw the motif at one size (a heavy draw smaller, so that every copy
+carries at most its family's ``INK_CAP`` of ink: how much of a patch is inked does not follow its group), each patch
+cropped with its copies' centre near its own (``_crop``) and seen through a random D4 view; the pictures keep
+under 256 colours (``COLOUR_STEP``); each patch has its own motif (same family,
 its own shape and colour) in its own orientation and its own lattice shape; lattices have exactly their kind's
 symmetry (an oblique lattice is never by chance rectangular, rhombic or hexagonal, nor a rectangle a square)
 and show their period more than once across and down, and the motif has no symmetry of its own and changes
@@ -63,7 +65,17 @@ RADIUS_SHARE = 0.45
 #: A copy must change on at least this share of its ink under every turn and mirror of its lattice about its ink
 #: centroid (a screen on the motif alone, before its patch is drawn and measured: ``symmetry_readings``).
 CHANGE_MIN = 0.15
+#: The most ink a copy may have, in px per squared radius, per motif family (about the lightest quarter of the
+#: family's draws): a heavier draw is drawn smaller until it has that much (``_motif``).  Every patch's copies then
+#: carry about the same ink whatever their group, so how much of a patch is inked says nothing about its group
+#: (the draws a group's checks keep are not the same as another's: some groups keep heavier motifs than others).
+INK_CAP = {"arc": 0.39, "arrow": 0.55, "bars": 1.16, "bitgrid": 0.96, "fractal": 0.46, "glyph": 0.75,
+           "pictogram": 0.61, "polyhex": 1.07, "polyiamond": 1.04, "polyline": 0.36, "polyomino": 1.08}
 SUPERSAMPLE = 3
+#: Every channel of the sprites and of the frames' and labels' greys is rounded to a multiple of this (16 levels,
+#: black and white kept): the motifs and labels look the same, and the picture keeps under 256 colours, so it is
+#: written as a palette PNG (encoded and decoded several times faster than 800-odd anti-aliased colours).
+COLOUR_STEP = 17
 ATTEMPTS = 60
 #: The generator's own margins on the drawn patch, measured on its pixels (the share of ink an isometry does not
 #: carry onto ink of like darkness), well inside the bands a reader of the pixels uses (an element there at a
@@ -146,8 +158,13 @@ def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list
             raise ValueError(f"part {part.tolist()} is neither a D4 operation nor one after a sixth or third turn")
         if degrees not in turns:
             turns[degrees] = groups.transformed_sprite(big, groups.rotation(degrees)[:2, :2], SUPERSAMPLE)
-        out.append(probe.apply(name, turns[degrees]))
+        out.append(snapped(probe.apply(name, turns[degrees])))
     return out
+
+
+def snapped(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` with every channel rounded to the nearest multiple of COLOUR_STEP (white and black stay)."""
+    return ((rgb.astype(np.uint16) + COLOUR_STEP // 2) // COLOUR_STEP * COLOUR_STEP).astype(np.uint8)
 
 
 def turned(rgb: np.ndarray, degrees: float) -> np.ndarray:
@@ -258,14 +275,14 @@ def clearly_symmetric(readings: dict[str, float]) -> bool:
 
 @functools.lru_cache(maxsize=2)
 def _chrome() -> np.ndarray:
-    """The white canvas with the four frames and labels (a)-(d)."""
+    """The white canvas with the four frames and labels (a)-(d), their greys ``snapped``."""
     image = Image.new("RGB", SIZE, layout.WHITE)
     draw = ImageDraw.Draw(image)
     for k in range(4):
         outer, _ = patch_boxes(k)
         layout.frame(draw, tuple(outer), FRAME)
         layout.caption(draw, ((outer[0] + outer[2]) / 2, outer[3] + LABEL_BAND / 2), layout.label(k), LABEL_SIZE)
-    chrome = np.asarray(image).copy()
+    chrome = snapped(np.asarray(image))
     chrome.flags.writeable = False
     return chrome
 
@@ -427,7 +444,8 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         """(spec, D4 orientation, turn, fill, sprite) of a motif of ``family`` with no symmetry of its own
         (``groups.self_symmetries``) that changes on CHANGE_MIN of its ink under every turn and mirror of the
         lattice (``checks``) about its centroid, turned to a random angle and sized so that its ink reaches
-        ``radius`` from the sprite's centre; None when the draw fails."""
+        ``radius`` from the sprite's centre, or less where it would carry more ink than INK_CAP; None when the draw
+        fails."""
         spec = motifs.sample(family, rng, "asym", colour=colour)
         reach = groups.unit_reach(spec)
         if reach <= 0:
@@ -435,6 +453,10 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
         orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
         trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+        ink, cap = int(np.count_nonzero(probe.ink_mask(trial))), INK_CAP[family] * radius * radius
+        if ink > cap:  # its ink grows as the square of its size
+            fill = round(fill * math.sqrt(cap / ink), 4)
+            trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
         if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):
             return None
         return spec, orientation, turn, fill, trial

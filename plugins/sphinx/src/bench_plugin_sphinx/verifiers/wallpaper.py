@@ -24,6 +24,7 @@ a pattern was built.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -98,10 +99,11 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
     """(T, counts, bin of every pixel read): the patch folded onto the cell, T[i, j] the mean darkness of the
     pixels read whose lattice coordinates are nearest (i, j) / bins modulo 1."""
     h, w = dark.shape
-    ys, xs = np.mgrid[0:h:STRIDE, 0:w:STRIDE]
-    coords = np.linalg.solve(basis, np.stack([xs.ravel() + 0.0, ys.ravel() + 0.0]))  # (2, pixels read)
-    idx = np.rint(coords * bins).astype(np.int64) % bins
-    flat = idx[0] * bins + idx[1]
+    xs, ys = np.arange(0, w, STRIDE, dtype=np.float64), np.arange(0, h, STRIDE, dtype=np.float64)
+    inverse = np.linalg.inv(basis) * bins  # lattice coordinates in bins, linear in x and y: one row and column each
+    i = np.rint(inverse[0, 0] * xs[None, :] + inverse[0, 1] * ys[:, None]).astype(np.int64) % bins
+    j = np.rint(inverse[1, 0] * xs[None, :] + inverse[1, 1] * ys[:, None]).astype(np.int64) % bins
+    flat = (i * bins + j).ravel()
     counts = np.bincount(flat, minlength=bins * bins).astype(np.float64)
     sums = np.bincount(flat, weights=dark[::STRIDE, ::STRIDE].ravel().astype(np.float64), minlength=bins * bins)
     table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
@@ -111,7 +113,7 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
 def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
     """T composed with M: result[u] = T[M u] on the bins (modulo the grid)."""
     bins = table.shape[0]
-    i, j = np.mgrid[0:bins, 0:bins]
+    i, j = np.arange(bins)[:, None], np.arange(bins)[None, :]
     mi = (m[0, 0] * i + m[0, 1] * j) % bins
     mj = (m[1, 0] * i + m[1, 1] * j) % bins
     return table[mi, mj]
@@ -262,18 +264,20 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
         scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach)
         found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
         maps_px[name] = (a, shift)
-    # the fold's peak can miss a map whose square root holds (a half-turn under a quarter-turn that holds): such a
-    # map is measured again at the square's shift, x -> a (a x + t) + t, still on the pixels
+    # the fold's peak can miss a map that is the product of two that hold (a half-turn under a quarter-turn that holds,
+    # its square; a mirror under a half-turn and the other mirror): such a map is measured again at the product's
+    # shift, x -> a1 (a2 x + t2) + t1, still on the pixels
     for k, (name, m, _tau) in enumerate(found):
-        for root, r, _ in found:
-            if scores[name] <= HOLD or scores[root] > HOLD or not np.array_equal(r @ r, m):
+        for (first, m1, _), (second, m2, _) in itertools.product(list(found), repeat=2):
+            if scores[name] <= HOLD or max(scores[first], scores[second]) > HOLD or not np.array_equal(m1 @ m2, m):
                 continue
-            a_r, t_r = maps_px[root]
+            (a1, t1), t2 = maps_px[first], maps_px[second][1]
             a, _ = maps_px[name]
-            score, shift = pixels.best(a, central(a, a_r @ t_r + t_r), reach)
+            score, shift = pixels.best(a, central(a, a1 @ t2 + t1), reach)
             if score < scores[name]:
                 scores[name] = score
                 found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
+                maps_px[name] = (a, shift)
     held = {}
     for name, value in scores.items():
         hold = PERIOD_HOLD if name.startswith("period") else HOLD
