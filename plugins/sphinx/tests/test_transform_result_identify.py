@@ -121,3 +121,53 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (built.item.metadata["transform"] in ("transpose", "transverse")) is hard
+
+
+def _composed_with_pil(scene) -> np.ndarray:
+    """The picture as first composed: PIL pastes of the framed tiles and PIL captions on one canvas."""
+    from bench_plugin_sphinx.kit import layout
+    from bench_plugin_sphinx.transform_layout import BORDER, LABEL_SIZE, SIZE, SOURCE_BOX, option_box
+    from PIL import ImageDraw
+
+    motif = tf.motifs.render(scene["motif"], scene["motif_side"])
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    layout.paste(canvas, tf.framed(tf.place(motif), BORDER), *SOURCE_BOX[:2])
+    draw = ImageDraw.Draw(canvas)
+    for k, option in enumerate(scene["options"]):
+        left, top, right, bottom = option_box(k)
+        layout.paste(canvas, tf.framed(tr.option_tile(motif, option), BORDER), left, top)
+        layout.caption(draw, ((left + right) / 2, bottom + 38), layout.label(k), LABEL_SIZE)
+    return np.asarray(canvas)
+
+
+def test_the_canvas_composition_with_the_kept_tiles_equals_pils():
+    """generate composes the picture from the option tiles drawn for the distinctness check, written into a numpy
+    canvas with kept caption bands: the very pixels of PIL's pastes and captions, whichever the answer's slot and
+    the transformation (translations included)."""
+    built_run = build_run(TASK, 24, seed=21)
+    assert {built.item.metadata["scene"]["transform"] for built in built_run} == set(tf.TRANSFORMS)
+    for built in built_run:
+        scene = built.item.metadata["scene"]
+        expected = _composed_with_pil(scene)
+        assert np.array_equal(np.asarray(built.images[0]), expected)
+        assert np.array_equal(tr.compose(scene), expected)
+
+
+def test_pairwise_distinct_with_the_inks_found_once_equals_the_kits():
+    """The generator's distinctness check (each tile's ink found once) agrees with ``kit.transforms.
+    pairwise_distinct`` on option sets of drawn motifs, distinct and not (a set repeating a tile, a blank set)."""
+    rng = np.random.default_rng(4)
+    verdicts = collections.Counter()
+    for family in tr.FAMILIES * 3:
+        drawn = tf.draw_motif(family, rng)
+        if drawn is None:
+            continue
+        motif = drawn[1]
+        chosen = tr.option_set(str(rng.choice(tf.TRANSFORMS)), rng)
+        tiles = [tr.option_tile(motif, option) for option in chosen]
+        for group in (tiles, [tiles[0], tiles[1], tiles[2], tiles[0]], [tf.place(motif), *tiles[1:]],
+                      [tf.paper()] * 4):
+            expected = tf.pairwise_distinct(group)
+            assert tr.pairwise_distinct(group) == expected
+            verdicts[expected] += 1
+    assert verdicts[True] > 5 and verdicts[False] > 5

@@ -273,6 +273,56 @@ def test_the_norms_written_out_equal_numpys():
     assert np.array_equal(ts.outline_logs(edges, stack), logs)
 
 
+def _counts_per_flip(cells, inside, base):
+    """The quick checker's cell counts as first written: one bincount per flip of the axes."""
+    grid, maps = ts.QUICK_GRID, base.size
+    out = []
+    for flip_x in (False, True):
+        for flip_y in (False, True):
+            x = grid - 1 - cells[..., 0] if flip_x else cells[..., 0]
+            y = grid - 1 - cells[..., 1] if flip_y else cells[..., 1]
+            counts = np.bincount((base + y * grid + x)[inside], minlength=maps * grid**2)
+            out.append(counts.reshape(maps, grid, grid))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_flipped_counts_read_reversed_equal_a_bincount_per_flip(seed):
+    rng = np.random.default_rng(seed)
+    maps, n, grid = int(rng.integers(1, 5)), int(rng.integers(1, 2000)), ts.QUICK_GRID
+    cells = rng.integers(-3, grid + 3, (maps, n, 2)).astype(np.intp)
+    valid = (cells >= 0) & (cells < grid)
+    inside = valid[..., 0] & valid[..., 1]
+    base = np.arange(maps)[:, None] * grid**2
+    new = ts.flipped_counts(cells, inside, base)
+    old = _counts_per_flip(cells, inside, base)
+    assert len(new) == 4 and all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(new, old, strict=True))
+
+
+def test_the_coverage_equals_the_per_flip_counts_on_motif_versions():
+    """canonical_coverage (counted once, read reversed) equals the per-flip bincounts on real motif versions."""
+    rng = np.random.default_rng(5)
+    for family in ts.FAMILIES:
+        art = ts.art_of(ts.motifs.sample(family, rng, "asym"))
+        rows, cols = np.nonzero(ts.channels.differs(art, 255))
+        points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
+        points = points[:: max(1, len(points) // ts.QUICK_POINTS)]
+        maps = ts.versions(np.array([[3.0, 0.5], [0.5, 1.5]]), rng.uniform(0, 180, (1, 4)))[0]
+        moved = points[None] @ np.swapaxes(maps, 1, 2)
+        moved = moved - moved.mean(axis=1, keepdims=True)
+        values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
+        radius2 = values.sum(axis=1)
+        frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
+        cells = np.floor((frame + ts.QUICK_REACH) / (2 * ts.QUICK_REACH) * ts.QUICK_GRID).astype(np.intp)
+        valid = (cells >= 0) & (cells < ts.QUICK_GRID)
+        inside = valid[..., 0] & valid[..., 1]
+        base = np.arange(len(maps))[:, None] * ts.QUICK_GRID**2
+        share = np.abs(np.linalg.det(maps)) / radius2 / (2 * ts.QUICK_REACH / ts.QUICK_GRID) ** 2
+        old = np.stack([np.minimum(c.reshape(len(maps), -1) * share[:, None], 1.0)
+                        for c in _counts_per_flip(cells, inside, base)], axis=1)
+        assert np.array_equal(ts.canonical_coverage(points, maps, 1.0), old)
+
+
 def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
     """compose writes the framed tiles into a numpy canvas and pastes kept caption bands: the framed tiles PIL's
     paste puts there, and a caption band is PIL's caption on white with its edge greys snapped to LABEL_LEVELS
@@ -305,3 +355,56 @@ def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
         raw = layout.caption_patch(layout.label(k), LABEL_SIZE, right - left, 2 * ts.CAPTION_DROP)
         assert np.array_equal(raw, expected[bottom: bottom + 2 * ts.CAPTION_DROP, left:right])
     assert np.array_equal(picture[~bands], expected[~bands])
+
+
+def _versions_scale_range_first(variant, tier, art, own, points, width, rng):
+    """``_versions`` as first written: the scale range tested before the quick checker."""
+    edges = ts.edge_elements(art)
+    for _ in range(ts.VERSION_TRIES):
+        target = float(rng.uniform(*ts.TIERS[tier]))
+        if variant == "one_dissimilar":
+            base = ts.prestretch(own, ts.LEAST_ANISOTROPY * target)
+            covariance = base @ own @ base.T
+            delta = float(ts.turn_for(tf.anisotropy(covariance), target))
+            offsets = np.array([0.0, delta if rng.integers(2) else -delta])
+        else:
+            base = np.eye(2)
+            covariance = ts.stretch_covariance(ts.anisotropy_for(target), float(rng.uniform(0, 180)))
+            offsets = np.arange(4) * ts.SPACING
+        for maps in ts.ranked_versions(covariance, ts.candidate_turns(offsets, rng), base, edges)[: ts.RANKED]:
+            scales = ts.scale_range(maps, points, width)
+            if scales[1] < scales[0] * ts.MIN_RANGE:
+                continue
+            scores = ts.quick_similarity(points, maps)
+            if scores[~np.eye(len(maps), dtype=bool)].max() > ts.QUICK_DISSIMILAR:
+                continue
+            if variant == "one_similar":
+                return maps, scales
+            first, second = (ts.glance(*tf.mapped_window(art, m, resample=ts.RESAMPLE)) for m in maps)
+            if (np.abs(first - second) <= ts.GLANCE_TOLERANCE).all():
+                return maps, scales
+    return None
+
+
+@pytest.mark.parametrize("variant", words.VARIANTS)
+def test_the_quick_checker_first_finds_the_same_versions_and_leaves_rng_alike(variant):
+    """_versions tests the quick checker before the scale range: the same maps and scales (or None) as the scale
+    range first, and the random stream left in the same state, on motifs of every family and every tier."""
+    found = 0
+    for seed in range(21):
+        motif_rng = np.random.default_rng(seed)
+        art = ts.art_of(ts.motifs.sample(ts.FAMILIES[seed % len(ts.FAMILIES)], motif_rng, "asym"))
+        mask = ts.channels.differs(art, 255)
+        own = tf.moments(mask)[1]
+        rows, cols = np.nonzero(mask)
+        points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
+        width, tier = ts.stroke_width(mask), seed % 3
+        new_rng, old_rng = np.random.default_rng(100 + seed), np.random.default_rng(100 + seed)
+        new = ts.TransformSimilarityIdentify._versions(variant, tier, art, own, points, width, new_rng)
+        old = _versions_scale_range_first(variant, tier, art, own, points, width, old_rng)
+        assert (new is None) == (old is None)
+        if new is not None:
+            found += 1
+            assert np.array_equal(new[0], old[0]) and new[1] == old[1]
+        assert new_rng.bit_generator.state == old_rng.bit_generator.state
+    assert found >= 5

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from bench_core import ItemRandom, ParameterError
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.kit import complexity
@@ -25,6 +27,14 @@ FAMILIES = tuple(f for f in tf.motifs.FAMILIES if f != "ladder")
 #: turn, 2 for a diagonal mirror.
 TIERS = {"mirror": 0, "flip": 0, "rot180": 0, "translate": 0, "rot90": 1, "rot270": 1, "transpose": 2,
          "transverse": 2}
+
+
+def place_framed(canvas: np.ndarray, box: list[int], tile: np.ndarray) -> None:
+    """``tile`` inside a black frame BORDER pixels wide (as ``kit.transforms.framed`` makes it) written into the
+    (h, w, 3) ``canvas`` at ``box`` (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    canvas[top:bottom, left:right] = 0
+    canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER] = tile
 
 
 def option_box(k: int) -> list[int]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
-from bench_plugin_sphinx.kit import complexity, layout
+from bench_plugin_sphinx.kit import channels, compare, complexity, layout
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -34,10 +34,13 @@ from bench_plugin_sphinx.transform_layout import (
     check_transform_params,
     choose_transform,
     option_box,
+    place_framed,
 )
 from bench_plugin_sphinx.verifiers import transform_result as verifier
 
 ATTEMPTS = 30
+#: How far below an option tile its label's centre lies (pixels).
+CAPTION_DROP = 38
 
 
 def option_set(answer: str, rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -60,17 +63,41 @@ def option_tile(motif: np.ndarray, option: dict[str, Any]) -> np.ndarray:
     return tf.transformed(motif, option["op"], vector)
 
 
-def compose(scene: dict[str, Any], motif: np.ndarray | None = None) -> np.ndarray:
-    """The item's picture: the source tile at the top, the four labelled options below."""
+def pairwise_distinct(tiles: list[np.ndarray]) -> bool:
+    """``kit.transforms.pairwise_distinct(tiles)``, with each tile's ink (its pixels that differ from the blank
+    paper) found once: a pair's comparison window is the bounding box of the union of the two inks, the whole
+    tiles when neither has any (``kit.transforms.ink_window``)."""
+    blank = tf.paper(tiles[0].shape[0])
+    inks = [channels.differs(tile, blank) for tile in tiles]
+    for a in range(len(tiles)):
+        for b in range(a + 1, len(tiles)):
+            ink = inks[a] | inks[b]
+            window = (slice(None), slice(None))
+            if ink.any():
+                rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+                window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+            if not compare.distinct(tiles[a][window], tiles[b][window]):
+                return False
+    return True
+
+
+def compose(scene: dict[str, Any], motif: np.ndarray | None = None,
+            tiles: list[np.ndarray] | None = None) -> np.ndarray:
+    """The item's picture: the source tile at the top, the four labelled options below (``tiles``: the options'
+    tiles in the scene's order, when already drawn).  The framed tiles are written into a white canvas (the
+    pixels PIL's paste gives) and the labels are ``kit.layout.caption_patch`` bands under the options (the pixels
+    ``kit.layout.caption`` draws there: the bands are white but for the label, centred on whole pixels)."""
     motif = tf.motifs.render(scene["motif"], scene["motif_side"]) if motif is None else motif
-    canvas = Image.new("RGB", SIZE, layout.WHITE)
-    layout.paste(canvas, tf.framed(tf.place(motif), BORDER), *SOURCE_BOX[:2])
-    draw = ImageDraw.Draw(canvas)
-    for k, option in enumerate(scene["options"]):
-        left, top, right, bottom = option_box(k)
-        layout.paste(canvas, tf.framed(option_tile(motif, option), BORDER), left, top)
-        layout.caption(draw, ((left + right) / 2, bottom + 38), layout.label(k), LABEL_SIZE)
-    return np.asarray(canvas)
+    if tiles is None:
+        tiles = [option_tile(motif, option) for option in scene["options"]]
+    canvas = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
+    place_framed(canvas, SOURCE_BOX, tf.place(motif))
+    for k, tile in enumerate(tiles):
+        left, _top, right, bottom = box = option_box(k)
+        place_framed(canvas, box, tile)
+        canvas[bottom: bottom + 2 * CAPTION_DROP, left:right] = layout.caption_patch(
+            layout.label(k), LABEL_SIZE, right - left, 2 * CAPTION_DROP)
+    return canvas
 
 
 def action_of(option: dict[str, Any]) -> str:
@@ -96,19 +123,21 @@ class TransformResultIdentify(PaperSets, task="transform-result-identify"):
                 continue
             spec, motif = drawn
             chosen = option_set(answer, rng)
-            if tf.pairwise_distinct([option_tile(motif, o) for o in chosen]):
+            tiles = [option_tile(motif, o) for o in chosen]
+            if pairwise_distinct(tiles):
                 break
         else:
             raise GenerationError(f"transform-result-identify: no {family} motif with four distinct options in "
                                   f"{ATTEMPTS} draws")
-        others = [chosen[1 + int(k)] for k in rng.permutation(3)]
-        options = [*others[:position], chosen[0], *others[position:]]
+        others = [1 + int(k) for k in rng.permutation(3)]
+        order = [*others[:position], 0, *others[position:]]
+        options = [chosen[k] for k in order]
         scene = {"image_size": list(SIZE), "motif": spec, "motif_side": int(motif.shape[0]), "options": options,
                  "transform": answer, "vector": chosen[0]["vector"], "source_box": SOURCE_BOX,
                  "option_boxes": [option_box(k) for k in range(4)], "border": BORDER,
                  "paper": {"side": tf.SIDE, "minor": tf.MINOR, "step": tf.STEP, "minor_rgb": list(tf.MINOR_RGB),
                            "axis_rgb": list(tf.AXIS_RGB)}}
-        picture = compose(scene, motif)
+        picture = compose(scene, motif, [tiles[k] for k in order])
         stem = words.RESULT_STEMS[int(rng.integers(len(words.RESULT_STEMS)))]
         question = stem.format(action=action_of(chosen[0])) + " Answer with one letter (a–d)."
         record = complexity.record("transform_tier", TIERS[answer], 0, 2, source="ours")

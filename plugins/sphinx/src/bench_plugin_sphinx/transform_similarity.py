@@ -47,7 +47,7 @@ from bench_plugin_sphinx.kit import channels, compare, complexity, layout, motif
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
-from bench_plugin_sphinx.transform_layout import BORDER, LABEL_SIZE, SIZE, SOURCE_BOX, option_box
+from bench_plugin_sphinx.transform_layout import BORDER, LABEL_SIZE, SIZE, SOURCE_BOX, option_box, place_framed
 from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 
 #: Families drawn: those a stretch clearly distorts (round motifs, convex polygons and pictograms mostly stay
@@ -258,14 +258,18 @@ def canonical_coverage(points: np.ndarray, maps: np.ndarray, weight: float) -> n
     inside = valid[..., 0] & valid[..., 1]
     base = np.arange(len(maps))[:, None] * QUICK_GRID ** 2
     share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * QUICK_REACH / QUICK_GRID) ** 2
-    out = []
-    for flip_x in (False, True):
-        for flip_y in (False, True):
-            x = QUICK_GRID - 1 - cells[..., 0] if flip_x else cells[..., 0]
-            y = QUICK_GRID - 1 - cells[..., 1] if flip_y else cells[..., 1]
-            counts = np.bincount((base + y * QUICK_GRID + x)[inside], minlength=len(maps) * QUICK_GRID ** 2)
-            out.append(np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0))
-    return np.stack(out, axis=1)
+    return np.stack([np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0)
+                     for counts in flipped_counts(cells, inside, base)], axis=1)
+
+
+def flipped_counts(cells: np.ndarray, inside: np.ndarray, base: np.ndarray) -> list[np.ndarray]:
+    """The points' counts per cell (``cells``: (map, point, x/y) grid cells, kept where ``inside``; ``base``: each
+    map's first flat index), shape (maps, QUICK_GRID rows y, QUICK_GRID columns x), with the axes as they are,
+    x flipped, y flipped, and both (a flip sends cell c to QUICK_GRID - 1 - c).  Counted once and read reversed:
+    a flipped grid's count in a cell is the plain count in the mirrored cell, the same integer."""
+    flat = (base + cells[..., 1] * QUICK_GRID + cells[..., 0])[inside]
+    plain = np.bincount(flat, minlength=base.size * QUICK_GRID ** 2).reshape(base.size, QUICK_GRID, QUICK_GRID)
+    return [plain[:, ::flip_y, ::flip_x] for flip_x in (1, -1) for flip_y in (1, -1)]
 
 
 def quick_similarity(points: np.ndarray, maps: np.ndarray) -> np.ndarray:
@@ -332,21 +336,13 @@ def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.
         art = art_of(scene["motif"])
         tiles = [tile_of(art, scene["source"]), *(tile_of(art, option) for option in scene["options"])]
     canvas = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
-    _place(canvas, SOURCE_BOX, tiles[0])
+    place_framed(canvas, SOURCE_BOX, tiles[0])
     for k in range(len(scene["options"])):
         left, top, right, bottom = option_box(k)
-        _place(canvas, [left, top, right, bottom], tiles[1 + k])
+        place_framed(canvas, [left, top, right, bottom], tiles[1 + k])
         canvas[bottom: bottom + 2 * CAPTION_DROP, left:right] = layout.caption_patch(
             layout.label(k), LABEL_SIZE, right - left, 2 * CAPTION_DROP, LABEL_LEVELS)
     return canvas
-
-
-def _place(canvas: np.ndarray, box: list[int], tile: np.ndarray) -> None:
-    """``tile`` inside a black frame BORDER pixels wide (``kit.transforms.framed``) written into ``canvas`` at
-    ``box``."""
-    left, top, right, bottom = box
-    canvas[top:bottom, left:right] = 0
-    canvas[top + BORDER: bottom - BORDER, left + BORDER: right - BORDER] = tile
 
 
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):
@@ -445,11 +441,13 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
                 covariance = stretch_covariance(anisotropy_for(target), float(rng.uniform(0, 180)))
                 offsets = np.arange(4) * SPACING
             for maps in ranked_versions(covariance, candidate_turns(offsets, rng), base, edges)[:RANKED]:
-                scales = scale_range(maps, points, width)
-                if scales[1] < scales[0] * MIN_RANGE:
-                    continue
+                # the quick checker first (it turns most candidates away): no test draws from rng, so their order
+                # changes nothing but the time
                 scores = quick_similarity(points, maps)
                 if scores[~np.eye(len(maps), dtype=bool)].max() > QUICK_DISSIMILAR:
+                    continue
+                scales = scale_range(maps, points, width)
+                if scales[1] < scales[0] * MIN_RANGE:
                     continue
                 if variant == "one_similar":
                     return maps, scales
