@@ -263,3 +263,94 @@ def test_pattern_ink_measures_a_batch_of_maps_as_each_alone():
     alone = [ink.changes(a, t)[0] for a, t in zip(maps, shifts, strict=True)]
     assert ink.changes(maps, shifts).tolist() == alone
     assert ink.changes(np.eye(2), shifts[1:]).tolist() == [alone[1], ink.changes(np.eye(2), shifts[2])[0]]
+
+
+def _unchanged_reference(ink: groups.PatternInk, maps, shifts, chosen):
+    """``PatternInk._unchanged`` as first written (integer images clipped to the picture, 2-D sums): the
+    reference its faster form must equal exactly."""
+    points, values = ink.points[chosen], ink.values[chosen]
+    image = np.rint(points @ np.swapaxes(maps, 1, 2) + shifts[:, None, :]).astype(np.int64)
+    x, y = image[..., 0], image[..., 1]
+    r = ink.reach
+    inside = (x >= r) & (x < ink.w - r) & (y >= r) & (y < ink.h - r)
+    x, y = np.clip(x, 0, ink.w - 1), np.clip(y, 0, ink.h - 1)
+    step = groups.LIKE_NEAR if r else groups.LIKE_IN_PLACE
+    alike = np.zeros(inside.shape, bool)
+    width, flat = ink.padded.shape[1], ink.padded.ravel()
+    at = (y + r + 1) * width + (x + r + 1)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            alike |= np.abs(flat[at + dy * width + dx] - values) <= step
+    return (inside & ~alike).sum(axis=1), inside.sum(axis=1)
+
+
+@pytest.mark.parametrize("reach", [0, 1])
+def test_pattern_ink_unchanged_equals_reference(reach):
+    """The float-image, clipped-gather ``_unchanged`` counts exactly what the integer, clipped-coordinate one
+    counts, for random pictures, maps (turns, mirrors, lattice maps with rounding noise) and shifts reaching
+    far outside the picture, on all and on spread samples of the ink."""
+    rng = np.random.default_rng(7 + reach)
+    for trial in range(30):
+        h, w = (int(v) for v in rng.integers(20, 120, 2))
+        levels = rng.choice([255, 238, 170, 119, 51, 0], (h, w, 3)).astype(np.uint8)
+        picture = np.where(rng.random((h, w, 1)) < 0.4, levels, 255).astype(np.uint8)
+        ink = groups.PatternInk(picture, reach)
+        n = int(rng.integers(1, 12))
+        angles = rng.choice([0, 60, 90, 120, 180, 270, 33.5], n)
+        maps = np.array([groups.rotation(a)[:2, :2] for a in angles])
+        maps[rng.random(n) < 0.5] @= np.array(((-1.0, 0.0), (0.0, 1.0)))
+        maps += rng.normal(0, 1e-12, maps.shape) * (trial % 2)
+        shifts = rng.uniform(-1.5 * w, 1.5 * h, (n, 2))
+        shifts[: n // 2] = np.rint(shifts[: n // 2]) + rng.choice([0.0, 0.5], (n // 2, 2))
+        for chosen in (slice(None), ink._spread(max(1, len(ink.points) // 3))):
+            got = ink._unchanged(maps, shifts, chosen)
+            want = _unchanged_reference(ink, maps, shifts, chosen)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def _changed_reference(m, stack, offsets):
+    """``groups._changed`` as first written (2-D colour gathers, ``all_channels``): the reference its faster form
+    must equal exactly."""
+    pad, h, w = m["pad"], m["h"], m["w"]
+    rx, ry = m["xs"] - m["cx"], m["ys"] - m["cy"]
+    px = np.rint(m["cx"] + offsets[:, 0, None] + stack[:, 0, 0, None] * rx + stack[:, 0, 1, None] * ry)
+    py = np.rint(m["cy"] + offsets[:, 1, None] + stack[:, 1, 0, None] * rx + stack[:, 1, 1, None] * ry)
+    px = np.clip(px.astype(int), -1, w) + pad
+    py = np.clip(py.astype(int), -1, h) + pad
+    width = m["dark"].shape[1]
+    base = py * width + px
+    flat, d0 = m["dark"].ravel(), m["d0"]
+    colour, dark0 = m["colour"].reshape(-1, 3), d0 > 0.5
+    same = np.zeros(base.shape, bool)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            at = base + (dy * width + dx)
+            d1 = flat[at]
+            hit = np.abs(d1 - d0) <= 0.3
+            if m["several"]:
+                near = np.abs(colour[at] - m["c0"]) <= 100
+                hit &= ~((d1 > 0.5) & dark0) | near.all(axis=-1)
+            same |= hit
+    return 1.0 - same.mean(axis=1)
+
+
+def test_changed_equals_reference():
+    """``_changed`` (flat gathers, one colour plane at a time) measures exactly what the 2-D gather form does, on
+    motifs of every family in every palette colour (several of them two-coloured) under random turns, mirrors and
+    shifts."""
+    from bench_plugin_sphinx.kit.palette import PALETTE
+
+    rng = np.random.default_rng(5)
+    families = sorted(motifs.FAMILIES)
+    several = 0
+    for k in range(60):
+        spec = motifs.sample(families[k % len(families)], rng, "asym", colour=list(PALETTE)[k % len(PALETTE)])
+        m = groups._sampled(motifs.render(spec, 61), None)
+        if m is None:
+            continue
+        several += m["several"]
+        stack = np.array([groups.rotation(a)[:2, :2] for a in rng.uniform(0, 360, 24)])
+        stack[::3] @= np.array(((-1.0, 0.0), (0.0, 1.0)))
+        offsets = rng.normal(0, 4, (24, 2))
+        assert np.array_equal(groups._changed(m, stack, offsets), _changed_reference(m, stack, offsets))
+    assert several  # the colour branch was exercised

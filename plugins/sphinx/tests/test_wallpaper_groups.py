@@ -208,3 +208,44 @@ def test_the_margins_sit_inside_the_verifiers_bands():
     for off in ({"elements": wg.HOLDS + 0.01}, {"translations": wg.REPEATS + 0.001}, {"others": wg.FAILS - 0.01}):
         assert not wg.clearly_symmetric({"elements": 0.0, "translations": 0.0, "others": 1.0, **off})
 
+
+
+def _one_way_reference(pixels: verifier.Pixels, a, shifts, limit):
+    """``verifier.Pixels._one_way`` as first written (integer images clipped to one pixel past the patch, 2-D
+    sums): the reference its faster form must equal exactly."""
+    every = max(1, -(-len(pixels.points) // limit)) if limit else 1
+    points, values = pixels.points[::every], pixels.values[::every]
+    q = np.rint((points @ a.T)[None, :, :] + shifts[:, None, :]).astype(int)
+    qx, qy = np.clip(q[..., 0], -1, pixels.w), np.clip(q[..., 1], -1, pixels.h)
+    r = pixels.reach
+    inside = (qx >= r) & (qx < pixels.w - r) & (qy >= r) & (qy < pixels.h - r)
+    step = 0.3 if r else 0.1
+    same = np.zeros(inside.shape, bool)
+    width = pixels.padded.shape[1]
+    flat, at = pixels.padded.ravel(), (qy + 2) * width + (qx + 2)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            same |= np.abs(flat[at + (dy * width + dx)] - values) <= step
+    return (inside & ~same).sum(axis=1), inside.sum(axis=1)
+
+
+@pytest.mark.parametrize("reach", [0, 1])
+def test_verifier_one_way_equals_reference(reach):
+    """The float-image, clipped-gather ``Pixels._one_way`` counts exactly what the integer, clipped-coordinate one
+    counts, for random patches, lattice maps (with rounding noise), shifts reaching far outside the patch (whole,
+    half and arbitrary pixels) and every sample limit the verifier uses."""
+    rng = np.random.default_rng(11 + reach)
+    for trial in range(30):
+        h, w = (int(v) for v in rng.integers(20, 140, 2))
+        levels = rng.choice([255, 238, 170, 119, 51, 0], (h, w, 3)).astype(np.uint8)
+        patch = np.where(rng.random((h, w, 1)) < 0.4, levels, 255).astype(np.uint8)
+        pixels = verifier.Pixels(verifier.darkness(patch), reach=reach, samples=int(rng.choice([50, 1500])))
+        angle = float(rng.choice([0, 60, 90, 120, 180, 270]))
+        a = groups.rotation(angle)[:2, :2] @ (np.diag((-1.0, 1.0)) if trial % 3 == 0 else np.eye(2))
+        a = a + rng.normal(0, 1e-12, (2, 2)) * (trial % 2)
+        shifts = rng.uniform(-1.5 * w, 1.5 * h, (int(rng.integers(1, 30)), 2))
+        shifts[::2] = np.rint(shifts[::2]) + rng.choice([0.0, 0.5], shifts[::2].shape)
+        for limit in (None, verifier.REFINE, verifier.CLIMB):
+            got = pixels._one_way(a, shifts, limit)
+            want = _one_way_reference(pixels, a, shifts, limit)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

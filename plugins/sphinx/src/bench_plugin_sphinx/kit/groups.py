@@ -530,19 +530,20 @@ class PatternInk:
         pixel whose image lies at least ``reach`` inside the picture is compared; it is changed when no pixel
         within ``reach`` of its image is alike in darkness."""
         points, values = self.points[chosen], self.values[chosen]
-        image = np.rint(points @ np.swapaxes(maps, 1, 2) + shifts[:, None, :]).astype(np.int64)  # (n, points, 2)
-        x, y = image[..., 0], image[..., 1]
+        image = points @ np.swapaxes(maps, 1, 2)  # (n, points, 2)
+        x = np.rint(image[..., 0] + shifts[:, 0, None])  # whole pixels, as floats
+        y = np.rint(image[..., 1] + shifts[:, 1, None])
         r = self.reach
         inside = (x >= r) & (x < self.w - r) & (y >= r) & (y < self.h - r)
-        x, y = np.clip(x, 0, self.w - 1), np.clip(y, 0, self.h - 1)
         step = LIKE_NEAR if r else LIKE_IN_PLACE
         alike = np.zeros(inside.shape, bool)
         width, flat = self.padded.shape[1], self.padded.ravel()
-        at = (y + r + 1) * width + (x + r + 1)
+        at = ((y + r + 1) * width + (x + r + 1)).astype(np.int64)  # an image outside reads a clipped index, uncounted
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
-                alike |= np.abs(flat[at + dy * width + dx] - values) <= step
-        return (inside & ~alike).sum(axis=1), inside.sum(axis=1)
+                alike |= np.abs(flat.take(at + dy * width + dx, mode="clip") - values) <= step
+        compared = np.count_nonzero(inside, axis=1)
+        return np.count_nonzero(inside & ~alike, axis=1), compared
 
     def changes(self, maps: np.ndarray, shifts: Sequence[Sequence[float]], points: int | None = None) -> np.ndarray:
         """For each isometry x -> A x + t (A a row of ``maps``, 2 x 2 each, or one A for every t; t a row of
@@ -696,15 +697,16 @@ def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.nd
     width = m["dark"].shape[1]
     base = py * width + px  # (maps, points): flat gathers, one neighbour of the 3 x 3 block at a time
     flat, d0 = m["dark"].ravel(), m["d0"]
-    colour, dark0 = m["colour"].reshape(-1, 3), d0 > 0.5
+    dark0 = d0 > 0.5
+    planes = [(np.ascontiguousarray(m["colour"][:, :, c]).ravel(), m["c0"][:, c]) for c in range(3) if m["several"]]
     same = np.zeros(base.shape, bool)
     for dy, dx in _NEIGHBOURS.tolist():
         at = base + (dy * width + dx)
-        d1 = flat[at]
+        d1 = flat.take(at)
         hit = np.abs(d1 - d0) <= 0.3
-        if m["several"]:  # where both are dark, the colour must match too
-            near = np.abs(colour[at] - m["c0"]) <= 100
-            hit &= ~((d1 > 0.5) & dark0) | channels.all_channels(near)
+        if m["several"]:  # where both are dark, the colour must match too (every channel, one plane at a time)
+            near = functools.reduce(np.logical_and, (np.abs(plane.take(at) - c0) <= 100 for plane, c0 in planes))
+            hit &= ~((d1 > 0.5) & dark0) | near
         same |= hit
     return 1.0 - same.mean(axis=1)
 

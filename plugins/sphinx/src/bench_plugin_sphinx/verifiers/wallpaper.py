@@ -167,18 +167,21 @@ class Pixels:
         (within 0.3, or 0.1 when compared in place) within ``reach`` of the image."""
         every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
         points, values = self.points[::every], self.values[::every]
-        q = np.rint((points @ a.T)[None, :, :] + shifts[:, None, :]).astype(int)  # (shifts, points, 2)
-        qx, qy = np.clip(q[..., 0], -1, self.w), np.clip(q[..., 1], -1, self.h)
+        image = points @ a.T
+        qx = np.rint(image[:, 0] + shifts[:, 0, None])  # (shifts, points): whole pixels, as floats
+        qy = np.rint(image[:, 1] + shifts[:, 1, None])
         r = self.reach  # the image's whole neighbourhood inside the patch: nothing is known beyond its edge
         inside = (qx >= r) & (qx < self.w - r) & (qy >= r) & (qy < self.h - r)
         step = 0.3 if self.reach else 0.1
-        same = np.zeros(inside.shape, bool)
         width = self.padded.shape[1]
-        flat, at = self.padded.ravel(), (qy + 2) * width + (qx + 2)  # flat gathers: faster than 2-D ones
+        # flat gathers (faster than 2-D ones); an image outside the patch reads a clipped index, never counted
+        flat, at = self.padded.ravel(), ((qy + 2) * width + (qx + 2)).astype(np.intp)
+        same = np.zeros(inside.shape, bool)
         for dy in range(-self.reach, self.reach + 1):
             for dx in range(-self.reach, self.reach + 1):
-                same |= np.abs(flat[at + (dy * width + dx)] - values) <= step
-        return (inside & ~same).sum(axis=1), inside.sum(axis=1)
+                same |= np.abs(flat.take(at + (dy * width + dx), mode="clip") - values) <= step
+        compared = np.count_nonzero(inside, axis=1)
+        return np.count_nonzero(inside & ~same, axis=1), compared
 
     def mismatch(self, a: np.ndarray, shifts: np.ndarray, limit: int | None = None) -> np.ndarray:
         """Per shift t, the share of compared inked pixels that x -> a x + t, or its inverse, does not carry onto
