@@ -232,7 +232,7 @@ def test_indexed_pieces_map_back_to_their_colours_and_make_the_cores_palette_png
     from bench_plugin_sphinx.kit import indexed
     from PIL import Image
 
-    from bench_core.images import encode_png
+    from bench_core import encode_png
 
     rng = np.random.default_rng(31)
     for count in (1, 2, 17, 200, 256):

@@ -267,7 +267,7 @@ def test_pictures_are_the_palette_pngs_of_their_rgb_pictures():
     """Pictures are drawn straight into a palette image (``sr.picture``): its PNG must be byte for byte the one the
     core writes for the same picture in RGB (its palette the colours shown, ascending, nothing else), and every
     picture keeps under 256 colours."""
-    from bench_core.images import encode_png
+    from bench_core import encode_png
 
     for built in build_run(TASK, 8, seed=9):
         image = built.images[0]

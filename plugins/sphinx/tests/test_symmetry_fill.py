@@ -175,7 +175,7 @@ def test_the_palette_picture_is_the_png_of_the_composed_picture():
     """Items are drawn straight into a palette image (``sf.picture``): it must show ``compose``'s pixels, and its
     PNG must be byte for byte the one the core writes for ``compose``'s RGB picture (palette: the colours shown,
     ascending, nothing else), for every rule, and a picture of more than 256 colours is the RGB picture."""
-    from bench_core.images import encode_png
+    from bench_core import encode_png
 
     fallback = build(TASK, seed=2026, index=27)  # 582 colours: written as RGB
     assert fallback.images[0].mode == "RGB"
