@@ -20,7 +20,7 @@ from PIL import Image
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
-from bench_plugin_sphinx.kit import channels, compare, complexity, layout
+from bench_plugin_sphinx.kit import complexity, layout
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -61,24 +61,6 @@ def option_set(answer: str, rng: np.random.Generator) -> list[dict[str, Any]]:
 def option_tile(motif: np.ndarray, option: dict[str, Any]) -> np.ndarray:
     vector = tuple(option["vector"]) if option["vector"] is not None else (0, 0)
     return tf.transformed(motif, option["op"], vector)
-
-
-def pairwise_distinct(tiles: list[np.ndarray]) -> bool:
-    """``kit.transforms.pairwise_distinct(tiles)``, with each tile's ink (its pixels that differ from the blank
-    paper) found once: a pair's comparison window is the bounding box of the union of the two inks, the whole
-    tiles when neither has any (``kit.transforms.ink_window``)."""
-    blank = tf.paper(tiles[0].shape[0])
-    inks = [channels.differs(tile, blank) for tile in tiles]
-    for a in range(len(tiles)):
-        for b in range(a + 1, len(tiles)):
-            ink = inks[a] | inks[b]
-            window = (slice(None), slice(None))
-            if ink.any():
-                rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
-                window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
-            if not compare.distinct(tiles[a][window], tiles[b][window]):
-                return False
-    return True
 
 
 def compose(scene: dict[str, Any], motif: np.ndarray | None = None,
@@ -124,7 +106,7 @@ class TransformResultIdentify(PaperSets, task="transform-result-identify"):
             spec, motif = drawn
             chosen = option_set(answer, rng)
             tiles = [option_tile(motif, o) for o in chosen]
-            if pairwise_distinct(tiles):
+            if tf.pairwise_distinct(tiles):
                 break
         else:
             raise GenerationError(f"transform-result-identify: no {family} motif with four distinct options in "

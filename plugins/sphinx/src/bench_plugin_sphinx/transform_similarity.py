@@ -43,7 +43,7 @@ from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
-from bench_plugin_sphinx.kit import channels, compare, complexity, layout, motifs
+from bench_plugin_sphinx.kit import channels, complexity, layout, motifs
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -414,7 +414,7 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         group = [answer, *rest]
         for option in group:
             option["tile"] = tile_of(art, option)
-        if not self._distinct([option["tile"] for option in group]):
+        if not tf.pairwise_distinct([option["tile"] for option in group]):
             return None
         strength = min(distortion(maps[k] @ np.linalg.inv(maps[shown])) for k in others)
         return spec, source, answer, rest, strength
@@ -455,21 +455,6 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
                 if (np.abs(first - second) <= GLANCE_TOLERANCE).all():
                     return maps, scales
         return None
-
-    @staticmethod
-    def _distinct(tiles: list[np.ndarray]) -> bool:
-        """Every two of ``tiles`` strongly distinct (``kit.compare.distinct``) in the window where either differs
-        from the blank paper: ``kit.transforms.pairwise_distinct``, with each tile's ink found once."""
-        blank = tf.paper()
-        inks = [channels.differs(tile, blank) for tile in tiles]
-        for a in range(len(tiles)):
-            for b in range(a + 1, len(tiles)):
-                ink = inks[a] | inks[b]
-                rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
-                window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
-                if not compare.distinct(tiles[a][window], tiles[b][window]):
-                    return False
-        return True
 
     def render(self, problem):
         picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])

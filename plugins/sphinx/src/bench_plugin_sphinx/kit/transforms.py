@@ -122,8 +122,21 @@ def distinct_tiles(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def pairwise_distinct(tiles: list[np.ndarray]) -> bool:
-    """Every two of ``tiles`` strongly distinct (``distinct_tiles``)."""
-    return all(distinct_tiles(tiles[a], tiles[b]) for a in range(len(tiles)) for b in range(a + 1, len(tiles)))
+    """Every two of ``tiles`` (of one size) strongly distinct (``distinct_tiles``), each tile's ink (its pixels that
+    differ from the blank paper) found once: a pair's window is the bounding box of the union of their inks, the
+    whole tiles where neither has any (``ink_window``)."""
+    blank = paper(tiles[0].shape[0])
+    inks = [channels.differs(tile, blank) for tile in tiles]
+    for a in range(len(tiles)):
+        for b in range(a + 1, len(tiles)):
+            ink = inks[a] | inks[b]
+            window = (slice(None), slice(None))
+            if ink.any():
+                rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+                window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+            if not compare.distinct(tiles[a][window], tiles[b][window]):
+                return False
+    return True
 
 
 def draw_motif(family: str, rng: np.random.Generator, tries: int = 40) -> tuple[dict, np.ndarray] | None:
