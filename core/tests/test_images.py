@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bench_core import images
-from bench_core.images import as_decoded, decode_png, encode_png, palette_image
+from bench_core.images import as_decoded, decode_png, encode_png, palette_image, palette_indices
 
 
 def chunks(png: bytes) -> dict[bytes, bytes]:
@@ -88,6 +88,15 @@ def test_more_than_256_colours_stay_rgb():
     png = encode_png(image)
     assert header(png) == (8, 2)
     assert np.array_equal(pixels(decode_png(png)), pixels(image))
+
+
+def test_palette_indices_give_each_pixel_its_colour_in_the_ascending_palette():
+    for image in (drawing(), colourful(256), colourful(3), Image.new("RGB", (5, 3), (9, 8, 7))):
+        colours, indices = palette_indices(image)
+        assert colours == sorted(colour for _, colour in image.getcolors(256))
+        assert indices.shape == (image.size[1], image.size[0]) and indices.dtype == np.uint8
+        assert np.array_equal(np.array(colours, np.uint8)[indices], pixels(image))
+    assert palette_indices(colourful(257)) is None
 
 
 def test_the_bytes_depend_only_on_the_pixels():

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -73,8 +73,23 @@ def palette_image(image: Image) -> Image | None:
     """``image`` (RGB) as a mode "P" image with exactly the same pixels, or None if it has more than
     ``PALETTE_MAX_COLOURS`` colours.  The palette lists the image's colours in ascending (r, g, b) order and
     nothing else, so the result depends only on the pixels (no quantising, no dithering)."""
-    import numpy as np
     from PIL import Image as PILImage
+
+    found = palette_indices(image)
+    if found is None:
+        return None
+    colours, indices = found
+    result = PILImage.frombuffer("P", image.size, indices.tobytes(), "raw", "P", 0, 1)
+    result.putpalette(bytes(value for colour in colours for value in colour))
+    return result
+
+
+def palette_indices(image: Image) -> tuple[list[tuple[int, int, int]], Any] | None:
+    """(the colours an RGB ``image`` shows, ascending in (r, g, b) order; each pixel's index among them as an
+    (height, width) uint8 array), or None if it shows more than ``PALETTE_MAX_COLOURS`` colours.  Exact: no
+    quantising.  The palette PNG the core writes for ``image`` has this palette and these indices, so a plugin
+    that composes a picture from pieces may compose their indices instead of their pixels."""
+    import numpy as np
 
     colours = image.getcolors(PALETTE_MAX_COLOURS)
     if colours is None:
@@ -83,10 +98,8 @@ def palette_image(image: Image) -> Image | None:
     # One 24-bit key per pixel, (b << 16) | (g << 8) | r, read from Pillow's 4-byte pixels (pad byte cleared).
     keys = np.bitwise_and(np.frombuffer(image.tobytes("raw", "RGBX"), dtype="<u4"), np.uint32(0xFFFFFF))
     palette_keys = np.array([r | g << 8 | b << 16 for r, g, b in rgb], dtype=np.uint32)
-    indices = _palette_indices(keys, palette_keys)
-    result = PILImage.frombuffer("P", image.size, indices.tobytes(), "raw", "P", 0, 1)
-    result.putpalette(bytes(value for colour in rgb for value in colour))
-    return result
+    indices = _palette_indices(keys, palette_keys).reshape(image.size[1], image.size[0])
+    return rgb, indices
 
 
 def _palette_indices(keys, palette_keys):

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
+from bench_core import palette_indices
+
 Colour = tuple[int, int, int]
 
 
@@ -49,34 +51,14 @@ def colour_keys(rgb: np.ndarray) -> np.ndarray:
     return rgb[..., 0].astype(np.int32) << 16 | rgb[..., 1].astype(np.int32) << 8 | rgb[..., 2]
 
 
-#: Multipliers tried, in this order, for a hash of a piece's colours into 16 bits without collisions (any one
-#: that works gives the same indices: the hash only finds each colour's place, it does not choose it).
-_HASH_MULTIPLIERS = (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x165667B1, 0xD3A2646D, 0xFD7046C5, 0xB55A4F09)
-
-
 def indexed(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(the colours an (h, w, 3) uint8 picture shows, as ascending ``colour_keys``, each pixel's index among them as
-    uint8), or None when it shows more than 256 colours.  Pixels are read as Pillow's 4-byte words (r, g, b, pad)
-    and found by a multiplicative hash of their colour into a 16-bit table (a binary search when no multiplier
-    hashes the colours apart)."""
-    image = Image.fromarray(np.ascontiguousarray(rgb))
-    colours = image.getcolors(256)
-    if colours is None:
+    uint8), or None when it shows more than 256 colours: the core's ``palette_indices``, the colours as keys."""
+    found = palette_indices(Image.fromarray(np.ascontiguousarray(rgb)))
+    if found is None:
         return None
-    ordered = sorted(colour for _count, colour in colours)
-    keys = np.array([r << 16 | g << 8 | b for r, g, b in ordered], np.int32)
-    words = np.frombuffer(image.tobytes("raw", "RGBX"), "<u4") & np.uint32(0xFFFFFF)  # b << 16 | g << 8 | r
-    references = np.array([r | g << 8 | b << 16 for r, g, b in ordered], np.uint32)
-    shift = np.uint32(16)
-    for multiplier in _HASH_MULTIPLIERS:
-        slots = (references * np.uint32(multiplier)) >> shift
-        if len(np.unique(slots)) == len(slots):
-            table = np.zeros(1 << 16, np.uint8)
-            table[slots] = np.arange(len(slots), dtype=np.uint8)
-            np.multiply(words, np.uint32(multiplier), out=words)
-            np.right_shift(words, shift, out=words)
-            return keys, table.take(words).reshape(rgb.shape[:2])
-    return keys, np.searchsorted(keys, colour_keys(rgb)).astype(np.uint8)
+    colours, indices = found
+    return np.array([r << 16 | g << 8 | b for r, g, b in colours], np.int32), indices
 
 
 def palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
