@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -265,26 +265,33 @@ def probe(samples: Sequence[_Sample], kind: str, folds: int = FOLDS) -> tuple[fl
     return accuracy, rules
 
 
-def audit_items(task_id: str, items: Sequence[Item], root: Path) -> TaskAudit | None:
-    """The probe over one task's items (None if the task is not multiple choice)."""
-    from bench_core.images import decode_png
+def option_sample(item: Item, load_image: Callable[[Item], Any]) -> tuple[str, _Sample] | None:
+    """What the probe reads of one item, with its kind: ("image", the features of its option panels) when its
+    options are panels of its first image (``load_image(item)`` gives that image, decoded), else ("text", the
+    features of its option texts); None when the item has no options.  Small and picklable, so a worker that
+    has just built an item can hand it back instead of the item's PNGs."""
+    index = answer_index(item)
+    if index is None:
+        return None
+    kind, rows = "text", None
+    if (item.metadata.get("scene") or {}).get("option_boxes") and item.images:
+        kind = "image"
+        rows = image_option_features(item, load_image(item))
+    if rows is None:
+        rows = text_option_features(item)
+    return kind, _Sample(rows, index, list(item.options or ()), item.pair or item.id)
 
+
+def audit_samples(task_id: str, found: Iterable[tuple[str, _Sample] | None]) -> TaskAudit | None:
+    """The probe over one task's ``option_sample`` results (None if the task is not multiple choice)."""
     samples: list[_Sample] = []
     kind = "text"
-    for item in items:
-        index = answer_index(item)
-        if index is None:
+    for entry in found:
+        if entry is None:
             continue
-        rows = None
-        if (item.metadata.get("scene") or {}).get("option_boxes") and item.images:
+        if entry[0] == "image":
             kind = "image"
-            path = root / item.images[0]
-            if not path.is_file():
-                raise DatasetError(f"image {item.images[0]} of {item.id} is missing")
-            rows = image_option_features(item, decode_png(path.read_bytes()))
-        if rows is None:
-            rows = text_option_features(item)
-        samples.append(_Sample(rows, index, list(item.options or ()), item.pair or item.id))
+        samples.append(entry[1])
     groups = len({s.group for s in samples})
     if groups < 2 * FOLDS:
         return None
@@ -296,6 +303,19 @@ def audit_items(task_id: str, items: Sequence[Item], root: Path) -> TaskAudit | 
     leaks = tuple(sorted(((r, round(a, 4)) for r, a in rules if a > chance + 3 * sd), key=lambda x: -x[1]))
     return TaskAudit(task_id, len(samples), float(np.mean([len(s.texts) for s in samples])), round(chance, 4),
                      round(accuracy, 4), round(sd, 4), kind, leaks)
+
+
+def audit_items(task_id: str, items: Sequence[Item], root: Path) -> TaskAudit | None:
+    """The probe over one task's items written under ``root`` (None if the task is not multiple choice)."""
+    from bench_core.images import decode_png
+
+    def load(item: Item) -> Any:
+        path = root / item.images[0]
+        if not path.is_file():
+            raise DatasetError(f"image {item.images[0]} of {item.id} is missing")
+        return decode_png(path.read_bytes())
+
+    return audit_samples(task_id, (option_sample(item, load) for item in items))
 
 
 def audit_dataset(root: str | os.PathLike[str]) -> list[TaskAudit]:
