@@ -699,3 +699,159 @@ def test_pixel_checks_given_the_samples_and_darkness_made_once_find_the_same_fau
             found.add(given != (0, 0))
     assert found == {True, False}
 
+
+
+def _parts_one_by_one(description: dict) -> dict:
+    """The verifier's part table built part by part (its routine before it built each kind at once): type codes,
+    vertices, radii, centres and sizes, in record order."""
+    codes, verts, radii = [], [], []
+    for x0, y0, x1, y1 in description.get("segments", ()):
+        codes.append(2)
+        verts.append(np.array([x0 + 1j * y0, x1 + 1j * y1]))
+        radii.append(0.0)
+    for poly in description.get("polygons", ()):
+        z = np.array([complex(x, y) for x, y in poly])
+        area = float(np.sum((z.conj() * np.roll(z, -1)).imag))
+        codes.append(len(z))
+        verts.append(z if area >= 0 else z[::-1])
+        radii.append(0.0)
+    for x, y, r in description.get("circles", ()):
+        codes.append(0)
+        verts.append(np.array([complex(x, y)]))
+        radii.append(float(r))
+    centre = np.array([v.mean() for v in verts], dtype=complex)
+    size = np.array([radii[i] if c == 0 else (abs(v[1] - v[0]) if c == 2 else float(np.sqrt(np.mean(
+        np.abs(v - v.mean()) ** 2)))) for i, (c, v) in enumerate(zip(codes, verts, strict=True))])
+    return {"codes": np.array(codes, dtype=int), "verts": verts, "radius": np.array(radii, dtype=float),
+            "centre": centre, "size": size}
+
+
+def test_verifier_parts_built_per_kind_equal_those_built_part_by_part():
+    """``_Parts`` builds each kind of part at once: the same codes, vertices, radii, centres and sizes to the bit
+    as built part by part, on written figures of every generator, with a part dropped, a polygon turned the other
+    way round, and parts of every kind added; and a self-similar verdict's root code is the type of the largest
+    part (what the motif check compares)."""
+    rng = np.random.default_rng(31)
+    descriptions = []
+    for index in range(8):
+        for description in _build(5, index).item.metadata["scene"]["options"]:
+            descriptions.append(description)
+            changed = copy.deepcopy(description)
+            for key in ("segments", "polygons", "circles"):
+                if changed[key]:
+                    changed[key].pop(int(rng.integers(len(changed[key]))))
+                    break
+            descriptions.append(changed)
+            mixed = copy.deepcopy(description)
+            if mixed["polygons"]:
+                mixed["polygons"][0] = mixed["polygons"][0][::-1]
+            mixed["polygons"].append([[0.1, 0.1], [0.3, 0.1], [0.2, 0.3]])
+            mixed["circles"].append([0.5, 0.4, 0.1])
+            mixed["segments"].append([0.1, 0.2, 0.3, 0.4])
+            descriptions.append(mixed)
+    descriptions.append({"segments": [], "polygons": [], "circles": []})
+    roots = Counter()
+    for description in descriptions:
+        parts, expected = verifier._Parts(description), _parts_one_by_one(description)
+        for key in ("codes", "radius", "centre", "size"):
+            got = getattr(parts, key)
+            assert got.dtype == expected[key].dtype and got.tobytes() == expected[key].tobytes(), key
+        assert len(parts.verts) == len(expected["verts"])
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(parts.verts, expected["verts"], strict=True))
+        verdict = verifier.figure_verdict(description)
+        if verdict.status == "self-similar":
+            assert verdict.root_code == int(expected["codes"][int(np.argmax(expected["size"]))])
+            roots[verdict.root_code] += 1
+    assert len(roots) >= 2
+
+
+def _own_samples_by_least_and_most(points, parts, side, reach):
+    """``_own_samples`` as it was: the least and the most part number per pixel, each read around every sample."""
+    ij = np.floor(points).astype(int).clip(0, side - 1)
+    parts = parts.astype(np.int32)
+    span = int(np.ceil(reach))
+    wide = side + 2 * span
+    least = np.full((wide, wide), np.iinfo(np.int32).max, dtype=np.int32)
+    most = np.full((wide, wide), -1, dtype=np.int32)
+    rows, cols = ij[:, 1] + span, ij[:, 0] + span
+    np.minimum.at(least, (rows, cols), parts)
+    np.maximum.at(most, (rows, cols), parts)
+    dy, dx = np.mgrid[-span:span + 1, -span:span + 1]
+    inside = dx * dx + dy * dy <= reach * reach
+    offsets = (dy[inside] * wide + dx[inside]).ravel()
+    at = (rows * wide + cols)[:, None] + offsets[None, :]
+    return (least.ravel()[at].min(axis=1) >= parts) & (most.ravel()[at].max(axis=1) <= parts)
+
+
+def test_own_samples_read_once_per_pixel_as_by_least_and_most():
+    """``_own_samples`` keeps one value per pixel (no sample, the one part whose samples lie there, or two parts
+    meeting): it flags exactly the samples that the least and the most part number per pixel flag, on random
+    samples (off the tile, few and many parts, small and large reaches) and on the centre lines of written
+    figures."""
+    rng = np.random.default_rng(41)
+    cases = []
+    for _ in range(200):
+        size = int(rng.integers(5, 60))
+        count = int(rng.integers(1, 300))
+        cases.append((rng.uniform(-3.0, size + 3.0, (count, 2)), rng.integers(0, int(rng.integers(1, 8)), count),
+                      size, float(rng.uniform(0.3, 6.0))))
+    for description in _build(3, 2).item.metadata["scene"]["options"]:
+        segments, owner = verifier._polylines(description, 407)
+        points, which = verifier.line_raster.samples(segments)
+        cases.append((points, owner[which], 407, float(description["pen"]) / 2 + verifier.STRAY_REACH + 1.0))
+    flagged = set()
+    for points, parts, side, reach in cases:
+        own = verifier._own_samples(points, parts, side, reach)
+        assert np.array_equal(own, _own_samples_by_least_and_most(points, parts, side, reach))
+        flagged.update(own.tolist())
+    assert flagged == {True, False}
+
+
+def _expand_level_by_level(root, rules, fault=None):
+    """``recursion.expand`` as it was: every level's child maps read from the rule and stacked anew."""
+
+    def children(frames, rule):
+        maps = np.array([[c.dx, c.dy, c.turn, c.ratio] for c in rule])
+        x, y, a, s = (frames[:, None, k] for k in range(4))
+        cos, sin = np.cos(a), np.sin(a)
+        return np.stack([x + s * (cos * maps[:, 0] - sin * maps[:, 1]), y + s * (sin * maps[:, 0] + cos * maps[:, 1]),
+                         a + maps[:, 2], s * maps[:, 3]], axis=2).reshape(-1, 4)
+
+    levels, swapped = [np.array([root], dtype=float)], [np.zeros(1, dtype=bool)]
+    for level, rule in enumerate(rules, start=1):
+        parents = levels[-1]
+        frames = children(parents, rule).reshape(len(parents), len(rule), 4)
+        mask, keep = np.zeros(frames.shape[:2], dtype=bool), np.ones(frames.shape[:2], dtype=bool)
+        if fault is not None and fault.level == level:
+            chosen = slice(None) if fault.parent is None else slice(fault.parent, fault.parent + 1)
+            if fault.rule is not None:
+                frames[chosen] = children(parents[chosen], fault.rule).reshape(-1, len(rule), 4)
+            if fault.motif is not None:
+                mask[chosen] = True
+            if fault.drop is not None:
+                keep[chosen, fault.drop] = False
+        levels.append(frames[keep])
+        swapped.append(mask[keep])
+    return levels, swapped
+
+
+def test_expand_reads_each_rule_once_as_level_by_level():
+    """``recursion.expand`` turns each rule into its table of child maps once: the frames and substitute-motif
+    masks are those made level by level to the bit, valid and with a broken ratio, turn, motif or missing child, at
+    one parent or over a whole level."""
+    rng = np.random.default_rng(43)
+    for k in range(60):
+        generator = recursion.GENERATORS[k % len(recursion.GENERATORS)]
+        spec = recursion._spec(generator, rng, ("plain", "irregular")[k % 2], None, 4)
+        rules = [recursion._rule(generator, spec)] * 3
+        broken = tuple(recursion._rule(generator, spec, break_turn=17.0, break_scale=0.8))
+        level = 1 + k % 3
+        parent = None if k % 4 == 0 else int(rng.integers(len(rules[0]) ** (level - 1)))
+        faults = (None, recursion.Break(level, parent, rule=broken), recursion.Break(level, parent, motif=("poly", 5)),
+                  recursion.Break(level, parent, drop=int(rng.integers(len(rules[0])))))
+        root = (0.1, -0.2, float(rng.uniform(0, 6.28)), 1.0)
+        for fault in faults:
+            frames, swapped = recursion.expand(root, rules, fault)
+            old_frames, old_swapped = _expand_level_by_level(root, rules, fault)
+            assert [f.tobytes() for f in frames] == [f.tobytes() for f in old_frames]
+            assert [m.tolist() for m in swapped] == [m.tolist() for m in old_swapped]

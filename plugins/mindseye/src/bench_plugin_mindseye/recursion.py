@@ -119,14 +119,22 @@ class Group:
         return len(self.data)
 
 
-def _children(frames: np.ndarray, rule: Sequence[ChildMap]) -> np.ndarray:
-    """Frames (x, y, angle, scale) of every child of every parent frame, parent-major."""
-    maps = np.array([[c.dx, c.dy, c.turn, c.ratio] for c in rule])
+def _children(frames: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """Frames (x, y, angle, scale) of every child of every parent frame, parent-major; ``maps`` holds a rule's
+    child maps as rows (dx, dy, turn, ratio), see ``_map_table``."""
     x, y, a, s = (frames[:, None, k] for k in range(4))
     cos, sin = np.cos(a), np.sin(a)
-    out = np.stack([x + s * (cos * maps[:, 0] - sin * maps[:, 1]), y + s * (sin * maps[:, 0] + cos * maps[:, 1]),
-                    a + maps[:, 2], s * maps[:, 3]], axis=2)
+    out = np.empty((len(frames), len(maps), 4))
+    out[..., 0] = x + s * (cos * maps[:, 0] - sin * maps[:, 1])
+    out[..., 1] = y + s * (sin * maps[:, 0] + cos * maps[:, 1])
+    out[..., 2] = a + maps[:, 2]
+    out[..., 3] = s * maps[:, 3]
     return out.reshape(-1, 4)
+
+
+def _map_table(rule: Sequence[ChildMap]) -> np.ndarray:
+    """A rule's child maps as rows (dx, dy, turn, ratio), what ``_children`` takes."""
+    return np.array([[c.dx, c.dy, c.turn, c.ratio] for c in rule], dtype=float).reshape(-1, 4)
 
 
 @attrs.frozen
@@ -148,19 +156,26 @@ def expand(
     per level a mask of the frames drawn with the fault's substitute motif."""
     levels = [np.array([root], dtype=float)]
     swapped = [np.zeros(1, dtype=bool)]
+    tables: dict[int, np.ndarray] = {}  # one table per rule (the levels of a construction share one rule)
     for level, rule in enumerate(rules, start=1):
         parents = levels[-1]
-        frames = _children(parents, rule).reshape(len(parents), len(rule), 4)
+        if id(rule) not in tables:
+            tables[id(rule)] = _map_table(rule)
+        frames = _children(parents, tables[id(rule)])
+        if fault is None or fault.level != level:
+            levels.append(frames)
+            swapped.append(np.zeros(len(frames), dtype=bool))
+            continue
+        frames = frames.reshape(len(parents), len(rule), 4)
         mask = np.zeros(frames.shape[:2], dtype=bool)
         keep = np.ones(frames.shape[:2], dtype=bool)
-        if fault is not None and fault.level == level:
-            chosen = slice(None) if fault.parent is None else slice(fault.parent, fault.parent + 1)
-            if fault.rule is not None:
-                frames[chosen] = _children(parents[chosen], fault.rule).reshape(-1, len(rule), 4)
-            if fault.motif is not None:
-                mask[chosen] = True
-            if fault.drop is not None:
-                keep[chosen, fault.drop] = False
+        chosen = slice(None) if fault.parent is None else slice(fault.parent, fault.parent + 1)
+        if fault.rule is not None:
+            frames[chosen] = _children(parents[chosen], _map_table(fault.rule)).reshape(-1, len(rule), 4)
+        if fault.motif is not None:
+            mask[chosen] = True
+        if fault.drop is not None:
+            keep[chosen, fault.drop] = False
         levels.append(frames[keep])
         swapped.append(mask[keep])
     return levels, swapped
@@ -820,7 +835,7 @@ def _single(flat: _Flat, i: int) -> Group:
 def _regenerates(flat: _Flat, root: int, root_frame: tuple, rule: Sequence[tuple[float, float, float, float]],
                  min_levels: int) -> bool:
     """Whether applying ``rule`` from the root reproduces the drawing: same count, same primitives."""
-    maps = [ChildMap(*r) for r in rule]
+    maps = np.array(rule, dtype=float).reshape(-1, 4)  # rows (dx, dy, turn, ratio), as ``_map_table`` makes
     levels = [np.array([root_frame], dtype=float)]
     total = 1
     while total < len(flat.codes):

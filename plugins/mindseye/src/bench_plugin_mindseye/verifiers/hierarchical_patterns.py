@@ -24,6 +24,7 @@ ring whose sub-rings are turned at will would pass as a copy of itself.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -72,12 +73,13 @@ EXACT_ALLOWED = 2
 @dataclass(frozen=True)
 class Verdict:
     """The outcome of the self-similarity search: ``status`` is "self-similar" (then ``levels`` and
-    ``branching`` say what was found), "broken" (proven: no set of maps regenerates the figure) or
-    "undecided"."""
+    ``branching`` say what was found, and ``root_code`` the type code of the root, the largest part), "broken"
+    (proven: no set of maps regenerates the figure) or "undecided"."""
 
     status: str
     levels: int = 0
     branching: int = 0
+    root_code: int = -1
 
 
 class _Parts:
@@ -85,32 +87,48 @@ class _Parts:
     n >= 3 polygon) for vectorised matching."""
 
     def __init__(self, description: Mapping[str, Any]):
-        codes, verts, radii = [], [], []
-        for x0, y0, x1, y1 in description.get("segments", ()):
-            codes.append(2)
-            verts.append(np.array([x0 + 1j * y0, x1 + 1j * y1]))
-            radii.append(0.0)
-        for poly in description.get("polygons", ()):
-            z = np.array([complex(x, y) for x, y in poly])
-            area = float(np.sum((z.conj() * np.roll(z, -1)).imag))
-            codes.append(len(z))
-            verts.append(z if area >= 0 else z[::-1])
-            radii.append(0.0)
-        for x, y, r in description.get("circles", ()):
-            codes.append(0)
-            verts.append(np.array([complex(x, y)]))
-            radii.append(float(r))
-        self.codes = np.array(codes, dtype=int)
+        # per kind at once, parts in record order: segments, polygons (each vertex count at once), circles
+        lines = [list(line) for line in description.get("segments", ())]
+        if any(len(line) != 4 for line in lines):
+            raise ValueError("a recorded segment is not [x0, y0, x1, y1]")
+        ends = np.array(lines, dtype=float).reshape(-1, 2, 2)
+        segments = ends[..., 0] + 1j * ends[..., 1]
+        polygons = [_table(poly, 2, "polygon corner") for poly in description.get("polygons", ())]
+        circles = _table(description.get("circles", ()), 3, "circle")
+        count = len(segments) + len(polygons) + len(circles)
+        placeholder = np.zeros(0, dtype=complex)  # each polygon's vertices are set below
+        verts = [*segments, *([placeholder] * len(polygons)), *_complex(circles[:, :2])[:, None]]
+        codes = np.zeros(count, dtype=int)
+        codes[:len(segments)] = 2
+        centre = np.zeros(count, dtype=complex)
+        centre[:len(segments)] = segments.mean(axis=1)
+        size = np.zeros(count)
+        step = segments[:, 1] - segments[:, 0]
+        size[:len(segments)] = np.hypot(step.real, step.imag)  # what abs() of each complex step gives
+        corners = np.array([len(p) for p in polygons], dtype=int)
+        for n in np.unique(corners).tolist():
+            chosen = np.flatnonzero(corners == n)
+            z = _complex(np.array([polygons[k] for k in chosen]).reshape(len(chosen), n, 2))
+            area = (z.conj() * np.roll(z, -1, axis=1)).imag.sum(axis=1)
+            z[area < 0] = z[area < 0, ::-1]  # counter-clockwise in y-down panel coordinates
+            at = len(segments) + chosen
+            codes[at] = n
+            middle = z.mean(axis=1)
+            centre[at] = middle
+            size[at] = np.sqrt(np.mean(np.abs(z - middle[:, None]) ** 2, axis=1))
+            for k, row in zip(at.tolist(), z, strict=True):
+                verts[k] = row
+        radius = np.zeros(count)
+        radius[count - len(circles):] = circles[:, 2]
+        centre[count - len(circles):] = _complex(circles[:, :2])
+        size[count - len(circles):] = circles[:, 2]
+        self.codes = codes
         self.verts = verts
-        self.radius = np.array(radii, dtype=float)
-        self.centre = np.array([v.mean() for v in verts], dtype=complex)
-        self.size = np.array([
-            self.radius[i] if c == 0 else (abs(v[1] - v[0]) if c == 2 else float(np.sqrt(np.mean(np.abs(v - v.mean())
-                                                                                                 ** 2))))
-            for i, (c, v) in enumerate(zip(codes, verts, strict=True))
-        ])
+        self.radius = radius
+        self.centre = centre
+        self.size = size
         self.groups: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        for code in sorted(set(codes)):
+        for code in sorted(set(codes.tolist())):
             members = np.flatnonzero(self.codes == code)
             table = np.array([self.verts[i] for i in members]) if code else self.centre[members, None]
             self.groups[code] = (members, table)
@@ -135,6 +153,23 @@ class _Parts:
                 close[rows] = far < TOLERANCE
             out[members[close]] = members[best[close]]
         return out
+
+
+def _table(rows: Any, width: int, name: str) -> np.ndarray:
+    """Recorded rows of ``width`` numbers as an n x width array (an empty record: 0 x width)."""
+    table = np.array(rows, dtype=float)
+    if not table.size:
+        return table.reshape(0, width)
+    if table.ndim != 2 or table.shape[1] != width:
+        raise ValueError(f"a recorded {name} is not {width} numbers")
+    return table
+
+
+def _complex(xy: np.ndarray) -> np.ndarray:
+    """Points (..., 2) as complex numbers x + iy, exactly."""
+    z = np.empty(xy.shape[:-1], dtype=complex)
+    z.real, z.imag = xy[..., 0], xy[..., 1]
+    return z
 
 
 def _maps(parts: _Parts, root: int, target: int, reference: int | None) -> list[tuple[complex, complex]]:
@@ -260,7 +295,7 @@ def figure_verdict(description: Mapping[str, Any]) -> Verdict:
         return Verdict("undecided")
     if not levels:
         return Verdict("broken")
-    return Verdict("self-similar", levels, len(chosen))
+    return Verdict("self-similar", levels, len(chosen), int(parts.codes[root]))
 
 
 def _spin(parts: _Parts, root: int, target: int, a: complex) -> float:
@@ -314,11 +349,10 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
         for key, value in found.items():
             if claimed.get(key) != value:
                 failures.append(f"figure {name}: the record claims {key} {claimed.get(key)}, the figure has {value}")
-        parts = _Parts(description)
-        root_code = int(parts.codes[int(np.argmax(parts.size))])
         motif = claimed.get("motif") or ["?", -1]
-        if _MOTIF_CODES.get(motif[0], motif[1]) != root_code:
-            failures.append(f"figure {name}: the record claims motif {motif}, the root part is of type {root_code}")
+        if _MOTIF_CODES.get(motif[0], motif[1]) != verdict.root_code:
+            failures.append(f"figure {name}: the record claims motif {motif}, the root part is of type "
+                            f"{verdict.root_code}")
     return failures
 
 
@@ -358,59 +392,90 @@ def _polylines(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, n
 
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """The recorded parts stroked with the recorded pen on white (RGB, side x side): ``line_raster``'s stroke
-    coverage, worked out on the box of the strokes only (``_grown``)."""
+    coverage, worked out on the box of the strokes only (``_grown_box``), each covered pixel painted the colour
+    ``line_raster.paint`` gives its coverage (``_coverage_colours``)."""
     segments, _ = _polylines(description, side)
-    cover = np.zeros((side, side), dtype=np.float32)
-    if len(segments):
-        factor = line_raster.FACTOR
-        points, _ = line_raster.samples(segments * factor, step=0.7)
-        fine = _grown(points, side * factor, float(description["pen"]) * factor / 2 - 0.5, factor)
-        counts = np.zeros((side, side), dtype=np.uint8)
-        cells = fine.view(np.uint8)
-        for dy in range(factor):
-            for dx in range(factor):
-                counts += cells[dy::factor, dx::factor]
-        cover = counts.astype(np.float32) / (factor * factor)
-    return line_raster.paint(side, [(cover, description.get("ink", (20, 20, 20)))])
+    image = np.full((side, side, 3), 255, dtype=np.uint8)
+    if not len(segments):
+        return image
+    factor = line_raster.FACTOR
+    points, _ = line_raster.samples(segments * factor, step=0.7)
+    grown = _grown_box(points, side * factor, float(description["pen"]) * factor / 2 - 0.5, factor)
+    if grown is None:
+        return image
+    (x0, y0), fine = grown
+    # sub-pixels covered per output pixel of the box (its far edge may cut an output pixel: those sub-pixels are
+    # off the grown box, so blank)
+    counts = np.zeros((-(-fine.shape[0] // factor), -(-fine.shape[1] // factor)), dtype=np.uint8)
+    cells = fine.view(np.uint8)
+    for dy in range(factor):
+        for dx in range(factor):
+            part = cells[dy::factor, dx::factor]
+            counts[:part.shape[0], :part.shape[1]] += part
+    colours = _coverage_colours(tuple(description.get("ink", (20, 20, 20))), factor)
+    image[y0 // factor:y0 // factor + counts.shape[0], x0 // factor:x0 // factor + counts.shape[1]] = colours[counts]
+    return image
+
+
+@functools.lru_cache(maxsize=8)
+def _coverage_colours(ink: tuple[int, ...], factor: int) -> np.ndarray:
+    """The colour ``line_raster.paint`` lays on white for each coverage of a pixel by ``k`` of its
+    ``factor * factor`` sub-pixels (row k), read-only."""
+    levels = np.arange(factor * factor + 1, dtype=np.float32) / (factor * factor)
+    colours = line_raster.paint(len(levels), [(np.diag(levels), ink)])[np.arange(len(levels)), np.arange(len(levels))]
+    colours.setflags(write=False)
+    return colours
 
 
 def _grown(points: np.ndarray, size: int, radius: float, align: int = 1) -> np.ndarray:
     """``line_raster.dilate(line_raster.mark(points, size), radius)``, the same grid, with the marking and the
-    growing done only on the box of the marked pixels widened by the radius (its corner on a multiple of
-    ``align``): no mark can grow beyond it, and the rest of the grid stays blank."""
+    growing done only on the box of the marked pixels widened by the radius (``_grown_box``): no mark can grow
+    beyond it, and the rest of the grid stays blank."""
     grid = np.zeros((size, size), dtype=bool)
+    grown = _grown_box(points, size, radius, align)
+    if grown is not None:
+        (x0, y0), box = grown
+        grid[y0:y0 + box.shape[0], x0:x0 + box.shape[1]] = box
+    return grid
+
+
+def _grown_box(points: np.ndarray, size: int, radius: float, align: int = 1,
+               ) -> tuple[tuple[int, int], np.ndarray] | None:
+    """The part of ``_grown``'s grid that can hold marks: the box of the marked pixels widened by the radius
+    (clipped to the grid, its corner on a multiple of ``align``), as (its corner (x, y), the grown marks on it);
+    None if no point lies on the grid."""
     ij = np.floor(points).astype(int)
-    ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
+    if not len(ij) or ij.min() < 0 or ij.max() >= size:  # only some points on the grid
+        ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
     if not len(ij):
-        return grid
+        return None
     margin = int(np.floor(max(radius, 0.0))) + 1
     x0, y0 = (max(0, int(v) - margin) // align * align for v in ij.min(axis=0))
     x1, y1 = (min(size, int(v) + margin + 1) for v in ij.max(axis=0))
     box = np.zeros((y1 - y0, x1 - x0), dtype=bool)
     box[ij[:, 1] - y0, ij[:, 0] - x0] = True
-    grid[y0:y1, x0:x1] = line_raster.dilate(box, radius)
-    return grid
+    return (x0, y0), line_raster.dilate(box, radius)
 
 
 def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float) -> np.ndarray:
     """Which centre-line samples (continuous tile pixels, each of the part in ``parts``) lie further than about
-    ``reach`` pixels from every sample of another part: no pixel within ``reach`` of a sample's pixel holds a
-    sample of a lower or a higher part number than its own."""
+    ``reach`` pixels from every sample of another part: every pixel within ``reach`` of a sample's pixel holds no
+    sample or samples of its own part only."""
     ij = np.floor(points).astype(int).clip(0, side - 1)
     parts = parts.astype(np.int32)
     span = int(np.ceil(reach))
-    # the grids padded by ``span`` with values that pass every test (an offset off the tile tests nothing)
+    # per pixel: -1 where no sample lies, the part where the samples of one part lie, -2 where two parts meet; on a
+    # grid padded by ``span`` with -1 (an offset off the tile tests nothing)
     wide = side + 2 * span
-    least = np.full((wide, wide), np.iinfo(np.int32).max, dtype=np.int32)
-    most = np.full((wide, wide), -1, dtype=np.int32)
-    rows, cols = ij[:, 1] + span, ij[:, 0] + span
-    np.minimum.at(least, (rows, cols), parts)
-    np.maximum.at(most, (rows, cols), parts)
+    at = (ij[:, 1] + span) * wide + ij[:, 0] + span
+    held = np.full(wide * wide, -1, dtype=np.int32)
+    held[at] = parts
+    held[at[held[at] != parts]] = -2
     dy, dx = np.mgrid[-span:span + 1, -span:span + 1]
     inside = dx * dx + dy * dy <= reach * reach
     offsets = (dy[inside] * wide + dx[inside]).ravel()
-    at = (rows * wide + cols)[:, None] + offsets[None, :]
-    return (least.ravel()[at].min(axis=1) >= parts) & (most.ravel()[at].max(axis=1) <= parts)
+    around = held[at[:, None] + offsets[None, :]]
+    return ((around == parts[:, None]) | (around == -1)).all(axis=1)
 
 
 def part_ink(tile: np.ndarray, description: Mapping[str, Any], lines: tuple[np.ndarray, np.ndarray] | None = None,
@@ -539,7 +604,7 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
 
 def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     """``panel_pixel_failures`` of every option panel cut from the image at its recorded box."""
-    pixels = np.asarray(image.convert("RGB"))
+    pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))  # no copy made to read it
     failures = []
     for k, (box, description) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True)):
         left, top, right, bottom = box
