@@ -308,6 +308,45 @@ def test_pattern_ink_unchanged_equals_reference(reach):
             assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
+def _window_reference(ink: groups.PatternInk, centre, radius):
+    """``PatternInk._window`` as first written (the half-size picture padded whole, grid, mask and spectrum made
+    afresh): the reference its faster form must equal exactly."""
+    half = math.ceil(1.5 * radius) + 2
+    dark = np.pad(ink.dark[::2, ::2], half + 1)
+    mx, my = (round(v / 2) for v in centre)
+    target = dark[my + 1: my + 2 * half + 2, mx + 1: mx + 2 * half + 2]
+    grid = np.mgrid[-half: half + 1, -half: half + 1][::-1].reshape(2, -1).astype(np.float64)
+    own = np.hypot(*grid) <= radius / 2 + 1
+    spectrum = np.fft.rfft2(target, s=(groups._fft_length(target.shape[0]),) * 2)
+    dy, dx = np.mgrid[1 - half: half, 1 - half: half]
+    return (target, spectrum, grid, own, 2 * np.array((mx, my), np.float64)), 2 * np.hypot(dx, dy)
+
+
+@pytest.mark.parametrize("reach", [0, 1])
+def test_pattern_ink_setup_and_window_equal_reference(reach):
+    """``PatternInk``'s darkness, inked pixels (np.nonzero's order) and padding, and its overlay window (a slice
+    into zeros, the grid, mask and shift lengths kept between patches) are exactly what they were first computed
+    as, for random pictures and centres up to and past the picture's edges."""
+    rng = np.random.default_rng(31 + reach)
+    for _trial in range(40):
+        h, w = (int(v) for v in rng.integers(20, 300, 2))
+        levels = rng.choice([255, 238, 170, 119, 68, 51, 0], (h, w, 3)).astype(np.uint8)
+        picture = np.where(rng.random((h, w, 1)) < rng.uniform(0.05, 0.6), levels, 255).astype(np.uint8)
+        ink = groups.PatternInk(picture, reach)
+        dark = (255 - picture.min(axis=2)).astype(np.float32) / np.float32(255)
+        ys, xs = np.nonzero(dark > groups.PATTERN_INK)
+        assert np.array_equal(ink.dark, dark) and ink.dark.dtype == dark.dtype
+        assert np.array_equal(ink.points, np.stack([xs, ys], axis=1).astype(np.float64))
+        assert np.array_equal(ink.values, dark[ys, xs])
+        assert np.array_equal(ink.padded, np.pad(dark, reach + 1)) and ink.padded.dtype == np.float32
+        radius = float(rng.uniform(4, 40))
+        centre = (float(rng.uniform(-2, w + 1)), float(rng.uniform(-2, h + 1)))
+        want, lengths = _window_reference(ink, centre, radius)
+        got = ink._window(centre, radius)
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want, strict=True))
+        assert np.array_equal(ink._lengths(math.ceil(1.5 * radius) + 2), lengths)
+
+
 def _changed_reference(m, stack, offsets):
     """``groups._changed`` as first written (2-D colour gathers, ``all_channels``): the reference its faster form
     must equal exactly."""

@@ -249,3 +249,102 @@ def test_verifier_one_way_equals_reference(reach):
             got = pixels._one_way(a, shifts, limit)
             want = _one_way_reference(pixels, a, shifts, limit)
             assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_linear_identity_is_allclose_to_the_identity():
+    """``wg._linear_identity`` answers what ``np.allclose(a, np.eye(2))`` answers, for lattice maps and for
+    matrices off the identity by amounts around its tolerances."""
+    rng = np.random.default_rng(5)
+    matrices = [groups.rotation(a)[:2, :2] for a in (0, 60, 90, 120, 180, 270, 360)]
+    matrices += [np.diag((-1.0, 1.0)), np.eye(2) * -1]
+    for scale in (1e-12, 1e-9, 5e-9, 1e-8, 1.2e-8, 1e-5, 1.1e-5, 2e-5, 1e-3):
+        matrices += [np.eye(2) + rng.normal(0, scale, (2, 2)) for _ in range(40)]
+    for a in matrices:
+        assert wg._linear_identity(a) == np.allclose(a, np.eye(2))
+
+
+def _random_patch(rng, h, w):
+    levels = rng.choice([255, 238, 170, 119, 51, 0], (h, w, 3)).astype(np.uint8)
+    return np.where(rng.random((h, w, 1)) < 0.4, levels, 255).astype(np.uint8)
+
+
+def test_verifier_translation_and_inked_pixels_equal_the_general_route():
+    """``Pixels.translation`` (the darkness laid over itself, for whole-pixel shifts compared in place) reads
+    exactly what ``mismatch`` of the identity reads, and ``_inked`` lists what np.nonzero lists, for random
+    patches and whole, half and arbitrary shifts reaching past the patch (both reaches, every sample limit)."""
+    rng = np.random.default_rng(17)
+    for _trial in range(40):
+        h, w = (int(v) for v in rng.integers(20, 160, 2))
+        dark = verifier.darkness(_random_patch(rng, h, w))
+        ys, xs = np.nonzero(dark > verifier.INK)
+        assert all(np.array_equal(a, b) for a, b in zip(verifier._inked(dark), (ys, xs), strict=True))
+        shifts = rng.integers(-w - 3, w + 3, (12, 2)).astype(float)
+        shifts[::3] += rng.choice([0.5, 0.25], (4, 2))
+        for reach, samples in ((0, None), (0, 50), (1, None), (1, 300)):
+            pixels = verifier.Pixels(dark, reach=reach, samples=samples)
+            for t in shifts:
+                assert pixels.translation(t) == pixels.mismatch(np.eye(2), t)[0]
+
+
+def test_verifier_fold_bins_are_fft_friendly_and_no_coarser():
+    """The fold's bins have no prime factor above 5, stay within BINS and are never fewer than one per BIN_PX."""
+    for longest in np.linspace(10, 600, 400):
+        bins = verifier.fold_bins(float(longest))
+        raw = int(min(verifier.BINS[1], max(verifier.BINS[0], round(longest / verifier.BIN_PX))))
+        m = bins
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        assert m == 1 and verifier.BINS[0] <= bins <= verifier.BINS[1] and raw <= bins < raw * 1.2
+
+
+def test_verifier_best_shifts_of_a_stack_are_each_ones_own():
+    """``_best_shifts`` of a stack of tables gives, row by row, what each table gives alone; shifts near none
+    are left out when asked."""
+    rng = np.random.default_rng(23)
+    for bins in (24, 45, 64, 90, 128):
+        table = rng.random((bins, bins)).astype(np.float32)
+        moved = np.array([np.roll(table, (int(rng.integers(bins)), int(rng.integers(bins))), (0, 1))
+                          + rng.normal(0, 0.05, table.shape).astype(np.float32) for _ in range(5)])
+        stacked = verifier._best_shifts(table, moved)
+        alone = np.array([verifier._best_shifts(table, m[None])[0] for m in moved])
+        assert np.allclose(stacked, alone, atol=1e-9, rtol=0)
+        excluded = verifier._best_shifts(table, table[None], 3)[0] % bins  # none within 3 bins of no shift
+        assert max(min(v, bins - v) for v in excluded) >= 3.5
+
+
+def _climb_reference(pixels: verifier.Pixels, a, t, radius):
+    """``Pixels.best`` within one pixel as first written (every neighbour measured at every step)."""
+    shift = np.asarray(t, float)
+    for _step in range(radius):
+        trials = shift + verifier.NEIGHBOURS
+        scores = pixels.mismatch(a, trials, limit=verifier.CLIMB)
+        k = int(np.argmin(scores))
+        shift = trials[k]
+        if k == 4:
+            break
+    return float(pixels.mismatch(a, shift)[0]), shift
+
+
+def test_verifier_climb_measuring_each_shift_once_equals_the_first_climb():
+    """The climb within one pixel that measures each shift once reads the mismatch the first climb read, at the
+    same shift (to rounding), on hexagonal patches, for turns and mirrors that hold and that do not."""
+    rng = np.random.default_rng(29)
+    built = build(TASK, {"majority": "p6m", "odd": "p31m"}, seed=4)
+    for k in range(4):
+        pixels = verifier.Pixels(verifier.darkness(_patch(built, k)), reach=1)
+        for degrees in (60, 120, 180, 90, 33):
+            a = groups.rotation(degrees)[:2, :2]
+            for t in rng.uniform(-40, 40, (3, 2)) + np.array((244.0, 244.0)) - a @ np.array((244.0, 244.0)):
+                got, want = pixels.best(a, t, 4), _climb_reference(pixels, a, t, 4)
+                assert got[0] == want[0] and np.allclose(got[1], want[1], atol=1e-9, rtol=0)
+
+
+def test_viewed_is_probes_d4_operation():
+    """``wg.viewed`` gives, for every D4 view, the very array ``probe.apply`` gives (square and oblong pictures)."""
+    rng = np.random.default_rng(41)
+    for shape in ((488, 488, 3), (37, 53, 3)):
+        rgb = rng.integers(0, 256, shape).astype(np.uint8)
+        for view in probe.D4:
+            got, want = wg.viewed(view, rgb), probe.apply(view, rgb)
+            assert got.dtype == want.dtype and np.array_equal(got, want)

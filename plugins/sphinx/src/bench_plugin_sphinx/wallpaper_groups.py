@@ -132,6 +132,14 @@ def _lattice(kind: str, area: float, rng) -> groups.Lattice:
                           f"patch in {ATTEMPTS} draws")
 
 
+_EYE = np.eye(2)
+
+
+def _linear_identity(a: np.ndarray) -> bool:
+    """``np.allclose(a, np.eye(2))`` (its tolerances, for a finite 2 x 2 ``a``), without its overhead."""
+    return bool(np.all(np.abs(a - _EYE) <= 1e-08 + 1e-05 * _EYE))
+
+
 def _exact(kind: str) -> bool:
     return kind != "hexagonal"
 
@@ -193,7 +201,21 @@ def pattern_canvas(patch: dict[str, Any], sprites: list | None = None) -> np.nda
 def render_patch(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
     """One patch's pixels (INNER x INNER) from its record: its pattern (``pattern_canvas``) seen through its
     ``view`` (a D4 operation: the lattice's rows may run across or down, either way round)."""
-    return probe.apply(patch["view"], pattern_canvas(patch, sprites))
+    return viewed(patch["view"], pattern_canvas(patch, sprites))
+
+
+#: PIL's transposes of the D4 operations that move pixels across rows (``probe.apply`` of them on an RGB array).
+_TRANSPOSES = {"mirror": Image.Transpose.FLIP_LEFT_RIGHT, "transpose": Image.Transpose.TRANSPOSE,
+               "transverse": Image.Transpose.TRANSVERSE, "rot90": Image.Transpose.ROTATE_90,
+               "rot180": Image.Transpose.ROTATE_180, "rot270": Image.Transpose.ROTATE_270}
+
+
+def viewed(view: str, rgb: np.ndarray) -> np.ndarray:
+    """``probe.apply(view, rgb)`` for an RGB picture (a new array, only to be read), faster: PIL moves whole
+    pixels where numpy would copy a reordered RGB array channel byte by channel byte."""
+    if view not in _TRANSPOSES:
+        return probe.apply(view, rgb)
+    return np.asarray(Image.fromarray(rgb).transpose(_TRANSPOSES[view]))
 
 
 def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, origin, radius: float
@@ -216,7 +238,7 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
         """t moved by the lattice vector that keeps the canvas's centre nearest itself under x -> a x + t."""
         return t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))
 
-    turning = [op for op in reps if not np.allclose(op[:2, :2], np.eye(2))]  # every element but the translations
+    turning = [op for op in reps if not _linear_identity(op[:2, :2])]  # every element but the translations
     elements = [0.0]
     if turning:
         shifts = [central(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning]
@@ -226,7 +248,7 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     anchor = anchor + basis @ np.rint(np.linalg.solve(basis, centre - anchor))  # the seed's copy nearest the middle
     offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
     maps = groups.lattice_symmetries(lattice)
-    excludes = [SHORTEST if np.allclose(a, np.eye(2)) else 0.0 for a in maps]
+    excludes = [SHORTEST if _linear_identity(a) else 0.0 for a in maps]
     tried, owners = [], []
     for k, (a, peaks) in enumerate(zip(maps, ink.overlays(maps, anchor, radius, PEAKS, excludes), strict=True)):
         for peak in peaks:
@@ -405,7 +427,7 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         (``shapes``, appended to), the copies in the patch, the most evenly centred crop (``_crop``) and a random
         view; redrawn while the drawn pattern does not show its group clearly (``clearly_symmetric``: the
         generator's own margins, measured on the pixels with the isometries the construction knows)."""
-        checks = [p for p in groups.lattice_symmetries(lattice) if not np.allclose(p, np.eye(2))]
+        checks = [p for p in groups.lattice_symmetries(lattice) if not _linear_identity(p)]
         side = 2 * math.ceil(radius) + 5  # room for anti-aliasing and the turn around the motif's reach
         parts = [op[:2, :2].round(9) + 0.0 for op in reps]
         keys = [groups.as_json(p) for p in parts]
@@ -434,7 +456,7 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
             canvas = pattern_canvas(patch, patch_sprites(patch, trial))
             if clearly_symmetric(symmetry_readings(canvas, lattice, reps, seed, origin, radius)):
                 shapes.append(shape)
-                return patch, probe.apply(view, canvas)
+                return patch, viewed(view, canvas)
         raise GenerationError(f"wallpaper-groups: no {family} motif without symmetry, changing clearly under the "
                               f"{lattice.kind} lattice's turns and mirrors, distinct from the other patches' and "
                               f"drawing a {name} patch that shows its group clearly in {ATTEMPTS} draws")

@@ -510,10 +510,11 @@ class PatternInk:
         self.dark = (255 - channels.darkest(np.asarray(rgb)[:, :, :3])).astype(np.float32) / np.float32(255)
         self.reach = reach
         self.h, self.w = self.dark.shape
-        ys, xs = np.nonzero(self.dark > PATTERN_INK)
+        ys, xs = np.divmod(np.flatnonzero(self.dark > PATTERN_INK), self.w)  # np.nonzero's order, faster
         self.points = np.stack([xs, ys], axis=1).astype(np.float64)
         self.values = self.dark[ys, xs]
-        self.padded = np.pad(self.dark, reach + 1)
+        self.padded = np.zeros((self.h + 2 * reach + 2, self.w + 2 * reach + 2), np.float32)  # np.pad's, faster
+        self.padded[reach + 1: reach + 1 + self.h, reach + 1: reach + 1 + self.w] = self.dark
         self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
 
     def _spread(self, points: int | None) -> slice | np.ndarray:
@@ -599,10 +600,12 @@ class PatternInk:
         return out
 
     @staticmethod
+    @functools.lru_cache(maxsize=8)
     def _lengths(half: int) -> np.ndarray:
-        """Each inner cell's shift length in full pixels, for a window of ``half`` half-size pixels each way."""
+        """Each inner cell's shift length in full pixels, for a window of ``half`` half-size pixels each way (kept:
+        an item's patches share their copies' radius, so their windows' size)."""
         dy, dx = np.mgrid[1 - half: half, 1 - half: half]
-        return 2 * np.hypot(dx, dy)
+        return _read_only(2 * np.hypot(dx, dy))
 
     def _window(self, centre: tuple[float, ...], radius: float) -> tuple[np.ndarray, ...]:
         """(darkness at half size around ``centre``, as far as a copy's image can reach; its spectrum; the window's
@@ -611,14 +614,32 @@ class PatternInk:
         key = (centre, radius)
         if key not in self._windows:
             half = math.ceil(1.5 * radius) + 2
-            dark = np.pad(self.dark[::2, ::2], half + 1)
+            small, side = self.dark[::2, ::2], 2 * half + 1
             mx, my = (round(v / 2) for v in centre)
-            target = dark[my + 1: my + 2 * half + 2, mx + 1: mx + 2 * half + 2]
-            grid = np.mgrid[-half: half + 1, -half: half + 1][::-1].reshape(2, -1).astype(np.float64)
-            own = np.hypot(*grid) <= radius / 2 + 1  # the copy's own ink only, not its neighbours'
+            target = np.zeros((side, side), small.dtype)  # the half-size picture around (mx, my), zeros beyond it
+            top, left = my - half, mx - half
+            rows = slice(max(top, 0), min(top + side, small.shape[0]))
+            cols = slice(max(left, 0), min(left + side, small.shape[1]))
+            if rows.start < rows.stop and cols.start < cols.stop:
+                target[rows.start - top: rows.stop - top, cols.start - left: cols.stop - left] = small[rows, cols]
+            grid, own = _window_cells(half, radius)
             spectrum = np.fft.rfft2(target, s=(_fft_length(target.shape[0]),) * 2)
             self._windows[key] = target, spectrum, grid, own, 2 * np.array((mx, my), np.float64)
         return self._windows[key]
+
+
+@functools.lru_cache(maxsize=8)
+def _window_cells(half: int, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the offsets (x, y) of a window of ``half`` half-size pixels each way from its middle, which of them lie on
+    a copy of ``radius`` full pixels: its own ink only, not its neighbours'), kept: an item's patches share both."""
+    grid = np.mgrid[-half: half + 1, -half: half + 1][::-1].reshape(2, -1).astype(np.float64)
+    return _read_only(grid), _read_only(np.hypot(*grid) <= radius / 2 + 1)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only (it is kept and shared)."""
+    array.flags.writeable = False
+    return array
 
 
 def _fft_length(n: int) -> int:

@@ -38,8 +38,9 @@ from bench_plugin_sphinx.verifiers.records import guarded
 HOLD, FAIL = 0.05, 0.10
 #: The lattice's own translations must hold on all but this share of the inked pixels.
 PERIOD_HOLD = 0.005
-#: Bins per side of the fold: about one per BIN_PX pixels of the cell's side, within these bounds (coarse on
-#: purpose: the fold only tells roughly where each element's shift lies, and every bin must receive pixels).
+#: Bins per side of the fold: about one per BIN_PX pixels of the cell's side, within these bounds, raised to a count
+#: the FFT handles fast (``fold_bins``; coarse on purpose: the fold only tells roughly where each element's shift
+#: lies, and every bin must receive pixels).
 BIN_PX, BINS = 2.6, (24, 128)
 #: Inked pixels sampled for checking an element, at most (REFINE of them while its shift is searched for, CLIMB
 #: while it is followed from neighbour to neighbour).
@@ -119,25 +120,48 @@ def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
     return table[mi, mj]
 
 
-def _best_shift(table: np.ndarray, moved: np.ndarray, exclude: int = 0, spectrum: np.ndarray | None = None
-                ) -> np.ndarray:
-    """The circular shift (bins, to a fraction of a bin) that lays ``moved`` best over ``table``
-    (cross-correlation on the torus), other than shifts within ``exclude`` bins of none; ``spectrum``:
-    ``np.fft.rfft2(table)``, when already taken."""
+def _best_shifts(table: np.ndarray, moved: np.ndarray, exclude: int = 0, spectrum: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """For each table of ``moved`` (a stack), the circular shift (bins, to a fraction of a bin) that lays it best
+    over ``table`` (cross-correlation on the torus), other than shifts within ``exclude`` bins of none; one row
+    per moved table.  ``spectrum``: ``np.fft.rfft2(table)``, when already taken."""
     spectrum = np.fft.rfft2(table) if spectrum is None else spectrum
-    corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(moved)), s=table.shape)
+    corrs = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(moved)), s=table.shape)  # all tables in one transform
     n = table.shape[0]
-    if exclude:
-        near = np.arange(-exclude, exclude + 1) % n
-        corr[np.ix_(near, near)] = -np.inf
-    i, j = np.unravel_index(int(np.argmax(corr)), corr.shape)
-    peak = np.array((i, j), float)
-    for axis, (di, dj) in enumerate(((1, 0), (0, 1))):  # a parabola through the peak and its two neighbours
-        before, after = corr[(i - di) % n, (j - dj) % n], corr[(i + di) % n, (j + dj) % n]
-        curve = before - 2 * corr[i, j] + after
-        if np.isfinite(before) and np.isfinite(after) and curve < 0:
-            peak[axis] += float(np.clip((before - after) / (2 * curve), -0.5, 0.5))
-    return peak
+    peaks = []
+    for corr in corrs:
+        if exclude:
+            near = np.arange(-exclude, exclude + 1) % n
+            corr[np.ix_(near, near)] = -np.inf
+        i, j = np.unravel_index(int(np.argmax(corr)), corr.shape)
+        peak = np.array((i, j), float)
+        for axis, (di, dj) in enumerate(((1, 0), (0, 1))):  # a parabola through the peak and its two neighbours
+            before, after = corr[(i - di) % n, (j - dj) % n], corr[(i + di) % n, (j + dj) % n]
+            curve = before - 2 * corr[i, j] + after
+            if np.isfinite(before) and np.isfinite(after) and curve < 0:
+                peak[axis] += float(np.clip((before - after) / (2 * curve), -0.5, 0.5))
+        peaks.append(peak)
+    return np.array(peaks).reshape(-1, 2)
+
+
+def fold_bins(longest: float) -> int:
+    """Bins per side of the fold for a reduced basis whose longer vector is ``longest`` px: about one per BIN_PX
+    px, within BINS, raised to the next count with no prime factor above 5 (the correlations on the torus are
+    FFTs of that side: several times faster than at a nearby prime)."""
+    n = int(min(BINS[1], max(BINS[0], round(longest / BIN_PX))))
+    while True:
+        m = n
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        if m == 1:
+            return n
+        n += 1
+
+
+def _inked(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero(dark > INK)`` (rows, columns, in reading order), faster."""
+    return np.divmod(np.flatnonzero(dark > INK), dark.shape[1])
 
 
 class Pixels:
@@ -150,12 +174,30 @@ class Pixels:
         the same ``dark`` has them (``share``)."""
         self.dark, self.reach = dark, reach
         h, w = dark.shape
-        ys, xs, self.padded = shared if shared is not None else (*np.nonzero(dark > INK), np.pad(dark, 2))
+        ys, xs, self.padded = shared if shared is not None else (*_inked(dark), np.pad(dark, 2))
         every = max(1, -(-len(xs) // samples)) if samples else 1
         self.points = np.stack([xs[::every], ys[::every]], axis=1).astype(float)
         self.values = dark[ys[::every], xs[::every]]
         self.h, self.w = h, w
         self._inked = (ys, xs)
+
+    def translation(self, t: np.ndarray) -> float:
+        """``mismatch(identity, t)`` for a translation t; where pixels are compared in place, on every inked pixel,
+        and t is whole pixels, counted by laying the darkness over itself moved by t (the same counts, at once)."""
+        t = np.asarray(t, float)
+        tx, ty = (int(v) for v in np.rint(t))
+        h, w = self.h, self.w
+        if self.reach or len(self.points) != len(self._inked[0]) or not np.array_equal(t, (tx, ty)):
+            return float(self.mismatch(np.eye(2), t)[0])
+        if abs(tx) >= w or abs(ty) >= h:  # no image lands in the patch
+            return 1.0
+        here = self.dark[max(0, -ty): h - max(0, ty), max(0, -tx): w - max(0, tx)]  # p, with p + t in the patch
+        there = self.dark[max(0, ty): h - max(0, -ty), max(0, tx): w - max(0, -tx)]  # p + t
+        changed = np.abs(there - here) > 0.1
+        ink_here, ink_there = here > INK, there > INK  # the inked pixels mapped one way, and the other
+        compared = np.count_nonzero(ink_here) + np.count_nonzero(ink_there)
+        both = np.count_nonzero(ink_here & changed) + np.count_nonzero(ink_there & changed)
+        return both / compared if compared else 1.0
 
     def share(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What another ``Pixels`` of the same darkness can reuse (``shared``)."""
@@ -203,15 +245,27 @@ class Pixels:
             trials = np.rint(t) + np.array([(dx, dy) for dy in steps for dx in steps], float)
             shift = trials[int(np.argmin(self.mismatch(a, trials, limit=REFINE)))]
         else:
-            shift = np.asarray(t, float)
-            for _step in range(radius):
-                trials = shift + NEIGHBOURS
-                scores = self.mismatch(a, trials, limit=CLIMB)
+            t, step, known = np.asarray(t, float), np.zeros(2), {}
+            for _step in range(radius):  # whole-pixel steps from t, each shift measured once
+                steps = step + NEIGHBOURS
+                scores = self._remembered(a, t, steps, known)
                 k = int(np.argmin(scores))
-                shift = trials[k]
+                step = steps[k]
                 if k == 4:  # the centre: no neighbour does better
                     break
+            shift = t + step
         return float(self.mismatch(a, shift)[0]), shift
+
+    def _remembered(self, a: np.ndarray, t: np.ndarray, steps: np.ndarray, known: dict[tuple[float, float], float]
+                    ) -> np.ndarray:
+        """``mismatch(a, t + steps, limit=CLIMB)`` (``steps`` whole pixels), measuring only the steps not already in
+        ``known`` (the climb's scores so far, by step; added to): a step's neighbourhood overlaps the last one's."""
+        keys = [(float(x), float(y)) for x, y in steps]
+        new = [k for k, key in enumerate(keys) if key not in known]
+        if new:
+            measured = self.mismatch(a, t + steps[new], limit=CLIMB).tolist()
+            known.update(zip([keys[k] for k in new], measured, strict=True))
+        return np.array([known[key] for key in keys])
 
 
 NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
@@ -232,7 +286,7 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     # a lattice with sixth or third turns cannot be drawn exactly on square pixels: compare within one pixel
     hexagonal = any(round(np.linalg.det(m)) == 1 and _order(m) in (3, 6) for m in maps)
     pixels = Pixels(dark, reach=1 if hexagonal else 0)
-    bins = int(min(BINS[1], max(BINS[0], round(max(np.hypot(*u), np.hypot(*v)) / BIN_PX))))
+    bins = fold_bins(max(np.hypot(*u), np.hypot(*v)))
     table = fold(dark, basis, bins)[0]
     spectrum = np.fft.rfft2(table)
     centre = np.array(((w - 1) / 2, (h - 1) / 2))
@@ -249,10 +303,10 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     # one copy turned, moved or left out shows here
     every = Pixels(dark, reach=pixels.reach, samples=None if pixels.reach == 0 else PERIOD_SAMPLES,
                    shared=pixels.share())
-    periods = [every.mismatch(identity, np.asarray(vec, float))[0] for vec in (u, v)]
+    periods = [every.translation(vec) for vec in (u, v)]
     scores = {"period-a": float(periods[0]), "period-b": float(periods[1])}
     bin_px = math.sqrt(area) / bins
-    shorter = basis @ (_best_shift(table, table, exclude=max(1, math.ceil(SHORTEST / bin_px))) / bins)
+    shorter = basis @ (_best_shifts(table, table[None], max(1, math.ceil(SHORTEST / bin_px)), spectrum)[0] / bins)
     # searched close to the fold's estimate only (one pixel, two steps): it lies SHORTEST px or more from no
     # shift at all, which a wider search could walk back to
     scores["shorter-translation"] = pixels.best(identity, central(identity, shorter), 1)[0]
@@ -261,8 +315,9 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
         if np.array_equal(m, np.eye(2, dtype=int)) or any(np.array_equal(m @ k, np.eye(2, dtype=int)) for k in seen):
             continue
         seen.append(m)
+    taus = _best_shifts(table, np.array([_mapped(table, m) for m in seen]), spectrum=spectrum) / bins
+    for m, tau in zip(seen, taus, strict=True):
         a = basis @ m @ np.linalg.inv(basis)  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
-        tau = _best_shift(table, _mapped(table, m), spectrum=spectrum) / bins
         name = f"M{m.ravel().tolist()}"
         scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach)
         found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
