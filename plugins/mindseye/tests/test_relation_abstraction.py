@@ -5,6 +5,7 @@ the difficulty knobs, legibility, and the core's conformance suite (with golden 
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -764,3 +765,92 @@ def test_convex_draws_are_judged_as_shapely_judges_them():
         assert _turns_one_way(pts) == expected
         verdicts[expected] += 1
     assert verdicts[True] > 1000 and verdicts[False] > 60
+
+
+def _shallow_crossing_edgewise(base, a, b):
+    """``figure_families._shallow_crossing`` as first written: every edge of the base flattened, one shapely
+    segment pair at a time (the reference the all-edges-at-once version must reproduce)."""
+    from shapely.geometry import LineString
+
+    d = (b - a) / np.linalg.norm(b - a)
+    for s in base:
+        poly = flatten(s, 0.05)
+        for p, q in itertools.pairwise(poly):
+            e = q - p
+            length = np.linalg.norm(e)
+            if length < 1e-12:
+                continue
+            hit = LineString([p, q]).intersects(LineString([a, b]))
+            if hit and abs(float(d[0] * e[1] - d[1] * e[0])) / length < np.sin(np.radians(30)):
+                return True
+    return False
+
+
+def test_shallow_crossings_are_found_as_edge_by_edge():
+    """``fam_pierced`` asks shapely which edges of the base a crossing line meets all at once (issue 12) and
+    measures the angle of those only: on the bases it draws (closed shapes, open curves) and lines through,
+    beside or along them, the verdict is that of the edge-by-edge test, and both verdicts occur."""
+    from bench_plugin_mindseye.figure_families import _base_closed, _shallow_crossing, fam_open_curve
+
+    rng = np.random.default_rng(21)
+    verdicts = {True: 0, False: 0}
+    for trial in range(400):
+        try:
+            base = _base_closed(rng) if trial % 4 else fam_open_curve(rng)
+        except RuntimeError:
+            continue
+        flat = [flatten(s, 0.05) for s in base]
+        edges = np.concatenate([np.stack([f[:-1], f[1:]], axis=1) for f in flat])
+        for _ in range(5):
+            a, b = rng.uniform(-1.6, 1.6, size=(2, 2))
+            if trial % 5 == 0:  # along an edge of the base, through its corners
+                a, b = edges[rng.integers(len(edges))]
+            expected = _shallow_crossing_edgewise(base, a, b)
+            assert _shallow_crossing(edges, a, b) == expected
+            verdicts[expected] += 1
+    assert verdicts[True] > 100 and verdicts[False] > 100
+
+
+def test_clearance_is_the_least_distance_between_segments_apart():
+    """``figure_families._clearance`` asks shapely for the distances of all pairs of non-adjacent segments at
+    once: it is the least of them, each pair measured on its own, and infinite when no two segments are
+    apart."""
+    from shapely.geometry import LineString
+
+    from bench_plugin_mindseye.figure_families import _clearance
+
+    rng = np.random.default_rng(22)
+    for _ in range(500):
+        pts = rng.uniform(-1, 1, size=(int(rng.integers(2, 8)), 2))
+        pairs = [(i, j) for i in range(len(pts) - 1) for j in range(i + 2, len(pts) - 1)]
+        segments = [LineString(pts[i : i + 2]) for i in range(len(pts) - 1)]
+        expected = min((segments[i].distance(segments[j]) for i, j in pairs), default=np.inf)
+        assert _clearance(pts) == expected
+
+
+def test_two_parts_are_never_measured_of_a_single_stroke():
+    """``_measure_placed`` turns a single stroke down unmeasured when two parts are wanted (issue 12): the
+    measurement never finds more parts than strokes, so on single strokes of every family it never finds two,
+    and the wanted values are checked in an order of their own (the cheap ones first) because every attribute
+    is the same whichever is measured first."""
+    from bench_plugin_mindseye.attributes import LineFigure
+    from bench_plugin_mindseye.relation_abstraction import ARC_CHORD, _place
+
+    rng = np.random.default_rng(23)
+    families = {f for c in CONCEPTS.values() for f in (*c.positives, *c.near, *c.far)}
+    singles = 0
+    for family in sorted(families, key=lambda f: f.__name__):
+        for _ in range(12):
+            try:
+                strokes = _place(rng, family(rng))
+            except RuntimeError:
+                continue
+            polylines = [flatten(s, ARC_CHORD) for s in strokes]
+            forwards, backwards = LineFigure(polylines), LineFigure(polylines)
+            backwards.values(LINE_ATTRIBUTES[::-1])
+            assert forwards.values() == backwards.values()
+            if len(strokes) == 1:
+                assert forwards["parts"] in (1, AMBIGUOUS)
+                assert IMPL._measure_placed(strokes, strokes, family.__name__, {"parts": 2}) is None
+                singles += 1
+    assert singles > 100

@@ -289,11 +289,11 @@ def _open_path(rng: np.random.Generator, segments: int, sharp: bool | None = Non
 def _clearance(pts: np.ndarray) -> float:
     """Smallest distance between non-adjacent segments of a polyline (so that a path never nearly touches
     itself)."""
-    best = np.inf
-    for i in range(len(pts) - 1):
-        for j in range(i + 2, len(pts) - 1):
-            best = min(best, LineString(pts[i:i + 2]).distance(LineString(pts[j:j + 2])))
-    return best
+    first, second = np.triu_indices(len(pts) - 1, k=2)
+    if not len(first):
+        return np.inf
+    segments = shapely.linestrings(np.stack([pts[:-1], pts[1:]], axis=1))
+    return float(shapely.distance(segments[first], segments[second]).min())
 
 
 def _walk(lengths: np.ndarray, heading: np.ndarray) -> np.ndarray:
@@ -375,8 +375,10 @@ def fam_pierced(rng: np.random.Generator) -> Figure:
     """A base shape (closed, or an open curve) with a straight line crossing right through it, at a clear
     angle and away from the base's corners."""
     base = _base_closed(rng) if rng.random() < 0.75 else fam_open_curve(rng)
-    ring = np.vstack([flatten(s, 0.05) for s in base])
-    outline = shapely.union_all([LineString(flatten(s, 0.05)) for s in base])
+    flat = [flatten(s, 0.05) for s in base]
+    ring = np.vstack(flat)
+    outline = shapely.union_all([LineString(f) for f in flat])
+    edges = np.concatenate([np.stack([f[:-1], f[1:]], axis=1) for f in flat])
     corners = np.vstack([s.points for s in base])
     centre = ring.mean(axis=0)
     size = float(max(np.ptp(ring[:, 0]), np.ptp(ring[:, 1])))
@@ -392,25 +394,22 @@ def fam_pierced(rng: np.random.Generator) -> Figure:
                 if p.geom_type == "Point"]
         if not hits or min(vector_norm(corners - h, axis=1).min() for h in hits) < 0.12 * size:
             continue
-        if _shallow_crossing(base, a, b):
+        if _shallow_crossing(edges, a, b):
             continue
         return [*base, Stroke.make([a, b], False, part=0)]
     raise RuntimeError("no clean crossing")
 
 
-def _shallow_crossing(base: Figure, a: np.ndarray, b: np.ndarray) -> bool:
-    """True if the segment a-b crosses some edge of the base at less than 30 degrees."""
+def _shallow_crossing(edges: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """True if the segment a-b crosses some edge of the base (``edges``: start and end of every edge of its
+    strokes flattened, edges x 2 x 2) at less than 30 degrees.  Which edges it meets is asked of all of them at
+    once; the angle only of those (zero-length edges never count)."""
     d = (b - a) / vector_norm(b - a)
-    for s in base:
-        poly = flatten(s, 0.05)
-        for p, q in itertools.pairwise(poly):
-            e = q - p
-            length = vector_norm(e)
-            if length < 1e-12:
-                continue
-            hit = LineString([p, q]).intersects(LineString([a, b]))
-            if hit and abs(float(d[0] * e[1] - d[1] * e[0])) / length < np.sin(np.radians(30)):
-                return True
+    for p, q in edges[shapely.intersects(shapely.linestrings(edges), LineString([a, b]))]:
+        e = q - p
+        length = vector_norm(e)
+        if length >= 1e-12 and abs(float(d[0] * e[1] - d[1] * e[0])) / length < np.sin(np.radians(30)):
+            return True
     return False
 
 

@@ -156,6 +156,9 @@ ATTEMPTS = 150
 ARC_CHORD = 0.02
 #: Panels are drawn at this multiple of their size and reduced with a box filter.
 DRAW_SUPERSAMPLE = 2
+#: The attributes ``LineFigure`` measures at the most cost (mirror symmetry, the smallest rectangle, the ink's
+#: distance from its hull): a figure's wanted values among them are checked after the others.
+COSTLY = ("symmetric", "thin", "convex")
 
 
 # -- figure programs --------------------------------------------------------------------------------
@@ -557,11 +560,14 @@ class RelationAbstraction(SizePlannedTask):
                         want: Mapping[str, Any] | None = None) -> _Candidate | None:
         """Measure a figure placed in its panel; None if some attribute is undecidable or differs from ``want``
         (checked first, so that unsuitable figures cost little)."""
+        if want and isinstance(want.get("parts"), int) and want["parts"] > len(strokes):
+            return None  # no more parts than strokes: two parts wanted of a single stroke need no measuring
         if not all(legible_corners(s) for s in strokes):
             return None  # unclear corners or spikes
         polylines = [flatten(s, ARC_CHORD) for s in strokes]
         measured = LineFigure(polylines)
-        if want and any(measured[k] != v for k, v in want.items() if k in LINE_ATTRIBUTES):
+        wanted = sorted((k for k in want or {} if k in LINE_ATTRIBUTES), key=lambda k: k in COSTLY)
+        if any(measured[k] != want[k] for k in wanted):  # the cheap ones first
             return None
         values = measured.decided()
         if values is None:
