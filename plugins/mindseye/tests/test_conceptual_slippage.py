@@ -751,3 +751,47 @@ def test_scatter_places_the_centres_one_try_at_a_time_would():
         exact = math.sqrt((x - u) ** 2 + (y - v) ** 2)
         for limit in (exact, float(np.nextafter(exact, -1.0)), float(np.nextafter(exact, 2.0))):
             assert bool(_apart(np.array([[x, y]]), u, v, limit)[0]) == (exact > limit)
+
+
+def _marks_key(marks):
+    """A builder's marks as comparable values (geometry bit for bit, colour, kind)."""
+    return [(m.polygon.wkb, m.colour, m.kind) for m in marks]
+
+
+@pytest.mark.parametrize("concept", CONCEPTS)
+def test_a_conformer_alone_is_built_as_its_twin_would_be(concept):
+    """A builder asked for the conformer alone (``every_version`` False: a draw for a conformer's slot) refuses
+    exactly the draws the full builder refuses, makes the same conforming panel and the first of the same
+    violating versions, and leaves the generator where the full builder does: so the items do not depend on
+    which of the two the generator calls."""
+    from bench_plugin_mindseye.slippage_concepts import BUILDERS, Unbuildable
+
+    meta = np.random.default_rng(11)
+    refused = built = 0
+    for _ in range(60):
+        slippage, strength = ("low", "strong") if meta.random() < 0.5 else ("high", "weak")
+        majority = str(meta.choice({"topology": ["closed", "open"], "border": ["thick", "thin"],
+                                    "hollowness": ["solid", "hollow"]}.get(concept, [""])))
+        seed = int(meta.integers(1 << 30))
+        made = {}
+        for every in (True, False):
+            rng = np.random.default_rng(seed)
+            look = draw_look(rng, concept, slippage, "circle", 4 if concept == "number" else None)
+            try:
+                made[every] = (BUILDERS[concept](rng, look, strength, majority, every), rng.bit_generator.state)
+            except Unbuildable:
+                made[every] = (None, rng.bit_generator.state)
+        (full, full_state), (alone, alone_state) = made[True], made[False]
+        assert full_state == alone_state
+        assert (full is None) == (alone is None)
+        if full is None:
+            refused += 1
+            continue
+        built += 1
+        if concept == "word":
+            assert [s.tolist() for s in full[0].word] == [s.tolist() for s in alone[0].word]
+            continue
+        assert _marks_key(full[0]) == _marks_key(alone[0])
+        assert 1 <= len(alone[1]) <= len(full[1])
+        assert _marks_key(full[1][0]) == _marks_key(alone[1][0])
+    assert built >= 10

@@ -130,16 +130,18 @@ LEVELS = {"easy": ("low", "strong"), "medium": ("medium", "strong"), "hard": ("h
 
 @attrs.define
 class _Draw:
-    """One panel's nuisance draw: its conforming and violating versions and the conformer's attributes."""
+    """One panel's nuisance draw: its conforming and violating versions and the conformer's attributes (a draw
+    for a conformer's slot carries no violating version: ``ConceptualSlippage._draw`` with ``twin`` False)."""
 
     look: Look
     plain: Panel
-    violator: Panel
+    violator: Panel | None
     attributes: dict[str, Any]
     _violating: dict[str, Any] | None = None
 
     def violating_attributes(self) -> dict[str, Any]:
         """The violating twin's attributes, measured once."""
+        assert self.violator is not None, "a conformer's draw has no violating twin"
         if self._violating is None:
             self._violating = self.violator.attributes()
         return self._violating
@@ -192,18 +194,22 @@ class ConceptualSlippage(SizePlannedTask):
                 return built
         raise RuntimeError(f"VCS: could not build a sound {concept} item")
 
-    def _pair(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str
-              ) -> tuple[Panel, Panel] | None:
+    def _pair(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str,
+              twin: bool = True) -> tuple[Panel, Panel | None] | None:
         """A conforming panel and its violating twin from one nuisance draw (of the builder's versions, the one
-        laid out most like the conformer); None if the draw cannot carry the concept."""
+        laid out most like the conformer); None if the draw cannot carry the concept.  Without ``twin`` (the
+        conformer alone is wanted) the twin is None and only as much of it is built as proves the draw can carry
+        the concept (the builder's ``every_version``): the generator ends where it would with the twin."""
         try:
-            made = BUILDERS[concept](rng, look, strength, majority)
+            made = BUILDERS[concept](rng, look, strength, majority, twin)
         except Unbuildable:
             return None
         if concept == "word":
-            return made
+            return made if twin else (made[0], None)
         rows = concept == "alignment"
         plain = Panel(marks=tuple(made[0]), rows=rows)
+        if not twin:
+            return plain, None
         versions = [Panel(marks=tuple(marks), rows=rows) for marks in made[1]]
         columns = list(MATCHED.get(concept, ()))
         if len(versions) == 1 or not columns:
@@ -214,22 +220,22 @@ class ConceptualSlippage(SizePlannedTask):
         return plain, versions[int(np.argmin(misfit))]
 
     def _draw(self, rng: np.random.Generator, concept: str, slippage: str, strength: str, majority: str,
-              item_kind: str, fixed: int | None, prefer: int = 0, violating: bool = False) -> _Draw | None:
-        """One panel's nuisance draw with its conforming and violating versions (conformer measured).  With
-        ``prefer`` 1 (-1) the bulkiest (slightest) of three buildable draws, judged on the violating
-        (``violating``) or the conforming version (``_bulk``)."""
+              item_kind: str, fixed: int | None, prefer: int = 0, twin: bool = False) -> _Draw | None:
+        """One panel's nuisance draw with its conforming version (measured) and, with ``twin`` (the violator's
+        slot), its violating version.  With ``prefer`` 1 (-1) the bulkiest (slightest) of three buildable draws,
+        judged on the conforming version (``_bulk``)."""
         for _ in range(30):
             pairs = []
             for _ in range(40):
                 look = draw_look(rng, concept, slippage, item_kind, fixed)
-                pair = self._pair(rng, concept, look, strength, majority)
+                pair = self._pair(rng, concept, look, strength, majority, twin)
                 if pair is not None:
                     pairs.append((look, pair))
                     if len(pairs) == (3 if prefer else 1):
                         break
             if not pairs:
                 return None
-            look, pair = max(pairs, key=lambda lp: prefer * _bulk(lp[1][1] if violating else lp[1][0]))
+            look, pair = max(pairs, key=lambda lp: prefer * _bulk(lp[1][0]))
             measured = pair[0].attributes()
             if AMBIGUOUS not in measured.values():
                 return _Draw(look, pair[0], pair[1], measured)
@@ -247,8 +253,8 @@ class ConceptualSlippage(SizePlannedTask):
         # the amount of ink varied enough that a violator with thinner or hollow marks is not an ink outlier)
         fixed = int(rng.integers(lo, hi + 1)) if concept == "number" else None
 
-        def fresh(prefer: int = 0, violating: bool = False) -> _Draw | None:
-            return self._draw(rng, concept, slippage, strength, majority, item_kind, fixed, prefer, violating)
+        def fresh(prefer: int = 0, twin: bool = False) -> _Draw | None:
+            return self._draw(rng, concept, slippage, strength, majority, item_kind, fixed, prefer, twin)
 
         v = int(rng.integers(6))
 
@@ -257,7 +263,7 @@ class ConceptualSlippage(SizePlannedTask):
             violating panel that matches its ink shape best (``_matched``)."""
             if k != v:
                 return fresh(prefer)
-            reference = fresh()
+            reference = fresh(twin=True)
             if reference is None:
                 return None
             return self._matched(rng, concept, reference, prefer,

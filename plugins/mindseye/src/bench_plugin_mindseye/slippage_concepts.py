@@ -40,7 +40,10 @@ from bench_plugin_mindseye.slippage_panels import (
 )
 
 #: A conforming panel's marks and a few violating versions of them (the violation drawn again, the rest kept):
-#: ``ConceptualSlippage._pair`` keeps the version whose ink is laid out most like the conformer's.
+#: ``ConceptualSlippage._pair`` keeps the version whose ink is laid out most like the conformer's.  A builder
+#: called with ``every_version`` False (a draw wanted for its conformer alone) still draws every version's random
+#: values, so the generator ends where it would, but builds only the versions up to the first that can be made,
+#: the proof that the draw carries the concept, where building a version draws nothing and cannot fail.
 Twins = tuple[list["Mark"], list[list["Mark"]]]
 
 
@@ -133,7 +136,8 @@ def _gaps(rng: np.random.Generator, look: Look, total: float, even: bool, spread
     return g[int(np.argmin(np.where(ok, mismatch, np.inf)))]
 
 
-def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                  every_version: bool = True) -> Twins:
     """Equal gaps between neighbours on a line vs unequal gaps (same count, kinds, line)."""
     look, total = _row_look(rng, look)
     even = _gaps(rng, look, total, True, 0.0)
@@ -145,7 +149,8 @@ def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority:
     return _marks(turned, centres, solid, []), [_marks(turned, centres_v, solid, [])]
 
 
-def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                    every_version: bool = True) -> Twins:
     """Objects standing in two parallel rows vs the same objects with one of them pushed off its row.  Two rows
     rather than one: a single row is as elongated as ink can be, and any object off it makes the panel
     visibly rounder to a solver that measures only the ink's spread; two rows some way apart are as round or
@@ -183,6 +188,8 @@ def build_alignment(rng: np.random.Generator, look: Look, strength: str, majorit
         k = first + int(rng.integers(1, counts[row] - 1))  # not at an end: the row's line cannot turn to meet it
         target = float(rng.uniform(0.085, 0.11) if strength == "strong" else rng.uniform(0.07, 0.08))
         sign = float(rng.choice([-1.0, 1.0]))
+        if versions and not every_version:
+            continue  # the draw is proven buildable; the rest are drawn only to leave the generator as it would be
         step = 1.5 * target
         for _ in range(2):  # the residual grows about in proportion to the push
             moved = points.copy()
@@ -202,7 +209,8 @@ def build_alignment(rng: np.random.Generator, look: Look, strength: str, majorit
     return _marks(turned, centres, solid, []), versions
 
 
-def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                 every_version: bool = True) -> Twins:
     """The item's count of objects vs a different count (by two, or by one when weak), never fewer than three
     (two objects always make a long panel, which a solver that sees only the options could spot)."""
     n = look.count
@@ -222,13 +230,15 @@ def build_number(rng: np.random.Generator, look: Look, strength: str, majority: 
         else:
             keep = sorted(rng.choice(n, size=other, replace=False).tolist())
             placed = [centres[i] for i in keep]
-        versions.append(_marks(look, placed, solid, []))
+        if every_version or not versions:
+            versions.append(_marks(look, placed, solid, []))
     if not versions:
         raise Unbuildable("no room")
     return _marks(look, centres, solid, []), versions
 
 
-def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                    every_version: bool = True) -> Twins:
     """A hollow container with one object inside (one or two when strong) and the others loose round it, vs
     the same panel with the enclosed objects moved out round the container too: loose objects outside are
     every panel's, so the violator differs from its conformer draw by one or two objects' places, not by a
@@ -281,14 +291,15 @@ def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majorit
     versions = []
     for _ in range(VERSIONS):
         moved = round_about(enclosed, loose)
-        if moved is not None:
+        if moved is not None and (every_version or not versions):
             versions.append([holder, *_marks(look, [*moved, *loose], solid, [])])
     if not versions:
         raise Unbuildable("no room outside")
     return [holder, *_marks(look, [*inside, *loose], solid, [])], versions
 
 
-def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                   every_version: bool = True) -> Twins:
     """Pairs of objects mirrored about an axis through the panel centre vs one or two of them moved.  With a
     strong violation (easy, medium) the axis is vertical or horizontal, which people see most readily; a
     weak one (hard) may also use a diagonal axis."""
@@ -320,27 +331,30 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
     # the moved objects stay within the box of the symmetric layout (moving out of it would enlarge the ink's
     # box, which moving in seldom shrinks)
     x0, y0, x1, y1 = marks_bounds([m.polygon for m in marks])
+    boxes = [m.polygon.bounds for m in marks]
     versions = []
     for _ in range(VERSIONS):  # which objects move, which way
-        broken = list(marks)
+        broken, broken_boxes = list(marks), list(boxes)
         movers = [int(rng.integers(len(marks)))]
         if strength == "strong":
             movers.append((movers[0] + 3) % len(marks))
         for k in movers:
-            u0, v0, u1, v1 = marks[k].polygon.bounds
+            u0, v0, u1, v1 = boxes[k]
             for _ in range(100):
                 shift = rng.uniform(0.1, 0.14) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
                 dx, dy = float(shift[0]), float(shift[1])
                 # a translation moves the box by the shift exactly (adding is monotone), so the box is tested
-                # before the mark is moved
+                # before the mark is moved; the marks' boxes are measured once
                 if u0 + dx < x0 - 0.04 or v0 + dy < y0 - 0.04 or u1 + dx > x1 + 0.04 or v1 + dy > y1 + 0.04:
                     continue
                 box = (u0 + dx, v0 + dy, u1 + dx, v1 + dy)
                 moved = affinity.translate(marks[k].polygon, dx, dy)
-                if all(_box_gap(box, m.polygon.bounds) > 0.025 + 1e-12 or moved.distance(m.polygon) > 0.025
-                       for j, m in enumerate(broken) if j != k):
-                    broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
-                    break
+                if not all(_box_gap(box, broken_boxes[j]) > 0.025 + 1e-12 or moved.distance(m.polygon) > 0.025
+                           for j, m in enumerate(broken) if j != k):
+                    continue
+                broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
+                broken_boxes[k] = moved.bounds
+                break
             else:
                 break
         else:
@@ -368,7 +382,8 @@ def _chosen(n: int, strength: str) -> list[set[int]]:
     return [set(range(n))] if strength == "strong" else [{i} for i in range(n)]
 
 
-def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                   every_version: bool = True) -> Twins:
     """Closed outlines vs outlines with a gap (or the reverse when the majority is open)."""
     centres = _style_centres(rng, look)
     widths = [rng.uniform(*WIDTH["medium"])] * look.count
@@ -383,7 +398,8 @@ def build_topology(rng: np.random.Generator, look: Look, strength: str, majority
     return _marks(look, centres, hollow, widths, closed_gaps), [_marks(look, centres, hollow, widths, other_gaps)]
 
 
-def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                 every_version: bool = True) -> Twins:
     """Outlines with thick borders vs thin ones (or the reverse), three times thinner at least."""
     centres = _style_centres(rng, look)
     minority = "thin" if majority == "thick" else "thick"
@@ -395,7 +411,8 @@ def build_border(rng: np.random.Generator, look: Look, strength: str, majority: 
              for changed in _chosen(look.count, strength)])
 
 
-def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
+def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str,
+                     every_version: bool = True) -> Twins:
     """Filled shapes vs outlines (or the reverse)."""
     centres = _style_centres(rng, look)
     width = rng.uniform(*HOLLOW_WIDTH)
@@ -451,7 +468,8 @@ def word_strokes(word: str, height: float, centre: Sequence[float], mirrored: bo
     return strokes
 
 
-def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str) -> tuple[Panel, Panel]:
+def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str,
+               every_version: bool = True) -> tuple[Panel, Panel]:
     """A word written normally vs the same kind of word mirrored (spec §2.4 word symmetry)."""
     length = look.count
     asym = int(rng.integers(2, length + 1)) if strength == "strong" else 1
