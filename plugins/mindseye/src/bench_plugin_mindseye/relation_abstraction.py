@@ -122,6 +122,7 @@ from bench_plugin_mindseye.strokes import (
     Family,
     Figure,
     Stroke,
+    arc_points,
     flatten,
     grey_features,
     ink_shape,
@@ -154,6 +155,13 @@ NEGATIVE_ROUNDS = 3
 ATTEMPTS = 150
 #: Largest chord of an arc sample, as a fraction of the panel side (keeps arcs smooth and recognisable).
 ARC_CHORD = 0.02
+#: A stroke end resting on another stroke's arc makes angles this task measures along the arc's chords, up to ~5
+#: degrees off the arc's own tangent (what the verifier reads): such a junction is kept only when its exact angle is
+#: within the first of these many degrees of a right angle or at least the second away from one, where no chord
+#: error moves it across the measured band of "right" (4-11 degrees off) and the verifier's (7-8) differently.
+ARC_JUNCTION_CLEAR = (1.0, 14.0)
+#: Strokes closer than this (a fraction of the figure's size) touch, as ``LineFigure`` has it.
+ARC_JUNCTION_TOUCH = 0.012
 #: Panels are drawn at this multiple of their size and reduced with a box filter.
 DRAW_SUPERSAMPLE = 2
 #: The attributes ``LineFigure`` measures at the most cost (mirror symmetry, the smallest rectangle, the ink's
@@ -365,6 +373,62 @@ class _Candidate:
 #: right angle and a loose end (issue 10: the only figure with a dangling stroke, and the only right triangle,
 #: were second odd ones out).
 VOCABULARY = (*LINE_ATTRIBUTES, "loose")
+
+
+def _arc_centre(a: np.ndarray, b: np.ndarray, bulge: float) -> tuple[np.ndarray, float]:
+    """The centre and radius of the circular edge from ``a`` to ``b`` with ``bulge`` (tan of a quarter of its
+    included angle, bulging towards the normal (-dy, dx))."""
+    length = float(np.hypot(*(b - a)))
+    theta = 4.0 * np.arctan(abs(bulge))
+    radius = length / (2.0 * np.sin(theta / 2.0))
+    normal = np.array([-(b - a)[1], (b - a)[0]]) / length
+    side = float(np.sign(bulge))
+    apex = (a + b) / 2.0 + side * normal * abs(bulge) * length / 2.0
+    return apex - side * normal * radius, radius
+
+
+def _end_direction(stroke: Stroke, first: bool) -> np.ndarray:
+    """The line along which an open stroke leaves its first (or last) point: its end edge, or that arc's tangent."""
+    p = stroke.points
+    a, b, bulge = (p[0], p[1], stroke.bulges[0]) if first else (p[-1], p[-2], stroke.bulges[len(p) - 2])
+    if abs(float(bulge)) <= 1e-9:
+        return b - a
+    centre, _radius = _arc_centre(p[0], p[1], float(bulge)) if first else _arc_centre(p[-2], p[-1], float(bulge))
+    d = a - centre
+    return np.array([-d[1], d[0]])
+
+
+def arc_junction_offsets(strokes: Sequence[Stroke], size: float) -> list[float]:
+    """For every open stroke's end that rests on another stroke's arc, how many degrees the exact angle there
+    (between the end's line and the arc's tangent at the end) is off a right angle."""
+    touch = ARC_JUNCTION_TOUCH * size
+    offsets = []
+    for k, stroke in enumerate(strokes):
+        if stroke.closed or len(stroke.points) < 2:
+            continue
+        for first in (True, False):
+            end = stroke.points[0] if first else stroke.points[-1]
+            line = _end_direction(stroke, first)
+            for j, other in enumerate(strokes):
+                q, n = other.points, len(other.points)
+                if j == k:
+                    continue
+                for i in range(n if other.closed else n - 1):
+                    bulge = float(other.bulges[i])
+                    if abs(bulge) <= 1e-9:
+                        continue
+                    centre, radius = _arc_centre(q[i], q[(i + 1) % n], bulge)
+                    d = end - centre
+                    if abs(float(np.hypot(*d)) - radius) > touch:
+                        continue
+                    samples = arc_points(q[i], q[(i + 1) % n], bulge, ARC_CHORD)
+                    gap = float(np.hypot(*np.diff(samples, axis=0).T).max())
+                    if float(np.hypot(*(samples - end).T).min()) > touch + gap:
+                        continue  # on the circle, not on the arc
+                    tangent = np.array([-d[1], d[0]])
+                    cosine = abs(float(line @ tangent)) / (float(np.hypot(*line)) * float(np.hypot(*tangent)))
+                    offsets.append(float(np.degrees(np.arcsin(min(1.0, cosine)))))
+    return offsets
 
 
 class RelationAbstraction(SizePlannedTask):
@@ -587,6 +651,9 @@ class RelationAbstraction(SizePlannedTask):
             return None  # a crossing next to a corner: which edges cross, at what angle, is unclear
         if program_lines(strokes) != values["lines"]:
             return None  # the measured lines differ from the program's straight edges
+        if any(ARC_JUNCTION_CLEAR[0] < off < ARC_JUNCTION_CLEAR[1]
+               for off in arc_junction_offsets(strokes, measured.size)):
+            return None  # an end on an arc at an angle its chords may misread (seed 1 item 37 of 0.2.2)
         if len(strokes) > 1 and any(np.abs(s.bulges).max() > 1e-9 for s in strokes if len(s.bulges)):
             # where a stroke meets an arc, the arc's samples bend its tangent by up to a sample's angle (a few
             # degrees; the verifier takes the arc's own tangent): the angles there must come out alike with arcs
