@@ -21,7 +21,7 @@ from PIL import Image
 from bench_core import Item, ItemRandom, Problem, TaskImplementation, option_letters
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES, tier_of
 from bench_plugin_mindseye.layout import SIZES, Layout, best_layout
-from bench_plugin_mindseye.nuisance import INK_THRESHOLD, option_features, singled_out
+from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus, arrange
 from bench_plugin_mindseye.prompts import PromptTexts, build_question
 from bench_plugin_mindseye.spreading import cycled, least_shown
@@ -292,7 +292,7 @@ class MindsEyeTask(TaskImplementation):
                 a, b = tripled[i], tripled[j]
                 if a.shape == b.shape and float(np.abs(a - b).sum()) < 3 * self.min_option_difference * a.size:
                     failures.append(f"options {letters[i]} and {letters[j]} look the same")
-        features = [option_features(Image.fromarray(t)) for t in option_tiles]
+        features = [plane_features([t[FRAME:-FRAME, FRAME:-FRAME, c] for c in range(3)]) for t in option_tiles]
         for name, floor in self.nuisance_floor.items():
             if singled_out([f[name] for f in features], answer, self.nuisance_factor, floor):
                 failures.append(f"nuisance feature {name!r} singles out the answer")
@@ -316,18 +316,9 @@ MIN_DISCRIMINATING_PIXELS = 12
 
 
 def _tiles(image: Image.Image, boxes: Sequence[Sequence[int]]) -> list[np.ndarray]:
-    """The pixels of ``image`` (RGB) inside each box, as arrays: views into one array of the canvas where the box
-    lies on it, a crop (padded as Pillow pads) where it does not."""
-    canvas = np.asarray(image)
-    height, width = canvas.shape[:2]
-    out = []
-    for box in boxes:
-        x0, y0, x1, y1 = (int(v) for v in box)
-        if 0 <= x0 <= x1 <= width and 0 <= y0 <= y1 <= height:
-            out.append(canvas[y0:y1, x0:x1])
-        else:
-            out.append(np.asarray(image.crop((x0, y0, x1, y1))))
-    return out
+    """The pixels of ``image`` (RGB) inside each box (a box off the canvas padded as Pillow pads), as arrays.  Each
+    box is cropped before its pixels are converted: the panels need not cover the canvas."""
+    return [np.asarray(image.crop(tuple(int(v) for v in box))) for box in boxes]
 
 
 def _channel_sum(pixels: np.ndarray) -> np.ndarray:
@@ -338,32 +329,45 @@ def _channel_sum(pixels: np.ndarray) -> np.ndarray:
     return total
 
 
-def _ink(pixels: np.ndarray) -> np.ndarray:
-    return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2]) < 255 - INK_THRESHOLD
+class _HalfPanel:
+    """A panel's pixels inside its frame at half resolution (2x2 box means, rounded down; an odd last row or
+    column dropped), computed once for all of panel identity's checks: panel identity needs no finer detail, and a
+    quarter of the pixels makes the comparison four times cheaper.  ``shape`` is (rows, columns, channels),
+    ``colours`` the int16 channel planes flattened (channels, pixels), ``darkest`` each pixel's darkest channel."""
 
+    def __init__(self, pixels: np.ndarray):
+        inner = pixels[FRAME:-FRAME, FRAME:-FRAME]
+        h, w, channels = inner.shape[0] // 2 * 2, inner.shape[1] // 2 * 2, inner.shape[2]
+        rows = inner[0:h:2, :w].astype(np.int16)  # each pair of rows summed, then each pair of columns
+        rows += inner[1:h:2, :w]
+        flat = rows.reshape(h // 2, w * channels)
+        planes = np.empty((channels, h // 2, w // 2), np.int16)
+        for c in range(channels):  # channel c of the even and of the odd columns
+            np.add(flat[:, c :: 2 * channels], flat[:, channels + c :: 2 * channels], out=planes[c])
+        planes >>= 2  # the sums are not negative: the same as // 4
+        self.shape = (h // 2, w // 2, channels)
+        self.colours = planes.reshape(channels, -1)
+        self.darkest = self.colours.min(axis=0)
 
-def _half(pixels: np.ndarray) -> np.ndarray:
-    """An RGB array at half resolution (2x2 box means) as int16: panel identity needs no finer detail, and a
-    quarter of the pixels makes the comparison four times cheaper."""
-    h, w = pixels.shape[0] // 2 * 2, pixels.shape[1] // 2 * 2
-    rows = pixels[0:h:2, :w].astype(np.int16)  # each pair of rows summed, then each pair of columns
-    rows += pixels[1:h:2, :w]
-    pairs = rows.reshape(h // 2, w // 2, 2 * pixels.shape[2])
-    out = pairs[:, :, : pixels.shape[2]] + pairs[:, :, pixels.shape[2] :]
-    out >>= 2  # the sums are not negative: the same as // 4
-    return out
+    def at(self, indices: np.ndarray) -> np.ndarray:
+        """The colours (channels, len(indices)) of the pixels at flat ``indices``."""
+        return self.colours.take(indices, axis=1)
+
+    def ink(self) -> np.ndarray:
+        """Pixels whose darkest channel is more than ``INK_THRESHOLD`` below white."""
+        return self.darkest < 255 - INK_THRESHOLD
 
 
 def _colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Largest channel difference between two int16 RGB arrays (any leading shape)."""
+    """Largest channel difference between two int16 colour arrays of shape (3, ...), channels first."""
     d = np.abs(a - b)
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return np.maximum(np.maximum(d[0], d[1]), d[2])
 
 
 def panel_identity_failures(
     tiles: Sequence[np.ndarray], sketches: Sequence[np.ndarray], names: Sequence[str], agreement: float
 ) -> list[str]:
-    """Panels whose pixels do not show their own description.
+    """Panels whose pixels do not show their own description (``tiles`` and ``sketches``: uint8 RGB arrays).
 
     Panel k must agree with its own sketch, both at half resolution, on at least ``agreement`` of the pixels
     drawn in either (the frame excluded), and on the pixels where sketch k and sketch j differ, its colours
@@ -371,36 +375,35 @@ def panel_identity_failures(
     caught).  Each pair of sketches is compared once, and panels only at the pixels where the pair differs.
     """
     failures = []
-    inner = [_half(t[3:-3, 3:-3]) for t in tiles]
-    drawn = [_half(s[3:-3, 3:-3]) for s in sketches]
+    inner = [_HalfPanel(t) for t in tiles]
+    drawn = [_HalfPanel(s) for s in sketches]
     usable = []
     for k, (tile, own) in enumerate(zip(inner, drawn, strict=True)):
         if tile.shape != own.shape:
             failures.append(f"panel {names[k]}: sketch is {own.shape}, panel is {tile.shape}")
             continue
         usable.append(k)
-        support = _ink(tile) | _ink(own)
-        if support.any():
-            match = float((_colour_distance(tile[support], own[support]) < COLOUR_MATCH).mean())
+        support = np.flatnonzero(tile.ink() | own.ink())
+        if support.size:
+            distance = _colour_distance(tile.at(support), own.at(support))
+            match = float((distance < COLOUR_MATCH).mean())
             if match < agreement:
                 failures.append(f"panel {names[k]} does not show what the scene records ({match:.0%} agreement)")
-    flat_tiles = {k: inner[k].reshape(-1, 3) for k in usable}
-    flat_sketches = {k: drawn[k].reshape(-1, 3) for k in usable}
     # two colours both nearer than COLOUR_MATCH / 2 to white cannot differ by COLOUR_MATCH: only pixels
     # drawn in one of the two sketches can tell them apart
-    drawn_at = {k: _colour_distance(flat_sketches[k], np.int16(255)) >= COLOUR_MATCH / 2 for k in usable}
+    drawn_at = {k: _colour_distance(drawn[k].colours, np.int16(255)) >= COLOUR_MATCH / 2 for k in usable}
     for a_pos, a in enumerate(usable):
         for b in usable[a_pos + 1 :]:
             if drawn[a].shape != drawn[b].shape:
                 continue
             candidates = np.flatnonzero(drawn_at[a] | drawn_at[b])
-            differ = _colour_distance(flat_sketches[a][candidates], flat_sketches[b][candidates]) >= COLOUR_MATCH
+            differ = _colour_distance(drawn[a].at(candidates), drawn[b].at(candidates)) >= COLOUR_MATCH
             where = candidates[differ]
             if where.size < MIN_DISCRIMINATING_PIXELS:
                 continue
-            sketch_a, sketch_b = flat_sketches[a][where], flat_sketches[b][where]
+            sketch_a, sketch_b = drawn[a].at(where), drawn[b].at(where)
             for k, j, own, other in ((a, b, sketch_a, sketch_b), (b, a, sketch_b, sketch_a)):
-                pixels = flat_tiles[k][where]
+                pixels = inner[k].at(where)
                 if float((_colour_distance(pixels, own) < _colour_distance(pixels, other)).mean()) <= 0.5:
                     failures.append(f"panel {names[k]} looks more like the record of panel {names[j]}")
     return failures

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from PIL import Image, ImageChops
+from PIL import Image
 
 #: Ink: a pixel whose darkest channel is more than this below white counts as drawn.
 INK_THRESHOLD = 60
@@ -19,26 +19,30 @@ FRAME = 3
 
 
 def option_features(tile: Image.Image) -> dict[str, float]:
-    """Nuisance features of one panel inside its frame: ink fraction, ink bounding-box area fraction and mean
-    saturation (largest minus smallest channel, over 255).  Pillow's C operations keep it cheap enough for a
-    generator to measure every candidate panel."""
+    """Nuisance features of one panel inside its frame (``plane_features`` of its red, green and blue planes)."""
     rgb = tile if tile.mode == "RGB" else tile.convert("RGB")
-    w, h = rgb.size
-    inner = rgb.crop((FRAME, FRAME, w - FRAME, h - FRAME))
-    r, g, b = inner.split()
-    darkest = ImageChops.darker(ImageChops.darker(r, g), b)
-    lightest = ImageChops.lighter(ImageChops.lighter(r, g), b)
-    pixels = inner.size[0] * inner.size[1]
-    inked = sum(darkest.histogram()[: 255 - INK_THRESHOLD])  # pixels whose darkest channel is below the threshold
-    box = darkest.point(_INK_LUT).getbbox()  # the box of those pixels
-    area = (box[2] - box[0]) * (box[3] - box[1]) / pixels if box else 0.0
-    spread = ImageChops.subtract(lightest, darkest).histogram()
-    saturation = sum(level * count for level, count in enumerate(spread)) / pixels / 255.0
-    return {"ink": inked / pixels, "extent": float(area), "saturation": float(saturation)}
+    return plane_features([np.asarray(band)[FRAME:-FRAME, FRAME:-FRAME] for band in rgb.split()])
 
 
-#: Pixel levels -> 255 where a darkest channel counts as ink, else 0 (``option_features``).
-_INK_LUT = [255 if level < 255 - INK_THRESHOLD else 0 for level in range(256)]
+def plane_features(planes: Sequence[np.ndarray]) -> dict[str, float]:
+    """Nuisance features of a panel's pixels given as its red, green and blue planes (2-D uint8 arrays, the frame
+    already cut off): ink fraction (pixels whose darkest channel is more than ``INK_THRESHOLD`` below white), the
+    area fraction of those pixels' bounding box, and mean saturation (largest minus smallest channel, over 255).
+    Whole-array numpy operations keep it cheap enough for a generator to measure every candidate panel."""
+    red, green, blue = planes
+    darkest = np.minimum(np.minimum(red, green), blue)
+    spread = np.maximum(np.maximum(red, green), blue)
+    spread -= darkest  # the largest channel is never below the smallest: no wrap-around
+    pixels = darkest.size
+    ink = darkest < 255 - INK_THRESHOLD
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size:
+        cols = np.flatnonzero(ink.any(axis=0))
+        area = int((cols[-1] + 1 - cols[0]) * (rows[-1] + 1 - rows[0])) / pixels
+    else:
+        area = 0.0
+    saturation = int(spread.sum(dtype=np.int64)) / pixels / 255.0
+    return {"ink": int(np.count_nonzero(ink)) / pixels, "extent": float(area), "saturation": float(saturation)}
 
 
 def ink_elongation(tile: Image.Image) -> float:
