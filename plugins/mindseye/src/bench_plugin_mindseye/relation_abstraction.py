@@ -122,6 +122,7 @@ from bench_plugin_mindseye.strokes import (
     Family,
     Figure,
     Stroke,
+    arc_circle,
     arc_points,
     flatten,
     grey_features,
@@ -375,25 +376,13 @@ class _Candidate:
 VOCABULARY = (*LINE_ATTRIBUTES, "loose")
 
 
-def _arc_centre(a: np.ndarray, b: np.ndarray, bulge: float) -> tuple[np.ndarray, float]:
-    """The centre and radius of the circular edge from ``a`` to ``b`` with ``bulge`` (tan of a quarter of its
-    included angle, bulging towards the normal (-dy, dx))."""
-    length = float(np.hypot(*(b - a)))
-    theta = 4.0 * np.arctan(abs(bulge))
-    radius = length / (2.0 * np.sin(theta / 2.0))
-    normal = np.array([-(b - a)[1], (b - a)[0]]) / length
-    side = float(np.sign(bulge))
-    apex = (a + b) / 2.0 + side * normal * abs(bulge) * length / 2.0
-    return apex - side * normal * radius, radius
-
-
 def _end_direction(stroke: Stroke, first: bool) -> np.ndarray:
     """The line along which an open stroke leaves its first (or last) point: its end edge, or that arc's tangent."""
     p = stroke.points
     a, b, bulge = (p[0], p[1], stroke.bulges[0]) if first else (p[-1], p[-2], stroke.bulges[len(p) - 2])
     if abs(float(bulge)) <= 1e-9:
         return b - a
-    centre, _radius = _arc_centre(p[0], p[1], float(bulge)) if first else _arc_centre(p[-2], p[-1], float(bulge))
+    centre = arc_circle(p[0], p[1], float(bulge))[0] if first else arc_circle(p[-2], p[-1], float(bulge))[0]
     d = a - centre
     return np.array([-d[1], d[0]])
 
@@ -410,14 +399,14 @@ def arc_junction_offsets(strokes: Sequence[Stroke], size: float) -> list[float]:
             end = stroke.points[0] if first else stroke.points[-1]
             line = _end_direction(stroke, first)
             for j, other in enumerate(strokes):
-                q, n = other.points, len(other.points)
                 if j == k:
                     continue
+                q, n = other.points, len(other.points)
                 for i in range(n if other.closed else n - 1):
                     bulge = float(other.bulges[i])
                     if abs(bulge) <= 1e-9:
                         continue
-                    centre, radius = _arc_centre(q[i], q[(i + 1) % n], bulge)
+                    centre, radius, _apex, _theta = arc_circle(q[i], q[(i + 1) % n], bulge)
                     d = end - centre
                     if abs(float(np.hypot(*d)) - radius) > touch:
                         continue

@@ -63,15 +63,21 @@ class Stroke:
 Figure = list[Stroke]
 
 
-def arc_points(a: np.ndarray, b: np.ndarray, bulge: float, chord: float) -> np.ndarray:
-    """Points of the arc from ``a`` to ``b`` with the given bulge, evenly spaced, both ends included."""
+def arc_circle(a: np.ndarray, b: np.ndarray, bulge: float) -> tuple[np.ndarray, float, np.ndarray, float]:
+    """(centre, radius, apex, included angle in radians) of the circular edge from ``a`` to ``b`` with ``bulge``
+    (tan of a quarter of the included angle, bulging towards the normal (-dy, dx) of the edge)."""
     length = float(vector_norm(b - a))
     theta = 4.0 * np.arctan(abs(bulge))
     radius = length / (2.0 * np.sin(theta / 2.0))
     normal = np.array([-(b - a)[1], (b - a)[0]]) / length
     side = float(np.sign(bulge))
     apex = (a + b) / 2.0 + side * normal * abs(bulge) * length / 2.0  # sagitta = bulge * chord / 2
-    centre = apex - side * normal * radius
+    return apex - side * normal * radius, radius, apex, theta
+
+
+def arc_points(a: np.ndarray, b: np.ndarray, bulge: float, chord: float) -> np.ndarray:
+    """Points of the arc from ``a`` to ``b`` with the given bulge, evenly spaced, both ends included."""
+    centre, radius, apex, theta = arc_circle(a, b, bulge)
     start = np.arctan2(a[1] - centre[1], a[0] - centre[0])
     towards = np.arctan2(apex[1] - centre[1], apex[0] - centre[0])
     # the apex sits half way along the arc, theta / 2 < pi from the start in the direction of travel
