@@ -282,3 +282,28 @@ def test_verify_catches_a_level_outside_the_setting(toy_host, tmp_path):
     assert result.exit_code != 0
     assert "metadata.difficulty_level=0.2 is not a level within the item's difficulty setting '0.6..1'" in (
         result.output)
+
+
+class _Unnamed:
+    """A plugin whose task has a scale but no named levels."""
+
+    BENCH_ABI = 2
+
+    @hookimpl
+    def bench_register_tasks(self):
+        return [Task("unnamed", "dots", "1.0.0", "integer", "counting", "dots, no names", "toy_plugin:DOTS",
+                     parameters=toy_plugin.TOY.parameters[:2],
+                     difficulty=Difficulty(easiest="1 or 2 dots", hardest="most dots", proxy="the number of dots"))]
+
+
+def test_a_setting_one_selected_task_refuses_names_that_task(monkeypatch, tmp_path):
+    from bench_core import host as host_module
+
+    host = create_host(entry_points=False, plugins=[("toy", toy_plugin), ("unnamed", _Unnamed())])
+    monkeypatch.setattr(host_module, "_default_host", host)
+    result = invoke("generate", "--out", str(tmp_path / "d"), "--set", "difficulty=hard")
+    assert result.exit_code != 0
+    assert "unnamed/dots: parameter 'difficulty': 'hard' is not a level" in result.output
+    assert not (tmp_path / "d").exists()  # refused before anything is written
+    alone = invoke("generate", "unnamed", "--out", str(tmp_path / "e"), "--set", "difficulty=hard")
+    assert alone.exit_code != 0 and "Error: parameter 'difficulty': 'hard' is not a level" in alone.output

@@ -169,6 +169,20 @@ def _settings_for(task: Any, settings: dict[str, str], selected: Sequence[Any]) 
     return {k: v for k, v in settings.items() if k in names}
 
 
+def _plan_of(task: Any, settings: dict[str, str], seed: int, count: int | None, selected: int) -> list[Any]:
+    """``plan`` of one task of a run; where several tasks are selected, a setting it refuses names the task (the
+    same value may suit the others: a named difficulty such as ``hard`` is a task's own alias)."""
+    from bench_core.errors import ParameterError
+    from bench_core.generation import plan
+
+    try:
+        return plan(task, settings, seed, count)
+    except ParameterError as exc:
+        if selected < 2:
+            raise
+        raise ParameterError(f"{task.id}: {exc}") from exc
+
+
 def _canonical_run(selectors: Sequence[str], count: int | None, seed: int, settings: dict[str, str],
                    selected: Sequence[Any]) -> dict[str, Any]:
     """The run's arguments with each setting converted by the first selected task that has it, defaults
@@ -203,7 +217,7 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
     """
     from bench_core.dataset import DatasetWriter, check_run, existing_ids, has_torn_tail, is_complete
     from bench_core.errors import BenchError
-    from bench_core.generation import effective_workers, plan
+    from bench_core.generation import effective_workers
 
     if not out_dir.strip():
         raise click.BadParameter("must name a folder ('' would write into the current folder)", param_hint="--out")
@@ -213,7 +227,7 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
         selected = host.select(selectors)
         jobs = []
         for task in selected:
-            jobs.extend(plan(task, _settings_for(task, settings, selected), seed, count))
+            jobs.extend(_plan_of(task, _settings_for(task, settings, selected), seed, count, len(selected)))
         run = _canonical_run(selectors, count, seed, settings, selected)
         check_run(out_dir, run, append)
         present = existing_ids(out_dir)
