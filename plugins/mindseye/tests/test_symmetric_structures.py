@@ -537,8 +537,52 @@ def test_the_audits_corner_screen_changes_no_verdict():
     assert verdicts == {True, False}
 
 
+def _least_misses_of_every_axis(rel, axes_left, turn_misses, count):
+    """``least_misses`` measuring every axis and sorting every miss."""
+    distance = np.concatenate([ss.axis_defects(rel, np.arange(len(ss._AXES)))[axes_left], turn_misses])
+    return distance, np.argsort(distance, kind="stable")[:count]
+
+
+def test_least_misses_are_those_of_every_axis_measured():
+    """``least_misses`` (every AXIS_STEP-th axis measured, the others bounded from it and measured only where the
+    bound is not above the fourth least miss) finds the same four least misses, indices and values to the bit,
+    as measuring and sorting every axis: over odd figures, conformers and bent draws, with every axis left or
+    those near an own axis left out, and the audit's verdicts and misses are the same."""
+    rng = np.random.default_rng(31)
+    figures = [(f, None, 0.0) for f in _odd_figures(40)]
+    while len(figures) < 240:
+        kind = ss.SYMMETRIES[len(figures) % 4]
+        segments = 3 + len(figures) % 7
+        orientation = float(rng.uniform(0.0, 360.0))
+        made = ss.make_figure(rng, kind, segments, orientation, ss.start_heading(rng, kind, orientation),
+                              int(rng.integers(1, segments)) if len(figures) % 2 else None, None)
+        if made is not None:
+            figures.append((made[0], kind, orientation))
+    measured_fewer = 0
+    for polylines, kind, orientation in figures:
+        v = ss.corner_set(polylines)
+        rel = v - v.mean(axis=0)
+        turns = np.array(list(ss.turn_defects(rel).values()))
+        skip = int(rng.integers(0, 180))
+        apart = [a for a in range(180) if min(abs(a - skip), 180 - abs(a - skip)) >= 10]
+        for axes_left in (np.arange(180), np.array(apart)):
+            distance, closest = ss.least_misses(rel, axes_left, turns, 4)
+            every, expected = _least_misses_of_every_axis(rel, axes_left, turns, 4)
+            assert np.array_equal(closest, expected) and np.array_equal(distance[closest], every[expected])
+            measured_fewer += bool(np.isinf(distance).any())
+        for role in {kind, None}:
+            original = ss.least_misses
+            ss.least_misses = _least_misses_of_every_axis
+            try:
+                reference = ss.symmetry_audit(polylines, role, orientation)
+            finally:
+                ss.least_misses = original
+            assert ss.symmetry_audit(polylines, role, orientation) == reference
+    assert measured_fewer > 300
+
+
 def _old_vertex_defects(polylines):
-    """The mirror and turn defects as ``vertex_defects`` computed them before issue 12's second pass: one product
+    """The mirror and turn defects as the audit computed them before issue 12's second pass: one product
     per mirror, one ``folding.apply`` per turn and a root per distance."""
     v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
     v = v - v.mean(axis=0)
@@ -555,8 +599,9 @@ def _old_vertex_defects(polylines):
 
 
 def test_vertex_defects_are_those_of_one_product_per_transform():
-    """``vertex_defects`` (one matrix product for all mirrors, one for all turns, roots after the extremes) gives
-    exactly the numbers of one product and one root per transform, on figures of every kind, bent or not."""
+    """``axis_defects`` of every axis and ``turn_defects`` (one matrix product for all mirrors, one for all turns,
+    roots after the extremes) give exactly the numbers of one product and one root per transform, on figures of
+    every kind, bent or not."""
     rng = np.random.default_rng(29)
     compared = 0
     for k in range(300):
@@ -567,7 +612,8 @@ def test_vertex_defects_are_those_of_one_product_per_transform():
                               int(rng.integers(1, segments)) if k % 2 else None, None)
         if made is None:
             continue
-        axes, turns = ss.vertex_defects(made[0])
+        v = ss.corner_set(made[0])
+        axes, turns = ss.axis_defects(v - v.mean(axis=0), np.arange(len(ss._AXES))), ss.turn_defects(v - v.mean(axis=0))
         old_axes, old_turns = _old_vertex_defects(made[0])
         assert np.array_equal(axes, old_axes) and turns == old_turns
         compared += 1
@@ -650,6 +696,50 @@ def test_twin_bend_turning_the_fixed_arms_once_gives_the_same_figure():
         if new is not None:
             assert new[1] == old[1] and all(np.array_equal(a, b) for a, b in zip(new[0], old[0], strict=True))
     assert outcomes == {True, False}
+
+
+def test_the_twin_screen_turns_down_only_searches_that_fail():
+    """``twin_search_fails`` (the Newton search on the wire sums) says a search fails only where ``twin_bend``'s
+    search on the polylines fails too, over bends at every stroke of 3-9 stroke paths; and it decides most of
+    the failures."""
+    rng = np.random.default_rng(47)
+    screened = failed = 0
+    original = ss.twin_search_fails
+    for k in range(500):
+        segments = 3 + k % 7
+        headings = ss.path_headings(rng, segments, float(rng.uniform(0.0, 360.0)))
+        lengths = rng.uniform(*ss.LENGTH, size=segments)
+        broken = int(rng.integers(1, segments))
+        bent = ss.retake_turn(rng, headings, broken)[0]
+        which = int(rng.integers(1, 4))
+        path = ss.trace(headings, lengths)
+        ss.twin_search_fails = lambda *args: False
+        try:
+            searched = ss.twin_bend(path, bent, lengths, broken, which)
+        finally:
+            ss.twin_search_fails = original
+        failed += searched is None
+        if ss.twin_search_fails(path, bent, lengths, broken, which):
+            screened += 1
+            assert searched is None
+    assert screened > 0.8 * failed > 100
+
+
+def test_quick_elongation_sums_the_shared_strokes_once():
+    """``quick_elongation`` with the strokes before the bend summed once for both paths gives the number it gives
+    summing both paths whole, to the bit."""
+    rng = np.random.default_rng(53)
+    for k in range(400):
+        kind = ss.SYMMETRIES[k % 4]
+        segments = 3 + k % 7
+        headings = ss.path_headings(rng, segments, float(rng.uniform(0.0, 360.0)))
+        lengths = rng.uniform(*ss.LENGTH, size=segments)
+        broken = int(rng.integers(1, segments))
+        bent = ss.retake_turn(rng, headings, broken)[0]
+        which = int(rng.integers(1, 4)) if kind == "rot4" else 1
+        orientation = float(rng.uniform(0.0, 360.0))
+        whole = ss.quick_elongation(kind, orientation, headings, bent, lengths, which)
+        assert ss.quick_elongation(kind, orientation, headings, bent, lengths, which, broken) == whole
 
 
 def test_flat_corner_is_the_array_test_it_replaces():

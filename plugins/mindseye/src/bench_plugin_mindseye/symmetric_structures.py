@@ -274,30 +274,86 @@ _TURN_LINEAR = np.concatenate([m[:2, :2].T for m in _TURN_MAPS], axis=1)
 _TURN_OFFSETS = np.stack([m[:2, 2] for m in _TURN_MAPS])[:, None, :]
 
 
-def vertex_defects(polylines: Sequence[np.ndarray]) -> tuple[np.ndarray, dict[float, float]]:
-    """How far the figure's corner set is from mapping onto itself: per mirror axis in ``_AXES`` (through the
-    vertex mean) and per turn in ``_TURNS`` (about it); the symmetric Hausdorff distance of the vertex sets.
+def corner_set(polylines: Sequence[np.ndarray]) -> np.ndarray:
+    """The figure's distinct corner points (rounded to 1e-9, so a corner shared by two polylines counts once)."""
+    return np.unique(np.round(np.concatenate(polylines), 9), axis=0)
 
-    Every mirror's and every turn's images come from one matrix product each (the same sums of two products as
-    one product per mirror or turn), and square roots are taken after the least and largest squared distances
-    are found (the root keeps the order of its arguments, so the result is the same)."""
-    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
-    v = v - v.mean(axis=0)
-    n = len(v)
-    c2, s2 = _AXIS_COS2, _AXIS_SIN2
-    mirrored = np.stack([c2[:, None] * v[None, :, 0] + s2[:, None] * v[None, :, 1],
-                         s2[:, None] * v[None, :, 0] - c2[:, None] * v[None, :, 1]], axis=-1)
+
+def axis_defects(rel: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """For the mirror axes ``_AXES[which]`` through the origin: the symmetric Hausdorff distance between the
+    corner points ``rel`` (about their mean) and their mirror images.  Every axis's number comes from its own
+    entries alone (element by element, and a product of two terms per entry), so it is the same whichever other
+    axes are measured with it (``least_misses`` relies on that; its test holds the two to the bit).
+
+    The images of every mirror come from one matrix product (the same sums of two products as one product per
+    mirror), and square roots are taken after the least and largest squared distances are found (the root keeps
+    the order of its arguments, so the result is the same)."""
+    n = len(rel)
+    c2, s2 = _AXIS_COS2[which], _AXIS_SIN2[which]
+    mirrored = np.stack([c2[:, None] * rel[None, :, 0] + s2[:, None] * rel[None, :, 1],
+                         s2[:, None] * rel[None, :, 0] - c2[:, None] * rel[None, :, 1]], axis=-1)
     # |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with one product instead of an (axes, n, n, 2) array
-    sq = (v * v).sum(axis=1)
-    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored.reshape(-1, 2) @ v.T).reshape(len(c2), n, n)
-    axes = np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
-    # every turned copy at once, their squared distances to the corners measured all at once
-    turned = (v @ _TURN_LINEAR).reshape(n, len(_TURNS), 2).transpose(1, 0, 2) + _TURN_OFFSETS
-    dx = turned[:, :, None, 0] - v[None, None, :, 0]
-    dy = turned[:, :, None, 1] - v[None, None, :, 1]
+    sq = (rel * rel).sum(axis=1)
+    d2 = sq[None, :, None] + sq[None, None, :] - 2.0 * (mirrored.reshape(-1, 2) @ rel.T).reshape(len(c2), n, n)
+    return np.sqrt(np.maximum(d2.min(axis=2).max(axis=1), 0.0))
+
+
+def turn_defects(rel: np.ndarray) -> dict[float, float]:
+    """Per turn of ``_TURNS`` about the origin: the symmetric Hausdorff distance between the corner points
+    ``rel`` (about their mean) and their turned images, every turned copy made and measured at once."""
+    n = len(rel)
+    turned = (rel @ _TURN_LINEAR).reshape(n, len(_TURNS), 2).transpose(1, 0, 2) + _TURN_OFFSETS
+    dx = turned[:, :, None, 0] - rel[None, None, :, 0]
+    dy = turned[:, :, None, 1] - rel[None, None, :, 1]
     dd = dx * dx + dy * dy
     misses = np.sqrt(np.maximum(dd.min(axis=1).max(axis=1), dd.min(axis=2).max(axis=1)))
-    return axes, {angle: float(d) for angle, d in zip(_TURNS, misses, strict=True)}
+    return {angle: float(d) for angle, d in zip(_TURNS, misses, strict=True)}
+
+
+#: ``least_misses`` measures every AXIS_STEP-th axis of ``_AXES`` first and bounds the others from the nearest
+#: measured one; AXIS_SLACK covers the float rounding of a measured distance (at most a few 1e-8).
+AXIS_STEP = 4
+AXIS_SLACK = 1e-6
+_AXIS_STEP_RADIANS = math.radians(float(_AXES[1] - _AXES[0]))
+_COARSE_AXES = np.arange(0, len(_AXES), AXIS_STEP)
+#: Per axis of ``_AXES``: the nearest axis of ``_COARSE_AXES`` (round the half circle of axes) and how many axis
+#: steps it lies away.
+_AXIS_NEAREST = _COARSE_AXES[np.argmin(np.minimum(
+    np.abs(np.arange(len(_AXES))[:, None] - _COARSE_AXES[None, :]),
+    len(_AXES) - np.abs(np.arange(len(_AXES))[:, None] - _COARSE_AXES[None, :])), axis=1)]
+_AXIS_OFF = np.minimum(np.abs(np.arange(len(_AXES)) - _AXIS_NEAREST),
+                       len(_AXES) - np.abs(np.arange(len(_AXES)) - _AXIS_NEAREST))
+
+
+def least_misses(rel: np.ndarray, axes_left: np.ndarray, turn_misses: np.ndarray, count: int,
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The misses of the axes ``axes_left`` (indices into ``_AXES``) followed by ``turn_misses``, exact wherever
+    they can be among the ``count`` least (every other one +inf), and the indices of the ``count`` least in
+    the stable order of the exact misses: the same indices and values as measuring every axis
+    (``axis_defects``) and sorting all of them.
+
+    Every AXIS_STEP-th axis is measured; an axis in between is at least the nearest measured one's miss less
+    twice the corners' reach times the angle between the axes (turning a mirror's axis by an angle turns every
+    image point about the centre by twice that angle, and no point's nearest corner moves further than the point
+    does).  Axes whose bound is not above the ``count``-th least exact miss are measured, until none is left:
+    the rest are all further than ``count`` exact misses, so none of them is among the least, ties included."""
+    reach = float(np.sqrt((rel * rel).sum(axis=1)).max())
+    coarse = axis_defects(rel, _COARSE_AXES)
+    measured = np.full(len(_AXES), np.nan)
+    measured[_COARSE_AXES] = coarse
+    bound = measured[_AXIS_NEAREST] - 2.0 * reach * _AXIS_STEP_RADIANS * _AXIS_OFF * (1.0 + 1e-9) - AXIS_SLACK
+    exact = _AXIS_OFF == 0
+    distance = np.concatenate([np.where(exact[axes_left], measured[axes_left], np.inf), turn_misses])
+    lower = np.where(exact[axes_left], -np.inf, bound[axes_left])  # -inf: measured
+    lower = np.concatenate([lower, np.full(len(turn_misses), -np.inf)])
+    while True:
+        kth = np.partition(distance, count - 1)[count - 1] if len(distance) >= count else np.inf
+        open_ = np.flatnonzero(np.isinf(distance) & (lower <= kth) & (lower > -np.inf))
+        if not len(open_):
+            break
+        distance[open_] = axis_defects(rel, axes_left[open_])
+        lower[open_] = -np.inf
+    return distance, np.argsort(distance, kind="stable")[:count]
 
 
 def allowed(kind: str | None, orientation: float) -> tuple[list[float], set[float]]:
@@ -313,11 +369,14 @@ def allowed(kind: str | None, orientation: float) -> tuple[list[float], set[floa
 
 def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientation: float) -> float | None:
     """The smallest miss over the symmetries the figure must NOT have (None if it has one of them, or lacks
-    its own).  ``kind`` None means the figure must have no symmetry at all."""
-    axes, turns = vertex_defects(polylines)
-    own_axes, own_turns = allowed(kind, orientation)
-    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    its own).  ``kind`` None means the figure must have no symmetry at all.  The misses are how far the corner
+    set is from mapping onto itself under each mirror (``axis_defects``) and turn (``turn_defects``) about the
+    corners' mean; only the axes that can be among the four least are measured (``least_misses``)."""
+    v = corner_set(polylines)
     centre = v.mean(axis=0)
+    rel = v - centre
+    turns = turn_defects(rel)
+    own_axes, own_turns = allowed(kind, orientation)
     for axis in own_axes:  # the intended symmetry must be exact
         if _hausdorff(v, folding.apply(folding.reflection(centre, axis), v)) > 1e-6:
             return None
@@ -329,14 +388,13 @@ def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientatio
         near_own |= np.minimum(np.abs(_AXES - o), 180.0 - np.abs(_AXES - o)) < 10.0
     other_turns = [t for t in turns if t not in own_turns]
     # the misses, axes (in order) then turns, smallest first (a stable sort keeps ties in that order)
-    axes_left = _AXES[~near_own]
-    distance = np.concatenate([axes[~near_own], [turns[t] for t in other_turns]])
-    order = np.argsort(distance, kind="stable")
-    if distance[order[0]] < VERTEX_MARGIN:
+    left = np.flatnonzero(~near_own)
+    axes_left = _AXES[left]
+    distance, closest = least_misses(rel, left, np.array([turns[t] for t in other_turns]), 4)
+    if distance[closest[0]] < VERTEX_MARGIN:
         return None
     # the strokes themselves must miss too, checked for the closest candidates: where the corners' images alone
     # stay DRAWN_MARGIN from the strokes (``_exact_bounds``, a lower bound of the distance measured), they do
-    closest = order[:4]
     which = np.array([round(2.0 * float(axes_left[k])) if k < len(axes_left) else
                       _FINE_COUNT + _TURNS.index(other_turns[k - len(axes_left)]) for k in closest])
     sure = _exact_bounds(v, centre, segments_of(polylines), which) >= DRAWN_MARGIN
@@ -346,7 +404,7 @@ def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientatio
             folding.rotation(centre, other_turns[k - len(axes_left)])
         if shapely.hausdorff_distance(lines, folding.transform(lines, m), densify=0.1) < DRAWN_MARGIN:
             return None
-    return float(distance[order[0]])
+    return float(distance[closest[0]])
 
 
 def _hausdorff(a: np.ndarray, b: np.ndarray) -> float:
@@ -405,7 +463,8 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
     which = int(rng.integers(1, 4)) if kind == "rot4" else 1
     if not (kind == "rot4" and broken is not None):
         # the elongation test on the strokes' ends alone, before any array is built: most odd draws fail it
-        quick = quick_elongation(kind, orientation, headings, copy_headings, lengths, which)
+        quick = quick_elongation(kind, orientation, headings, copy_headings, lengths, which,
+                                 0 if broken is None else broken)
         if not elongation[0] - QUICK_SLACK <= quick <= elongation[1] + QUICK_SLACK:
             return None
     path = trace(headings, lengths)
@@ -462,15 +521,19 @@ QUICK_SLACK = 1e-9
 
 
 def quick_elongation(kind: str, orientation: float, headings: np.ndarray, copy_headings: np.ndarray,
-                     lengths: np.ndarray, which: int) -> float:
+                     lengths: np.ndarray, which: int, shared: int = 0) -> float:
     """``abs(second_moment(...))`` of the symmetric or singly bent figure ``make_figure`` assembles from these
     headings (copy ``which`` drawn from ``copy_headings``), in plain complex arithmetic on the strokes: no
     polyline is built or normalised (moving and scaling leave the measure as it is).  The wire sums of the path
-    and of the bent path are taken once about the path's start (``_path_sums``); every copy is the path turned
-    (or mirrored) about that start, which turns (or mirrors) its sums, and the total is moved to the centroid at
-    the end (``second_moment`` sums about the centroid); the two differ by float rounding alone."""
-    plain = _path_sums(headings, lengths)
-    bent = plain if copy_headings is headings else _path_sums(copy_headings, lengths)
+    and of the bent path are taken once about the path's start (``_path_sums``; the first ``shared`` strokes,
+    which the two must have in common, summed once); every copy is the path turned (or mirrored) about that start,
+    which turns (or mirrors) its sums, and the total is moved to the centroid at the end (``second_moment`` sums
+    about the centroid); the two differ by float rounding alone."""
+    turns, strokes = headings.tolist(), lengths.tolist()
+    head = _running_sums(turns[:shared], strokes[:shared])
+    plain = _path_sums(_running_sums(turns[shared:], strokes[shared:], head))
+    bent = plain if copy_headings is headings else \
+        _path_sums(_running_sums(copy_headings.tolist()[shared:], strokes[shared:], head))
     if kind in ("vertical", "horizontal"):
         axis = cmath.rect(1.0, 2.0 * math.radians(orientation))  # the mirror: z -> e^(2i angle) conj(z)
         arms = [(plain, 1.0, False), (bent, axis, True)]
@@ -489,13 +552,18 @@ def quick_elongation(kind: str, orientation: float, headings: np.ndarray, copy_h
     return abs((second - total * centre * centre) / (polar - total * (centre.real ** 2 + centre.imag ** 2)))
 
 
-def _path_sums(headings: np.ndarray, lengths: np.ndarray) -> tuple[float, complex, complex, float]:
-    """The wire sums of the path with these headings and stroke lengths from the origin: its length, the sums over
-    it of z, of z^2 and of |z|^2 (exact for straight strokes: length times (a + b) / 2, (a^2 + ab + b^2) / 3 and
-    (|a|^2 + a.b + |b|^2) / 3 for a stroke from a to b)."""
-    total, first, second, polar = 0.0, 0j, 0j, 0.0
-    a = 0j
-    for heading, length in zip(headings.tolist(), lengths.tolist(), strict=True):
+#: The running wire sums of no stroke at all (``_running_sums``).
+_NO_WIRE = (0j, 0.0, 0j, 0j, 0.0)
+
+
+def _running_sums(headings: Sequence[float], lengths: Sequence[float],
+                  state: tuple[complex, float, complex, complex, float] = _NO_WIRE,
+                  ) -> tuple[complex, float, complex, complex, float]:
+    """``state`` (the end of a path and its running sums: length, twice the sum of z, three times the sums of z^2
+    and |z|^2) with strokes of these headings (degrees) and lengths added at its end, one by one: a path summed in
+    two parts gives the very numbers it gives in one."""
+    a, total, first, second, polar = state
+    for heading, length in zip(headings, lengths, strict=True):
         b = a + cmath.rect(length, math.radians(heading))
         total += length
         first += length * (a + b)
@@ -503,6 +571,14 @@ def _path_sums(headings: np.ndarray, lengths: np.ndarray) -> tuple[float, comple
         polar += length * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag
                            + b.real * b.real + b.imag * b.imag)
         a = b
+    return a, total, first, second, polar
+
+
+def _path_sums(state: tuple[complex, float, complex, complex, float]) -> tuple[float, complex, complex, float]:
+    """The wire sums of a path from the origin summed into ``state`` (``_running_sums``): its length, the sums over
+    it of z, of z^2 and of |z|^2 (exact for straight strokes: length times (a + b) / 2, (a^2 + ab + b^2) / 3 and
+    (|a|^2 + a.b + |b|^2) / 3 for a stroke from a to b)."""
+    _, total, first, second, polar = state
     return total, first / 2, second / 3, polar / 3
 
 
@@ -518,7 +594,11 @@ def twin_bend(path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, 
     i^2 z = -z, so two neighbouring copies bent alike cancel; what is left comes from the shift of the centroid
     (up to a few hundredths for a bend early in the copy), and a Newton step or three on the second copy's bend
     (degrees) and the length of its last stroke (relative) cancels it.  Two bent neighbours leave no turn or
-    mirror symmetry, and miss each by as much as one bent copy does."""
+    mirror symmetry, and miss each by as much as one bent copy does.
+
+    Most searches fail (three in four draws); ``twin_search_fails`` tells most of them on the wire sums first."""
+    if twin_search_fails(path, bent_headings, lengths, broken, which):
+        return None
     # the arms no adjustment moves (``assemble``'s), turned once; only the second bent copy is turned per step
     second = (which + 1) % 4
     fixed = [folding.apply(_QUARTER_TURNS[j], trace(bent_headings, lengths) if j == which else path)
@@ -553,6 +633,91 @@ def twin_bend(path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, 
         return None
     return normalise(figure(x)), {"copies": [which, second], "extra_degrees": round(float(x[0]), 2),
                                   "last_stroke_scale": round(1.0 + float(x[1]), 4)}
+
+
+#: ``twin_search_fails`` calls a verdict only when every number it rests on clears its threshold by this
+#: (relative) margin, far beyond what float rounding moves it by, and only while every Jacobian's condition
+#: stays below SCREEN_CONDITION (so rounding cannot grow through the Newton steps).
+SCREEN_MARGIN = 1e-6
+SCREEN_CONDITION = 1e6
+_QUARTER_FACTORS = (1.0 + 0j, 1j, -1.0 + 0j, -1j)
+
+
+def twin_search_fails(path: np.ndarray, bent_headings: np.ndarray, lengths: np.ndarray, broken: int,
+                      which: int) -> bool:
+    """True when ``twin_bend``'s search surely fails: the same Newton steps (same start, steps, stopping rule
+    and limits) run on the figure's wire sums (``_wire_sums``: every copy's sums turned by i^j, no polyline
+    assembled; the adjusted copy's strokes before ``broken`` summed once), which give its ``second_moment`` to
+    float rounding, either never reach ISOTROPY or end beyond TWIN_ADJUST, every deciding comparison clearing
+    its threshold by SCREEN_MARGIN.  False when the search may succeed or a comparison is too close to call:
+    ``twin_bend`` then searches on the polylines."""
+    second = (which + 1) % 4
+    headings, strokes = bent_headings.tolist(), lengths.tolist()
+    corners = path.tolist()
+    plain = _wire_sums([complex(x, y) for x, y in corners], (0.0, 0j, 0j, 0.0))
+    bent_points = _walk(0j, headings[:broken], strokes[:broken])
+    head = _wire_sums(bent_points, (0.0, 0j, 0j, 0.0))  # the bent copies' common strokes before ``broken``
+    bent = _wire_sums(_walk(bent_points[-1], headings[broken:], strokes[broken:]), head)
+    total, first, square, polar = 0.0, 0j, 0j, 0.0
+    for j in range(4):
+        if j != second:
+            length, arm_first, arm_square, arm_polar = bent if j == which else plain
+            w = _QUARTER_FACTORS[j]
+            total, first, square = total + length, first + w * arm_first, square + w * w * arm_square
+            polar += arm_polar
+    turn = _QUARTER_FACTORS[second]
+
+    def residual(x: tuple[float, float]) -> tuple[float, float]:
+        tail = [length * (1.0 + x[1]) if k == len(strokes) - 1 else length
+                for k, length in enumerate(strokes) if k >= broken]
+        length, arm_first, arm_square, arm_polar = _wire_sums(
+            _walk(bent_points[-1], [h + x[0] for h in headings[broken:]], tail), head)
+        t, f = total + length, first + turn * arm_first
+        q, p = square + turn * turn * arm_square, polar + arm_polar
+        centre = f / t
+        m = (q - t * centre * centre) / (p - t * (centre.real**2 + centre.imag**2))
+        return m.real, m.imag
+
+    x = (0.0, 0.0)
+    for _ in range(5):
+        r = residual(x)
+        size = math.hypot(*r)
+        if abs(size - ISOTROPY) <= SCREEN_MARGIN * ISOTROPY:
+            return False
+        if size < ISOTROPY:
+            break
+        a, b = residual((x[0] + 0.5, x[1])), residual((x[0], x[1] + 0.01))
+        j11, j21, j12, j22 = (a[0] - r[0]) / 0.5, (a[1] - r[1]) / 0.5, (b[0] - r[0]) / 0.01, (b[1] - r[1]) / 0.01
+        det = j11 * j22 - j12 * j21
+        if abs(det) * SCREEN_CONDITION <= j11 * j11 + j12 * j12 + j21 * j21 + j22 * j22:
+            return False  # near singular: its condition number is about the sum of squares over the determinant
+        x = (x[0] - (j22 * r[0] - j12 * r[1]) / det, x[1] - (j11 * r[1] - j21 * r[0]) / det)
+    else:
+        return True
+    return any(abs(value) > limit * (1.0 + SCREEN_MARGIN) for value, limit in zip(x, TWIN_ADJUST, strict=True))
+
+
+def _walk(start: complex, headings: Sequence[float], lengths: Sequence[float]) -> list[complex]:
+    """The corners of strokes with these headings (degrees) and lengths from ``start``, ``start`` first."""
+    points = [start]
+    for heading, length in zip(headings, lengths, strict=True):
+        points.append(points[-1] + cmath.rect(length, math.radians(heading)))
+    return points
+
+
+def _wire_sums(points: Sequence[complex], sums: tuple[float, complex, complex, float],
+               ) -> tuple[float, complex, complex, float]:
+    """``sums`` (a length and the sums of z, z^2 and |z|^2 over a wire, as ``_path_sums`` takes them) with the
+    polyline through ``points`` added."""
+    total, first, second, polar = sums
+    for a, b in itertools.pairwise(points):
+        length = abs(b - a)
+        total += length
+        first += length * (a + b) / 2
+        second += length * (a * a + a * b + b * b) / 3
+        polar += length * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag + b.real * b.real
+                           + b.imag * b.imag) / 3
+    return total, first, second, polar
 
 
 def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation: float,
