@@ -28,7 +28,10 @@ The pixel check rasterises each description by its own scanline fill (``raster``
 edges of the marks, that every pixel inside a mark has the mark's recorded colour and every pixel outside all
 marks is blank (``fidelity_misses``: a mark moved, recoloured, filled, closed, opened or left out shows), and
 that each mark carries the ink of its recorded area to within a fraction of a pixel along its outline
-(``ink_errors``: a mark drawn larger, smaller or with a thicker or thinner border shows).  ``sketch`` serves
+(``ink_errors``: a mark drawn larger, smaller or with a thicker or thinner border shows).  Letter strokes are
+too thin for the first check to see inside them: on a word panel every pixel well inside a recorded stroke
+must show the word's colour, stroke by stroke, and every pixel well outside all strokes must be blank
+(``word_misses``: a stroke left out, moved by two pixels or recoloured shows).  ``sketch`` serves
 the base class's panel identity check from the same rasterisation.  The solver adds one check of its own
 (``scene_failures``): unless the concept is the number, no count of objects may single out a panel.
 """
@@ -106,6 +109,14 @@ FRAME = 3
 #: lands between -0.05 and +0.2; a boundary moved by half a pixel on average falls outside.
 INK_BIAS = (-0.3, 0.5)
 RIM = 3
+#: Word panels (``word_misses``): letter strokes are a few pixels wide (3.3 px on the 600x800 canvas), so few of
+#: their pixels are away from an edge.  A pixel whose centre lies at least WORD_INSET px inside a stroke's edge
+#: (the whole pixel inside, with a third of a pixel to spare for the 3x supersampled drawing) shows the word's
+#: colour, and one at least WORD_INSET px outside every stroke is blank, each within COLOUR_SLACK.  Measured on
+#: 400 word items at both canvas sizes: the largest channel difference is 25 inside and 0 outside (with an inset
+#: of 0.75 px: 50 and 28; 0.5 px: 113 and 91), so no pixel may miss.  Every stroke of 240 word panels left out
+#: or moved by two pixels shows in at least 7 or 4 pixels (600x800; 19 or 6 at 1024x1024).
+WORD_INSET = 1.0
 
 #: Where each capital letter written the right way round has ink ("+") and none ("-"), on its 4 x 6 design
 #: grid (x right from the left edge, y down from the top; letters centred on x = 2).  Symmetric letters have
@@ -636,22 +647,62 @@ def _fill_marks(marks: Sequence[Sequence[np.ndarray]], side: int) -> np.ndarray:
 
 
 def _stroke_mask(strokes: Sequence[np.ndarray], radius: float, side: int) -> np.ndarray:
-    """Pixels whose centre lies within ``radius`` of a stroke (pixel units)."""
+    """Pixels whose centre lies within ``radius`` of a stroke of at least two points (pixel units)."""
     mask = np.zeros((side, side), dtype=bool)
     for stroke in strokes:
-        for a, b in itertools.pairwise(stroke):
-            r0 = max(0, math.floor(min(a[1], b[1]) - radius - 0.5))
-            r1 = min(side, math.ceil(max(a[1], b[1]) + radius + 0.5))
-            c0 = max(0, math.floor(min(a[0], b[0]) - radius - 0.5))
-            c1 = min(side, math.ceil(max(a[0], b[0]) + radius + 0.5))
-            if r1 <= r0 or c1 <= c0:
-                continue
-            ys, xs = np.mgrid[r0:r1, c0:c1] + 0.5
-            d = b - a
-            t = np.clip(((xs - a[0]) * d[0] + (ys - a[1]) * d[1]) / max(float(d @ d), 1e-12), 0.0, 1.0)
-            gap2 = (xs - a[0] - t * d[0]) ** 2 + (ys - a[1] - t * d[1]) ** 2
+        if len(stroke) > 1:
+            (r0, r1, c0, c1), gap2 = _stroke_gaps(stroke, radius, side)
             mask[r0:r1, c0:c1] |= gap2 <= radius * radius
     return mask
+
+
+def _stroke_gaps(stroke: np.ndarray, reach: float, side: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """The window (rows r0:r1, columns c0:c1) of pixels whose centre may lie within ``reach`` of a stroke (a
+    polyline, pixel units), and the squared distance of each of its pixel centres from the stroke's centre line
+    (a single point: from the point), every segment at once."""
+    r0 = max(0, math.floor(float(stroke[:, 1].min()) - reach - 0.5))
+    r1 = max(r0, min(side, math.ceil(float(stroke[:, 1].max()) + reach + 0.5)))
+    c0 = max(0, math.floor(float(stroke[:, 0].min()) - reach - 0.5))
+    c1 = max(c0, min(side, math.ceil(float(stroke[:, 0].max()) + reach + 0.5)))
+    starts, ends = (stroke[:-1], stroke[1:]) if len(stroke) > 1 else (stroke, stroke)
+    step = ends - starts
+    length2 = np.maximum((step * step).sum(axis=1), 1e-12)
+    ys = (np.arange(r0, r1) + 0.5)[None, :, None] - starts[:, 1, None, None]  # (segments, rows, 1)
+    xs = (np.arange(c0, c1) + 0.5)[None, None, :] - starts[:, 0, None, None]  # (segments, 1, columns)
+    dx, dy = step[:, 0, None, None], step[:, 1, None, None]
+    t = np.clip((xs * dx + ys * dy) / length2[:, None, None], 0.0, 1.0)
+    gap2 = ((xs - t * dx) ** 2 + (ys - t * dy) ** 2).min(axis=0)
+    return (r0, r1, c0, c1), gap2
+
+
+def word_misses(tile: np.ndarray, word: Mapping[str, Any], grid: int) -> tuple[list[tuple[int, int]], int]:
+    """How a word panel (``tile``, RGB) disagrees with its recorded strokes: (stroke, pixels) for each stroke
+    with pixels at least WORD_INSET inside its edge that are not the word's colour, and how many pixels at least
+    WORD_INSET outside every stroke are not blank (white), by more than COLOUR_SLACK in some channel, the
+    FRAME-pixel frame not looked at."""
+    side = tile.shape[0]
+    scale = side / grid
+    radius = float(word["stroke"]) * scale / 2.0
+    inner2 = max(radius - WORD_INSET, 0.0) ** 2
+    outer2 = (radius + WORD_INSET) ** 2
+    colour = [int(c) for c in word["colour"]]
+    near = np.zeros((side, side), dtype=bool)
+    strokes = []
+    for k, flat in enumerate(word["strokes"]):
+        stroke = np.asarray(flat, dtype=float).reshape(-1, 2) * scale
+        (r0, r1, c0, c1), gap2 = _stroke_gaps(stroke, radius + WORD_INSET, side)
+        window = tile[r0:r1, c0:c1].astype(np.int16)
+        unlike = np.zeros(gap2.shape, dtype=bool)
+        for channel, value in enumerate(colour):
+            unlike |= np.abs(window[:, :, channel] - value) > COLOUR_SLACK
+        missed = int(np.count_nonzero(unlike & (gap2 <= inner2)))
+        if missed:
+            strokes.append((k, missed))
+        near[r0:r1, c0:c1] |= gap2 < outer2
+    near[:FRAME] = near[-FRAME:] = True
+    near[:, :FRAME] = near[:, -FRAME:] = True
+    inked = np.minimum(np.minimum(tile[:, :, 0], tile[:, :, 1]), tile[:, :, 2]) < 255 - COLOUR_SLACK
+    return strokes, int(np.count_nonzero(inked & ~near))
 
 
 _RASTERS: dict[tuple[int, int], tuple[Any, np.ndarray, np.ndarray]] = {}
@@ -764,7 +815,7 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
     not the number (a shortcut, or a second odd one out), a mark whose outline is not of its recorded kind or a
     panel whose mixed colours or kinds are undecidable (``mixed_values``; a panel that alone mixes them, or
     alone does not, the solver already finds), and every option panel's pixels against its record
-    (``fidelity_misses``, ``ink_errors``)."""
+    (``fidelity_misses``, ``ink_errors``, ``word_misses``)."""
     failures = []
     letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
     concept = scene.get("concept")
@@ -786,6 +837,12 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
             failures.append(f"panel {letter}: box {box} does not fit the image")
             continue
         tile = np.asarray(rgb.crop((left, top, right, bottom)))
+        if "word" in description:
+            strokes, stray = word_misses(tile, description["word"], grid)
+            failures += [f"panel {letter}: {missed} pixels inside stroke {k + 1} of its word are not its colour"
+                         for k, missed in strokes]
+            if stray:
+                failures.append(f"panel {letter}: {stray} pixels away from the strokes of its word are not blank")
         misses = fidelity_misses(tile, description, grid)
         if misses > FIDELITY_SLACK:
             failures.append(f"panel {letter}: {misses} pixels away from the edges of its marks do not show its record")
