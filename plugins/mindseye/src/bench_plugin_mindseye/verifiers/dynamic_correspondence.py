@@ -48,6 +48,10 @@ CLEAR_DARKNESS = 100
 STRAY_ALLOWED = 3
 STRAY_REACH = 2.0
 BORDER = 3
+#: A solid outline may be off its colour at no more than this many of its centre-line samples (about a pixel
+#: apart) clear of the other outline, so that a short gap shows (SOLID_SHOWN alone lets a fifth go): on 400
+#: real items of seeds 5 and 7, both canvases, none is.
+SOLID_MISSES = 2
 
 _STEPS = np.arange(4.0)
 # least-squares projections of the two scalar laws over four samples a quarter period apart
@@ -275,8 +279,9 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
 
 
 def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name: str) -> list[str]:
-    """On one panel's pixels: a solid outline drawn along its recorded edges in its colour, a dashed one in its
-    colour with gaps, and no clear ink off both outlines (the frame excluded)."""
+    """On one panel's pixels: a solid outline drawn along its recorded edges in its colour (no gap: at most
+    ``SOLID_MISSES`` centre-line samples off it), a dashed one in its colour with gaps, and no clear ink off both
+    outlines (the frame excluded)."""
     side = tile.shape[0]
     pen = float(description["pen"])
     failures = []
@@ -292,9 +297,9 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
         colours = line_raster.pixel_at(tile, points)
         own = np.abs(colours - np.asarray(shape["colour"])[None, :]).max(axis=1) < COLOUR_MATCH
         blank = line_raster.darkness(colours) < CLEAR_DARKNESS - 40
-        if shape["style"] == "solid" and own.mean() < SOLID_SHOWN:
+        if shape["style"] == "solid" and (own.mean() < SOLID_SHOWN or int(np.count_nonzero(~own)) > SOLID_MISSES):
             failures.append(f"{name}: shape {key} is not drawn as a solid outline in {shape['colour']} where recorded "
-                            f"({own.mean():.0%})")
+                            f"({own.mean():.0%}, {int(np.count_nonzero(~own))} samples off it)")
         elif shape["style"] == "dashed" and (own.mean() < DASHED_SHOWN or blank.mean() < DASHED_GAPS):
             failures.append(f"{name}: shape {key} is not drawn as a dashed outline in {shape['colour']} where "
                             f"recorded ({own.mean():.0%} in colour, {blank.mean():.0%} gaps)")

@@ -779,6 +779,10 @@ _SPREAD = 0.75
 _FRAME = 3
 #: Most stray ink pixels tolerated in a panel, and least fraction of a stroke's centre samples that are dark.
 _STRAY, _COVERED = 0, 0.98
+#: Every pixel whose centre lies this far (px) inside a recorded stroke's edge must be ink: its darkest channel
+#: below _INNER_LIGHT.  Strokes are 4 px wide, so only this band tells a short gap or a stroke moved by 2 px
+#: (largest value on 400 real items of seeds 5 and 7, both canvases: 138).
+_INSET, _INNER_LIGHT = 1.0, 200
 
 
 def _pieces(description: Mapping[str, Any]) -> list[list[Piece]]:
@@ -796,21 +800,22 @@ def _samples(pieces: Sequence[Piece], spacing: float) -> np.ndarray:
     return np.vstack([p.points(max(2, math.ceil(p.length / spacing) + 1)) for p in pieces])
 
 
-def _masks(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _masks(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The pixels whose centres lie within half the stroke width of a recorded stroke, within half a pixel
-    more, and within ``_SPREAD`` more (memoised: the sketch and the stroke checks both need them)."""
+    more, within ``_SPREAD`` more, and within ``_INSET`` less (memoised: the sketch and the stroke checks both
+    need them)."""
     return _masks_of(json.dumps(description, sort_keys=True), side)
 
 
 @functools.lru_cache(maxsize=16)
-def _masks_of(description: str, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _masks_of(description: str, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``_masks`` of a record given as JSON (read-only arrays, shared between callers)."""
     record = json.loads(description)
     half = float(record["width"]) / 2
-    masks = _within(record, side, (half, half + 0.5, half + _SPREAD))
+    masks = _within(record, side, (half, half + 0.5, half + _SPREAD, max(half - _INSET, 0.0)))
     for mask in masks:
         mask.flags.writeable = False
-    return masks[0], masks[1], masks[2]
+    return masks[0], masks[1], masks[2], masks[3]
 
 
 def _within(description: Mapping[str, Any], side: int, radii: Sequence[float]) -> list[np.ndarray]:
@@ -823,7 +828,7 @@ def _within(description: Mapping[str, Any], side: int, radii: Sequence[float]) -
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """A crude rendering of one recorded figure (``side`` x ``side`` RGB): pixels whose centres lie within half
     the stroke width of a recorded edge are ink, a half-pixel rim around them is grey."""
-    core, rim, _ = _masks(description, side)
+    core, rim, _, _ = _masks(description, side)
     grey = np.full((side, side), _PAPER, dtype=np.uint8)
     grey[rim] = (_INK + _PAPER) // 2
     grey[core] = _INK
@@ -832,8 +837,9 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
 
 def drawing_failures(image: Any, scene: Mapping[str, Any]) -> list[str]:
     """Where the panels cut from ``image`` at the recorded boxes differ from their records: a recorded stroke
-    whose centre line is not dark along its length (a missing stroke), or ink further than half the stroke
-    width (plus ``_SPREAD``) from every recorded stroke (an extra stroke, or a figure drawn elsewhere)."""
+    whose centre line is not dark along its length (a missing stroke), ink further than half the stroke
+    width (plus ``_SPREAD``) from every recorded stroke (an extra stroke, or a figure drawn elsewhere), or a
+    light pixel ``_INSET`` inside a recorded stroke's edge (a short gap, or a stroke moved by a pixel or two)."""
     rgb = np.asarray(image.convert("RGB"))
     grey = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])  # the darkest channel
     side = int(scene["tile"])
@@ -845,10 +851,14 @@ def drawing_failures(image: Any, scene: Mapping[str, Any]) -> list[str]:
         if tile.shape != (side, side):
             failures.append(f"panel {letter}: box {box} is not {side} pixels square")
             continue
-        allowed = _masks(description, side)[2]
+        _, _, allowed, inner = _masks(description, side)
         stray = (tile[_FRAME:-_FRAME, _FRAME:-_FRAME] < _INK_LEVEL) & ~allowed[_FRAME:-_FRAME, _FRAME:-_FRAME]
         if int(stray.sum()) > _STRAY:
             failures.append(f"panel {letter} has {int(stray.sum())} ink pixels where its record has no stroke")
+        unpainted = int(np.count_nonzero(tile[inner] >= _INNER_LIGHT))
+        if unpainted:
+            failures.append(f"panel {letter}: {unpainted} pixels {_INSET:g} px inside its recorded strokes are "
+                            f"not ink (a stroke broken or moved)")
         padded = np.pad(tile, 1, constant_values=_PAPER)
         for s, pieces in enumerate(_pieces(description)):
             pts = _samples(pieces, 1.5)
