@@ -476,6 +476,27 @@ def _odd_figures(count: int):
     return out
 
 
+def test_the_panel_bands_are_the_pixels_at_the_exact_distances():
+    # the panel check measures strokes in pieces, each in a window: it must find exactly the pixels whose centres a
+    # brute-force distance puts within each radius, with strokes running off the tile and points (length 0)
+    rng = np.random.default_rng(8)
+    side = 60
+    centres = np.stack(np.meshgrid(np.arange(side) + 0.5, np.arange(side) + 0.5), axis=-1)
+    shares = []
+    for _ in range(40):
+        segs = rng.uniform(-12, side + 12, (int(rng.integers(1, 7)), 2, 2))
+        segs[0, 1] = segs[0, 0]
+        radii = (float(rng.uniform(0, 3)), float(rng.uniform(3, 6)))
+        pad = verifier._window(max(radii))
+        gap = verifier.distance_to_strokes(centres, segs)
+        for radius, flat in zip(radii, verifier._within(segs, side, pad, radii), strict=True):
+            found = np.zeros((side + 2 * pad) ** 2, dtype=bool)
+            found[flat] = True
+            assert np.array_equal(found.reshape(side + 2 * pad, -1)[pad:-pad, pad:-pad], gap <= radius)
+            shares.append(float((gap <= radius).mean()))
+    assert 0.01 < np.mean(shares) < 0.5  # the figures cross the tile: bands, not empty or full tiles
+
+
 def test_transform_bounds_never_exceed_the_distances_they_bound():
     """Every bound ``transform_bounds`` gives (one per mirror of ``_FINE_AXES`` and turn of ``_TURNS``, exact or
     loose) and every exact bound (``_exact_bounds``) is at most the Hausdorff distance ``decisive_size`` measures
