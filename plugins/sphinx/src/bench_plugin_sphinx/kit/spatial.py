@@ -158,8 +158,8 @@ def token_corners(token: Sequence) -> list[tuple[float, float]]:
     """The corners of a token row (a circle's as its ``CIRCLE_SIDES``-gon)."""
     kind, x, y, r, turn = token
     n = SIDES.get(kind, CIRCLE_SIDES)
-    return [(x + r * math.sin(math.radians(turn + 360 * k / n)), y - r * math.cos(math.radians(turn + 360 * k / n)))
-            for k in range(n)]
+    angles = [math.radians(turn + 360 * k / n) for k in range(n)]
+    return [(x + r * math.sin(a), y - r * math.cos(a)) for a in angles]
 
 
 def token_bounds(token: Sequence) -> tuple[float, float, float, float]:
@@ -292,14 +292,62 @@ def draw_scene(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str
                outline: float) -> Image.Image:
     """The picture: graph paper, then each (shape, fill ``#rrggbb``) in order (later ones on top) inside a black
     outline of ``outline`` px centred on its boundary, then the tokens in black on top of everything; drawn at
-    ``SUPERSAMPLE`` times the size and box-filtered down."""
+    ``SUPERSAMPLE`` times the size and box-filtered down: exactly ``drawing(...).reduce(SUPERSAMPLE)``, but only
+    the parts of the drawing that shapes and tokens can reach are filtered (one box around all shapes, one per
+    token outside it); elsewhere the picture is the filtered paper."""
     s = SUPERSAMPLE
     width, height = size
-    big = paper(width, height, s)
+    regions = [_touched(bounds(grown(shape, outline / 2)), width, height) for shape, _colour in shapes]
+    if regions:
+        regions = [(min(r[0] for r in regions), min(r[1] for r in regions), max(r[2] for r in regions),
+                    max(r[3] for r in regions))]
+    for token in tokens:
+        region = _touched(token_bounds(token), width, height)
+        if not any(_holds(outer, region) for outer in regions):
+            regions.append(region)
+    big = drawing(size, shapes, tokens, outline)
+    picture = _reduced_paper(width, height, s).copy()
+    for x0, y0, x1, y1 in regions:
+        if x0 < x1 and y0 < y1:
+            picture.paste(big.reduce(s, box=(x0 * s, y0 * s, x1 * s, y1 * s)), (x0, y0))
+    return picture
+
+
+def drawing(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str]], tokens: Sequence[Sequence],
+            outline: float) -> Image.Image:
+    """``draw_scene``'s picture before the box filter, on fresh paper at ``SUPERSAMPLE`` times the size."""
+    big = paper(size[0], size[1], SUPERSAMPLE)
+    _draw(big, shapes, tokens, outline, SUPERSAMPLE)
+    return big
+
+
+def _draw(big: Image.Image, shapes: Sequence[tuple[dict[str, Any], str]], tokens: Sequence[Sequence],
+          outline: float, s: int) -> None:
+    """Draws the shapes (black outline, then fill) and the tokens on ``big``, ``s`` times the picture's size."""
     draw = ImageDraw.Draw(big)
     for shape, colour in shapes:
         _fill(draw, grown(shape, outline / 2), (0, 0, 0), s)
         _fill(draw, grown(shape, -outline / 2), rgb(colour), s)
     for token in tokens:
         draw.polygon(_scaled(token_corners(token), s), fill=(0, 0, 0))
-    return big.reduce(s)
+
+
+@lru_cache(maxsize=4)
+def _reduced_paper(width: int, height: int, s: int) -> Image.Image:
+    """``paper(width, height, s).reduce(s)``: the picture where nothing is drawn (shared: callers copy it)."""
+    return _paper(width, height, s).reduce(s)
+
+
+def _touched(box: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1, ends exclusive) of the reduced picture that drawing within ``box`` (picture
+    coordinates, as ``bounds`` gives them) can change: the box widened by 2 px, a safe bound for Pillow's fill
+    of the scaled coordinates (which reaches at most one pixel of the larger drawing beyond them), cut to
+    whole pixels and to the picture."""
+    x0, y0, x1, y1 = box
+    return (max(0, math.floor(x0) - 2), max(0, math.floor(y0) - 2), min(width, math.ceil(x1) + 2),
+            min(height, math.ceil(y1) + 2))
+
+
+def _holds(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
+    """Whether the pixel box ``outer`` contains ``inner``."""
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]

@@ -43,24 +43,54 @@ def _spots(p: complex) -> set[tuple[int, int]]:
     return {(round(x + dx), round(y + dy)) for dx in (-SLACK, SLACK) for dy in (-SLACK, SLACK)}
 
 
-def placements(piece: list[list[complex]], target: list[list[complex]]) -> set[frozenset[int]]:
+def placements(piece: list[list[complex]], target: list[list[complex]],
+               index: _Target | None = None) -> set[frozenset[int]]:
     """Every set of target cells that ``piece`` covers exactly under some placement: the cells' vertex means
     must land on target cells' (``_mean_hits``, every placement at once), then every vertex set must equal the
-    target cell's."""
+    target cell's.  ``index`` is ``_Target(target)`` when the caller already has it."""
     found: set[frozenset[int]] = set()
-    for cover in _covers(piece, target, found):
+    for cover in _covers(piece, index or _Target(target), found):
         found.add(cover)
     return found
 
 
-def _covers(piece: list[list[complex]], target: list[list[complex]], known: set[frozenset[int]]):
+class _Target:
+    """What the placement search reads of a target, found once however many pieces are placed on it: its cells'
+    vertex means (``anchors``), the grid spots filed under each mean (sorted ``filed`` codes and their
+    ``owners``), and, when every cell has the same number of vertices, all distinct once rounded, each cell's
+    sorted packed vertices (``packed``, else None and the cells' ``_key`` sets in ``shapes``)."""
+
+    def __init__(self, target: list[list[complex]]) -> None:
+        self.cells = target
+        self.anchors = [_mean(cell) for cell in target]
+        where = {spot: k for k, cell_mean in enumerate(self.anchors) for spot in _spots(cell_mean)}
+        spots = np.array(list(where), dtype=np.int64)
+        filed = spots[:, 0] << 32 | (spots[:, 1] & 0xFFFFFFFF)
+        order = np.argsort(filed)
+        self.filed, self.owners = filed[order], np.array(list(where.values()), dtype=np.int64)[order]
+        self.packed = None
+        if len({len(cell) for cell in target}) == 1:
+            packed = np.sort(_packed(np.array(target)), axis=1)
+            if (np.diff(packed, axis=1) != 0).all():
+                self.packed = packed
+        self._shapes: list[frozenset] | None = None
+
+    @property
+    def shapes(self) -> list[frozenset[tuple[int, int]]]:
+        """Each cell's ``_key`` set (made when first asked for)."""
+        if self._shapes is None:
+            self._shapes = [_key(cell) for cell in self.cells]
+        return self._shapes
+
+
+def _covers(piece: list[list[complex]], target: _Target, known: set[frozenset[int]]):
     """The sets of target cells ``piece`` covers exactly, as ``placements`` finds them one placement after
     another (a set already in ``known`` is not checked or given again)."""
     views, means = _views(piece)
-    anchors = [_mean(cell) for cell in target]
-    moves = [(v, anchors[a] - complex(means[v, 0]), hit) for v, a, hit in _mean_hits(means, anchors)]
+    anchors = target.anchors
+    moves = [(v, anchors[a] - complex(means[v, 0]), hit) for v, a, hit in _mean_hits(means, target)]
     same = _same_vertices(views, target, moves)
-    shapes = [_key(cell) for cell in target] if same is None else []
+    shapes = target.shapes if same is None else []
     for n, (v, d, hit) in enumerate(moves):
         cover = frozenset(hit)
         if len(cover) == len(hit) and cover not in known and (
@@ -88,18 +118,14 @@ def _views(piece: list[list[complex]]) -> tuple[np.ndarray | list, np.ndarray]:
     return views, total / views.shape[2]
 
 
-def _mean_hits(means: np.ndarray, anchors: list[complex]):
+def _mean_hits(means: np.ndarray, target: _Target):
     """(view, anchor, target cells) for every view v of the piece (its cells' vertex means ``means[v]``) and
-    target cell ``anchor`` such that the translation d taking the view's first mean onto the anchor's puts every
+    target cell anchor such that the translation d taking the view's first mean onto the anchor's puts every
     mean m + d on a target cell's mean (m + d rounded to the grid of 1 / ``SPOT`` unit is one of that mean's
     ``_spots``), in the order view, then anchor: all views and anchors in one array pass."""
-    where = {spot: k for k, cell_mean in enumerate(anchors) for spot in _spots(cell_mean)}
-    spots = np.array(list(where), dtype=np.int64)
-    filed = spots[:, 0] << 32 | (spots[:, 1] & 0xFFFFFFFF)
-    order = np.argsort(filed)
-    filed, owners = filed[order], np.array(list(where.values()), dtype=np.int64)[order]
+    filed, owners = target.filed, target.owners
     m = np.array(means, dtype=np.complex128)  # (views, piece cells)
-    d = np.array(anchors, dtype=np.complex128)[None, :] - m[:, :1]  # (views, anchors)
+    d = np.array(target.anchors, dtype=np.complex128)[None, :] - m[:, :1]  # (views, anchors)
     moved = m[:, None, :] + d[:, :, None]  # (views, anchors, piece cells)
     wanted = np.rint(moved.real * SPOT).astype(np.int64) << 32 | (np.rint(moved.imag * SPOT).astype(np.int64)
                                                                  & 0xFFFFFFFF)
@@ -108,19 +134,19 @@ def _mean_hits(means: np.ndarray, anchors: list[complex]):
         yield int(v), int(a), owners[at[v, a]].tolist()
 
 
-def _same_vertices(views: np.ndarray | list, target: list[list[complex]],
+def _same_vertices(views: np.ndarray | list, target: _Target,
                    moves: list[tuple[int, complex, list[int]]]) -> list[bool] | None:
     """For each move (view v, translation d, the target cell each of its cells lands on), whether every cell of
     view v moved by d has exactly its target cell's vertex set (``_key``: points to 1 / ``PRECISION``), all
     moves measured at once and the sets compared as sorted arrays; None (compare ``_key`` sets one by one)
     unless every cell has the same number of vertices, all distinct once rounded (then sets and sorted arrays
     agree)."""
-    if not moves or not isinstance(views, np.ndarray) or {len(cell) for cell in target} != {views.shape[2]}:
+    wanted = target.packed
+    if not moves or not isinstance(views, np.ndarray) or wanted is None or wanted.shape[1] != views.shape[2]:
         return None
     moved = views[[v for v, _, _ in moves]] + np.array([d for _, d, _ in moves])[:, None, None]
     keys = np.sort(_packed(moved), axis=2)
-    wanted = np.sort(_packed(np.array(target)), axis=1)
-    if not ((np.diff(keys, axis=2) != 0).all() and (np.diff(wanted, axis=1) != 0).all()):
+    if not (np.diff(keys, axis=2) != 0).all():
         return None
     return (keys == wanted[np.array([hit for _, _, hit in moves])]).all(axis=(1, 2)).tolist()
 
@@ -137,7 +163,7 @@ def congruent(a: list[list[complex]], b: list[list[complex]]) -> bool:
     """Whether ``a`` can be turned, mirrored and moved onto ``b`` exactly (one placement that covers every cell
     of ``b`` is enough).  Shapes whose cells' vertex means lie at different distances from each other (an
     isometry keeps every distance) are told apart before the search of placements."""
-    return len(a) == len(b) and _same_spread(a, b) and any(len(c) == len(b) for c in _covers(a, b, set()))
+    return len(a) == len(b) and _same_spread(a, b) and any(len(c) == len(b) for c in _covers(a, _Target(b), set()))
 
 
 def _spread(cells: list[list[complex]]) -> np.ndarray:
@@ -158,8 +184,9 @@ def assemblable(pieces: Sequence[list[list[complex]]], target: list[list[complex
     if sum(len(p) for p in pieces) != len(target):
         return False
     rows: dict[tuple, set] = {}
+    index = _Target(target) if pieces else None
     for i, piece in enumerate(pieces):
-        for k, cover in enumerate(placements(piece, target)):
+        for k, cover in enumerate(placements(piece, target, index)):
             rows[(i, k)] = {("piece", i), *cover}
     columns: dict = {c: set() for c in [*(("piece", i) for i in range(len(pieces))), *range(len(target))]}
     for row, cols in rows.items():

@@ -7,8 +7,8 @@ compared with the picture: the dark pixels (every channel below 100) around it m
 over union >= 0.75); its ink (each pixel's blend between its background and black) must match, within 0.03
 on average over its disc, the same token drawn afresh as the picture was made (Pillow's polygon fill at twice
 the size, box-filtered; measured: at most 0.02 over 735 true tokens, at least 0.08 for each drawn as the
-next kind); and nothing dark may lie in a ring just outside it.  All tokens are read at once, in fixed
-windows.
+next kind); and nothing dark may lie in a ring just outside it.  All tokens are read at once, in square
+windows just large enough for the largest token's ring.
 
 Shape records are read the same way: a rectangle's box, a circle's centre and radius, an equilateral
 triangle's centre, circumradius and rotation; ``shape_corners``, ``inside_shape`` and ``boundary_distance``
@@ -34,7 +34,9 @@ PAPER = ((255, 255, 255), (232, 232, 232), (192, 192, 192))
 _PAPER_KEYS = np.array([r | g << 8 | b << 16 for r, g, b in PAPER], dtype=np.uint32)
 #: The ring outside a token (px beyond its circumradius) that must hold no dark pixel.
 RING = (2.0, 4.0)
-HALF = 23  # token windows are (2 HALF + 1) px square: every token's disc and ring fit (circumradius <= 18)
+#: The largest half side of a token window: (2 HALF + 1) px square holds the disc and ring of a token of
+#: circumradius up to 18 px (larger ones are read in it, cut).
+HALF = 23
 
 
 def dark_mask(keys: np.ndarray) -> np.ndarray:
@@ -88,16 +90,28 @@ def _windows(plane: np.ndarray, px: np.ndarray, py: np.ndarray) -> tuple[np.ndar
     return out, whole
 
 
-def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list]) -> tuple[np.ndarray, list[str], np.ndarray]:
+def window_half(radii: np.ndarray) -> int:
+    """Half the side of the token windows ((2 half + 1) px square, centred on the pixel holding a token's centre),
+    at most ``HALF``: every pixel whose centre lies within a token's circumradius plus its ring lies in its
+    window (a pixel centre within R of x = c has index i with floor(c) - ceil(R) - 1 <= i <= floor(c) + ceil(R)).
+    Nothing outside the disc and ring is read, so every larger window reads the same."""
+    largest = float(np.max(radii)) + RING[1]
+    return HALF if not largest < HALF else min(HALF, math.ceil(largest) + 1)
+
+
+def read_tokens(keys: np.ndarray, dark: np.ndarray, tokens: list[list],
+                half: int | None = None) -> tuple[np.ndarray, list[str], np.ndarray]:
     """(each token's dark-pixel extent as an (n, 4) array of x0, y0, x1, y1 with exclusive ends, -1 where it
-    has no ink; failures; the mask of the pixels the tokens account for) of the token rows in the picture."""
+    has no ink; failures; the mask of the pixels the tokens account for) of the token rows in the picture.
+    Windows of ``half`` (``window_half`` of the tokens' radii unless given; any larger one reads the same)."""
     n = len(tokens)
     height, width = dark.shape
     if not n:
         return np.zeros((0, 4), int), [], np.zeros_like(dark)
     kinds = [t[0] for t in tokens]
     cx, cy, r, turn = (np.array([t[k] for t in tokens], dtype=float) for k in (1, 2, 3, 4))
-    offsets = np.arange(-HALF, HALF + 1)
+    half = window_half(r) if half is None else half
+    offsets = np.arange(-half, half + 1)
     px = np.clip(np.floor(cx)[:, None].astype(int) + offsets[None, :], 0, width - 1)  # (n, W)
     py = np.clip(np.floor(cy)[:, None].astype(int) + offsets[None, :], 0, height - 1)
     win_keys, whole = _windows(keys, px, py)  # (n, W, W)
