@@ -14,7 +14,7 @@ from bench_plugin_sphinx.verifiers import frieze as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("frieze_groups")
 
@@ -147,3 +147,27 @@ def test_label_greys_keep_the_picture_a_palette_png():
     assert {0, 255} <= set(greys.tolist()) and not (greys % fg.GREY_STEP).any()
     assert len(np.unique(chrome.reshape(-1, 3), axis=0)) == len(greys)  # greys only
     assert built.images[0].getcolors(256) is not None
+
+
+def test_palette_composition_writes_the_png_of_the_rgb_picture():
+    """Pictures put together as palette indices (``palette_compose``) give exactly the PNG the core writes for
+    ``compose``'s RGB picture; pictures that indices cannot give (over 256 colours) fall back to RGB."""
+    kinds = collections.Counter()
+    for built in build_run(TASK, 40, seed=9):
+        scene, image = built.item.metadata["scene"], built.images[0]
+        kinds[image.mode] += 1
+        assert encode_png(image) == encode_png(Image.fromarray(fg.compose(scene)))
+    assert kinds["P"] >= 30 and set(kinds) <= {"P", "RGB"}
+
+
+def test_palette_composition_refuses_ink_on_ink():
+    """A copy whose ink would fall on another's (``compose`` mixes them by the darker channel) is refused."""
+    built = build(TASK, {"majority": "p2"}, seed=3)
+    scene = built.item.metadata["scene"]
+    sprites = [fg.base_sprite(strip, scene["motif_radius"]) for strip in scene["strips"]]
+    assert fg.palette_compose(scene, sprites) is not None
+    strips = [dict(s) for s in scene["strips"]]
+    copies = [dict(c) for c in strips[0]["copies"]]
+    copies[1] = {**copies[0], "x": copies[0]["x"] + 2}  # a second copy 2 px beside the first
+    strips[0] = {**strips[0], "copies": copies}
+    assert fg.palette_compose({**scene, "strips": strips}, sprites) is None

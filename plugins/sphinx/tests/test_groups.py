@@ -167,6 +167,23 @@ def test_motif_changes_measures_each_distinct_map_once_as_defined(family):
         assert measured == pytest.approx(expected, abs=1e-12)
 
 
+def test_kept_candidates_and_inverses_equal_fresh_ones():
+    """``self_symmetry_candidates`` keeps the fixed turns and mirrors and ``motif_changes`` the maps' inverses:
+    the same names in the same order, the same matrices and the same inverses bit for bit as built afresh."""
+    rng = np.random.default_rng(29)
+    for family in ("arrow", "glyph", "pictogram", "polyomino", "clock"):
+        tile = motifs.render(motifs.sample(family, rng, "asym"), 61)
+        fresh = {f"turn {d}": groups.rotation(d)[:2, :2] for d in groups.SELF_TURNS}
+        angles = [float(a) for a in range(0, 180, groups.SELF_MIRROR_STEP)] + list(groups.principal_axes(tile))
+        fresh.update({f"mirror {a:.1f}": groups.reflection(a)[:2, :2] for a in angles})
+        kept = groups.self_symmetry_candidates(tile)
+        assert list(kept) == list(fresh)
+        for name, part in fresh.items():
+            assert np.array_equal(kept[name], part)
+            for _ in range(2):  # the second call is answered from the kept inverses
+                assert np.array_equal(groups._inverse(np.asarray(part, float)), np.linalg.inv(part))
+
+
 def test_sprites_turn_about_their_centre_and_stamp_clips():
     big = np.full((63, 63, 3), 255, np.uint8)
     big[3:12, 27:36] = 0  # a block above the centre

@@ -16,7 +16,7 @@ from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("transform_similarity_identify")
 
@@ -343,7 +343,7 @@ def test_the_canvas_composition_equals_pils_paste_and_the_kept_caption_bands():
         layout.paste(canvas, tf.framed(tiles[1 + k], BORDER), left, top)
         layout.caption(draw, ((left + right) / 2, bottom + ts.CAPTION_DROP), layout.label(k), LABEL_SIZE)
     expected, picture = np.asarray(canvas).astype(int), ts.compose(scene).astype(int)
-    assert np.array_equal(np.asarray(built.images[0]), picture)
+    assert np.array_equal(np.asarray(built.images[0].convert("RGB")), picture)  # a palette image's colours
     step = 255 // (ts.LABEL_LEVELS - 1)
     assert np.abs(picture - expected).max() <= step // 2
     bands = np.zeros(picture.shape[:2], bool)
@@ -408,3 +408,16 @@ def test_the_quick_checker_first_finds_the_same_versions_and_leaves_rng_alike(va
             assert np.array_equal(new[0], old[0]) and new[1] == old[1]
         assert new_rng.bit_generator.state == old_rng.bit_generator.state
     assert found >= 5
+
+
+def test_palette_composition_writes_the_png_of_the_rgb_picture():
+    """Pictures put together as palette indices (``palette_compose``) give exactly the PNG the core writes for
+    ``compose``'s RGB picture; a picture of over 256 colours is left to RGB."""
+    kinds = collections.Counter()
+    for built in build_run(TASK, 30, seed=9):
+        image = built.images[0]
+        kinds[image.mode] += 1
+        assert encode_png(image) == encode_png(Image.fromarray(ts.compose(built.item.metadata["scene"])))
+    assert kinds["P"] >= 20 and set(kinds) <= {"P", "RGB"}
+    many = np.random.default_rng(1).integers(0, 256, (tf.SIDE, tf.SIDE, 3), dtype=np.uint8)
+    assert ts.palette_compose([many] + [np.full_like(many, 255)] * 4) is None

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import frieze_words as words
 from bench_plugin_sphinx.descriptions.frieze_groups import COPIES, FRIEZE_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, groups, layout, motifs, probe
+from bench_plugin_sphinx.kit import compare, complexity, groups, indexed, layout, motifs, probe
 from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
 from bench_plugin_sphinx.kit.sampling import cyclic, matched_order
@@ -49,6 +49,8 @@ ATTEMPTS = 60
 #: looks the same, and a picture of one-colour motifs keeps under 256 colours, so it is written as a palette PNG
 #: (encoded ~1.5x faster and about half the bytes; 224 label greys alone pushed most pictures past 256).
 GREY_STEP = 17
+#: White as a palette key (``kit.indexed.colour_keys``).
+WHITE_KEY = 0xFFFFFF
 
 
 def _layouts(group: str) -> tuple[str, ...]:
@@ -130,6 +132,61 @@ def compose(scene: dict[str, Any], sprites: list[np.ndarray] | None = None) -> n
         for copy in strip["copies"]:
             groups.stamp(canvas, turned[copy["op"]], copy["x"], copy["y"])
     return canvas
+
+
+def palette_compose(scene: dict[str, Any], sprites: list[np.ndarray]) -> Image.Image | None:
+    """``compose``'s picture as the palette image the core would write for it (its colours ascending, nothing
+    else: the same PNG bytes), put together as palette indices; None when the picture shows more than 256
+    colours or a copy's ink would fall on a pixel that is not white (there ``compose`` mixes colours by the
+    darker channel, which indices cannot): the caller then composes in RGB."""
+    chrome_keys, chrome_indices = _chrome_indexed(
+        tuple(scene["image_size"]), tuple(tuple(box) for box in scene["option_boxes"])
+    )
+    pieces = [np.unique(indexed.colour_keys(sprite), return_inverse=True) for sprite in sprites]
+    palette = np.unique(np.concatenate([chrome_keys, *(keys for keys, _ in pieces)]))
+    if len(palette) > 256:
+        return None
+    white = int(np.searchsorted(palette, WHITE_KEY))
+    if white == len(palette) or palette[white] != WHITE_KEY:
+        return None
+    canvas = indexed.relabelled(chrome_indices, np.searchsorted(palette, chrome_keys).astype(np.uint8))
+    for strip, sprite, (keys, inverse) in zip(scene["strips"], sprites, pieces, strict=True):
+        base = np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
+        for op in {copy["op"] for copy in strip["copies"]}:
+            turned = probe.apply(op, base)
+            if not all(
+                _stamp_indices(canvas, turned, white, copy["x"], copy["y"])
+                for copy in strip["copies"]
+                if copy["op"] == op
+            ):
+                return None
+    return indexed.shown_palette_picture(canvas, palette)  # a sprite's colour may lie where the canvas clips it
+
+
+def _stamp_indices(canvas: np.ndarray, sprite: np.ndarray, white: int, x: int, y: int) -> bool:
+    """``groups.stamp`` on palette indices: the sprite's (odd side) pixels other than ``white`` written with its
+    centre pixel at (x, y), clipped to the canvas; False (nothing written) when one would cover a pixel that is
+    not white."""
+    half = sprite.shape[0] // 2
+    top, left = y - half, x - half
+    t0, l0 = max(0, top), max(0, left)
+    t1, l1 = min(canvas.shape[0], top + sprite.shape[0]), min(canvas.shape[1], left + sprite.shape[1])
+    if t0 >= t1 or l0 >= l1:
+        return True
+    region, piece = canvas[t0:t1, l0:l1], sprite[t0 - top : t1 - top, l0 - left : l1 - left]
+    ink = piece != white
+    if np.any(region[ink] != white):
+        return False
+    region[ink] = piece[ink]
+    return True
+
+
+@functools.lru_cache(maxsize=16)
+def _chrome_indexed(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``_chrome`` as (its colours' keys ascending, each pixel's index among them), neither to be changed."""
+    keys, indices = indexed.indexed(_chrome(size, boxes))
+    keys.flags.writeable = indices.flags.writeable = False
+    return keys, indices
 
 
 @functools.lru_cache(maxsize=16)
@@ -217,7 +274,9 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
         scene = {"image_size": [WIDTH, height], "layout": lay, "copies": count, "step": step_of(count),
                  "motif_radius": radius, "frame": FRAME, "family": family, "majority": majority, "odd": odd,
                  "strips": strips, "option_boxes": [strip_geometry(count, lay, k)[0] for k in range(4)]}
-        picture = compose(scene, sprites)
+        picture = palette_compose(scene, sprites)
+        if picture is None:
+            picture = Image.fromarray(compose(scene, sprites))
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
@@ -247,8 +306,9 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
                               f"and half-turn and distinct from the other strips' in {ATTEMPTS} draws")
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        if problem.structure is not None:
+            return [problem.structure]
+        return [Image.fromarray(compose(problem.metadata["scene"]))]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

@@ -43,7 +43,7 @@ from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
-from bench_plugin_sphinx.kit import channels, complexity, layout, motifs
+from bench_plugin_sphinx.kit import channels, complexity, indexed, layout, motifs
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -345,6 +345,40 @@ def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.
     return canvas
 
 
+def palette_compose(tiles: list[np.ndarray]) -> Image.Image | None:
+    """``compose``'s picture of the source's and the options' ``tiles`` as the palette image the core would write
+    for it (its colours ascending, nothing else: the same PNG bytes), put together as palette indices: the
+    backdrop's (frames and labels) kept, each tile's found on the tile alone.  None when the picture shows more
+    than 256 colours (the caller then composes in RGB)."""
+    backdrop_keys, backdrop_indices = _backdrop()
+    pieces = [indexed.indexed(tile) for tile in tiles]
+    if any(piece is None for piece in pieces):
+        return None
+    palette = np.unique(np.concatenate([backdrop_keys, *(keys for keys, _ in pieces)]))
+    if len(palette) > 256:
+        return None
+    canvas = indexed.relabelled(backdrop_indices, np.searchsorted(palette, backdrop_keys).astype(np.uint8))
+    for (left, top, right, bottom), (keys, indices) in zip(_boxes(), pieces, strict=True):
+        inside = canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER]
+        inside[...] = np.searchsorted(palette, keys).astype(np.uint8).take(indices)
+    return indexed.shown_palette_picture(canvas, palette)  # a backdrop colour may lie only where tiles cover it
+
+
+def _boxes() -> list[list[int]]:
+    """The framed tiles' boxes (left, top, right, bottom): the source's, then the options'."""
+    return [SOURCE_BOX, *(option_box(k) for k in range(4))]
+
+
+@lru_cache(maxsize=1)
+def _backdrop() -> tuple[np.ndarray, np.ndarray]:
+    """``compose``'s picture with white tiles, as (its colours' keys ascending, each pixel's index among them),
+    neither to be changed: every pixel outside the tiles is the same in every item."""
+    blank = np.full((tf.SIDE, tf.SIDE, 3), 255, np.uint8)
+    keys, indices = indexed.indexed(compose({"options": [None] * 4}, [blank] * 5))
+    keys.flags.writeable = indices.flags.writeable = False
+    return keys, indices
+
+
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):
     def check_params(self, params):
         if params.get("variant") is not None and params.get("difficulty") is not None:
@@ -385,7 +419,13 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
                     **({} if level is None else {"difficulty_knobs": {"distortion_tier": tier}})}
         return Problem(question=question, answer="ABCD"[position], image_size=SIZE,
                        params={**params, "variant": variant, "motif": family}, options=("A", "B", "C", "D"),
-                       answer_type="option", metadata=metadata, structure=compose(scene, tiles))
+                       answer_type="option", metadata=metadata, structure=self._picture(scene, tiles))
+
+    @staticmethod
+    def _picture(scene: dict[str, Any], tiles: list[np.ndarray]) -> Image.Image:
+        """The item's picture: a palette image where it can be (``palette_compose``), else RGB (``compose``)."""
+        picture = palette_compose(tiles)
+        return picture if picture is not None else Image.fromarray(compose(scene, tiles))
 
     def _draw(self, variant, family, tier, rng):
         """(spec, the source, the answer option, the three others, the least distortion between two versions; the
@@ -457,8 +497,9 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         return None
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        if problem.structure is not None:
+            return [problem.structure]
+        return [Image.fromarray(compose(problem.metadata["scene"]))]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

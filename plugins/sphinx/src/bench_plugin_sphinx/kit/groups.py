@@ -748,7 +748,7 @@ def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence
     maps, offsets, owner = [], [], []
     for k, part in enumerate(parts):
         a = np.asarray(part, float)[:2, :2]
-        inverse = np.linalg.inv(a)
+        inverse = _inverse(a)
         for shift in (shifts[k] if shifts is not None else [(0, 0)]):
             t = np.asarray(shift, float)
             maps += [a, inverse]  # x -> A x + t, and back: x -> A^-1 (x - t)
@@ -769,6 +769,18 @@ def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence
 
 
 _NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+
+
+def _inverse(part: np.ndarray) -> np.ndarray:
+    """``np.linalg.inv(part)`` (2 x 2 float), the very same array values: computed once for each of the maps
+    met lately (``self_symmetry_candidates``' fixed turns and mirrors recur in every motif)."""
+    return _inverse_of(part.tobytes())
+
+
+@functools.lru_cache(maxsize=128)
+def _inverse_of(data: bytes) -> np.ndarray:
+    """The inverse of the 2 x 2 float64 matrix stored in ``data`` (read-only: it is kept and shared)."""
+    return _read_only(np.linalg.inv(np.frombuffer(data, np.float64).reshape(2, 2)))
 
 
 #: Turns a motif must not have (any order a lattice allows, and five-fold): degrees.
@@ -792,10 +804,18 @@ def principal_axes(rgb: np.ndarray) -> tuple[float, float]:
 def self_symmetry_candidates(rgb: np.ndarray) -> dict[str, np.ndarray]:
     """The maps (2 x 2) a motif without any symmetry of its own must change under: turns by ``SELF_TURNS``
     and mirrors across lines every ``SELF_MIRROR_STEP`` degrees and along its principal axes."""
-    maps = {f"turn {d}": rotation(d)[:2, :2] for d in SELF_TURNS}
-    angles = [float(a) for a in range(0, 180, SELF_MIRROR_STEP)] + list(principal_axes(rgb))
-    maps.update({f"mirror {a:.1f}": reflection(a)[:2, :2] for a in angles})
+    maps = dict(_fixed_candidates())
+    maps.update({f"mirror {a:.1f}": reflection(a)[:2, :2] for a in principal_axes(rgb)})
     return maps
+
+
+@functools.cache
+def _fixed_candidates() -> tuple[tuple[str, np.ndarray], ...]:
+    """The candidates every motif shares, in ``self_symmetry_candidates``' order: the turns by ``SELF_TURNS``,
+    then the mirrors every ``SELF_MIRROR_STEP`` degrees (read-only: kept and shared)."""
+    turns = [(f"turn {d}", rotation(d)[:2, :2]) for d in SELF_TURNS]
+    mirrors = [(f"mirror {float(a):.1f}", reflection(float(a))[:2, :2]) for a in range(0, 180, SELF_MIRROR_STEP)]
+    return tuple((name, _read_only(np.array(part))) for name, part in turns + mirrors)
 
 
 def self_symmetries(rgb: np.ndarray, fraction: float = probe.INVARIANT_FRACTION) -> list[str]:

@@ -7,7 +7,9 @@ order (the first is the background), and a draw object whose ink for a colour is
 depend only on the drawing calls and the colour order, so they are as reproducible as an RGB picture's.
 
 Pictures composed of RGB pieces can be put together as indices instead: ``indexed`` gives a piece's colours
-(ascending) and each pixel's index among them, ``palette_picture`` the palette image of composed indices.
+(ascending) and each pixel's index among them, ``relabelled`` moves indices into a joint palette,
+``palette_picture`` the palette image of composed indices and ``shown_palette_picture`` the same with the colours
+no pixel shows left out.
 """
 
 from __future__ import annotations
@@ -67,3 +69,21 @@ def palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
     image = Image.frombuffer("P", (indices.shape[1], indices.shape[0]), indices.tobytes(), "raw", "P", 0, 1)
     image.putpalette(np.stack([keys >> 16, keys >> 8 & 255, keys & 255], axis=1).astype(np.uint8).tobytes())
     return image
+
+
+def relabelled(indices: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``table[indices]`` as a writable (h, w) uint8 array, for (h, w) uint8 ``indices`` and a table of at most 256
+    uint8 entries (one pass of Pillow's lookup: numpy's ``take`` widens every index first)."""
+    lookup = np.zeros(256, np.uint8)
+    lookup[: len(table)] = table
+    return np.array(Image.fromarray(np.ascontiguousarray(indices)).point(lookup.tolist()))
+
+
+def shown_palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
+    """``palette_picture(indices, keys)`` with the colours no pixel shows left out of the palette (the others keep
+    their order, the indices follow): with ``keys`` ascending and holding every colour shown, its PNG is the one
+    the core writes for the RGB picture."""
+    shown = np.array(Image.fromarray(indices).histogram()[: len(keys)]) > 0
+    if shown.all():
+        return palette_picture(indices, keys)
+    return palette_picture(relabelled(indices, (np.cumsum(shown) - 1).astype(np.uint8)), keys[shown])
