@@ -19,6 +19,7 @@ panel's silhouette and face colours on the decoded image.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, draw_flat, scene_failures
+from bench_plugin_mindseye.verifiers.projection import (
+    Drawing,
+    draw_faces,
+    draw_flat,
+    paper_zone,
+    projected,
+    scene_failures,
+    scene_mark_failures,
+)
 
 #: Net corners closer than this (pixels) are one point of the drawing (coordinates are kept to 0.01 px).
 HINGE_TOLERANCE = 0.05
@@ -277,12 +286,57 @@ def drawing(description: Mapping[str, Any], side: int) -> Drawing:
     return _drawing(json.dumps(description, sort_keys=True), side)
 
 
+def _silhouette(description: Mapping[str, Any], side: int) -> list[np.ndarray]:
+    """What a panel draws as convex parts in panel pixels: the net's faces, the sector (in slices of at most
+    90 degrees) and its circle, or the solid's projected vertices (their hull is its outline)."""
+    if description.get("net") == "sector":
+        (ax, ay), radius = description["apex"], float(description["radius"])
+        start, end = float(description["start"]), float(description["end"])
+        slices = max(1, math.ceil((end - start) / 90))
+        bounds = np.linspace(start, end, slices + 1)
+        parts = []
+        for a, b in itertools.pairwise(bounds):
+            angles = np.radians(np.linspace(a, b, 33))
+            arc = np.stack([ax + radius * np.cos(angles), ay + radius * np.sin(angles)], axis=1)
+            parts.append(np.vstack([[ax, ay], arc]))
+        (cx, cy), circle = description["centre"], float(description["circle"])
+        angles = np.radians(np.arange(256) * 360 / 256)
+        return [*parts, np.stack([cx + circle * np.cos(angles), cy + circle * np.sin(angles)], axis=1)]
+    if description.get("net") == "polygons":
+        return [np.asarray(face, dtype=float) for face in description["faces"]]
+    if description["solid"] == "revolution":
+        vertices = _revolution(description)[0]
+    else:
+        vertices = np.asarray(description["vertices"], dtype=float)
+    return [projected(vertices, description, side)]
+
+
+@functools.lru_cache(maxsize=16)
+def _paper(key: str, side: int) -> np.ndarray:
+    """``paper_zone`` of a panel's description: a solid's beyond its square pen, a net's a pixel and a quarter
+    beyond half its round pen (drawn on the pixel-centre grid, a quarter pixel off)."""
+    description = json.loads(key)
+    if "net" in description:
+        return paper_zone(_silhouette(description, side), side, float(description["edge"]) / 2 + 1.25)
+    return paper_zone(_silhouette(description, side), side)
+
+
+def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray, bool]:
+    """The sketch of one panel, the pixels around it that must be paper (``_paper``) and whether the sketch
+    places its outlines to a pixel: not on a sector net, whose outline is drawn inside the rim (memoised)."""
+    paper = _paper(json.dumps(description, sort_keys=True), side)
+    return drawing(description, side), paper, description.get("net") != "sector"
+
+
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """A crude RGB drawing of one panel: the net's faces flat, or the solid's faces flat-shaded."""
     return drawing(description, side).rgb
 
 
 def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
-    """Every panel cut from ``image`` at its box must show its description: the silhouette, and inside each
-    clearly visible face of the net or the solid, its recorded colour (shaded as recorded on solids)."""
-    return scene_failures(scene, image, lambda description, side: (drawing(description, side), None), "the net")
+    """Every panel cut from ``image`` at its box must show its description: the silhouette, inside each
+    clearly visible face of the net or the solid its recorded colour (shaded as recorded on solids), and no small
+    mark (``scene_mark_failures``).  A sector net's outline is drawn inside its rim, where the sketch does not
+    place it to a pixel, so on it only the paper around the net is checked for marks."""
+    return (scene_failures(scene, image, lambda description, side: (drawing(description, side), None), "the net")
+            + scene_mark_failures(scene, image, marker, "the net"))

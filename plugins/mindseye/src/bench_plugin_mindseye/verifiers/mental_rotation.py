@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from bench_plugin_mindseye.verifiers.projection import Drawing, draw_faces, scene_failures
+from bench_plugin_mindseye.verifiers.projection import (
+    Drawing,
+    camera_basis,
+    draw_faces,
+    paper_zone,
+    projected,
+    scene_failures,
+    scene_mark_failures,
+)
 
 #: A pose counts as a rotation when it is orthonormal to this precision (it is recorded to 6 decimals).
 POSE_TOLERANCE = 1e-4
@@ -130,6 +138,25 @@ def drawing(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndar
     return _drawing(json.dumps(description, sort_keys=True), side)
 
 
+@functools.lru_cache(maxsize=16)
+def _paper(key: str, side: int) -> np.ndarray:
+    """``paper_zone`` of the cube faces turned to the camera (convex quads) of a panel's description."""
+    description = json.loads(key)
+    voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
+    pose = np.asarray(description["rotation"], dtype=float)
+    corners, faces, normals, _ = exposed_faces(voxels)
+    points = projected(corners @ pose.T, description, side)
+    facing = (normals @ pose.T) @ camera_basis(*description["camera"])[2] > 1e-4
+    return paper_zone([points[f] for f, shown in zip(faces, facing, strict=True) if shown], side)
+
+
+def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray, bool]:
+    """The sketch of one panel and the pixels around it that must be paper: those farther outside the silhouette
+    of the cube faces turned to the camera than the outline's reach and ``BEYOND_PEN`` (``paper_zone``;
+    memoised)."""
+    return drawing(description, side)[0], _paper(json.dumps(description, sort_keys=True), side), True
+
+
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """A crude RGB drawing of one panel: exposed cube faces, flat-shaded, outlined."""
     return drawing(description, side)[0].rgb
@@ -142,6 +169,9 @@ def _sketcher(description: Mapping[str, Any], side: int) -> tuple[Drawing, Any]:
 
 
 def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
-    """Every panel cut from ``image`` at its box must show its description: the object's silhouette, and on
-    each clearly visible cube face, that cube's recorded colour under the recorded light."""
-    return scene_failures(scene, image, _sketcher, "the original")
+    """Every panel cut from ``image`` at its box must show its description: the object's silhouette, on each
+    clearly visible cube face that cube's recorded colour under the recorded light, and no small mark: every
+    outline drawn without a gap, every face pixel clear of the outlines in its colour, paper around the
+    object (``scene_mark_failures``)."""
+    return (scene_failures(scene, image, _sketcher, "the original")
+            + scene_mark_failures(scene, image, marker, "the original"))

@@ -17,8 +17,10 @@ side (that half-plane is empty once folded); the candidates that lie on the shee
 The pixel checks find the black discs in each panel by themselves (pixels whose whole neighbourhood of about
 the hole's inscribed square is black: lines and the arrow are too thin or too light) and match them one to one
 with the recorded holes and punches; they compare the fill of every fold panel away from all lines with the
-recorded layers (flap grey #D3D3D3, paper and background white); and ``sketch`` draws each description crudely
-for the base class's panel identity check.
+recorded layers (flap grey #D3D3D3, paper and background white); every hole and punch must be a whole disc of
+its radius centred where recorded (``hole_failures``) and every option panel nothing but its record: paper away
+from its outline, creases and holes, and an unbroken outline (``mark_failures``); and ``sketch`` draws each
+description crudely for the base class's panel identity check.
 """
 
 from __future__ import annotations
@@ -342,18 +344,139 @@ def fill_failures(tile: np.ndarray, description: Mapping[str, Any], side: int, n
     return []
 
 
+#: Small marks (``hole_failures``, ``mark_failures``).  A hole is drawn centred on an output pixel, at most half
+#: a pixel from its recorded centre in x and in y: the centre of its ink must lie within ``HOLE_SHIFT`` pixels of
+#: the record (a hole moved 2 px is 1.29 px off at least) and every pixel within ``HOLE_INSET`` of that centre
+#: must be at least half ink (beyond the hole the option panels must be paper, ``mark_failures``).
+HOLE_SHIFT = 1.0
+HOLE_INSET = 1.25
+#: Ink weight of a pixel when finding a hole's centre: its darkness (255 minus the darkest channel) above
+#: ``HOLE_FLOOR`` (the flap grey, 44, and the crease grey, 70, weigh nothing), out of the ink's 235.
+HOLE_FLOOR = 80
+HALF_INK = 117
+#: Away from every recorded mark an option panel is paper: pixels farther than ``CLEAR_OF_HOLE`` pixels beyond a
+#: hole's radius, ``CLEAR_OF_OUTLINE`` from the outline's centre line (beyond an edge's line, outside the sheet)
+#: and ``FRAME_MARGIN`` from the panel's edge must be white (darkest channel within ``PAPER_SLACK``), or within
+#: ``CREASE_NEAR`` of a crease (a band ``2 ceil(CREASE_NEAR) + 1`` pixels wide) no darker than
+#: its grey (185) less ``PAPER_SLACK``; and the pixel under every point of the outline's centre line (but near a
+#: crease's end, which is drawn over it) must be at least half ink.
+CLEAR_OF_HOLE = 1.5
+CLEAR_OF_OUTLINE = 2.0
+CREASE_NEAR = 2.0
+CREASE_GREY = 185
+PAPER_SLACK = 40
+FRAME_MARGIN = 4
+
+
+def _lightest(tile: np.ndarray) -> np.ndarray:
+    """The darkest channel of every pixel (int16): 255 on paper, low on ink of any colour."""
+    return np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2]).astype(np.int16)
+
+
+def _inside_depth(ring: Sequence[Point], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """For the convex polygon ``ring`` (pixels): the distance of every point to its boundary inside it, and
+    outside it the largest distance beyond one of its edge lines (negative; never more than the true
+    distance)."""
+    cx = sum(p[0] for p in ring) / len(ring)
+    cy = sum(p[1] for p in ring) / len(ring)
+    depth = np.full(np.broadcast(xs, ys).shape, np.inf, dtype=np.float32)
+    for (ax, ay), (bx, by) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        length = math.hypot(bx - ax, by - ay)
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        if (cx - ax) * nx + (cy - ay) * ny < 0:
+            nx, ny = -nx, -ny
+        depth = np.minimum(depth, (xs - ax) * nx + (ys - ay) * ny)
+    return depth
+
+
+def hole_failures(tile: np.ndarray, holes: Sequence[Sequence[float]], radius: float, side: int, name: str
+                  ) -> list[str]:
+    """Every recorded hole (tile units) is drawn at its place, whole: the centre of the ink around it lies within
+    ``HOLE_SHIFT`` pixels of the record, and about that centre the disc is whole to ``HOLE_INSET`` inside its
+    radius (no bite, no gap)."""
+    r = radius * side
+    darkness = (255 - _lightest(tile)).astype(np.float32)
+    weight = np.clip((darkness - HOLE_FLOOR) / (235 - HOLE_FLOOR), 0.0, 1.0)
+    reach = math.ceil(r + 3)
+    failures = []
+    for x, y in holes:
+        px, py = float(x) * side, float(y) * side
+        x0, y0 = max(int(px) - reach, 0), max(int(py) - reach, 0)
+        window = weight[y0:int(py) + reach + 1, x0:int(px) + reach + 1]
+        ys, xs = np.mgrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] + 0.5
+        around = window * ((xs - px) ** 2 + (ys - py) ** 2 <= (r + 2) ** 2)
+        ink = float(around.sum())
+        where = f"{name}: the hole at ({px:.0f}, {py:.0f}) px"
+        if ink < 1.0:
+            failures.append(f"{where} is missing")
+            continue
+        cx, cy = float((around * xs).sum()) / ink, float((around * ys).sum()) / ink
+        if math.hypot(cx - px, cy - py) > HOLE_SHIFT:
+            failures.append(f"{where} is drawn at ({cx:.1f}, {cy:.1f})")
+            continue
+        rho = np.hypot(xs - cx, ys - cy)
+        dark = darkness[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
+        light = int(np.count_nonzero((rho <= r - HOLE_INSET) & (dark < HALF_INK)))
+        if light:
+            failures.append(f"{where} is not a whole disc ({light} pixels inside it light)")
+    return failures
+
+
+def mark_failures(tile: np.ndarray, option: Mapping[str, Any], side: int, name: str) -> list[str]:
+    """An option panel shows nothing but its record: paper away from the outline, creases and holes (so no dot,
+    line or extra hole), and the sheet's outline without a gap."""
+    r = float(option["radius"]) * side
+    outline = _px(option["outline"], side)
+    creases = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(creases)
+    for a, b in option["creases"]:
+        draw.line(_px([a, b], side), fill=255, width=2 * math.ceil(CREASE_NEAR) + 1)
+    near_crease = np.asarray(creases) > 0
+    ys, xs = np.mgrid[0:side, 0:side].astype(np.float32) + 0.5
+    clear = np.abs(_inside_depth(outline, xs, ys)) > CLEAR_OF_OUTLINE
+    clear[:FRAME_MARGIN], clear[-FRAME_MARGIN:] = False, False
+    clear[:, :FRAME_MARGIN], clear[:, -FRAME_MARGIN:] = False, False
+    reach = math.ceil(r + CLEAR_OF_HOLE)
+    for hx, hy in _px(option["holes"], side):
+        x0, y0 = max(int(hx) - reach, 0), max(int(hy) - reach, 0)
+        wx, wy = xs[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1], ys[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1]
+        clear[y0:y0 + wx.shape[0], x0:x0 + wx.shape[1]] &= (wx - hx) ** 2 + (wy - hy) ** 2 > (r + CLEAR_OF_HOLE) ** 2
+    lightest = _lightest(tile)
+    floor = np.where(near_crease, CREASE_GREY - PAPER_SLACK, 255 - PAPER_SLACK)
+    failures = []
+    marks = int(np.count_nonzero(clear & (lightest < floor)))
+    if marks:
+        failures.append(f"{name}: {marks} pixels away from the recorded outline, creases and holes are dark")
+    edges = list(zip(outline, [*outline[1:], outline[0]], strict=True))
+    points = np.concatenate([np.linspace(a, b, max(2, math.ceil(math.dist(a, b) / 0.5) + 1)) for a, b in edges])
+    ends = np.asarray([p for c in option["creases"] for p in _px(c, side)], dtype=float).reshape(-1, 2)
+    if len(ends):
+        gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1]).min(axis=1)
+        points = points[gap > CREASE_NEAR + 1]
+    cols = np.clip(points[:, 0].astype(int), 0, side - 1)
+    rows = np.clip(points[:, 1].astype(int), 0, side - 1)
+    gaps = int(np.count_nonzero(255 - lightest[rows, cols] < HALF_INK))
+    if gaps:
+        failures.append(f"{name}: the sheet's outline is broken ({gaps} points of its centre line not inked)")
+    return failures
+
+
 def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
-    """The picture's holes and punches are the recorded ones and the fold panels are filled as recorded."""
+    """The picture's holes and punches are the recorded ones, each whole at its place and size, the fold panels
+    are filled as recorded, and the option panels show no mark beyond their record."""
     side = int(scene["tile"])
     failures = []
     letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
     for k, (box, step) in enumerate(zip(scene["query_boxes"], scene["query"], strict=True)):
         tile = image[box[1]:box[3], box[0]:box[2]]
         failures += disc_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
+        failures += hole_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
         failures += fill_failures(tile, step, side, f"query {k + 1}")
     for letter, box, option in zip(letters, scene["option_boxes"], scene["options"], strict=True):
         tile = image[box[1]:box[3], box[0]:box[2]]
         failures += disc_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
+        failures += hole_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
+        failures += mark_failures(tile, option, side, f"option {letter}")
     return failures
 
 

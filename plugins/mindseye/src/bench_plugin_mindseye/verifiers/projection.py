@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+import shapely
+from PIL import Image, ImageDraw
 
 EDGE = (35, 35, 35)
 #: A pixel whose darkest channel is below this is part of a drawn object (white cubes are 250 at most).
@@ -340,4 +342,123 @@ def scene_failures(scene: Mapping[str, Any], image: Any, sketcher: Sketcher, que
     for name, (description, box) in zip(names, panels, strict=True):
         drawing, describe_face = sketcher(description, scene["tile"])
         failures += panel_failures(np.asarray(image.crop(tuple(box)).convert("RGB")), drawing, name, describe_face)
+    return failures
+
+
+#: Small marks (``mark_failures``).  The panel draws every outline about three pixels wide over the recorded edge,
+#: and the sketch's outline pixels (where the face index changes) straddle it: each must have a pixel of the edge
+#: colour (every channel within ``EDGE_MATCH``) at most one pixel away.  Pixels at least ``INNER_REACH`` pixels
+#: from every sketched outline must show their face's colour within ``FACE_TOLERANCE``, and pixel centres
+#: ``BEYOND_PEN`` beyond the outline's reach outside the recorded silhouette must be paper, their darkest channel
+#: within ``PAPER_SLACK`` of white.  The 3D panels draw outlines with a square pen ``PEN`` pixels across (half
+#: of it each side of the edge), so "beyond its reach" is measured in squares: the silhouette swept by a square
+#: of half side ``PEN / 2 + BEYOND_PEN`` (flat nets, drawn with a round pen, give their own reach).
+#: ``MARK_SLACK`` pixels of a panel may break each rule.  On ~1,100 real items per task (both canvases) the largest
+#: counts were 0 (outline), 1 (face) and 0 (paper; its darkest pixel 55, one antialiased pixel in ~285 items), so
+#: a few pixels of slack on faces and paper keep a fresh item from failing on antialiasing, while every planted
+#: mark (a dot of radius 1.4 px covers 9 pixel centres) still breaks a rule by more.  An outline pixel far from
+#: any edge-coloured one is not antialiasing (the pen is 3 px wide), and a gap in a thin edge at 600x800 leaves
+#: as few as one such pixel: none is allowed.
+EDGE_MATCH = 30
+INNER_REACH = 2
+PEN = 3.0
+#: How far beyond the pen's reach (pixels, in squares) the paper zone begins: a pixel centre there has its whole
+#: pixel a quarter pixel clear of the outline.
+BEYOND_PEN = 0.75
+PAPER_SLACK = 60
+MARK_SLACK = {"outline": 0, "face": 3, "paper": 2}
+
+
+def projected(vertices: np.ndarray, view: Mapping[str, Any], side: int) -> np.ndarray:
+    """Pixel positions (x right, y down) of world ``vertices`` seen by the recorded camera and centred by their
+    projected box, as ``draw_faces`` places them."""
+    cam = np.asarray(vertices, dtype=float) @ camera_basis(*view["camera"]).T
+    middle = (cam[:, :2].min(axis=0) + cam[:, :2].max(axis=0)) / 2
+    scale = float(view["scale"])
+    return np.stack([(cam[:, 0] - middle[0]) * scale + side / 2, side / 2 - (cam[:, 1] - middle[1]) * scale], axis=1)
+
+
+def paper_zone(parts: Sequence[np.ndarray], side: int, reach: float = PEN / 2 + BEYOND_PEN) -> np.ndarray:
+    """Pixels (side x side booleans) whose centres lie farther than ``reach`` (in squares: Chebyshev distance)
+    outside a silhouette made of convex ``parts`` (each a k x 2 array of corners, pixel units): the silhouette
+    swept by a square of half side ``reach`` is the union of each part's corners moved to the square's four
+    corners and hulled, filled by its rings (holes cut back out).  The default is ``BEYOND_PEN`` beyond a 3D
+    panel's outline."""
+    corners = np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
+    points = np.concatenate([(np.asarray(p, dtype=float)[:, None, :] + corners[None]).reshape(-1, 2) for p in parts])
+    owner = np.repeat(np.arange(len(parts)), [4 * len(p) for p in parts])
+    grown = shapely.union_all(shapely.convex_hull(shapely.multipoints(points, indices=owner)))
+    mask = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(mask)
+    for part in getattr(grown, "geoms", [grown]):
+        if part.is_empty:
+            continue
+        draw.polygon([(x - 0.5, y - 0.5) for x, y in part.exterior.coords], fill=255)
+        for hole in part.interiors:
+            draw.polygon([(x - 0.5, y - 0.5) for x, y in hole.coords], fill=0)
+    return np.asarray(mask) == 0
+
+
+def _off_by(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """The largest channel difference between every pixel and its colour (int16 arrays, ... x 3), channel by
+    channel (faster than a reduction over the colour axis)."""
+    d = np.abs(pixels - colours)
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+
+
+def mark_failures(tile: np.ndarray, drawing: Drawing, paper: np.ndarray, name: str, outline: bool = True) -> list[str]:
+    """Small marks the silhouette and face-share checks let through: a gap or bite in an outline (outline
+    pixels with no edge-coloured pixel within one pixel), a dot or line on a face (a face pixel two pixels clear
+    of every outline off its colour), a dot, a line or an outline moved beside the object (a pixel of the
+    ``paper`` zone, see ``paper_zone``, not paper).  ``outline`` False skips the first two, for drawings whose
+    outlines the sketch does not place to a pixel.  The first two look only inside the box of the sketched
+    object grown by a few pixels."""
+    if tile.shape != drawing.rgb.shape:
+        return []  # panel_failures reports the size
+    counts = {}
+    dark = (_darkest(tile[3:-3, 3:-3]) < 255 - PAPER_SLACK) & paper[3:-3, 3:-3]
+    counts["paper"] = ("pixels beyond the silhouette's outline not paper (a mark beside it, or a moved edge)",
+                       int(np.count_nonzero(dark)))
+    rgb = drawing.rgb
+    line = (rgb[..., 0] == EDGE[0]) & (rgb[..., 1] == EDGE[1]) & (rgb[..., 2] == EDGE[2])
+    rows, cols = np.flatnonzero(line.any(axis=1)), np.flatnonzero(line.any(axis=0))
+    if outline and len(rows):
+        side = tile.shape[0]
+        r0, r1 = max(rows[0] - 4, 3), min(rows[-1] + 5, side - 3)
+        c0, c1 = max(cols[0] - 4, 3), min(cols[-1] + 5, side - 3)
+        pixels = tile[r0:r1, c0:c1].astype(np.int16)
+        ids = drawing.ids[r0:r1, c0:c1]
+        line = line[r0:r1, c0:c1]
+        changes = np.zeros(ids.shape, dtype=bool)
+        changes[:, 1:] |= ids[:, 1:] != ids[:, :-1]
+        changes[:, :-1] |= ids[:, 1:] != ids[:, :-1]
+        changes[1:] |= ids[1:] != ids[:-1]
+        changes[:-1] |= ids[1:] != ids[:-1]
+        inked = _off_by(pixels, np.asarray(EDGE, dtype=np.int16)) <= EDGE_MATCH
+        counts["outline"] = ("outline pixels with no edge colour beside them (a gap or a bite)",
+                             int(np.count_nonzero(line & changes & ~_dilate(inked, 1))))
+        inner = (ids >= 0) & ~_dilate(line, INNER_REACH)
+        expected = np.rint(drawing.colours).astype(np.int16)[ids[inner]]
+        counts["face"] = ("face pixels clear of the outlines off their face's colour (a mark on a face)",
+                          int(np.count_nonzero(_off_by(pixels[inner], expected) > FACE_TOLERANCE)))
+    return [f"{name}: {count} {what}" for rule, (what, count) in counts.items() if count > MARK_SLACK[rule]]
+
+
+#: A panel's sketch, the pixels around it that must be paper, and whether the sketch places its outlines to a
+#: pixel.
+Marker = Callable[[Mapping[str, Any], int], tuple[Drawing, np.ndarray, bool]]
+
+
+def scene_mark_failures(scene: Mapping[str, Any], image: Any, marker: Marker, query_name: str) -> list[str]:
+    """``mark_failures`` of every panel of a scene record (query panels, then options A, B, ...), each cut from
+    ``image`` at its recorded box and compared with ``marker(description, tile side)``."""
+    queries = list(zip(scene["query"], scene["query_boxes"], strict=True))
+    names = [query_name if len(queries) == 1 else f"{query_name} {k + 1}" for k in range(len(queries))]
+    names += [f"option {chr(65 + k)}" for k in range(len(scene["options"]))]
+    panels = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
+    pixels = np.asarray(image if getattr(image, "mode", "RGB") == "RGB" else image.convert("RGB"))
+    failures = []
+    for name, (description, box) in zip(names, panels, strict=True):
+        drawing, paper, placed = marker(description, scene["tile"])
+        failures += mark_failures(pixels[box[1]:box[3], box[0]:box[2]], drawing, paper, name, outline=placed)
     return failures
