@@ -368,8 +368,8 @@ PAPER_SLACK = 40
 FRAME_MARGIN = 4
 
 
-def _lightest(tile: np.ndarray) -> np.ndarray:
-    """The darkest channel of every pixel (int16): 255 on paper, low on ink of any colour."""
+def darkest_channel(tile: np.ndarray) -> np.ndarray:
+    """The darkest channel of every pixel of an RGB tile (int16): 255 on paper, low on ink of any colour."""
     return np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2]).astype(np.int16)
 
 
@@ -389,18 +389,17 @@ def _inside_depth(ring: Sequence[Point], xs: np.ndarray, ys: np.ndarray) -> np.n
     return depth
 
 
-def hole_failures(tile: np.ndarray, holes: Sequence[Sequence[float]], radius: float, side: int, name: str
+def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius: float, side: int, name: str
                   ) -> list[str]:
-    """Every recorded hole (tile units) is drawn at its place, whole: the centre of the ink around it lies within
-    ``HOLE_SHIFT`` pixels of the record, and about that centre the disc is whole to ``HOLE_INSET`` inside its
-    radius (no bite, no gap)."""
+    """Every recorded hole (tile units) is drawn at its place, whole, in a tile whose ``darkest_channel`` is
+    ``darkest``: the centre of the ink around it lies within ``HOLE_SHIFT`` pixels of the record, and about that
+    centre the disc is whole to ``HOLE_INSET`` inside its radius (no bite, no gap)."""
     r = radius * side
-    darkness = (255 - _lightest(tile)).astype(np.float32)
+    darkness = (255 - darkest).astype(np.float32)
     weight = np.clip((darkness - HOLE_FLOOR) / (235 - HOLE_FLOOR), 0.0, 1.0)
     reach = math.ceil(r + 3)
     failures = []
-    for x, y in holes:
-        px, py = float(x) * side, float(y) * side
+    for px, py in _px(holes, side):
         x0, y0 = max(int(px) - reach, 0), max(int(py) - reach, 0)
         window = weight[y0:int(py) + reach + 1, x0:int(px) + reach + 1]
         ys, xs = np.mgrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] + 0.5
@@ -422,9 +421,9 @@ def hole_failures(tile: np.ndarray, holes: Sequence[Sequence[float]], radius: fl
     return failures
 
 
-def mark_failures(tile: np.ndarray, option: Mapping[str, Any], side: int, name: str) -> list[str]:
-    """An option panel shows nothing but its record: paper away from the outline, creases and holes (so no dot,
-    line or extra hole), and the sheet's outline without a gap."""
+def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, name: str) -> list[str]:
+    """An option panel (its ``darkest_channel``) shows nothing but its record: paper away from the outline, creases
+    and holes (so no dot, line or extra hole), and the sheet's outline without a gap."""
     r = float(option["radius"]) * side
     outline = _px(option["outline"], side)
     creases = Image.new("L", (side, side), 0)
@@ -441,10 +440,9 @@ def mark_failures(tile: np.ndarray, option: Mapping[str, Any], side: int, name: 
         x0, y0 = max(int(hx) - reach, 0), max(int(hy) - reach, 0)
         wx, wy = xs[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1], ys[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1]
         clear[y0:y0 + wx.shape[0], x0:x0 + wx.shape[1]] &= (wx - hx) ** 2 + (wy - hy) ** 2 > (r + CLEAR_OF_HOLE) ** 2
-    lightest = _lightest(tile)
     floor = np.where(near_crease, CREASE_GREY - PAPER_SLACK, 255 - PAPER_SLACK)
     failures = []
-    marks = int(np.count_nonzero(clear & (lightest < floor)))
+    marks = int(np.count_nonzero(clear & (darkest < floor)))
     if marks:
         failures.append(f"{name}: {marks} pixels away from the recorded outline, creases and holes are dark")
     edges = list(zip(outline, [*outline[1:], outline[0]], strict=True))
@@ -455,7 +453,7 @@ def mark_failures(tile: np.ndarray, option: Mapping[str, Any], side: int, name: 
         points = points[gap > CREASE_NEAR + 1]
     cols = np.clip(points[:, 0].astype(int), 0, side - 1)
     rows = np.clip(points[:, 1].astype(int), 0, side - 1)
-    gaps = int(np.count_nonzero(255 - lightest[rows, cols] < HALF_INK))
+    gaps = int(np.count_nonzero(255 - darkest[rows, cols] < HALF_INK))
     if gaps:
         failures.append(f"{name}: the sheet's outline is broken ({gaps} points of its centre line not inked)")
     return failures
@@ -470,13 +468,15 @@ def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
     for k, (box, step) in enumerate(zip(scene["query_boxes"], scene["query"], strict=True)):
         tile = image[box[1]:box[3], box[0]:box[2]]
         failures += disc_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
-        failures += hole_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
+        failures += hole_failures(darkest_channel(tile), step.get("punches") or [], float(step["radius"]), side,
+                                  f"query {k + 1}")
         failures += fill_failures(tile, step, side, f"query {k + 1}")
     for letter, box, option in zip(letters, scene["option_boxes"], scene["options"], strict=True):
         tile = image[box[1]:box[3], box[0]:box[2]]
         failures += disc_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
-        failures += hole_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
-        failures += mark_failures(tile, option, side, f"option {letter}")
+        darkest = darkest_channel(tile)
+        failures += hole_failures(darkest, option["holes"], float(option["radius"]), side, f"option {letter}")
+        failures += mark_failures(darkest, option, side, f"option {letter}")
     return failures
 
 
