@@ -149,7 +149,7 @@ def palette_compose(scene: dict[str, Any], sprites: list[np.ndarray]) -> Image.I
     white = int(np.searchsorted(palette, WHITE_KEY))
     if white == len(palette) or palette[white] != WHITE_KEY:
         return None
-    canvas = indexed.relabelled(chrome_indices, np.searchsorted(palette, chrome_keys).astype(np.uint8))
+    canvas = indexed.in_palette(chrome_keys, chrome_indices, palette)
     for strip, sprite, (keys, inverse) in zip(scene["strips"], sprites, pieces, strict=True):
         base = np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
         for op in {copy["op"] for copy in strip["copies"]}:
@@ -184,9 +184,7 @@ def _stamp_indices(canvas: np.ndarray, sprite: np.ndarray, white: int, x: int, y
 @functools.lru_cache(maxsize=16)
 def _chrome_indexed(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
     """``_chrome`` as (its colours' keys ascending, each pixel's index among them), neither to be changed."""
-    keys, indices = indexed.indexed(_chrome(size, boxes))
-    keys.flags.writeable = indices.flags.writeable = False
-    return keys, indices
+    return indexed.kept(_chrome(size, boxes))
 
 
 @functools.lru_cache(maxsize=16)

@@ -129,9 +129,7 @@ def compose(scene: dict[str, Any], base: np.ndarray | None = None) -> np.ndarray
 @functools.cache
 def _caption_indexed(k: int) -> tuple[np.ndarray, np.ndarray]:
     """``kit.indexed.indexed`` of option k's caption band (kept; read-only)."""
-    keys, index = indexed.indexed(layout.caption_patch(layout.label(k), LABEL_SIZE, TILE, LABEL_BAND, LABEL_LEVELS))
-    keys.flags.writeable = index.flags.writeable = False
-    return keys, index
+    return indexed.kept(layout.caption_patch(layout.label(k), LABEL_SIZE, TILE, LABEL_BAND, LABEL_LEVELS))
 
 
 def picture(scene: dict[str, Any], base: np.ndarray | None = None) -> Image.Image:
@@ -152,7 +150,7 @@ def picture(scene: dict[str, Any], base: np.ndarray | None = None) -> Image.Imag
     palette = np.unique(np.concatenate([[0, 0xFFFFFF], *(keys for keys, _index in parts)]).astype(np.int32))
     if len(palette) > 256:
         return Image.fromarray(compose(scene, base))
-    index = [np.searchsorted(palette, keys).astype(np.uint8).take(local) for keys, local in parts]
+    index = [indexed.in_palette(keys, local, palette) for keys, local in parts]
     extra_index = iter(index[1:])
     cells = [probe.view(op, index[0]) if op else next(extra_index) for op, _tile in drawn]
     white, black = np.searchsorted(palette, [0xFFFFFF, 0]).astype(np.uint8)

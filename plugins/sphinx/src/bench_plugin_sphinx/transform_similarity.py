@@ -357,10 +357,10 @@ def palette_compose(tiles: list[np.ndarray]) -> Image.Image | None:
     palette = np.unique(np.concatenate([backdrop_keys, *(keys for keys, _ in pieces)]))
     if len(palette) > 256:
         return None
-    canvas = indexed.relabelled(backdrop_indices, np.searchsorted(palette, backdrop_keys).astype(np.uint8))
+    canvas = indexed.in_palette(backdrop_keys, backdrop_indices, palette)
     for (left, top, right, bottom), (keys, indices) in zip(_boxes(), pieces, strict=True):
         inside = canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER]
-        inside[...] = np.searchsorted(palette, keys).astype(np.uint8).take(indices)
+        inside[...] = indexed.in_palette(keys, indices, palette)
     return indexed.shown_palette_picture(canvas, palette)  # a backdrop colour may lie only where tiles cover it
 
 
@@ -374,9 +374,7 @@ def _backdrop() -> tuple[np.ndarray, np.ndarray]:
     """``compose``'s picture with white tiles, as (its colours' keys ascending, each pixel's index among them),
     neither to be changed: every pixel outside the tiles is the same in every item."""
     blank = np.full((tf.SIDE, tf.SIDE, 3), 255, np.uint8)
-    keys, indices = indexed.indexed(compose({"options": [None] * 4}, [blank] * 5))
-    keys.flags.writeable = indices.flags.writeable = False
-    return keys, indices
+    return indexed.kept(compose({"options": [None] * 4}, [blank] * 5))
 
 
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):

@@ -63,6 +63,20 @@ def indexed(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return np.array([r << 16 | g << 8 | b for r, g, b in colours], np.int32), indices
 
 
+def kept(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``indexed(rgb)`` made read-only, for a piece that is cached and shared by every picture (it must show at
+    most 256 colours)."""
+    keys, indices = indexed(rgb)
+    keys.flags.writeable = indices.flags.writeable = False
+    return keys, indices
+
+
+def in_palette(keys: np.ndarray, indices: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """A piece's ``indices`` (h, w uint8) into its colours ``keys``, moved into a joint ``palette`` (ascending keys
+    that hold them all): a writable (h, w) uint8 array (``relabelled``)."""
+    return relabelled(indices, np.searchsorted(palette, keys).astype(np.uint8))
+
+
 def palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
     """The palette image of ``indices`` (h, w uint8) into the colours ``keys`` (``colour_keys``).  With ``keys`` the
     picture's colours ascending and nothing else, its PNG is the one the core writes for the RGB picture."""
