@@ -94,6 +94,70 @@ def test_wallpaper_generators_close_to_the_point_group(name):
     assert len(copies) > 0 and all(0 <= c.x <= 300 and 0 <= c.y <= 300 for c in copies)
 
 
+def _pattern_copies_reference(reps, lattice, seed, window, reach):
+    """``groups.pattern_copies`` as first written (a Copy per lattice point, sorted by y then x): the reference its
+    array form (``pattern_centres``) must equal exactly."""
+    left, top, right, bottom = window
+    basis = lattice.matrix
+    inverse = np.linalg.inv(basis)
+    corners = np.array([(left - reach, top - reach), (right + reach, top - reach), (left - reach, bottom + reach),
+                        (right + reach, bottom + reach)])
+    seed = np.array((float(seed[0]), float(seed[1]), 1.0))
+    copies = []
+    for op in reps:
+        centre = (op @ seed)[:2]
+        frac = (corners - centre) @ inverse.T
+        lo, hi = np.floor(frac.min(axis=0)).astype(int), np.ceil(frac.max(axis=0)).astype(int)
+        ij = np.array([(i, j) for i in range(lo[0], hi[0] + 1) for j in range(lo[1], hi[1] + 1)], float)
+        points = centre + ij @ basis.T
+        inside = ((points[:, 0] >= left - reach) & (points[:, 0] <= right + reach) & (points[:, 1] >= top - reach)
+                  & (points[:, 1] <= bottom + reach))
+        part = op[:2, :2].round(9) + 0.0
+        copies += [groups.Copy(float(x), float(y), part) for x, y in points[inside]]
+    return sorted(copies, key=lambda c: (c.y, c.x))
+
+
+@pytest.mark.parametrize("name", list(groups.WALLPAPER_GROUPS))
+def test_pattern_copies_and_centres_equal_the_reference(name):
+    """``pattern_copies`` and ``pattern_centres`` list exactly the reference's copies, in its order (centres to the
+    bit, each with its representative's linear part), for random lattices, seeds, windows (whole and fractional,
+    reaching past the pattern's origin) and reaches."""
+    rng = np.random.default_rng(31)
+    kind = groups.WALLPAPER_GROUPS[name].lattice
+    for _trial in range(12):
+        lattice = groups.make_lattice(kind, float(rng.uniform(2000, 20000)), rng)
+        reps = groups.coset_representatives(name, lattice)
+        seed = lattice.matrix @ rng.random(2)
+        if _trial % 2:
+            seed = np.rint(seed)
+        left, top = rng.uniform(-300, 100, 2) * (1 if _trial % 3 else 0)
+        window = (left, top, left + rng.uniform(50, 600), top + rng.uniform(50, 600))
+        reach = float(rng.choice([0.0, 2.0, rng.uniform(5, 40)]))
+        want = _pattern_copies_reference(reps, lattice, seed, window, reach)
+        got = groups.pattern_copies(reps, lattice, seed, window, reach)
+        assert [(c.x, c.y) for c in got] == [(c.x, c.y) for c in want]
+        assert all(np.array_equal(a.part, b.part) for a, b in zip(got, want, strict=True))
+        centres, owners = groups.pattern_centres(reps, lattice, seed, window, reach)
+        assert centres.tolist() == [[c.x, c.y] for c in want]
+        parts = [groups.as_json(op[:2, :2].round(9) + 0.0) for op in reps]
+        assert [parts.index(groups.as_json(c.part)) for c in want] == owners.tolist()
+
+
+def test_unit_reach_reads_the_primitives_drawn():
+    """``unit_reach`` (on the primitives ``motifs.render`` keeps) reads what it reads on freshly made primitives,
+    for draws of every family, and leaves ``render``'s drawing unchanged."""
+    rng = np.random.default_rng(37)
+    for family in motifs.FAMILIES:
+        for _ in range(4):
+            spec = motifs.sample(family, rng, "asym")
+            first = groups.unit_reach(spec)
+            motifs._KEPT.clear()
+            drawn = motifs.render(spec, 41)
+            motifs._KEPT.clear()
+            assert groups.unit_reach(spec) == first
+            assert np.array_equal(motifs.render(spec, 41), drawn)
+
+
 def test_lattices_have_the_kind_they_claim():
     rng = np.random.default_rng(5)
     for kind in groups.LATTICES:
@@ -299,6 +363,32 @@ def _unchanged_reference(ink: groups.PatternInk, maps, shifts, chosen):
         for dx in range(-r, r + 1):
             alike |= np.abs(flat[at + dy * width + dx] - values) <= step
     return (inside & ~alike).sum(axis=1), inside.sum(axis=1)
+
+
+@pytest.mark.parametrize("reach", [0, 1])
+def test_pattern_ink_changes_is_both_ways_of_unchanged(reach):
+    """``changes`` (a map's images and its inverse's compared in one pass) reads exactly the share the reference
+    ``_unchanged`` counts give for the map and for its inverse, on random pictures, maps and shifts, for every
+    sample size."""
+    rng = np.random.default_rng(43 + reach)
+    for trial in range(20):
+        h, w = (int(v) for v in rng.integers(20, 120, 2))
+        levels = rng.choice([255, 238, 170, 119, 51, 0], (h, w, 3)).astype(np.uint8)
+        picture = np.where(rng.random((h, w, 1)) < 0.4, levels, 255).astype(np.uint8)
+        ink = groups.PatternInk(picture, reach)
+        n = int(rng.integers(1, 12))
+        maps = np.array([groups.rotation(a)[:2, :2] for a in rng.choice([0, 60, 90, 120, 180, 270, 33.5], n)])
+        maps[rng.random(n) < 0.5] @= np.array(((-1.0, 0.0), (0.0, 1.0)))
+        maps += rng.normal(0, 1e-12, maps.shape) * (trial % 2)
+        shifts = rng.uniform(-1.5 * w, 1.5 * h, (n, 2))
+        shifts[: n // 2] = np.rint(shifts[: n // 2]) + rng.choice([0.0, 0.5], (n // 2, 2))
+        inverse = np.linalg.inv(maps)
+        for points in (None, max(1, len(ink.points) // 3)):
+            chosen = ink._spread(points)
+            c1, n1 = _unchanged_reference(ink, maps, shifts, chosen)
+            c2, n2 = _unchanged_reference(ink, inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen)
+            want = np.where(n1 + n2 > 0, (c1 + c2) / np.maximum(n1 + n2, 1), 1.0)
+            assert ink.changes(maps, shifts, points).tolist() == want.tolist()
 
 
 @pytest.mark.parametrize("reach", [0, 1])

@@ -16,7 +16,7 @@ from bench_plugin_sphinx.verifiers import wallpaper as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, build_item, full_run, plan, score
+from bench_core import ParameterError, assert_rejected, build_item, encode_png, full_run, plan, score
 
 TASK = task_of("wallpaper_groups")
 
@@ -137,6 +137,23 @@ def test_planted_rendering_faults_are_caught():
         _rendered_with(built, picture, "the odd patch replaced by a majority patch")
 
 
+def test_palette_picture_is_the_png_of_the_rgb_picture():
+    """The palette image generate composes from indices (``palette_compose``) is written as the very PNG the core
+    writes for the RGB picture (``compose``), for every lattice kind and group; a copy laid on another's pixels
+    (which indices cannot mix as the darker channel does) gives None, and the RGB picture is used."""
+    for majority, odd in (("p6m", "p31m"), ("p4g", "cmm"), ("p2", "pg"), ("p3", "p4m"), ("pmg", "p3m1")):
+        for built in build_run(TASK, 2, {"majority": majority, "odd": odd}, seed=14):
+            scene = built.item.metadata["scene"]
+            sprites = [wg.patch_sprites(patch) for patch in scene["patches"]]
+            picture = wg.palette_compose(scene, sprites)
+            assert picture is not None and picture.mode == "P"
+            assert encode_png(picture) == encode_png(Image.fromarray(wg.compose(scene))) == built.pngs[0]
+    patches = [dict(p) for p in scene["patches"]]
+    middle = min(patches[0]["copies"], key=lambda c: abs(c[0] - 244) + abs(c[1] - 244))
+    patches[0]["copies"] = [*patches[0]["copies"], [middle[0] + 3, middle[1], middle[2]]]
+    assert wg.palette_compose({**scene, "patches": patches}, sprites) is None
+
+
 def test_bad_parameter_pairs_are_refused():
     for settings, match in (({"majority": "p4", "odd": "p4"}, "majority group too"),
                             ({"odd": "p2", "difficulty": 0.5}, "not both")):
@@ -212,7 +229,8 @@ def test_the_margins_sit_inside_the_verifiers_bands():
 
 def _one_way_reference(pixels: verifier.Pixels, a, shifts, limit):
     """``verifier.Pixels._one_way`` as first written (integer images clipped to one pixel past the patch, 2-D
-    sums): the reference its faster form must equal exactly."""
+    sums, one neighbour at a time): the reference each half of its faster form, ``_both_ways``, must equal
+    exactly."""
     every = max(1, -(-len(pixels.points) // limit)) if limit else 1
     points, values = pixels.points[::every], pixels.values[::every]
     q = np.rint((points @ a.T)[None, :, :] + shifts[:, None, :]).astype(int)
@@ -230,10 +248,11 @@ def _one_way_reference(pixels: verifier.Pixels, a, shifts, limit):
 
 
 @pytest.mark.parametrize("reach", [0, 1])
-def test_verifier_one_way_equals_reference(reach):
-    """The float-image, clipped-gather ``Pixels._one_way`` counts exactly what the integer, clipped-coordinate one
-    counts, for random patches, lattice maps (with rounding noise), shifts reaching far outside the patch (whole,
-    half and arbitrary pixels) and every sample limit the verifier uses."""
+def test_verifier_both_ways_equals_reference(reach):
+    """The float-image, clipped-gather ``Pixels._both_ways`` (a map and its inverse in one pass, each image's
+    neighbourhood in one gather) counts exactly what the integer, clipped-coordinate one way counts for the map and
+    for its inverse, for random patches, lattice maps (with rounding noise), shifts reaching far outside the patch
+    (whole, half and arbitrary pixels) and every sample limit the verifier uses."""
     rng = np.random.default_rng(11 + reach)
     for trial in range(30):
         h, w = (int(v) for v in rng.integers(20, 140, 2))
@@ -246,9 +265,11 @@ def test_verifier_one_way_equals_reference(reach):
         shifts = rng.uniform(-1.5 * w, 1.5 * h, (int(rng.integers(1, 30)), 2))
         shifts[::2] = np.rint(shifts[::2]) + rng.choice([0.0, 0.5], shifts[::2].shape)
         for limit in (None, verifier.REFINE, verifier.CLIMB):
-            got = pixels._one_way(a, shifts, limit)
-            want = _one_way_reference(pixels, a, shifts, limit)
-            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+            got = pixels._both_ways(a, shifts, limit)
+            inverse = np.linalg.inv(a)
+            want = (*_one_way_reference(pixels, a, shifts, limit),
+                    *_one_way_reference(pixels, inverse, -shifts @ inverse.T, limit))
+            assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
 
 
 def test_linear_identity_is_allclose_to_the_identity():

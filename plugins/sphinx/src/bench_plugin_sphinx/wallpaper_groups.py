@@ -41,7 +41,7 @@ from PIL import Image, ImageDraw
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.descriptions.wallpaper_groups import COPIES, WALLPAPER_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, groups, layout, motifs, probe
+from bench_plugin_sphinx.kit import compare, complexity, groups, indexed, layout, motifs, probe
 from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
 from bench_plugin_sphinx.kit.sampling import cyclic, matched_order
@@ -211,8 +211,8 @@ _TRANSPOSES = {"mirror": Image.Transpose.FLIP_LEFT_RIGHT, "transpose": Image.Tra
 
 
 def viewed(view: str, rgb: np.ndarray) -> np.ndarray:
-    """``probe.apply(view, rgb)`` for an RGB picture (a new array, only to be read), faster: PIL moves whole
-    pixels where numpy would copy a reordered RGB array channel byte by channel byte."""
+    """``probe.apply(view, rgb)`` for an RGB picture or an (h, w) uint8 one (a new array, only to be read), faster:
+    PIL moves whole pixels where numpy would copy a reordered RGB array channel byte by channel byte."""
     if view not in _TRANSPOSES:
         return probe.apply(view, rgb)
     return np.asarray(Image.fromarray(rgb).transpose(_TRANSPOSES[view]))
@@ -318,6 +318,56 @@ def compose(scene: dict[str, Any], pictures: list[np.ndarray] | None = None) -> 
     return canvas
 
 
+@functools.lru_cache(maxsize=2)
+def _chrome_indexed() -> tuple[np.ndarray, np.ndarray]:
+    """``_chrome`` as (its colours' keys ascending, each pixel's index among them), neither to be changed."""
+    return indexed.kept(_chrome())
+
+
+#: White as a palette key (``kit.indexed.colour_keys``).
+WHITE_KEY = 0xFFFFFF
+
+
+def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> Image.Image | None:
+    """``compose``'s picture as the palette image the core would write for it (its colours ascending, nothing
+    else: the same PNG bytes), put together as palette indices from each patch's sprites (``sprites[k]``: patch
+    k's, one per part, as ``patch_sprites`` draws them); None when the picture shows more than 256 colours or a
+    copy's non-white pixel falls on another's (there ``pattern_canvas`` keeps the darker channel, which indices
+    cannot): the caller then composes in RGB."""
+    chrome_keys, chrome_indices = _chrome_indexed()
+    pieces = [[np.unique(indexed.colour_keys(sprite), return_inverse=True) for sprite in own] for own in sprites]
+    palette = np.unique(np.concatenate([chrome_keys, *(keys for own in pieces for keys, _ in own)]))
+    if len(palette) > 256:
+        return None
+    white = int(np.searchsorted(palette, WHITE_KEY))  # the chrome is white around its frames
+    canvas = indexed.in_palette(chrome_keys, chrome_indices, palette)
+    for patch, own, found in zip(scene["patches"], sprites, pieces, strict=True):
+        stamps = [np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
+                  for sprite, (keys, inverse) in zip(own, found, strict=True)]
+        pattern = np.full((INNER, INNER), white, np.uint8)
+        written = sum(_stamp_indices(pattern, stamps[k], white, x, y) for x, y, k in patch["copies"])
+        if np.count_nonzero(pattern != white) != written:  # some pixel was written twice
+            return None
+        left, top, right, bottom = patch["box"]
+        canvas[top:bottom, left:right] = viewed(patch["view"], pattern)
+    return indexed.shown_palette_picture(canvas, palette)  # a sprite's colour may lie where the patch clips it
+
+
+def _stamp_indices(pattern: np.ndarray, sprite: np.ndarray, white: int, x: int, y: int) -> int:
+    """``groups.stamp`` on palette indices: the sprite's (odd side) pixels other than ``white`` written with its
+    centre pixel at (x, y), clipped to the pattern; returns how many were written."""
+    half = sprite.shape[0] // 2
+    top, left = y - half, x - half
+    t0, l0 = max(0, top), max(0, left)
+    t1, l1 = min(pattern.shape[0], top + sprite.shape[0]), min(pattern.shape[1], left + sprite.shape[1])
+    if t0 >= t1 or l0 >= l1:
+        return 0
+    piece = sprite[t0 - top: t1 - top, l0 - left: l1 - left]
+    ink = piece != white
+    pattern[t0:t1, l0:l1][ink] = piece[ink]
+    return int(np.count_nonzero(ink))
+
+
 def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray:
     """Where the pattern's origin goes in the patch: of CROPS random places in a cell, the one whose visible copies
     (each weighted by how much of it the patch shows) are centred and spread most evenly (their centre nearest
@@ -325,8 +375,7 @@ def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray
     nothing about its group's cell size."""
     basis = lattice.matrix
     reach = float(np.abs(basis).sum(axis=1).max()) + radius + 2
-    copies = groups.pattern_copies(reps, lattice, seed, (-reach, -reach, INNER + reach, INNER + reach), 0)
-    points = np.array([(c.x, c.y) for c in copies])
+    points = groups.pattern_centres(reps, lattice, seed, (-reach, -reach, INNER + reach, INNER + reach), 0)[0]
     centre = (INNER - 1) / 2
     best, best_score = None, np.inf
     for _ in range(CROPS):
@@ -401,16 +450,20 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                 clearance = float(groups.seed_clearance(reps, lattice, seed[None, :])[0])
             plans.append((name, lattice, reps, seed, clearance))
         radius = RADIUS_SHARE * min(p[4] for p in plans)
-        patches, pictures, shapes = [], [], []
+        patches, canvases, sprites, shapes = [], [], [], []
         for k, (name, lattice, reps, seed, _clearance) in enumerate(plans):
-            patch, picture = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes)
+            patch, canvas, own = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes)
             patches.append(patch)
-            pictures.append(picture)
+            canvases.append(canvas)
+            sprites.append(own)
         scene = {"image_size": list(SIZE), "copies": count, "copies_per_patch": copies, "radius": round(radius, 3),
                  "frame": FRAME,
                  "family": family, "majority": majority, "odd": odd, "patches": patches,
                  "option_boxes": [patch_boxes(k)[0] for k in range(4)]}
-        picture = compose(scene, pictures)
+        picture = palette_compose(scene, sprites)
+        if picture is None:
+            pictures = [viewed(patch["view"], canvas) for patch, canvas in zip(patches, canvases, strict=True)]
+            picture = Image.fromarray(compose(scene, pictures))
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
@@ -423,10 +476,11 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                        options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=picture)
 
     def _patch(self, name, lattice, reps, seed, radius, family, colour, k, rng, shapes):
-        """One patch's record and picture: a motif from ``_motif`` that differs in shape from the other patches'
-        (``shapes``, appended to), the copies in the patch, the most evenly centred crop (``_crop``) and a random
-        view; redrawn while the drawn pattern does not show its group clearly (``clearly_symmetric``: the
-        generator's own margins, measured on the pixels with the isometries the construction knows)."""
+        """One patch's record, pattern (``pattern_canvas``, before its view) and sprites (``patch_sprites``): a
+        motif from ``_motif`` that differs in shape from the other patches' (``shapes``, appended to), the copies in
+        the patch, the most evenly centred crop (``_crop``) and a random view; redrawn while the drawn pattern does
+        not show its group clearly (``clearly_symmetric``: the generator's own margins, measured on the pixels with
+        the isometries the construction knows)."""
         checks = [p for p in groups.lattice_symmetries(lattice) if not _linear_identity(p)]
         side = 2 * math.ceil(radius) + 5  # room for anti-aliasing and the turn around the motif's reach
         parts = [op[:2, :2].round(9) + 0.0 for op in reps]
@@ -443,8 +497,9 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                      "sprite": side, "fill": fill, "parts": keys}
             origin = _crop(reps, lattice, seed, radius, rng)
             window = (-origin[0], -origin[1], INNER - origin[0], INNER - origin[1])
-            placed = [[round(c.x + origin[0]), round(c.y + origin[1]), keys.index(groups.as_json(c.part))]
-                      for c in groups.pattern_copies(reps, lattice, seed, window, radius + 2)]
+            centres, owners = groups.pattern_centres(reps, lattice, seed, window, radius + 2)
+            placed = [[x, y, part] for (x, y), part in
+                      zip(np.rint(centres + origin).astype(int).tolist(), owners.tolist(), strict=True)]
             # the patch is shown through a random D4 view (exact on the pixels): same-group patches do not share the
             # direction of their rows, which would make them look alike at a glance whatever their group
             view = probe.D4[int(rng.integers(8))]
@@ -453,10 +508,11 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                          basis=[[round(float(v), 4) + 0.0 for v in vec] for vec in basis],
                          origin=[round(float(v), 4) for v in origin], seed=[round(float(v), 4) for v in seed],
                          copies=placed)
-            canvas = pattern_canvas(patch, patch_sprites(patch, trial))
+            sprites = patch_sprites(patch, trial)
+            canvas = pattern_canvas(patch, sprites)
             if clearly_symmetric(symmetry_readings(canvas, lattice, reps, seed, origin, radius)):
                 shapes.append(shape)
-                return patch, viewed(view, canvas)
+                return patch, canvas, sprites
         raise GenerationError(f"wallpaper-groups: no {family} motif without symmetry, changing clearly under the "
                               f"{lattice.kind} lattice's turns and mirrors, distinct from the other patches' and "
                               f"drawing a {name} patch that shows its group clearly in {ATTEMPTS} draws")
@@ -484,8 +540,9 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         return spec, orientation, turn, fill, trial
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        if problem.structure is not None:  # the picture generate composed (a palette image, when it could)
+            return [problem.structure]
+        return [Image.fromarray(compose(problem.metadata["scene"]))]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

@@ -470,24 +470,36 @@ def pattern_copies(reps: Sequence[np.ndarray], lattice: Lattice, seed: Sequence[
                    reach: float) -> list[Copy]:
     """The copies of the pattern whose centre lies within ``reach`` px of the window (left, top, right, bottom):
     the seed's images under the coset representatives, shifted by every lattice translation that matters."""
+    centres, owners = pattern_centres(reps, lattice, seed, window, reach)
+    parts = [op[:2, :2].round(9) + 0.0 for op in reps]
+    return [Copy(x, y, parts[k]) for (x, y), k in zip(centres.tolist(), owners.tolist(), strict=True)]
+
+
+def pattern_centres(reps: Sequence[np.ndarray], lattice: Lattice, seed: Sequence[float], window: Sequence[float],
+                    reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """(centres (n, 2), the coset representative of each): the centres of ``pattern_copies``, in its order (by
+    y, then x), as arrays."""
     left, top, right, bottom = window
     basis = lattice.matrix
     inverse = np.linalg.inv(basis)
     corners = np.array([(left - reach, top - reach), (right + reach, top - reach), (left - reach, bottom + reach),
                         (right + reach, bottom + reach)])
     seed = np.array((float(seed[0]), float(seed[1]), 1.0))
-    copies = []
-    for op in reps:
+    found, owners = [], []
+    for k, op in enumerate(reps):
         centre = (op @ seed)[:2]
         frac = (corners - centre) @ inverse.T
         lo, hi = np.floor(frac.min(axis=0)).astype(int), np.ceil(frac.max(axis=0)).astype(int)
-        ij = np.array([(i, j) for i in range(lo[0], hi[0] + 1) for j in range(lo[1], hi[1] + 1)], float)
+        i, j = np.arange(lo[0], hi[0] + 1, dtype=float), np.arange(lo[1], hi[1] + 1, dtype=float)
+        ij = np.stack([np.repeat(i, len(j)), np.tile(j, len(i))], axis=1)  # i slow, j fast
         points = centre + ij @ basis.T
         inside = ((points[:, 0] >= left - reach) & (points[:, 0] <= right + reach) & (points[:, 1] >= top - reach)
                   & (points[:, 1] <= bottom + reach))
-        part = op[:2, :2].round(9) + 0.0
-        copies += [Copy(float(x), float(y), part) for x, y in points[inside]]
-    return sorted(copies, key=lambda c: (c.y, c.x))
+        found.append(points[inside])
+        owners.append(np.full(int(np.count_nonzero(inside)), k))
+    centres, owners = np.concatenate(found), np.concatenate(owners)
+    order = np.lexsort((centres[:, 0], centres[:, 1]))  # stable, as sorted() by (y, x)
+    return centres[order], owners[order]
 
 
 # -- patterns on their pixels -------------------------------------------------------------------------------
@@ -530,10 +542,18 @@ class PatternInk:
         """(changed, compared) per map x -> A x + t (``maps`` (n, 2, 2), ``shifts`` (n, 2)): each ``chosen`` inked
         pixel whose image lies at least ``reach`` inside the picture is compared; it is changed when no pixel
         within ``reach`` of its image is alike in darkness."""
-        points, values = self.points[chosen], self.values[chosen]
-        image = points @ np.swapaxes(maps, 1, 2)  # (n, points, 2)
-        x = np.rint(image[..., 0] + shifts[:, 0, None])  # whole pixels, as floats
-        y = np.rint(image[..., 1] + shifts[:, 1, None])
+        return self._compared(*self._images(maps, shifts, chosen), chosen)
+
+    def _images(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """(x, y) of the ``chosen`` inked pixels' images under each map x -> A x + t, whole pixels (as floats):
+        (maps, points) each."""
+        image = self.points[chosen] @ np.swapaxes(maps, 1, 2)  # (n, points, 2)
+        return np.rint(image[..., 0] + shifts[:, 0, None]), np.rint(image[..., 1] + shifts[:, 1, None])
+
+    def _compared(self, x: np.ndarray, y: np.ndarray, chosen: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(changed, compared) per row of images (x, y) of the ``chosen`` inked pixels (``_unchanged``)."""
+        values = self.values[chosen]
         r = self.reach
         inside = (x >= r) & (x < self.w - r) & (y >= r) & (y < self.h - r)
         step = LIKE_NEAR if r else LIKE_IN_PLACE
@@ -550,15 +570,17 @@ class PatternInk:
         """For each isometry x -> A x + t (A a row of ``maps``, 2 x 2 each, or one A for every t; t a row of
         ``shifts``), the share of inked pixels (at most ``points`` of them, spread over the picture; all when None)
         that it or its inverse does not carry onto ink of like darkness: 0 for an exact symmetry, 1 when nothing
-        lands inside the picture."""
+        lands inside the picture.  The maps' images and their inverses' are compared in one pass."""
         shifts = np.atleast_2d(np.asarray(shifts, np.float64))
         maps = np.broadcast_to(np.asarray(maps, np.float64).reshape(-1, 2, 2), (len(shifts), 2, 2))
         inverse = np.linalg.inv(maps)
         chosen = self._spread(points)
-        c1, n1 = self._unchanged(maps, shifts, chosen)
-        c2, n2 = self._unchanged(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen)
-        total = n1 + n2
-        return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
+        x1, y1 = self._images(maps, shifts, chosen)
+        x2, y2 = self._images(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen)
+        changed, compared = self._compared(np.concatenate([x1, x2]), np.concatenate([y1, y2]), chosen)
+        n = len(shifts)
+        total = compared[:n] + compared[n:]
+        return np.where(total > 0, (changed[:n] + changed[n:]) / np.maximum(total, 1), 1.0)
 
     def overlays(self, maps: Sequence[np.ndarray], centre: Sequence[float], radius: float, count: int,
                  excludes: Sequence[float]) -> list[list[np.ndarray]]:
@@ -864,7 +886,7 @@ def unit_reach(spec: dict[str, Any]) -> float:
     unit at ``fill * size / 2`` px): the farthest polygon vertex or stroke end (with half its width); a text
     motif is measured on a drawing."""
     reach = 0.0
-    for prim in motifs.primitives(spec):
+    for prim in motifs.kept_primitives(spec):  # the ones render draws next: computed once
         if prim[0] == "poly":
             geometries = getattr(prim[1], "geoms", [prim[1]])
             for geometry in geometries:

@@ -658,7 +658,7 @@ _KEPT: dict[str, list[Primitive]] = {}
 _KEPT_SPECS = 64
 
 
-def _kept_primitives(spec: dict[str, Any]) -> list[Primitive]:
+def kept_primitives(spec: dict[str, Any]) -> list[Primitive]:
     """``primitives(spec)``, computed once for each of the last ``_KEPT_SPECS`` specs drawn."""
     key = repr(spec)
     found = _KEPT.get(key)
@@ -699,7 +699,7 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     def px(points) -> list[tuple[float, float]]:
         return _pixel_points(points, big / 2, half)
 
-    for prim in _kept_primitives(spec):
+    for prim in kept_primitives(spec):
         kind = prim[0]
         if kind == "poly":
             geometries = prim[1].geoms if isinstance(prim[1], MultiPolygon) else [prim[1]]

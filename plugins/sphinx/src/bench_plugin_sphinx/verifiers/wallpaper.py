@@ -180,6 +180,7 @@ class Pixels:
         self.values = dark[ys[::every], xs[::every]]
         self.h, self.w = h, w
         self._inked = (ys, xs)
+        self._inverses: dict[bytes, np.ndarray] = {}
 
     def translation(self, t: np.ndarray) -> float:
         """``mismatch(identity, t)`` for a translation t; where pixels are compared in place, on every inked pixel,
@@ -203,15 +204,24 @@ class Pixels:
         """What another ``Pixels`` of the same darkness can reuse (``shared``)."""
         return (*self._inked, self.padded)
 
-    def _one_way(self, a: np.ndarray, shifts: np.ndarray, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
-        """(changed, compared) per shift t (rows of ``shifts``): sampled inked pixels p whose image a p + t lies in
-        the patch (at least ``reach`` from its edge), and of those the ones with no pixel of like darkness
-        (within 0.3, or 0.1 when compared in place) within ``reach`` of the image."""
+    def _images(self, a: np.ndarray, shifts: np.ndarray, every: int) -> tuple[np.ndarray, np.ndarray]:
+        """(x, y) of the images a p + t of every ``every``-th sampled inked pixel p, per shift t (rows of
+        ``shifts``), rounded to whole pixels (as floats): (shifts, points) each."""
+        image = self.points[::every] @ a.T
+        return np.rint(image[:, 0] + shifts[:, 0, None]), np.rint(image[:, 1] + shifts[:, 1, None])
+
+    def _both_ways(self, a: np.ndarray, shifts: np.ndarray, limit: int | None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(changed, compared) of x -> a x + t, then of its inverse x -> a^-1 (x - t), per shift t (rows of
+        ``shifts``): sampled inked pixels p whose image lies in the patch (at least ``reach`` from its edge), and of
+        those the ones with no pixel of like darkness (within 0.3, or 0.1 when compared in place) within ``reach``
+        of the image.  Both maps' images are compared in one pass."""
         every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
-        points, values = self.points[::every], self.values[::every]
-        image = points @ a.T
-        qx = np.rint(image[:, 0] + shifts[:, 0, None])  # (shifts, points): whole pixels, as floats
-        qy = np.rint(image[:, 1] + shifts[:, 1, None])
+        values = self.values[::every]
+        inverse = self._inverse(a)
+        x1, y1 = self._images(a, shifts, every)
+        x2, y2 = self._images(inverse, -shifts @ inverse.T, every)
+        qx, qy = np.concatenate([x1, x2]), np.concatenate([y1, y2])  # (2 shifts, points)
         r = self.reach  # the image's whole neighbourhood inside the patch: nothing is known beyond its edge
         inside = (qx >= r) & (qx < self.w - r) & (qy >= r) & (qy < self.h - r)
         step = 0.3 if self.reach else 0.1
@@ -219,19 +229,26 @@ class Pixels:
         # flat gathers (faster than 2-D ones); an image outside the patch reads a clipped index, never counted
         flat, at = self.padded.ravel(), ((qy + 2) * width + (qx + 2)).astype(np.intp)
         same = np.zeros(inside.shape, bool)
-        for dy in range(-self.reach, self.reach + 1):
-            for dx in range(-self.reach, self.reach + 1):
+        for dy in range(-r, r + 1):
+            for dx in range(-r, r + 1):
                 same |= np.abs(flat.take(at + (dy * width + dx), mode="clip") - values) <= step
         compared = np.count_nonzero(inside, axis=1)
-        return np.count_nonzero(inside & ~same, axis=1), compared
+        changed = np.count_nonzero(inside & ~same, axis=1)
+        n = len(shifts)
+        return changed[:n], compared[:n], changed[n:], compared[n:]
+
+    def _inverse(self, a: np.ndarray) -> np.ndarray:
+        """``np.linalg.inv(a)``, computed once per map (a map's shift is searched for at many shifts)."""
+        key = a.tobytes()
+        if key not in self._inverses:
+            self._inverses[key] = np.linalg.inv(a)
+        return self._inverses[key]
 
     def mismatch(self, a: np.ndarray, shifts: np.ndarray, limit: int | None = None) -> np.ndarray:
         """Per shift t, the share of compared inked pixels that x -> a x + t, or its inverse, does not carry onto
         ink of like darkness: 0 for a symmetry of the patch (1 when nothing can be compared)."""
         shifts = np.atleast_2d(np.asarray(shifts, float))
-        inverse = np.linalg.inv(a)
-        c1, n1 = self._one_way(a, shifts, limit)
-        c2, n2 = self._one_way(inverse, -shifts @ inverse.T, limit)
+        c1, n1, c2, n2 = self._both_ways(np.asarray(a, float), shifts, limit)
         total = n1 + n2
         return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
 
