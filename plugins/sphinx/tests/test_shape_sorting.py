@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from bench_plugin_sphinx import shape_sorting as ss
 from bench_plugin_sphinx import sorting_words as words
-from bench_plugin_sphinx.kit import complexity
+from bench_plugin_sphinx.kit import complexity, spatial
+from bench_plugin_sphinx.kit.canvas import graph_paper, graph_paper_counts, graph_paper_indices, stamp_text
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.verifiers import shape_sorting as verifier
-from PIL import Image
+from PIL import Image, ImageDraw
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("shape_sorting")
 
@@ -137,16 +138,71 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         assert (len(built.item.metadata["scene"]["shapes"]) >= 9) is hard
 
 
+def _laid_and_pasted(rows: int, levels: np.ndarray, name: str) -> tuple[Image.Image, np.ndarray]:
+    """(``_Layers`` laying the colour through ``levels`` (one coverage per column) on ``rows`` rows of distinct
+    colours, Pillow's paste of the same): every pixel value of every channel under every coverage level."""
+    row = np.arange(rows)
+    colours = np.stack([row, 255 - row, (row - 77) % 256], axis=1).astype(np.uint8)  # three different channels
+    pixels = np.repeat(colours[:, None, :], len(levels), axis=1)
+    coverage = np.repeat(levels.astype(np.uint8)[None, :], rows, axis=0)
+    keys = colours[:, 0].astype(np.int64) << 16 | colours[:, 1].astype(np.int64) << 8 | colours[:, 2]
+    layers = ss._Layers(keys.tolist(), np.repeat(row.astype(np.uint8)[:, None], len(levels), axis=1),
+                        [len(levels)] * rows)
+    layers.lay(0, 0, coverage, rgb(PALETTE[name]))
+    pasted = Image.fromarray(pixels)
+    pasted.paste(rgb(PALETTE[name]), (0, 0, len(levels), rows), Image.fromarray(coverage))
+    return layers.picture(), np.asarray(pasted)
+
+
 def test_outlines_are_laid_on_the_paper_as_pillow_pastes_through_a_mask():
-    """``compose`` blends each outline's colour into the picture with numpy; every pixel value under every
-    coverage level must come out as Pillow's paste through the same mask would make it."""
-    pixels = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 256, axis=1).repeat(3, axis=2)
-    pixels[:, :, 1] = pixels[:, :, 1][::-1]  # three different channels over every (pixel, coverage) pair
-    pixels[:, :, 2] = np.roll(pixels[:, :, 2], 77, axis=0)
-    coverage = np.repeat(np.arange(256, dtype=np.uint8)[None, :], 256, axis=0)
+    """``_Layers.lay`` blends a colour into the picture with numpy; every pixel value under every coverage level
+    must come out as Pillow's paste through the same mask would make it (256 x 256 colours: past the palette)."""
     for name in ("red", "yellow", "gray"):
-        laid = pixels.copy()
-        ss._lay(laid[:, :], coverage, rgb(PALETTE[name]))
-        pasted = Image.fromarray(pixels)
-        pasted.paste(rgb(PALETTE[name]), (0, 0, 256, 256), Image.fromarray(coverage))
-        assert np.array_equal(laid, np.asarray(pasted)), name
+        picture, pasted = _laid_and_pasted(256, np.arange(256), name)
+        assert picture.mode == "RGB" and np.array_equal(np.asarray(picture), pasted), name
+
+
+def test_layers_within_256_colours_are_the_palette_picture_the_core_writes():
+    """Laid within 256 colours, the picture is the core's palette image of the pasted RGB pixels: the same PNG
+    bytes (its colours ascending, the ones no pixel shows any more left out)."""
+    for name in ("red", "blue", "gray"):
+        picture, pasted = _laid_and_pasted(40, np.array([0, 64, 128, 191, 255, 255]), name)
+        assert picture.mode == "P" and np.array_equal(np.asarray(picture.convert("RGB")), pasted), name
+        assert encode_png(picture) == encode_png(Image.fromarray(pasted))
+
+
+def _compose_by_pasting(scene: dict) -> Image.Image:
+    """The picture as Pillow draws it in RGB: graph paper, each outline's supersampled mask (Pillow's own curve
+    joints) pasted in its colour, each letter stamped."""
+    width, height = scene["image_size"]
+    s = spatial.SUPERSAMPLE
+    picture = graph_paper(width, height)
+    for shape in scene["shapes"]:
+        points = ss.outline(shape)
+        x0 = max(0, int(min(p[0] for p in points)) - 2 * ss.STROKE)
+        y0 = max(0, int(min(p[1] for p in points)) - 2 * ss.STROKE)
+        x1 = min(width, int(max(p[0] for p in points)) + 2 * ss.STROKE + 1)
+        y1 = min(height, int(max(p[1] for p in points)) + 2 * ss.STROKE + 1)
+        mask = Image.new("L", ((x1 - x0) * s, (y1 - y0) * s), 0)
+        ImageDraw.Draw(mask).line([((x - x0) * s - 0.5, (y - y0) * s - 0.5) for x, y in points], fill=255,
+                                  width=ss.STROKE * s, joint="curve")
+        picture.paste(rgb(shape["hex"]), (x0, y0, x1, y1), mask.reduce(s))
+    for shape in scene["shapes"]:
+        stamp_text(picture, tuple(shape["label"]), shape["letter"], scene["label_size"], anchor="mm")
+    return picture
+
+
+@pytest.mark.parametrize("metric", words.METRICS)
+def test_composed_indices_give_the_png_of_the_picture_pillow_draws(metric):
+    """``compose`` builds palette indices; its PNG must be the one the core writes for the RGB picture."""
+    for built in build_run(TASK, 8, {"metric": metric}, seed=31):
+        scene = built.item.metadata["scene"]
+        assert encode_png(ss.compose(scene)) == encode_png(_compose_by_pasting(scene))
+
+
+def test_graph_paper_indices_and_counts_are_the_paper():
+    for width, height in [(505, 555), (1800, 1800), (129, 257), (33, 3), (1, 1), (640, 128)]:
+        keys, indices = graph_paper_indices(width, height)
+        palette = np.array([[k >> 16, k >> 8 & 255, k & 255] for k in keys], np.uint8)
+        assert np.array_equal(palette[indices], np.asarray(graph_paper(width, height)))
+        assert np.bincount(indices.ravel(), minlength=len(keys)).tolist() == graph_paper_counts(width, height).tolist()

@@ -10,10 +10,14 @@ from bench_plugin_sphinx.kit import spatial
 from bench_plugin_sphinx.kit.palette import GEOMETRIC
 from sphinx_helpers import build_run, task_of
 
+from bench_core import encode_png
+
 
 def _same_as_whole(size, shapes, tokens, outline) -> None:
     whole = spatial.drawing(size, shapes, tokens, outline).reduce(spatial.SUPERSAMPLE)
-    assert np.array_equal(np.asarray(spatial.draw_scene(size, shapes, tokens, outline)), np.asarray(whole))
+    drawn = spatial.draw_scene(size, shapes, tokens, outline)
+    assert np.array_equal(np.asarray(drawn.convert("RGB")), np.asarray(whole))
+    assert encode_png(drawn) == encode_png(whole)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +58,19 @@ def test_random_scenes_reaching_the_edges_match_the_whole_drawing_filtered():
             for _ in range(int(rng.integers(0, 30)))
         ]
         _same_as_whole(size, shapes, tokens, float(rng.choice([1.0, 2.0, 3.0, 4.5])))
+
+
+def test_a_scene_past_256_colours_is_the_whole_drawing_filtered_in_rgb():
+    """Past 256 colours met while filtering (many overlapping sheets of distinct colours, their edges blended)
+    the indexed drawing gives way to the RGB one: the same pixels and PNG."""
+    rng = np.random.default_rng(5)
+    shapes = [
+        (
+            spatial.triangle(float(x), float(y), float(rng.uniform(40, 160)), float(rng.uniform(0, 360))),
+            f"#{int(rng.integers(0, 1 << 24)):06x}",
+        )
+        for x, y in rng.uniform(20, 280, (80, 2))
+    ]
+    drawn = spatial.draw_scene((300, 300), shapes, [], 1.0)
+    assert drawn.mode == "RGB"
+    _same_as_whole((300, 300), shapes, [], 1.0)

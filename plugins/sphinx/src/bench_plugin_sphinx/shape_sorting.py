@@ -14,6 +14,7 @@ to hold them.  The options are orderings of the letters made by swapping pairs (
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,8 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import sorting_words as words
-from bench_plugin_sphinx.kit import complexity, orderings, spatial
-from bench_plugin_sphinx.kit.canvas import graph_paper_array, stamp_text
+from bench_plugin_sphinx.kit import complexity, indexed, orderings, spatial
+from bench_plugin_sphinx.kit.canvas import graph_paper_counts, graph_paper_indices, text_coverage
 from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
@@ -36,6 +37,10 @@ INNER, GAP = 28.0, 14.0
 UPPERCASE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_RATIO, MIN_RATIO = 0.9, 0.55
 ATTEMPTS = 40
+
+
+#: (cos t, sin t) of the 180 parameters t = 2 pi k / 180 an ellipse's outline runs through.
+_TURNS = tuple((math.cos(t), math.sin(t)) for t in (2 * math.pi * k / 180 for k in range(180)))
 
 
 def _dir(degrees: float) -> tuple[float, float]:
@@ -54,8 +59,7 @@ def outline(shape: dict[str, Any]) -> list[tuple[float, float]]:
     if kind == "ellipse":
         (x, y), a, b, turn = shape["centre"], shape["a"], shape["b"], math.radians(shape["rotation"])
         c, s = math.cos(turn), math.sin(turn)
-        points = [(x + a * math.cos(t) * c - b * math.sin(t) * s, y + a * math.cos(t) * s + b * math.sin(t) * c)
-                  for t in (2 * math.pi * k / 180 for k in range(180))]
+        points = [(x + a * cos_t * c - b * sin_t * s, y + a * cos_t * s + b * sin_t * c) for cos_t, sin_t in _TURNS]
         return [*points, points[0]]
     if kind == "angle":
         (x, y), arm, middle, measure = shape["vertex"], shape["arm"], shape["bisector"], shape["measure"]
@@ -184,23 +188,85 @@ def _layout(shapes: list[dict[str, Any]], rng) -> tuple[list[dict[str, Any]], tu
     return None
 
 
-def _lay(region: np.ndarray, coverage: np.ndarray, colour: tuple[int, int, int]) -> None:
-    """Lay ``colour`` on the pixels (h, w, 3) of ``region`` through ``coverage`` (h, w, 0..255), in place, rounded
-    as Pillow's paste through a mask rounds: (pixel (255 - a) + colour a + 128) / 255 by two shifts.  Only the
-    pixels the coverage touches are read (an outline's box is mostly empty)."""
-    rows, cols = np.divmod(np.flatnonzero(coverage), coverage.shape[1])  # np.nonzero's order, read faster
-    a = coverage[rows, cols].astype(np.int32)[:, None]
-    mixed = region[rows, cols].astype(np.int32) * (255 - a) + np.array(colour, np.int32) * a + 128
-    region[rows, cols] = ((mixed >> 8) + mixed) >> 8
+def _blend(under: np.ndarray, coverage: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    """``colour`` laid over the (n, 3) int32 colours ``under`` through ``coverage`` (n, 0..255), rounded as Pillow's
+    paste through a mask rounds: (under (255 - a) + colour a + 128) / 255 by two shifts ((n, 3) int32)."""
+    a = coverage[:, None]
+    mixed = under * (255 - a) + np.array(colour, np.int32) * a + 128
+    return ((mixed >> 8) + mixed) >> 8
 
 
-def compose(scene: dict[str, Any]):
-    """The item's picture: graph paper, each shape's 3 px outline in its colour, its letter in black.  Each
-    outline is drawn at twice the size into a coverage mask of its own box and laid on the paper through it
-    (smooth edges, the inside of the stroke in the exact colour)."""
+class _Layers:
+    """The picture being composed, as each pixel's index into the colours laid so far (every colour once, with
+    the number of pixels showing it) while there are at most 256 of them, as (h, w, 3) RGB pixels after that;
+    starts as the picture of ``indices`` (h, w uint8, kept and changed) into distinct colour ``keys`` (r << 16 |
+    g << 8 | b) that ``counts`` pixels show each."""
+
+    def __init__(self, keys: Sequence[int], indices: np.ndarray, counts: Sequence[int]) -> None:
+        self.keys = [int(key) for key in keys]
+        self.where = {key: k for k, key in enumerate(self.keys)}
+        if len(self.where) != len(self.keys) or len(counts) != len(self.keys) or len(self.keys) > 256:
+            raise ValueError("layers start from at most 256 distinct colours, each with its count")
+        self.indices = indices
+        self.counts = np.zeros(256, np.int64)
+        self.counts[: len(self.keys)] = counts
+        self.rgb: np.ndarray | None = None
+
+    @classmethod
+    def on_paper(cls, width: int, height: int) -> _Layers:
+        """Layers starting as the graph paper of ``kit.canvas``."""
+        keys, indices = graph_paper_indices(width, height)
+        return cls(keys, indices, graph_paper_counts(width, height))
+
+    def lay(self, left: int, top: int, coverage: np.ndarray, colour: tuple[int, int, int]) -> None:
+        """Lay ``colour`` through ``coverage`` (h, w, 0..255) with its top-left pixel at (left, top), cut to the
+        picture, rounded as Pillow's paste through a mask rounds: (pixel (255 - a) + colour a + 128) / 255 by two
+        shifts.  Only the pixels the coverage touches are read (an outline's box is mostly empty)."""
+        height, width = self.indices.shape
+        x0, y0 = max(0, -left), max(0, -top)
+        coverage = coverage[y0: max(y0, height - top), x0: max(x0, width - left)]
+        rows, cols = np.divmod(np.flatnonzero(coverage), coverage.shape[1])  # np.nonzero's order, read faster
+        a = coverage[rows, cols].astype(np.int32)
+        rows, cols = rows + top + y0, cols + left + x0
+        if self.rgb is None:
+            under = self.indices[rows, cols]
+            # each (colour under, coverage) pair blended once
+            pairs, inverse = np.unique(under.astype(np.int32) << 8 | a, return_inverse=True)
+            mixed = _blend(self._palette()[pairs >> 8], pairs & 255, colour)
+            keys = (mixed[:, 0] << 16 | mixed[:, 1] << 8 | mixed[:, 2]).tolist()
+            for key in keys:
+                if self.where.setdefault(key, len(self.keys)) == len(self.keys):
+                    self.keys.append(key)
+            if len(self.keys) <= 256:
+                laid = np.array([self.where[key] for key in keys], np.uint8)[inverse.ravel()]
+                self.counts -= np.bincount(under, minlength=256)
+                self.counts += np.bincount(laid, minlength=256)
+                self.indices[rows, cols] = laid
+                return
+            self.rgb = self._palette().astype(np.uint8)[self.indices]
+        self.rgb[rows, cols] = _blend(self.rgb[rows, cols].astype(np.int32), a, colour)
+
+    def _palette(self) -> np.ndarray:
+        """The colours laid so far as an (n, 3) int32 array, in the order of their indices."""
+        keys = np.array(self.keys, np.int32)
+        return np.stack([keys >> 16, keys >> 8 & 255, keys & 255], axis=1)
+
+    def picture(self) -> Image.Image:
+        """The picture: while it shows at most 256 colours, the palette image the core would write for its RGB
+        pixels (the colours it shows, ascending, and nothing else), else RGB."""
+        if self.rgb is not None:
+            return Image.fromarray(self.rgb)
+        return indexed.ascending_palette_picture(self.indices, self.keys, np.flatnonzero(self.counts[: len(self.keys)]))
+
+
+def compose(scene: dict[str, Any]) -> Image.Image:
+    """The item's picture: graph paper, each shape's 3 px outline in its colour, its letter in black (the
+    16-level mask of ``kit.canvas.stamp_text``).  Each outline is drawn at twice the size into a coverage mask of
+    its own box and laid on the paper through it (smooth edges, the inside of the stroke in the exact colour).
+    Composed as palette indices (``_Layers``), so the core writes it without converting RGB pixels."""
     width, height = scene["image_size"]
     s = spatial.SUPERSAMPLE
-    pixels = graph_paper_array(width, height)
+    layers = _Layers.on_paper(width, height)
     for shape in scene["shapes"]:
         points = outline(shape)
         x0 = max(0, int(min(p[0] for p in points)) - 2 * STROKE)
@@ -210,12 +276,11 @@ def compose(scene: dict[str, Any]):
         mask = Image.new("L", ((x1 - x0) * s, (y1 - y0) * s), 0)
         ImageDraw.Draw(mask).line([((x - x0) * s - 0.5, (y - y0) * s - 0.5) for x, y in points], fill=255,
                                   width=STROKE * s, joint="curve")
-        _lay(pixels[y0:y1, x0:x1], np.asarray(mask.reduce(s)), rgb(shape["hex"]))
-    picture = Image.fromarray(pixels)
+        layers.lay(x0, y0, np.asarray(mask.reduce(s)), rgb(shape["hex"]))
     for shape in scene["shapes"]:
-        x, y = shape["label"]
-        stamp_text(picture, (x, y), shape["letter"], scene["label_size"], anchor="mm")
-    return picture
+        left, top, coverage = text_coverage(shape["label"], shape["letter"], scene["label_size"], anchor="mm")
+        layers.lay(left, top, coverage, (0, 0, 0))
+    return layers.picture()
 
 
 class ShapeSorting(PaperSets, task="shape-sorting"):

@@ -35,6 +35,55 @@ def _paper(width: int, height: int) -> np.ndarray:
     return pixels
 
 
+#: The graph paper's colours as ``kit.indexed.colour_keys`` (r << 16 | g << 8 | b), ascending.
+PAPER_KEYS = tuple(sorted(c[0] << 16 | c[1] << 8 | c[2] for c in ((255, 255, 255), MINOR_RGB, MAJOR_RGB, BORDER_RGB)))
+
+
+@lru_cache(maxsize=8)
+def _paper_indices(width: int, height: int) -> np.ndarray:
+    """``_paper(width, height)`` as each pixel's index into ``PAPER_KEYS`` (uint8, read-only: callers copy it),
+    drawn the same way (columns' lines, then rows', then the frame) without its RGB pixels."""
+    white, minor, major, border = (PAPER_KEYS.index(_key(c))
+                                   for c in ((255, 255, 255), MINOR_RGB, MAJOR_RGB, BORDER_RGB))
+    indices = np.full((height, width), white, np.uint8)
+    columns, rows = np.arange(MINOR, width, MINOR), np.arange(MINOR, height, MINOR)
+    indices[:, columns] = np.where(columns % MAJOR == 0, major, minor).astype(np.uint8)
+    indices[rows] = np.where(rows % MAJOR == 0, major, minor).astype(np.uint8)[:, None]
+    indices[:BORDER], indices[-BORDER:], indices[:, :BORDER], indices[:, -BORDER:] = (border,) * 4
+    indices.flags.writeable = False
+    return indices
+
+
+def graph_paper_indices(width: int, height: int) -> tuple[tuple[int, ...], np.ndarray]:
+    """(``PAPER_KEYS``, a fresh writable (height, width) uint8 array of each pixel's index into them): the
+    graph paper of ``graph_paper_array`` as palette indices (a colour the paper is too small to show keeps its
+    place in the keys)."""
+    return PAPER_KEYS, _paper_indices(width, height).copy()
+
+
+def graph_paper_counts(width: int, height: int) -> np.ndarray:
+    """How many pixels of ``graph_paper_indices(width, height)`` show each of ``PAPER_KEYS`` (int64), counted from
+    the lines' places without reading the pixels: the frame, then the rows' lines across the inside, then the
+    columns' lines down the rest of it, the remainder white."""
+    counts = np.zeros(len(PAPER_KEYS), np.int64)
+    inner_w, inner_h = max(0, width - 2 * BORDER), max(0, height - 2 * BORDER)
+    counts[PAPER_KEYS.index(_key(BORDER_RGB))] = width * height - inner_w * inner_h
+    rows = [y for y in range(MINOR, height, MINOR) if BORDER <= y < height - BORDER]
+    columns = [x for x in range(MINOR, width, MINOR) if BORDER <= x < width - BORDER]
+    for y in rows:
+        counts[PAPER_KEYS.index(_key(MAJOR_RGB if y % MAJOR == 0 else MINOR_RGB))] += inner_w
+    for x in columns:
+        counts[PAPER_KEYS.index(_key(MAJOR_RGB if x % MAJOR == 0 else MINOR_RGB))] += inner_h - len(rows)
+    counts[PAPER_KEYS.index(_key((255, 255, 255)))] += (inner_w - len(columns)) * (inner_h - len(rows))
+    return counts
+
+
+def _key(colour: tuple[int, int, int]) -> int:
+    """A colour as ``kit.indexed.colour_keys`` keys it: r << 16 | g << 8 | b."""
+    r, g, b = colour
+    return r << 16 | g << 8 | b
+
+
 def graph_paper(width: int, height: int) -> Image.Image:
     """A fresh RGB image of graph paper (white, grey grid lines, black border)."""
     return Image.fromarray(_paper(width, height))
@@ -79,6 +128,13 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     mask = Image.new("L", (right - left + 4, bottom - top + 4), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
     return Image.fromarray(_quantised(np.asarray(mask))), left, top
+
+
+def text_coverage(at: tuple[float, float], text: str, size: int, anchor: str = "lm") -> tuple[int, int, np.ndarray]:
+    """(left, top, coverage): where ``stamp_text`` puts the top-left corner of ``text``'s cached 16-level mask and
+    the mask as a read-only uint8 (h, w) array, for a picture composed without Pillow's paste."""
+    mask, left, top = _text_mask(text, int(size), anchor)
+    return round(at[0]) + left, round(at[1]) + top, np.asarray(mask)
 
 
 def stamp_text(image: Image.Image, at: tuple[float, float], text: str, size: int, fill=(0, 0, 0),

@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_plugin_sphinx.kit.canvas import BORDER, BORDER_RGB, MAJOR, MAJOR_RGB, MINOR, MINOR_RGB
+from bench_plugin_sphinx.kit import indexed
+from bench_plugin_sphinx.kit.canvas import BORDER, BORDER_RGB, MAJOR, MAJOR_RGB, MINOR, MINOR_RGB, PAPER_KEYS
 from bench_plugin_sphinx.kit.palette import rgb
 
 TOKEN_KINDS = ("circle", "triangle", "square", "pentagon", "hexagon")
@@ -255,17 +256,25 @@ def place_tokens(rng: np.random.Generator, size: tuple[int, int], count: int, ki
 
 # -- drawing -----------------------------------------------------------------------------------------------
 @lru_cache(maxsize=4)
-def _paper(width: int, height: int, s: int) -> Image.Image:
+def _paper(width: int, height: int, s: int, indexed: bool = False) -> Image.Image:
     """Graph paper (``kit.canvas``) at ``s`` times the size, every line ``s`` px wide on the grid of the
-    reduced picture, so that the reduced paper is exactly ``canvas.graph_paper`` (shared: callers copy it)."""
-    image = Image.new("RGB", (width * s, height * s), (255, 255, 255))
+    reduced picture, so that the reduced paper is exactly ``canvas.graph_paper`` (shared: callers copy it): RGB,
+    or with ``indexed`` an "L" image of each pixel's index into ``canvas.PAPER_KEYS`` (the same drawing)."""
+    ink = _paper_ink if indexed else tuple
+    image = Image.new("L" if indexed else "RGB", (width * s, height * s), ink((255, 255, 255)))
     draw = ImageDraw.Draw(image)
     for x in range(MINOR, width, MINOR):
-        draw.rectangle((x * s, 0, x * s + s - 1, height * s - 1), fill=MAJOR_RGB if x % MAJOR == 0 else MINOR_RGB)
+        draw.rectangle((x * s, 0, x * s + s - 1, height * s - 1), fill=ink(MAJOR_RGB if x % MAJOR == 0 else MINOR_RGB))
     for y in range(MINOR, height, MINOR):
-        draw.rectangle((0, y * s, width * s - 1, y * s + s - 1), fill=MAJOR_RGB if y % MAJOR == 0 else MINOR_RGB)
-    draw.rectangle((0, 0, width * s - 1, height * s - 1), outline=BORDER_RGB, width=BORDER * s)
+        draw.rectangle((0, y * s, width * s - 1, y * s + s - 1), fill=ink(MAJOR_RGB if y % MAJOR == 0 else MINOR_RGB))
+    draw.rectangle((0, 0, width * s - 1, height * s - 1), outline=ink(BORDER_RGB), width=BORDER * s)
     return image
+
+
+def _paper_ink(colour: tuple[int, int, int]) -> int:
+    """A paper colour's index into ``canvas.PAPER_KEYS``."""
+    r, g, b = colour
+    return PAPER_KEYS.index(r << 16 | g << 8 | b)
 
 
 def paper(width: int, height: int, s: int = SUPERSAMPLE) -> Image.Image:
@@ -292,25 +301,75 @@ def draw_scene(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str
                outline: float) -> Image.Image:
     """The picture: graph paper, then each (shape, fill ``#rrggbb``) in order (later ones on top) inside a black
     outline of ``outline`` px centred on its boundary, then the tokens in black on top of everything; drawn at
-    ``SUPERSAMPLE`` times the size and box-filtered down: exactly ``drawing(...).reduce(SUPERSAMPLE)``, but only
-    the parts of the drawing that shapes and tokens can reach are filtered (one box around all shapes, one per
-    token outside it); elsewhere the picture is the filtered paper."""
-    s = SUPERSAMPLE
-    width, height = size
-    regions = [_touched(bounds(grown(shape, outline / 2)), width, height) for shape, _colour in shapes]
-    if regions:
-        regions = [(min(r[0] for r in regions), min(r[1] for r in regions), max(r[2] for r in regions),
-                    max(r[3] for r in regions))]
-    for token in tokens:
-        region = _touched(token_bounds(token), width, height)
-        if not any(_holds(outer, region) for outer in regions):
-            regions.append(region)
-    big = drawing(size, shapes, tokens, outline)
-    picture = _reduced_paper(width, height, s).copy()
-    for x0, y0, x1, y1 in regions:
-        if x0 < x1 and y0 < y1:
-            picture.paste(big.reduce(s, box=(x0 * s, y0 * s, x1 * s, y1 * s)), (x0, y0))
-    return picture
+    ``SUPERSAMPLE`` times the size and box-filtered down: exactly the pixels of ``drawing(...).reduce(SUPERSAMPLE)``.
+    The drawing is made of palette indices (the same Pillow drawing calls, an index for each colour) and filtered
+    as indices (``_filtered``), so the picture is the palette image the core writes for those pixels (their
+    colours ascending, nothing else) and its PNG is that picture's; with more than 256 colours it is the RGB one."""
+    inks = _Inks()
+    big = _paper(size[0], size[1], SUPERSAMPLE, indexed=True).copy()
+    _draw(big, shapes, tokens, outline, SUPERSAMPLE, inks.ink)
+    indices = _filtered(np.asarray(big), inks)
+    if indices is None:
+        return drawing(size, shapes, tokens, outline).reduce(SUPERSAMPLE)
+    return inks.picture(indices)
+
+
+class _Inks:
+    """The colours of an indexed drawing: each once, the paper's first (``canvas.PAPER_KEYS`` order), as keys
+    r << 16 | g << 8 | b."""
+
+    def __init__(self) -> None:
+        self.keys = list(PAPER_KEYS)
+        self.where = {key: k for k, key in enumerate(self.keys)}
+
+    def ink(self, colour: tuple[int, int, int]) -> int:
+        """The index of an (r, g, b) colour to draw with (taken in if new)."""
+        r, g, b = colour
+        index = self.index(r << 16 | g << 8 | b)
+        if index > 255:
+            raise ValueError("an indexed drawing takes at most 256 inks")
+        return index
+
+    def index(self, key: int) -> int:
+        """The index of a colour key, taken in if new."""
+        index = self.where.get(key)
+        if index is None:
+            index = self.where[key] = len(self.keys)
+            self.keys.append(key)
+        return index
+
+    def picture(self, indices: np.ndarray) -> Image.Image:
+        """The palette image of ``indices`` (h, w uint8) into these colours: the colours they show, ascending, and
+        nothing else."""
+        shown = np.flatnonzero(Image.fromarray(indices).histogram()[: len(self.keys)])
+        return indexed.ascending_palette_picture(indices, self.keys, shown)
+
+
+def _filtered(big: np.ndarray, inks: _Inks) -> np.ndarray | None:
+    """The drawing's indices ``big`` (``SUPERSAMPLE`` = 2 times the size) box-filtered as Pillow's 2 x 2 reduce
+    filters RGB pixels, each channel (sum of four + 2) >> 2: a pixel whose four are one colour keeps its index,
+    every other combination is averaged once and indexed in ``inks``.  None when the colours pass 256."""
+    h, w = big.shape[0] // 2, big.shape[1] // 2
+    pairs = np.ascontiguousarray(big[: 2 * h, : 2 * w]).view("<u2").reshape(h, 2, w)  # left | right << 8
+    top, bottom = pairs[:, 0], pairs[:, 1]
+    out = np.ascontiguousarray(big[: 2 * h: 2, : 2 * w: 2])
+    mixed = np.flatnonzero((top != bottom) | (top >> 8 != out))
+    if not len(mixed):
+        return out
+    # a pixel's four indices in one word: top left, top right, bottom left, bottom right
+    quads = top.ravel()[mixed].astype(np.int64) | bottom.ravel()[mixed].astype(np.int64) << 16
+    found, inverse = np.unique(quads, return_inverse=True)
+    keys = np.array(inks.keys, np.int64)
+    total = np.zeros(len(found), np.int64)  # the four colours' channel sums, one channel per 10 bits
+    for place in range(4):
+        key = keys[found >> 8 * place & 255]
+        total += (key >> 16) << 20 | (key >> 8 & 255) << 10 | key & 255
+    mean = ((total >> 20) + 2) >> 2 << 16 | ((total >> 10 & 1023) + 2) >> 2 << 8 | ((total & 1023) + 2) >> 2
+    table = [inks.index(key) for key in mean.tolist()]
+    if len(inks.keys) > 256:
+        return None
+    out.ravel()[mixed] = np.array(table, np.uint8)[inverse.ravel()]
+    return out
 
 
 def drawing(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str]], tokens: Sequence[Sequence],
@@ -322,32 +381,12 @@ def drawing(size: tuple[int, int], shapes: Sequence[tuple[dict[str, Any], str]],
 
 
 def _draw(big: Image.Image, shapes: Sequence[tuple[dict[str, Any], str]], tokens: Sequence[Sequence],
-          outline: float, s: int) -> None:
-    """Draws the shapes (black outline, then fill) and the tokens on ``big``, ``s`` times the picture's size."""
+          outline: float, s: int, ink=tuple) -> None:
+    """Draws the shapes (black outline, then fill) and the tokens on ``big``, ``s`` times the picture's size, each
+    (r, g, b) colour in ``ink(colour)`` (the colour itself on an RGB drawing, an index on an indexed one)."""
     draw = ImageDraw.Draw(big)
     for shape, colour in shapes:
-        _fill(draw, grown(shape, outline / 2), (0, 0, 0), s)
-        _fill(draw, grown(shape, -outline / 2), rgb(colour), s)
+        _fill(draw, grown(shape, outline / 2), ink((0, 0, 0)), s)
+        _fill(draw, grown(shape, -outline / 2), ink(rgb(colour)), s)
     for token in tokens:
-        draw.polygon(_scaled(token_corners(token), s), fill=(0, 0, 0))
-
-
-@lru_cache(maxsize=4)
-def _reduced_paper(width: int, height: int, s: int) -> Image.Image:
-    """``paper(width, height, s).reduce(s)``: the picture where nothing is drawn (shared: callers copy it)."""
-    return _paper(width, height, s).reduce(s)
-
-
-def _touched(box: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
-    """The pixels (x0, y0, x1, y1, ends exclusive) of the reduced picture that drawing within ``box`` (picture
-    coordinates, as ``bounds`` gives them) can change: the box widened by 2 px, a safe bound for Pillow's fill
-    of the scaled coordinates (which reaches at most one pixel of the larger drawing beyond them), cut to
-    whole pixels and to the picture."""
-    x0, y0, x1, y1 = box
-    return (max(0, math.floor(x0) - 2), max(0, math.floor(y0) - 2), min(width, math.ceil(x1) + 2),
-            min(height, math.ceil(y1) + 2))
-
-
-def _holds(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
-    """Whether the pixel box ``outer`` contains ``inner``."""
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+        draw.polygon(_scaled(token_corners(token), s), fill=ink((0, 0, 0)))
