@@ -16,7 +16,7 @@ from bench_plugin_sphinx.verifiers import chart_comparison as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("chart_comparison")
 
@@ -103,7 +103,7 @@ def test_planted_rendering_faults_are_caught(top):
 
     reordered = list(scene["colours"])  # the top chart drawn with two colours exchanged
     reordered[0], reordered[1] = reordered[1], reordered[0]
-    picture = np.array(built.images[0])
+    picture = np.array(built.images[0].convert("RGB"))
     top_only = np.array(cc.compose({**scene, "colours": reordered}))
     left, t, right, bottom = scene["top_box"]
     picture[t:bottom, left:right] = top_only[t:bottom, left:right]
@@ -130,3 +130,22 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (len(built.item.metadata["scene"]["colours"]) >= 9) is hard
+
+
+@pytest.mark.parametrize("top", words.TOPS)
+def test_the_palette_picture_is_the_rgb_picture(top):
+    """generate draws the picture straight into palette indices (``palette_compose``): its PNG must be the one the
+    core writes for ``compose``'s RGB picture, on items of every size, and on scenes whose top chart hides a
+    colour (a slice too thin to show), once with the colour shown in the options and once hidden everywhere (a
+    bar no taller than its outline), so the palette leaves it out."""
+    for built in build_run(TASK, 12, {"top": top}, seed=21):
+        scene = built.item.metadata["scene"]
+        assert encode_png(cc.palette_compose(scene)) == encode_png(cc.compose(scene)) == built.pngs[0]
+    scene = build(TASK, {"top": "pie", "categories": 3}, seed=3).item.metadata["scene"]
+    sizes = []
+    for options in ([1, 49, 50], [0.6, 49.4, 50]):
+        thin = {**scene, "percentages": [0.001, 49.999, 50], "option_values": [options] * 4}
+        picture = cc.palette_compose(thin)
+        assert encode_png(picture) == encode_png(cc.compose(thin))
+        sizes.append(len(picture.getpalette()) // 3)
+    assert sizes[1] == sizes[0] - 1  # the hidden colour is left out

@@ -14,7 +14,7 @@ from bench_plugin_sphinx.kit import complexity
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ItemRandom, ParameterError, assert_rejected, plan, score
+from bench_core import ItemRandom, ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("multi_column_arithmetic")
 TestConformance = conformance_suite(TASK)
@@ -68,11 +68,21 @@ def test_centre_and_edits_edit_one_column_each():
 
 
 def test_the_picture_is_the_one_its_scene_draws():
-    """``generate`` reuses the motif tiles its boldness test drew: the picture must be ``compose(scene)``, which
-    draws every tile anew from the recorded motifs."""
-    for i in range(6):
-        problem = _generate(i, seed=11)
-        assert np.array_equal(problem.structure, mc.compose(problem.metadata["scene"])), i
+    """``generate`` reuses the motif tiles its boldness test drew and composes the picture as palette indices
+    (``palette_compose``): its PNG must be the one the core writes for ``compose(scene)``'s RGB picture, which draws
+    every tile anew from the recorded motifs and every panel in RGB, for every number of columns and for a scene
+    with a column empty everywhere (its tile's colours left out of the palette)."""
+    for columns in mc.COLUMNS:
+        for i in range(3):
+            problem = _generate(i, {"columns": columns}, seed=11)
+            assert problem.structure.mode == "P"
+            expected = encode_png(Image.fromarray(mc.compose(problem.metadata["scene"])))
+            assert encode_png(problem.structure) == expected, (columns, i)
+    scene = _generate(0, {"columns": 3}, seed=11).metadata["scene"]
+    empty = {**scene, **{key: [[0, *row[1:]] for row in scene[key]] for key in ("panel_counts", "option_counts")}}
+    picture = mc.palette_compose(empty)
+    assert len(picture.getpalette()) // 3 == len(picture.getcolors())
+    assert encode_png(picture) == encode_png(Image.fromarray(mc.compose(empty)))
 
 
 def test_pictures_fit_a_palette_and_the_labels_keep_their_look():
@@ -164,3 +174,20 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert (built.item.metadata["columns"] >= 5) is hard
+
+
+def test_the_backdrop_moved_by_its_inked_pixels_equals_the_whole_backdrop_moved():
+    """``kit.indexed.backdrop_in_palette`` (white filled in, the other pixels written) equals ``in_palette`` of the
+    whole kept backdrop, into palettes with colours before, among and after the backdrop's."""
+    from bench_plugin_sphinx.kit import indexed, sequences
+
+    rgb = sequences.compose([None] * 4, [None] * 4, mc.LABEL_LEVELS)
+    keys, indices = indexed.kept(rgb)
+    backdrop = indexed.kept_backdrop(rgb)
+    assert np.array_equal(backdrop[0], keys)
+    for extra in ([], [0x000001, 0x808081, 0xFFFFFE], list(range(0x102030, 0x102030 + 100))):
+        palette = np.unique(np.concatenate([keys, np.array(extra, np.int32)]))
+        whole = indexed.in_palette(keys, indices, palette)
+        assert np.array_equal(indexed.backdrop_in_palette(backdrop, palette), whole)
+    with pytest.raises(ValueError, match="white"):
+        indexed.kept_backdrop(np.zeros((4, 4, 3), np.uint8))

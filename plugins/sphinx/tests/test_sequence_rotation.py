@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from bench_plugin_sphinx import sequence_rotation as sr
 from bench_plugin_sphinx import sequence_words as words
-from bench_plugin_sphinx.kit import complexity, sequences
+from bench_plugin_sphinx.kit import channels, complexity, sequences
 from bench_plugin_sphinx.verifiers import sequences as read
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, task_of
@@ -63,14 +63,14 @@ def test_turn_symmetry_probe_reads_the_turned_tiles_ink():
 
 
 def test_each_angle_modulo_90_is_turned_once_per_item(monkeypatch):
-    """Options repeat the panels' angles, and angles a multiple of 90 apart share their bicubic turn: each of the
-    motif's two full-size planes (colour and black) is turned once per angle modulo 90 that the picture shows
-    (not a multiple of 90)."""
+    """Options repeat the panels' angles, and angles a multiple of 90 apart share their bicubic turn: the motif's
+    two full-size planes (colour and black, one two-band image) are turned once per angle modulo 90 that the
+    picture shows (not a multiple of 90)."""
     residues = []
     rotate = Image.Image.rotate
 
     def counted(image, degrees, *args, **kwargs):
-        if image.size == (sequences.CONTENT, sequences.CONTENT):
+        if image.mode == "La":
             residues.append(degrees)
         return rotate(image, degrees, *args, **kwargs)
 
@@ -79,7 +79,7 @@ def test_each_angle_modulo_90_is_turned_once_per_item(monkeypatch):
         residues.clear()
         scene = build(TASK, index=index, seed=4).item.metadata["scene"]
         shown = {a for k, a in enumerate(scene["panel_angles"]) if k != scene["mask"]} | set(scene["option_angles"])
-        assert sorted(residues) == sorted(2 * list({a % 90 for a in shown} - {0})), index
+        assert sorted(residues) == sorted({a % 90 for a in shown} - {0}), index
 
 
 def test_the_picture_is_the_one_its_scene_draws():
@@ -98,6 +98,29 @@ def _direct_turn(tile: np.ndarray, degrees: float) -> np.ndarray:
     """The bicubic turn by the whole angle (the definition ``sequences.turned`` stands for)."""
     white = 255 if tile.ndim == 2 else (255, 255, 255)
     return np.asarray(Image.fromarray(tile).rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=white))
+
+
+def test_the_windowed_turn_is_pils_turn_of_the_whole_tile():
+    """``sequences.bicubic_turn`` turns only the centred window around the ink, and two planes as one two-band
+    image: the result must be PIL's bicubic turn of the whole tile, plane by plane, exactly (motifs of every family
+    as RGB tiles, the probe's grey plane and the stacked colour and black planes, at odd angles and the steps';
+    a tile inked to its edge and a blank one)."""
+    from bench_plugin_sphinx.descriptions.sequence_rotation import ROTATION_FAMILIES
+
+    rng = np.random.default_rng(5)
+    edge = np.full((40, 40), 255, np.uint8)
+    edge[0, 5], edge[20, 39] = 0, 100
+    tiles = [edge, np.full((30, 30), 255, np.uint8)]
+    for family in ROTATION_FAMILIES:
+        spec = sequences.sample_motif(family, rng, "asym", "test")
+        probe = channels.darkest(sequences.render_motif(spec, sr.PROBE))
+        tiles += [sequences.render_motif(spec, sequences.CONTENT), probe, sr.stacked_planes(spec, sequences.CONTENT)]
+    for tile in tiles:
+        for degrees in [30.0, 45.0, 60.0, *(float(a) for a in rng.uniform(0, 90, 2))]:
+            mine = sequences.bicubic_turn(tile, degrees)
+            planes = [tile] if tile.ndim == 2 or tile.shape[2] == 3 else [tile[..., 0], tile[..., 1]]
+            direct = [_direct_turn(np.ascontiguousarray(plane), degrees) for plane in planes]
+            assert np.array_equal(mine, direct[0] if len(direct) == 1 else np.stack(direct, axis=2)), degrees
 
 
 @pytest.mark.parametrize("side", [sequences.CONTENT, sr.PROBE])

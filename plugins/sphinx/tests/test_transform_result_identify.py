@@ -15,7 +15,7 @@ from bench_plugin_sphinx.verifiers import transforms as px
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, plan, score
+from bench_core import ParameterError, Problem, assert_rejected, encode_png, plan, score
 
 TASK = task_of("transform_result_identify")
 
@@ -143,14 +143,23 @@ def _composed_with_pil(scene) -> np.ndarray:
 def test_the_canvas_composition_with_the_kept_tiles_equals_pils():
     """generate composes the picture from the option tiles drawn for the distinctness check, written into a numpy
     canvas with kept caption bands: the very pixels of PIL's pastes and captions, whichever the answer's slot and
-    the transformation (translations included)."""
+    the transformation (translations included).  It is put together as palette indices (``picture``) when it
+    shows at most 256 colours: the PNG must be the one the core writes for the RGB picture, and so must the
+    picture rendered from the scene alone."""
     built_run = build_run(TASK, 24, seed=21)
     assert {built.item.metadata["scene"]["transform"] for built in built_run} == set(tf.TRANSFORMS)
+    modes = collections.Counter()
     for built in built_run:
         scene = built.item.metadata["scene"]
         expected = _composed_with_pil(scene)
-        assert np.array_equal(np.asarray(built.images[0]), expected)
+        assert np.array_equal(np.asarray(built.images[0].convert("RGB")), expected)
         assert np.array_equal(tr.compose(scene), expected)
+        png = encode_png(Image.fromarray(expected))
+        assert built.pngs[0] == png
+        again = tr.TASK.render(Problem(question="", answer="A", image_size=tr.SIZE, metadata={"scene": scene}))
+        assert encode_png(again[0]) == png
+        modes[built.images[0].mode] += 1
+    assert modes["P"] > 12
 
 
 def test_pairwise_distinct_with_the_inks_found_once_equals_the_pairwise_definition():

@@ -421,3 +421,16 @@ def test_palette_composition_writes_the_png_of_the_rgb_picture():
     assert kinds["P"] >= 20 and set(kinds) <= {"P", "RGB"}
     many = np.random.default_rng(1).integers(0, 256, (tf.SIDE, tf.SIDE, 3), dtype=np.uint8)
     assert ts.palette_compose([many] + [np.full_like(many, 255)] * 4) is None
+
+
+def test_every_backdrop_colour_shows_outside_the_tiles():
+    """``palette_compose`` gives the palette of the backdrop's and the tiles' colours without looking which ones
+    the picture shows: each tile's are found on the tile, and every colour of the backdrop must show outside the
+    tiles' insides (which the tiles replace)."""
+    picture = ts._blank_picture()
+    outside = np.ones(picture.shape[:2], bool)
+    for left, top, right, bottom in ts._boxes():
+        outside[top + ts.BORDER : bottom - ts.BORDER, left + ts.BORDER : right - ts.BORDER] = False
+    colours = np.unique(picture.reshape(-1, 3), axis=0)
+    assert np.array_equal(np.unique(picture[outside], axis=0), colours)
+    assert np.array_equal(ts._backdrop()[0], [r << 16 | g << 8 | b for r, g, b in colours.tolist()])

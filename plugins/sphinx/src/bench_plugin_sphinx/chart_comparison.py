@@ -12,6 +12,7 @@ points in all (L1), by at least 6 points in some category, and in at least 2 % o
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,10 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import comparison_words as words
-from bench_plugin_sphinx.kit import charts, complexity, layout
+from bench_plugin_sphinx.kit import charts, complexity, indexed, layout
 from bench_plugin_sphinx.kit.canvas import stamp_text
 from bench_plugin_sphinx.kit.distractors import other_letters
-from bench_plugin_sphinx.kit.palette import PALETTE
+from bench_plugin_sphinx.kit.palette import PALETTE, rgb
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
 from bench_plugin_sphinx.verifiers import chart_comparison as verifier
@@ -35,6 +36,8 @@ OPTION_SIDE, OPTION_TOP, LABEL_SIZE = 320, 430, 56
 OPTION_LEFTS = (32, 384, 736, 1088)
 #: Inset of a pie inside its option box.
 PIE_INSET = 10
+#: The first row under the option boxes: below it only the labels (a)-(d) are drawn.
+LABEL_ROWS = OPTION_TOP + OPTION_SIDE
 #: How different two options must be (spec 7.2 #12).
 LARGE_POINTS, LARGE_RELATIVE, L1_POINTS, MAX_POINTS, PIXEL_FRACTION = 12, 0.25, 18, 6, 0.02
 ATTEMPTS = 60
@@ -62,31 +65,70 @@ def draw_chart(draw: ImageDraw.ImageDraw, kind: str, box: list[int], values: lis
         charts.draw_bars(draw, (left, top), values, colours, right - left, bottom - top)
 
 
-def compose(scene: dict[str, Any]) -> Image.Image:
-    """The item's picture: the top chart, the four option charts of the other kind, their labels."""
-    canvas = Image.new("RGB", SIZE, layout.WHITE)
+def _draw_charts(canvas: Image.Image, scene: dict[str, Any]) -> None:
+    """Draw the top chart and the four option charts of the other kind onto ``canvas`` (RGB, or a palette image
+    whose palette holds black and the scene's colours: the shapes are the same, only the inks differ)."""
     draw = ImageDraw.Draw(canvas)
     colours = [PALETTE[name] for name in scene["colours"]]
     draw_chart(draw, scene["top"], scene["top_box"], scene["percentages"], colours)
     other = "bar" if scene["top"] == "pie" else "pie"
-    for k, (box, values) in enumerate(zip(scene["option_boxes"], scene["option_values"], strict=True)):
+    for box, values in zip(scene["option_boxes"], scene["option_values"], strict=True):
         draw_chart(draw, other, box, values, colours, PIE_INSET)
-        stamp_text(canvas, ((box[0] + box[2]) // 2, box[3] + 44), layout.label(k), LABEL_SIZE, anchor="mm")
+
+
+def _stamp_labels(canvas: Image.Image) -> None:
+    """The labels (a)-(d) under the option boxes, on an RGB ``canvas`` (they lie below every chart)."""
+    for k in range(4):
+        left, _top, right, bottom = option_box(k)
+        stamp_text(canvas, ((left + right) // 2, bottom + 44), layout.label(k), LABEL_SIZE, anchor="mm")
+
+
+def compose(scene: dict[str, Any]) -> Image.Image:
+    """The item's picture in RGB: the top chart, the four option charts of the other kind, their labels."""
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    _stamp_labels(canvas)
+    _draw_charts(canvas, scene)
     return canvas
 
 
-def _keys(image: Image.Image) -> np.ndarray:
-    """Each pixel's colour as one integer 0xBBGGRR (flat): the packed RGB bytes read as 32-bit words three bytes
-    apart, the fourth byte masked off (the same words as Pillow's RGBX bytes, packed several times faster)."""
-    image = image if image.mode == "RGB" else image.convert("RGB")
-    data = image.tobytes() + b"\0"
-    return np.ndarray((image.width * image.height,), dtype="<u4", buffer=data, strides=(3,)) & np.uint32(0xFFFFFF)
+@functools.cache
+def _label_band() -> tuple[np.ndarray, np.ndarray]:
+    """The rows under the option boxes (``LABEL_ROWS``: white but for the labels, below every chart) as (their
+    colours' keys ascending, white's the last; each pixel's index among them), neither to be changed."""
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    _stamp_labels(canvas)
+    return indexed.kept(np.asarray(canvas)[LABEL_ROWS:])
 
 
-def _pixel_distinct(a: np.ndarray, b: np.ndarray) -> bool:
+def palette_compose(scene: dict[str, Any]) -> Image.Image:
+    """``compose``'s picture as the palette image the core writes for it (its colours ascending and nothing else,
+    so the same PNG bytes), drawn straight into palette indices: a white canvas with the kept label band's indices
+    moved into a palette of its colours, black and the scene's, the charts drawn over it with those indices as
+    inks.  Every colour of the palette is shown when the top chart shows each of the scene's colours (the band's
+    are shown below the charts, black in every chart's edges); else the unshown ones are left out."""
+    keys, band = _label_band()
+    inks = np.array([rgb(PALETTE[name]) for name in scene["colours"]] + [layout.INK], np.uint8)
+    palette = np.unique(np.concatenate([keys, indexed.colour_keys(inks)]))
+    pixels = np.full((SIZE[1], SIZE[0]), len(palette) - 1, np.uint8)  # white sorts last
+    pixels[LABEL_ROWS:] = indexed.in_palette(keys, band, palette)
+    canvas = indexed.palette_picture(pixels, palette)
+    _draw_charts(canvas, scene)
+    top = np.count_nonzero(canvas.crop(tuple(scene["top_box"])).histogram()[: len(palette)])
+    if top == len(scene["colours"]) + 2:  # the scene's colours, black and white
+        return canvas
+    return indexed.shown_palette_picture(np.asarray(canvas), palette)
+
+
+def _option_pixels(picture: Image.Image) -> list[np.ndarray]:
+    """Each option box's pixels of a palette ``picture`` as palette indices (flat; one index per colour)."""
+    pixels = np.asarray(picture)
+    return [pixels[top:bottom, left:right].ravel() for left, top, right, bottom in map(option_box, range(4))]
+
+
+def _pixel_distinct(a: np.ndarray, b: np.ndarray, white: int) -> bool:
     """At least PIXEL_FRACTION of the pixels coloured (not white) in either chart differ between them
-    (``a``, ``b``: colour keys)."""
-    coloured = (a != 0xFFFFFF) | (b != 0xFFFFFF)
+    (``a``, ``b``: palette indices, ``white``: white's index)."""
+    coloured = (a != white) | (b != white)
     return np.count_nonzero((a != b) & coloured) >= PIXEL_FRACTION * max(1, np.count_nonzero(coloured))
 
 
@@ -113,9 +155,9 @@ class ChartComparison(PaperSets, task="chart-comparison"):
                      "top_box": list(TOP_PIE if top == "pie" else TOP_BARS),
                      "option_boxes": [option_box(i) for i in range(4)], "option_values": option_values,
                      "pie_inset": PIE_INSET}
-            picture = compose(scene)
-            options = [_keys(picture.crop(tuple(box))) for box in scene["option_boxes"]]
-            if all(_pixel_distinct(options[a], options[b]) for a in range(4) for b in range(a + 1, 4)):
+            picture = palette_compose(scene)
+            options, white = _option_pixels(picture), len(picture.getpalette()) // 3 - 1  # white's key is the largest
+            if all(_pixel_distinct(options[a], options[b], white) for a in range(4) for b in range(a + 1, 4)):
                 break
         else:
             raise GenerationError(f"chart-comparison: no three clearly different {kind} options for k={k} in "
@@ -142,7 +184,7 @@ class ChartComparison(PaperSets, task="chart-comparison"):
         return None
 
     def render(self, problem):
-        return [problem.structure if problem.structure is not None else compose(problem.metadata["scene"])]
+        return [problem.structure if problem.structure is not None else palette_compose(problem.metadata["scene"])]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

@@ -18,6 +18,7 @@ share one copy size, set by the largest count of the item (the paper's within-co
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from bench_core import Problem
 from bench_plugin_sphinx import sequence_words as words
 from bench_plugin_sphinx import sets
 from bench_plugin_sphinx.descriptions.multi_column_arithmetic import STACK_FAMILIES
-from bench_plugin_sphinx.kit import channels, complexity, layout, sequences
+from bench_plugin_sphinx.kit import channels, complexity, indexed, layout, sequences
 from bench_plugin_sphinx.kit.palette import PALETTE
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.verifiers import multi_column_arithmetic as verifier
@@ -100,6 +101,52 @@ def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None):
     return sequences.compose([*panels, None], options, LABEL_LEVELS)
 
 
+@functools.cache
+def _backdrop() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The picture with blank panels (``kit.sequences.compose``: borders, arrows, labels in LABEL_LEVELS greys),
+    ``kit.indexed.kept_backdrop``."""
+    return indexed.kept_backdrop(sequences.compose([None] * 4, [None] * 4, LABEL_LEVELS))
+
+
+@functools.cache
+def _frames(columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """A panel of ``columns`` empty column frames (``kit.sequences.stacks_panel`` of no copies) as (its colours'
+    keys ascending, each pixel's index among them), neither to be changed."""
+    return indexed.kept(sequences.stacks_panel([None] * columns, [0] * columns, 0))
+
+
+def palette_compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> Image.Image:
+    """``compose``'s picture as the palette image the core writes for it (its colours ascending and nothing else,
+    so the same PNG bytes), put together as palette indices: the kept backdrop's and column frames', and every
+    shown column's tile found on the tile alone, its copies written where ``stacks_panel`` puts them (into the
+    frames' white inside, so the copy's pixels are the tile's).  Every colour of the palette is shown: the
+    backdrop's outside the panels, the frames' in every shown panel, a tile's wherever its column holds a copy.
+    An RGB picture (the core converts it) in the unexpected case of a tile or picture over 256 colours."""
+    if tiles is None:
+        tiles = [sequences.render_motif(spec, scene["cell"], FILL) for spec in scene["motifs"]]
+    rows = [*scene["panel_counts"], *scene["option_counts"]]
+    shown = [c for c in range(scene["columns"]) if any(row[c] for row in rows)]
+    pieces = {c: indexed.indexed(tiles[c]) for c in shown}
+    if any(piece is None for piece in pieces.values()):
+        return Image.fromarray(compose(scene, tiles))
+    backdrop = _backdrop()
+    frame_keys, frames = _frames(scene["columns"])
+    palette = np.unique(np.concatenate([backdrop[0], frame_keys, *(keys for keys, _ in pieces.values())]))
+    if len(palette) > 256:
+        return Image.fromarray(compose(scene, tiles))
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
+    panel = indexed.in_palette(frame_keys, frames, palette)
+    copies = {c: indexed.in_palette(keys, indices, palette) for c, (keys, indices) in pieces.items()}
+    boxes = [*(sequences.panel_box(k) for k in range(3)), *(sequences.option_box(k) for k in range(4))]
+    cell, inset = scene["cell"], sequences.BORDER
+    for (left, top, _right, _bottom), counts in zip(boxes, rows, strict=True):
+        inside = canvas[top + inset: top + inset + sequences.CONTENT, left + inset: left + inset + sequences.CONTENT]
+        inside[...] = panel
+        for c, x, y in sequences.stack_corners(counts, cell):
+            inside[y: y + cell, x: x + cell] = copies[c]
+    return indexed.palette_picture(canvas, palette)
+
+
 class MultiColumnArithmetic(sets.PaperSets, task="multi-column-arithmetic"):
     def check_params(self, params):
         complexity.refuse_knob_with_level(params, "columns", "the number of columns")
@@ -147,11 +194,10 @@ class MultiColumnArithmetic(sets.PaperSets, task="multi-column-arithmetic"):
                     **({} if level is None else {"difficulty_knobs": {"columns": columns}})}
         return Problem(question=question, answer="ABCD"[position], image_size=sequences.SIZE,
                        params={**params, "columns": columns}, options=("A", "B", "C", "D"), answer_type="option",
-                       metadata=metadata, structure=compose(scene, list(tiles)))
+                       metadata=metadata, structure=palette_compose(scene, list(tiles)))
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        return [problem.structure if problem.structure is not None else palette_compose(problem.metadata["scene"])]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

@@ -12,10 +12,11 @@ and PIL; the questions that state the step name its direction in words.
 
 A motif is drawn in its colour and black on white, so every pixel of a tile is a mix of those three: a tile
 is kept as two planes, how much of the colour and how much of the black each pixel holds (``motif_planes``),
-each turned on its own (one band, bicubic: a bicubic turn mixes pixels linearly, so turning the planes turns
-the mix), and painted with both shares rounded to ``COVERAGE_LEVELS`` steps.  With the labels' greys snapped
-too (``LABEL_LEVELS``) the picture keeps under 256 colours and is written as a palette PNG (an RGB one, with
-~1000 colours from the anti-aliased turns, takes ~2x as long to encode and decode).
+each turned as one band (bicubic: a bicubic turn mixes pixels linearly, so turning the planes turns the mix;
+both are turned in one call as a two-band image, ``sequences.bicubic_turn``), and painted with both shares
+rounded to ``COVERAGE_LEVELS`` steps.  With the labels' greys snapped too (``LABEL_LEVELS``) the picture keeps
+under 256 colours and is written as a palette PNG (an RGB one, with ~1000 colours from the anti-aliased turns,
+takes ~2x as long to encode and decode).
 """
 
 from __future__ import annotations
@@ -125,10 +126,16 @@ def painted(mixes: np.ndarray, colour: str) -> np.ndarray:
     return _mix_colours(colour).view(np.uint32).ravel().take(mixes).view(np.uint8).reshape(*mixes.shape, 4)[..., :3]
 
 
-def _turned_mixes(planes: tuple[np.ndarray, np.ndarray], degrees: float, kept: tuple[dict, dict]) -> np.ndarray:
-    """The mixes of the motif's tile turned ``degrees`` counterclockwise: both planes turned (``sequences.turned``,
-    ``kept`` one dict per plane)."""
-    return tile_mixes(*(sequences.turned(plane, degrees, store) for plane, store in zip(planes, kept, strict=True)))
+def stacked_planes(spec: dict[str, Any], size: int) -> np.ndarray:
+    """``motif_planes`` stacked (size, size, 2), so a turn turns both at once (``sequences.turned``)."""
+    return np.stack(motif_planes(spec, size), axis=2)
+
+
+def _turned_mixes(planes: np.ndarray, degrees: float, kept: dict) -> np.ndarray:
+    """The mixes of the motif's tile turned ``degrees`` counterclockwise: both ``stacked_planes`` turned
+    (``sequences.turned``, ``kept`` its dict of kept turns)."""
+    both = sequences.turned(planes, degrees, kept)
+    return tile_mixes(both[..., 0], both[..., 1])
 
 
 @functools.cache
@@ -185,10 +192,10 @@ def _direction(random, params) -> str:
 
 
 def compose(scene: dict[str, Any], base=None) -> Image.Image:
-    """The item's picture (``picture``) from its scene (``base``: the motif's planes, when already drawn): every
-    shown turn of the motif."""
-    base = motif_planes(scene["motif"], sequences.CONTENT) if base is None else base
-    kept: tuple[dict, dict] = ({}, {})
+    """The item's picture (``picture``) from its scene (``base``: the motif's ``stacked_planes``, when already
+    drawn): every shown turn of the motif."""
+    base = stacked_planes(scene["motif"], sequences.CONTENT) if base is None else base
+    kept: dict = {}
     panels = [None if k == scene["mask"] else _turned_mixes(base, a, kept) for k, a in enumerate(scene["panel_angles"])]
     return picture([*panels, *(_turned_mixes(base, a, kept) for a in scene["option_angles"])], scene["motif"]["colour"])
 
@@ -231,8 +238,8 @@ class SequenceRotation(sets.PaperSets, task="sequence-rotation"):
             spec = sequences.sample_motif(family, rng, "asym", sets.icon_split(params))
             if _turn_symmetric(spec):
                 continue
-            base = motif_planes(spec, sequences.CONTENT)
-            kept: tuple[dict, dict] = ({}, {})  # one bicubic turn of each plane per angle modulo 90
+            base = stacked_planes(spec, sequences.CONTENT)
+            kept: dict = {}  # one bicubic turn of the planes per angle modulo 90
             option_mixes = [_turned_mixes(base, a, kept) for a in option_angles]
             if _separated([painted(mixes, spec["colour"]) for mixes in option_mixes]):
                 break

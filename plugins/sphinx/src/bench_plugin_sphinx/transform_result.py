@@ -13,6 +13,7 @@ vector, the spec's "different translation vectors").  The motif must change unde
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from PIL import Image
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
-from bench_plugin_sphinx.kit import complexity, layout
+from bench_plugin_sphinx.kit import channels, complexity, indexed, layout, probe
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -63,23 +64,71 @@ def option_tile(motif: np.ndarray, option: dict[str, Any]) -> np.ndarray:
     return tf.transformed(motif, option["op"], vector)
 
 
-def compose(scene: dict[str, Any], motif: np.ndarray | None = None,
-            tiles: list[np.ndarray] | None = None) -> np.ndarray:
-    """The item's picture: the source tile at the top, the four labelled options below (``tiles``: the options'
-    tiles in the scene's order, when already drawn).  The framed tiles are written into a white canvas (the
-    pixels PIL's paste gives) and the labels are ``kit.layout.caption_patch`` bands under the options (the pixels
-    ``kit.layout.caption`` draws there: the bands are white but for the label, centred on whole pixels)."""
-    motif = tf.motifs.render(scene["motif"], scene["motif_side"]) if motif is None else motif
-    if tiles is None:
-        tiles = [option_tile(motif, option) for option in scene["options"]]
+def compose(scene: dict[str, Any]) -> np.ndarray:
+    """The item's picture in RGB: the source tile at the top, the four labelled options below (``framed_canvas``);
+    generate and render make the same picture as palette indices (``picture``)."""
+    motif = tf.motifs.render(scene["motif"], scene["motif_side"])
+    return framed_canvas([tf.place(motif), *(option_tile(motif, option) for option in scene["options"])])
+
+
+def framed_canvas(tiles: list[np.ndarray]) -> np.ndarray:
+    """The picture of the source's and the four options' ``tiles``: the framed tiles written into a white canvas
+    (the pixels PIL's paste gives) and the labels as ``kit.layout.caption_patch`` bands under the options (the
+    pixels ``kit.layout.caption`` draws there: the bands are white but for the label, centred on whole pixels)."""
     canvas = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
-    place_framed(canvas, SOURCE_BOX, tf.place(motif))
-    for k, tile in enumerate(tiles):
-        left, _top, right, bottom = box = option_box(k)
+    for k, (box, tile) in enumerate(zip(_boxes(), tiles, strict=True)):
         place_framed(canvas, box, tile)
-        canvas[bottom: bottom + 2 * CAPTION_DROP, left:right] = layout.caption_patch(
-            layout.label(k), LABEL_SIZE, right - left, 2 * CAPTION_DROP)
+        if k:
+            left, _top, right, bottom = box
+            canvas[bottom: bottom + 2 * CAPTION_DROP, left:right] = layout.caption_patch(
+                layout.label(k - 1), LABEL_SIZE, right - left, 2 * CAPTION_DROP)
     return canvas
+
+
+def _boxes() -> list[list[int]]:
+    """The framed tiles' boxes (left, top, right, bottom): the source's, then the options'."""
+    return [SOURCE_BOX, *(option_box(k) for k in range(4))]
+
+
+@functools.cache
+def _backdrop() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """``framed_canvas`` of white tiles (``kit.indexed.kept_backdrop``): every pixel outside the tiles is the same
+    in every item, and each of its colours shows there."""
+    return indexed.kept_backdrop(framed_canvas([np.full((tf.SIDE, tf.SIDE, 3), 255, np.uint8)] * 5))
+
+
+@functools.cache
+def _paper() -> tuple[np.ndarray, np.ndarray]:
+    """``kit.transforms.paper()`` as (its colours' keys ascending, each pixel's index among them), neither to be
+    changed."""
+    return indexed.kept(tf.paper())
+
+
+def picture(motif: np.ndarray, options: list[dict[str, Any]]) -> Image.Image:
+    """``compose``'s picture of ``motif`` and the scene's ``options`` as the image the core writes: a palette image
+    of its colours ascending and nothing else (so the same PNG bytes), put together as palette indices.  The
+    backdrop's and the graph paper's are kept and the motif's found once; every tile is made of them as
+    ``kit.transforms.transformed`` makes it in RGB (the motif's inked pixels, mapped or moved, over the paper).
+    Every colour shows: the backdrop's outside the tiles, the paper's in its lines, which cross every tile beyond
+    the motif's window, the motif's in every tile.  The RGB picture when it shows more than 256 colours (the fully
+    anti-aliased labels bring ~220 greys)."""
+    backdrop, (paper_keys, paper) = _backdrop(), _paper()
+    found = indexed.indexed(motif)
+    palette = None if found is None else np.unique(np.concatenate([backdrop[0], paper_keys, found[0]]))
+    if palette is None or len(palette) > 256:
+        return Image.fromarray(framed_canvas([tf.place(motif), *(option_tile(motif, o) for o in options)]))
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
+    sheet, ink, inked = indexed.in_palette(paper_keys, paper, palette), indexed.in_palette(*found, palette), \
+        channels.differs(motif, 255)
+    source = {"op": "translate", "vector": [0, 0]}  # ``tf.place(motif)``
+    for (left, top, right, bottom), option in zip(_boxes(), [source, *options], strict=True):
+        op, vector = option["op"], tuple(option["vector"] or (0, 0))
+        piece, shape = (ink, inked) if op == "translate" else (probe.apply(op, ink), probe.apply(op, inked))
+        tile = canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER]
+        tile[...] = sheet
+        window = tile[tf.motif_window(len(piece), vector)]
+        window[shape] = piece[shape]
+    return indexed.palette_picture(canvas, palette)
 
 
 def action_of(option: dict[str, Any]) -> str:
@@ -119,7 +168,7 @@ class TransformResultIdentify(PaperSets, task="transform-result-identify"):
                  "option_boxes": [option_box(k) for k in range(4)], "border": BORDER,
                  "paper": {"side": tf.SIDE, "minor": tf.MINOR, "step": tf.STEP, "minor_rgb": list(tf.MINOR_RGB),
                            "axis_rgb": list(tf.AXIS_RGB)}}
-        picture = compose(scene, motif, [tiles[k] for k in order])
+        shown = picture(motif, options)
         stem = words.RESULT_STEMS[int(rng.integers(len(words.RESULT_STEMS)))]
         question = stem.format(action=action_of(chosen[0])) + " Answer with one letter (a–d)."
         record = complexity.record("transform_tier", TIERS[answer], 0, 2, source="ours")
@@ -128,11 +177,13 @@ class TransformResultIdentify(PaperSets, task="transform-result-identify"):
                     **({} if level is None else {"difficulty_knobs": {"transform_tier": TIERS[answer]}})}
         return Problem(question=question, answer="ABCD"[position], image_size=SIZE,
                        params={**params, "transform": answer, "motif": family}, options=("A", "B", "C", "D"),
-                       answer_type="option", metadata=metadata, structure=picture)
+                       answer_type="option", metadata=metadata, structure=shown)
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        if problem.structure is not None:
+            return [problem.structure]
+        scene = problem.metadata["scene"]
+        return [picture(tf.motifs.render(scene["motif"], scene["motif_side"]), scene["options"])]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

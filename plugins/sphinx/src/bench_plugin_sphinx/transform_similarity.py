@@ -350,18 +350,18 @@ def palette_compose(tiles: list[np.ndarray]) -> Image.Image | None:
     for it (its colours ascending, nothing else: the same PNG bytes), put together as palette indices: the
     backdrop's (frames and labels) kept, each tile's found on the tile alone.  None when the picture shows more
     than 256 colours (the caller then composes in RGB)."""
-    backdrop_keys, backdrop_indices = _backdrop()
+    backdrop = _backdrop()
     pieces = [indexed.indexed(tile) for tile in tiles]
     if any(piece is None for piece in pieces):
         return None
-    palette = np.unique(np.concatenate([backdrop_keys, *(keys for keys, _ in pieces)]))
+    palette = np.unique(np.concatenate([backdrop[0], *(keys for keys, _ in pieces)]))
     if len(palette) > 256:
         return None
-    canvas = indexed.in_palette(backdrop_keys, backdrop_indices, palette)
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
     for (left, top, right, bottom), (keys, indices) in zip(_boxes(), pieces, strict=True):
         inside = canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER]
         inside[...] = indexed.in_palette(keys, indices, palette)
-    return indexed.shown_palette_picture(canvas, palette)  # a backdrop colour may lie only where tiles cover it
+    return indexed.palette_picture(canvas, palette)  # every colour shows: the backdrop's outside the tiles
 
 
 def _boxes() -> list[list[int]]:
@@ -370,11 +370,16 @@ def _boxes() -> list[list[int]]:
 
 
 @lru_cache(maxsize=1)
-def _backdrop() -> tuple[np.ndarray, np.ndarray]:
-    """``compose``'s picture with white tiles, as (its colours' keys ascending, each pixel's index among them),
-    neither to be changed: every pixel outside the tiles is the same in every item."""
+def _backdrop() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """``compose``'s picture with white tiles (``kit.indexed.kept_backdrop``): every pixel outside the tiles is the
+    same in every item."""
+    return indexed.kept_backdrop(_blank_picture())
+
+
+def _blank_picture() -> np.ndarray:
+    """``compose``'s picture with white tiles."""
     blank = np.full((tf.SIDE, tf.SIDE, 3), 255, np.uint8)
-    return indexed.kept(compose({"options": [None] * 4}, [blank] * 5))
+    return compose({"options": [None] * 4}, [blank] * 5)
 
 
 class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify"):

@@ -324,10 +324,6 @@ def _chrome_indexed() -> tuple[np.ndarray, np.ndarray]:
     return indexed.kept(_chrome())
 
 
-#: White as a palette key (``kit.indexed.colour_keys``).
-WHITE_KEY = 0xFFFFFF
-
-
 def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> Image.Image | None:
     """``compose``'s picture as the palette image the core would write for it (its colours ascending, nothing
     else: the same PNG bytes), put together as palette indices from each patch's sprites (``sprites[k]``: patch
@@ -339,7 +335,7 @@ def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> I
     palette = np.unique(np.concatenate([chrome_keys, *(keys for own in pieces for keys, _ in own)]))
     if len(palette) > 256:
         return None
-    white = int(np.searchsorted(palette, WHITE_KEY))  # the chrome is white around its frames
+    white = int(np.searchsorted(palette, indexed.WHITE_KEY))  # the chrome is white around its frames
     canvas = indexed.in_palette(chrome_keys, chrome_indices, palette)
     for patch, own, found in zip(scene["patches"], sprites, pieces, strict=True):
         stamps = [np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))

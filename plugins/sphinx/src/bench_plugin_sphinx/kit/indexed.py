@@ -9,7 +9,8 @@ depend only on the drawing calls and the colour order, so they are as reproducib
 Pictures composed of RGB pieces can be put together as indices instead: ``indexed`` gives a piece's colours
 (ascending) and each pixel's index among them, ``relabelled`` moves indices into a joint palette,
 ``palette_picture`` the palette image of composed indices and ``shown_palette_picture`` the same with the colours
-no pixel shows left out.
+no pixel shows left out; ``kept_backdrop`` and ``backdrop_in_palette`` do ``kept`` and ``in_palette`` for a mostly
+white backdrop by its pixels that are not white.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from PIL import Image, ImageDraw
 from bench_core import palette_indices
 
 Colour = tuple[int, int, int]
+#: White's ``colour_keys`` key, the largest of all.
+WHITE_KEY = 0xFFFFFF
 
 
 class Canvas:
@@ -71,6 +74,32 @@ def kept(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return keys, indices
 
 
+def kept_backdrop(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """A mostly white picture (a backdrop every item shares, showing white) kept for ``backdrop_in_palette``: (its
+    colours' keys ascending, white's the last; the flat positions of its pixels that are not white; their indices
+    among the keys; its (h, w) shape), read-only."""
+    keys, indices = kept(rgb)
+    if keys[-1] != WHITE_KEY:
+        raise ValueError("a backdrop must show white")
+    flat = indices.ravel()
+    positions = np.flatnonzero(flat != len(keys) - 1)
+    inked = flat[positions]
+    positions.flags.writeable = inked.flags.writeable = False
+    return keys, positions, inked, indices.shape
+
+
+def backdrop_in_palette(
+    backdrop: tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]], palette: np.ndarray
+) -> np.ndarray:
+    """A ``kept_backdrop``'s indices moved into a joint ``palette`` (ascending keys that hold its colours; white's,
+    the largest key, is then the last): a writable (h, w) uint8 array, white filled in and the other pixels
+    written (``in_palette`` of the whole picture, without a pass over its white)."""
+    keys, positions, inked, shape = backdrop
+    canvas = np.full(shape, len(palette) - 1, np.uint8)
+    canvas.ravel()[positions] = np.searchsorted(palette, keys).astype(np.uint8)[inked]
+    return canvas
+
+
 def in_palette(keys: np.ndarray, indices: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """A piece's ``indices`` (h, w uint8) into its colours ``keys``, moved into a joint ``palette`` (ascending keys
     that hold them all): a writable (h, w) uint8 array (``relabelled``)."""
@@ -101,3 +130,19 @@ def shown_palette_picture(indices: np.ndarray, keys: np.ndarray) -> Image.Image:
     if shown.all():
         return palette_picture(indices, keys)
     return palette_picture(relabelled(indices, (np.cumsum(shown) - 1).astype(np.uint8)), keys[shown])
+
+
+def ascending_palette_picture(indices: np.ndarray, keys: Sequence[int], shown: Sequence[int]) -> Image.Image:
+    """The palette image of ``indices`` (h, w uint8) into distinct colour ``keys`` (``colour_keys``, in any order)
+    whose palette holds only the colours at the indices ``shown`` (those some pixel shows), ascending: with every
+    shown colour listed, its PNG is the one the core writes for the RGB picture.  ``indices`` is not changed."""
+    keys = np.asarray(keys, np.int64)
+    shown = np.asarray(shown, np.intp)
+    ascending = shown[np.argsort(keys[shown])]
+    rank = [0] * 256  # a colour no pixel shows keeps 0: no index is moved from it
+    for k, index in enumerate(ascending.tolist()):
+        rank[index] = k
+    picture = Image.fromarray(np.ascontiguousarray(indices)).point(rank)  # "L", made "P" (in place) by its palette
+    chosen = keys[ascending]
+    picture.putpalette(np.stack([chosen >> 16, chosen >> 8 & 255, chosen & 255], axis=1).astype(np.uint8).tobytes())
+    return picture

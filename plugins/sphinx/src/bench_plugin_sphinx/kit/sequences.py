@@ -121,12 +121,12 @@ def render_motif(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndar
 
 
 def turned(tile: np.ndarray, degrees: float, kept: dict[float, np.ndarray] | None = None) -> np.ndarray:
-    """``tile`` (RGB, or one grey plane) turned ``degrees`` counterclockwise on screen about its centre (white
-    corners filled in): a bicubic turn by the part of ``degrees`` beyond its last multiple of 90, then exact
-    quarter turns.  A quarter turn maps a square tile's pixel centres onto one another, so this is the bicubic
-    turn by ``degrees`` but for rounding (at most 1 on a few pixels).  ``kept``, one dict per tile, keeps the
-    bicubic turns, so turns a multiple of 90 apart cost one.  A motif drawn inside its tile's inscribed disc
-    stays whole."""
+    """``tile`` (RGB, one grey plane, or two planes stacked (h, w, 2)) turned ``degrees`` counterclockwise on
+    screen about its centre (white, 255, corners filled in): a bicubic turn by the part of ``degrees`` beyond its
+    last multiple of 90 (``bicubic_turn``), then exact quarter turns.  A quarter turn maps a square tile's pixel
+    centres onto one another, so this is the bicubic turn by ``degrees`` but for rounding (at most 1 on a few
+    pixels).  ``kept``, one dict per tile, keeps the bicubic turns, so turns a multiple of 90 apart cost one.  A
+    motif drawn inside its tile's inscribed disc stays whole."""
     quarters, rest = divmod(float(degrees), 90.0)
     if rest > 90.0 - 1e-9:
         quarters, rest = quarters + 1, 0.0
@@ -134,11 +134,46 @@ def turned(tile: np.ndarray, degrees: float, kept: dict[float, np.ndarray] | Non
         return np.ascontiguousarray(np.rot90(tile, int(quarters) % 4))
     part = None if kept is None else kept.get(rest)
     if part is None:
-        white = 255 if tile.ndim == 2 else layout.WHITE
-        part = np.asarray(Image.fromarray(tile).rotate(rest, resample=Image.Resampling.BICUBIC, fillcolor=white))
+        part = bicubic_turn(tile, rest)
         if kept is not None:
             kept[rest] = part
     return np.ascontiguousarray(np.rot90(part, int(quarters) % 4))
+
+
+#: White rim (px) kept around the ink by ``bicubic_turn``: more than the bicubic kernel's reach (2 px on either
+#: axis, under 2.9 px away) so every pixel it reads beyond the rim is white in the whole tile too.
+TURN_RIM = 6
+
+
+def bicubic_turn(tile: np.ndarray, degrees: float) -> np.ndarray:
+    """PIL's bicubic turn of ``tile`` (see ``turned``) by ``degrees`` about its centre, white corners filled in,
+    computed, for a tile of even sides, on the centred window that holds every pixel within ``TURN_RIM`` px of the
+    ink's farthest reach from the centre (turning moves no pixel nearer to or farther from the centre, so outside
+    that window the turn is white, as PIL makes it from all-white neighbours or the fill; inside, the window's
+    pixels and its centre are the tile's, and a flat white neighbourhood gives exactly white whether read or
+    clamped).  Only even sides: there no pixel centre sits a whole number of pixels from the centre, so a turn by
+    an angle short of 90 degrees never samples exactly at a pixel centre, where the window's rounding of the
+    coordinates (not the tile's) could tip a value by one; an odd-sided tile is turned whole.  Two planes are
+    turned as one two-band image (PIL turns every band by the same arithmetic as a one-band image)."""
+    height, width = tile.shape[:2]
+    top = left = 0
+    if height % 2 == 0 and width % 2 == 0:
+        rows, columns = np.nonzero(tile != 255 if tile.ndim == 2 else (tile != 255).any(axis=2))
+        if rows.size:
+            reach = float(np.sqrt(((rows + 0.5 - height / 2) ** 2 + (columns + 0.5 - width / 2) ** 2).max()))
+        else:
+            reach = 0.0
+        top, left = (max(0, int(side / 2 - reach - TURN_RIM)) for side in (height, width))
+    window = np.ascontiguousarray(tile[top: height - top, left: width - left])
+    if tile.ndim == 3 and tile.shape[2] == 2:
+        image = Image.frombuffer("La", window.shape[1::-1], window.tobytes(), "raw", "La", 0, 1)
+        white: int | tuple[int, ...] = (255, 255)
+    else:
+        image, white = Image.fromarray(window), 255 if tile.ndim == 2 else layout.WHITE
+    out = np.full_like(tile, 255)
+    out[top: height - top, left: width - left] = np.asarray(image.rotate(degrees, Image.Resampling.BICUBIC,
+                                                                         fillcolor=white))
+    return out
 
 
 def ink_change(a: np.ndarray, b: np.ndarray, step: int = 40) -> float:
@@ -219,20 +254,26 @@ def stack_cell(columns: int, most: int) -> int:
     return int(min(inner_w, inner_h // max(1, most)))
 
 
+def stack_corners(counts: list[int], cell: int) -> list[tuple[int, int, int]]:
+    """(column, left, top) of every copy of a multi-column panel whose column c holds ``counts[c]`` copies of
+    side ``cell``: each column a bottom-aligned stack centred in its frame, inside the frame's 2 px border."""
+    corners = []
+    for c, ((left, _top, right, bottom), count) in enumerate(zip(column_boxes(len(counts)), counts, strict=True)):
+        x = (left + right - cell) // 2
+        corners += [(c, x, bottom - 4 - (k + 1) * cell) for k in range(count)]
+    return corners
+
+
 def stacks_panel(tiles: list[np.ndarray], counts: list[int], cell: int) -> np.ndarray:
     """A multi-column panel: light grey column frames, column c a bottom-aligned stack of ``counts[c]``
-    copies of ``tiles[c]`` (cell-sized), centred in its frame."""
+    copies of ``tiles[c]`` (cell-sized), centred in its frame (``stack_corners``)."""
     image = Image.new("RGB", (CONTENT, CONTENT), layout.WHITE)
     draw = ImageDraw.Draw(image)
-    frames = column_boxes(len(counts))
-    for box in frames:
+    for box in column_boxes(len(counts)):
         layout.frame(draw, tuple(box), 2, FRAME_GREY)
     panel = np.array(image)
-    for (left, _top, right, bottom), tile, count in zip(frames, tiles, counts, strict=True):
-        x = (left + right - cell) // 2
-        for k in range(count):
-            y = bottom - 4 - (k + 1) * cell
-            panel[y: y + cell, x: x + cell] = np.minimum(panel[y: y + cell, x: x + cell], tile)
+    for c, x, y in stack_corners(counts, cell):
+        panel[y: y + cell, x: x + cell] = np.minimum(panel[y: y + cell, x: x + cell], tiles[c])
     return panel
 
 

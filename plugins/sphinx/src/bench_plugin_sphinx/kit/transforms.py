@@ -70,15 +70,20 @@ def place(motif: np.ndarray, vector: tuple[int, int] = (0, 0)) -> np.ndarray:
     not pure white covers the paper, so the motif looks the same wherever it is moved), centred and then moved
     by ``vector`` grid steps."""
     tile = paper()
-    m = motif.shape[0]
-    left = (SIDE - m) // 2 + vector[0] * STEP
-    top = (SIDE - m) // 2 + vector[1] * STEP
-    if left < 0 or top < 0 or left + m > SIDE or top + m > SIDE:
-        raise ValueError(f"a {m} px motif moved by {vector} leaves the {SIDE} px tile")
-    window = tile[top: top + m, left: left + m]
+    window = tile[motif_window(motif.shape[0], vector)]
     inked = channels.differs(motif, 255)
     window[inked] = motif[inked]
     return tile
+
+
+def motif_window(side: int, vector: tuple[int, int] = (0, 0)) -> tuple[slice, slice]:
+    """The (rows, columns) of a tile that ``place`` draws a motif of ``side`` px into: centred, then moved by
+    ``vector`` grid steps (a ValueError if it leaves the tile)."""
+    left = (SIDE - side) // 2 + vector[0] * STEP
+    top = (SIDE - side) // 2 + vector[1] * STEP
+    if left < 0 or top < 0 or left + side > SIDE or top + side > SIDE:
+        raise ValueError(f"a {side} px motif moved by {vector} leaves the {SIDE} px tile")
+    return slice(top, top + side), slice(left, left + side)
 
 
 def transformed(motif: np.ndarray, op: str, vector: tuple[int, int] = (0, 0)) -> np.ndarray:
