@@ -65,21 +65,28 @@ def test_turn_symmetry_probe_reads_the_turned_tiles_ink():
 def test_each_angle_modulo_90_is_turned_once_per_item(monkeypatch):
     """Options repeat the panels' angles, and angles a multiple of 90 apart share their bicubic turn: the motif's
     two full-size planes (colour and black, one two-band image) are turned once per angle modulo 90 that the
-    picture shows (not a multiple of 90)."""
-    residues = []
-    rotate = Image.Image.rotate
+    picture shows (not a multiple of 90).  A motif refused for options too alike had its options turned, each
+    angle once too; the kept motif's turns are the last."""
+    turns: list[list[float]] = []
+    rotate, planes = Image.Image.rotate, sr.stacked_planes
 
     def counted(image, degrees, *args, **kwargs):
         if image.mode == "La":
-            residues.append(degrees)
+            turns[-1].append(degrees)
         return rotate(image, degrees, *args, **kwargs)
 
+    def drawn(*args, **kwargs):
+        turns.append([])  # a motif's planes drawn: its turns follow
+        return planes(*args, **kwargs)
+
     monkeypatch.setattr(Image.Image, "rotate", counted)
+    monkeypatch.setattr(sr, "stacked_planes", drawn)
     for index in range(6):
-        residues.clear()
+        turns.clear()
         scene = build(TASK, index=index, seed=4).item.metadata["scene"]
         shown = {a for k, a in enumerate(scene["panel_angles"]) if k != scene["mask"]} | set(scene["option_angles"])
-        assert sorted(residues) == sorted({a % 90 for a in shown} - {0}), index
+        assert all(len(set(own)) == len(own) for own in turns), index
+        assert sorted(turns[-1]) == sorted({a % 90 for a in shown} - {0}), index
 
 
 def test_the_picture_is_the_one_its_scene_draws():
