@@ -89,6 +89,31 @@ def test_canonical_form_is_invariant_under_rotation_and_translation_but_not_refl
     assert mt.canonical(chain, colours) != mt.canonical(chain, colours[::-1])
 
 
+def test_self_symmetries_count_the_rotations_that_keep_a_shape_and_its_colours():
+    rod = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
+    assert mt.self_symmetries(np.zeros((1, 3), dtype=int)) == 24
+    assert mt.self_symmetries(rod + np.array([4, -1, 2])) == 8  # the rod's axis kept or reversed, turned about it
+    assert mt.self_symmetries(rod, ["red", "blue", "red"]) == 8
+    assert mt.self_symmetries(rod, ["red", "blue", "green"]) == 4  # its ends told apart: only turns about it
+    square = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]])
+    assert mt.self_symmetries(square) == 8 and mt.self_symmetries(square, ["a", "b", "b", "a"]) == 4
+
+
+def test_visibility_fills_all_faces_at_once_exactly_as_the_z_buffer_face_by_face():
+    """``every_cube_visible`` counts pixels with ``_zbuffer_at_once``: the same face index on every pixel as
+    the renderer's face-by-face z-buffer, ties between faces included."""
+    rng = np.random.default_rng(4)
+    task = mt.MentalRotation()
+    for k in range(40):
+        chain = task._chain(rng, *((6, 3), (8, 3), (8, 4), (10, 4))[k % 4])
+        mesh = raster3d.polycube_mesh(chain, [mt.WHITE] * len(chain), mt.random_pose(rng, 3, "oblique")[0])
+        for side in (72, 150):
+            scale = raster3d.shared_scale([mesh], side)
+            seen = raster3d._screen(mesh, side, scale, raster3d.CAMERA)
+            face_by_face = raster3d._zbuffer(mesh, seen, scale, (0, side, 0, side))
+            assert np.array_equal(raster3d._zbuffer_at_once(mesh, side, scale, raster3d.CAMERA), face_by_face)
+
+
 def test_chains_are_self_avoiding_non_planar_open_and_without_self_symmetry():
     rng = np.random.default_rng(1)
     task = mt.MentalRotation()

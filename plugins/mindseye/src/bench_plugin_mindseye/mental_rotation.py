@@ -102,31 +102,39 @@ ROTATIONS = _rotation_group()
 MIRROR = np.diag([-1, 1, 1])
 
 
-def canonical(voxels: np.ndarray, colours: Sequence[Any] | None = None) -> tuple:
-    """A key equal for two coloured voxel sets iff one is a proper rotation plus translation of the other."""
+#: Where the identity stands among ``ROTATIONS``.
+IDENTITY = next(k for k, turn in enumerate(ROTATIONS) if np.array_equal(turn, np.eye(3, dtype=np.int64)))
+
+
+def _turned(voxels: np.ndarray, colours: Sequence[Any] | None) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """The set of distinct coloured ``voxels`` turned by each of the ``ROTATIONS`` and moved to start at the
+    origin (rotations x cubes x 3), each turned set's coloured cells as sorted integers that order as the
+    (cell, tag) pairs do (the cell, then the tag's rank among the set's tags), and the tags (colours as
+    strings, or 0)."""
     voxels = np.asarray(voxels, dtype=np.int64)
     tags = [0] * len(voxels) if colours is None else [str(c) for c in colours]
-    best = None
-    for m in ROTATIONS:
-        turned = voxels @ m.T
-        turned -= turned.min(axis=0)
-        key = tuple(sorted(zip(map(tuple, turned.tolist()), tags, strict=True)))
-        if best is None or key < best:
-            best = key
-    return best
+    names = sorted(set(tags))
+    rank = np.array([names.index(t) for t in tags], dtype=np.int64)
+    turned = np.einsum("rij,nj->rni", ROTATIONS, voxels)
+    turned -= turned.min(axis=1, keepdims=True)
+    span = int(turned.max()) + 1
+    codes = ((turned[..., 0] * span + turned[..., 1]) * span + turned[..., 2]) * len(names) + rank
+    return turned, np.sort(codes, axis=1), tags
+
+
+def canonical(voxels: np.ndarray, colours: Sequence[Any] | None = None) -> tuple:
+    """A key equal for two sets of distinct coloured voxels iff one is a proper rotation plus translation of the
+    other: the least, over the rotations, of the turned set's sorted (cell, tag) pairs, moved to the origin."""
+    turned, codes, tags = _turned(voxels, colours)
+    best = int(np.lexsort(codes[:, ::-1].T)[0])  # the least sorted row is the least sorted list of pairs
+    return tuple(sorted(zip(map(tuple, turned[best].tolist()), tags, strict=True)))
 
 
 def self_symmetries(voxels: np.ndarray, colours: Sequence[Any] | None = None) -> int:
-    """How many of the 24 rotations map the (coloured) voxel set onto itself (1 = no self-symmetry)."""
-    voxels = np.asarray(voxels, dtype=np.int64)
-    tags = [0] * len(voxels) if colours is None else [str(c) for c in colours]
-
-    def key(v: np.ndarray) -> frozenset:
-        v = v - v.min(axis=0)
-        return frozenset(zip(map(tuple, v.tolist()), tags, strict=True))
-
-    base = key(voxels)
-    return sum(key(voxels @ m.T) == base for m in ROTATIONS)
+    """How many of the 24 rotations map the set of distinct (coloured) voxels onto itself (1 = no
+    self-symmetry)."""
+    _, codes, _ = _turned(voxels, colours)
+    return int((codes == codes[IDENTITY]).all(axis=1).sum())
 
 
 def random_chain(rng: np.random.Generator, cubes: int, arms: int) -> np.ndarray | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -138,21 +139,23 @@ _CUBE_SIDES = (
 )
 
 
+#: The same, as arrays: the six directions and, per direction, its four corner offsets (half an edge).
+_CUBE_DIRECTIONS = np.array([direction for direction, _ in _CUBE_SIDES], dtype=np.int64)
+_CUBE_QUADS = 0.5 * np.array([quad for _, quad in _CUBE_SIDES], dtype=float)
+
+
 def polycube_mesh(voxels: np.ndarray, colours: Sequence[Sequence[float]], matrix: np.ndarray | None = None) -> Mesh:
     """The surface of unit cubes at integer ``voxels`` (one RGB colour per cube): six quads per cube, minus
     the faces two cubes share, centred on the voxels' mean and turned by the rotation ``matrix``.
-    Each face's owner is the index of its cube."""
+    Faces come direction by direction (``_CUBE_SIDES``' order), cube by cube within a direction; each face's
+    owner is the index of its cube."""
     voxels = np.asarray(voxels, dtype=np.int64)
     colours = np.asarray(colours, dtype=float).reshape(len(voxels), 3)
     centre = voxels.mean(axis=0)
-    corners, cubes = [], []
-    for direction, quad in _CUBE_SIDES:
-        touching = (np.abs(voxels[:, None, :] + direction - voxels[None, :, :]).sum(axis=2) == 0).any(axis=1)
-        exposed = np.flatnonzero(~touching)  # a face shared with a neighbouring cube is internal
-        corners.append((voxels[exposed] - centre)[:, None, :] + 0.5 * np.asarray(quad)[None, :, :])
-        cubes.append(exposed)
-    owners = np.concatenate(cubes)
-    vertices = np.concatenate(corners).reshape(-1, 3)
+    beside = voxels[None, :, None, :] + _CUBE_DIRECTIONS[:, None, None, :]  # direction, cube, 1, axis
+    touching = (beside == voxels[None, None, :, :]).all(axis=3).any(axis=2)  # a face shared with a neighbour
+    direction, owners = np.nonzero(~touching)
+    vertices = ((voxels[owners] - centre)[:, None, :] + _CUBE_QUADS[direction]).reshape(-1, 3)
     faces = np.arange(len(vertices)).reshape(-1, 4)
     mesh = Mesh(vertices, faces, colours[owners], owners=owners)
     return mesh if matrix is None else mesh.transformed(matrix)
@@ -192,23 +195,40 @@ def _next_index(count: int) -> np.ndarray:
     return _NEXT[count]
 
 
-def _zbuffer(mesh: Mesh, size: int, pix: float, camera: Camera) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Face index per pixel (-1 for background) of ``mesh`` drawn centred in a ``size``-pixel square at ``pix``
-    pixels per world unit, and the vertices' pixel coordinates (x, y down)."""
+class Screen(NamedTuple):
+    """A mesh seen by a camera in a ``size``-pixel square at ``pix`` pixels per world unit, centred by its
+    projected box: the vertices' pixel coordinates (``px`` right, ``py`` down) and depth (larger is nearer),
+    and the faces' camera-space normals."""
+
+    px: np.ndarray
+    py: np.ndarray
+    depth: np.ndarray
+    normals: np.ndarray
+
+
+def _screen(mesh: Mesh, size: int, pix: float, camera: Camera) -> Screen:
+    """``mesh`` seen by ``camera`` in a ``size``-pixel square at ``pix`` pixels per unit (``Screen``)."""
     cam = camera.project(mesh.vertices)
     low, high = cam[:, :2].min(axis=0), cam[:, :2].max(axis=0)
     cx, cy = (low + high) / 2
     px = (cam[:, 0] - cx) * pix + size / 2
     py = size / 2 - (cam[:, 1] - cy) * pix
-    depth = cam[:, 2]
-    ncam = mesh.normals() @ camera.matrix.T
-    zbuf = np.full((size, size), -np.inf, dtype=np.float32)
-    ids = np.full((size, size), -1, dtype=np.int32)
+    return Screen(px, py, cam[:, 2], mesh.normals() @ camera.matrix.T)
+
+
+def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, int]) -> np.ndarray:
+    """Face index per pixel (-1 for background) of ``mesh`` as ``seen`` at ``pix`` pixels per world unit, over the
+    pixel rows ``window[0]:window[1]`` and columns ``window[2]:window[3]`` (which must hold every pixel a face
+    may cover: the faces are clipped to it)."""
+    r0, r1, c0, c1 = window
+    px, py, depth, ncam = seen
+    zbuf = np.full((r1 - r0, c1 - c0), -np.inf, dtype=np.float32)
+    ids = np.full((r1 - r0, c1 - c0), -1, dtype=np.int32)
     for k in np.flatnonzero(ncam[:, 2] >= 1e-4).tolist():  # back faces and faces seen edge-on are skipped
         face = mesh.faces[k]
         fx, fy = px[face], py[face]
-        bx0, bx1 = max(math.floor(fx.min()), 0), min(math.ceil(fx.max()), size)
-        by0, by1 = max(math.floor(fy.min()), 0), min(math.ceil(fy.max()), size)
+        bx0, bx1 = max(math.floor(fx.min()), c0), min(math.ceil(fx.max()), c1)
+        by0, by1 = max(math.floor(fy.min()), r0), min(math.ceil(fy.max()), r1)
         if bx0 >= bx1 or by0 >= by1:
             continue
         xs = np.arange(bx0 + 0.5, bx1, dtype=np.float32)
@@ -230,16 +250,87 @@ def _zbuffer(mesh: Mesh, size: int, pix: float, camera: Camera) -> tuple[np.ndar
         b = ncam[k, 1] / (nt * pix)
         d0 = depth[face[0]] - a * fx[0] - b * fy[0]
         z = np.float32(a) * xs + (b * rows + d0).astype(np.float32)[:, None]
-        window = zbuf[by0:by1, bx0:bx1]
-        win = (xs >= left) & (xs <= right) & (z > window)
-        np.copyto(window, z, where=win)
-        np.copyto(ids[by0:by1, bx0:bx1], k, where=win)
-    return ids, px, py
+        window_z = zbuf[by0 - r0:by1 - r0, bx0 - c0:bx1 - c0]
+        win = (xs >= left) & (xs <= right) & (z > window_z)
+        np.copyto(window_z, z, where=win)
+        np.copyto(ids[by0 - r0:by1 - r0, bx0 - c0:bx1 - c0], k, where=win)
+    return ids
+
+
+def _face_rows(fx: np.ndarray, fy: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where pixel rows (centres ``rows``, one per row entry, each entry's face corners in ``fx``/``fy``: rows x
+    corners, short faces padded by repeating their last corner) cross their convex face: the least and the
+    greatest crossing of the row with every edge that spans it (+inf and -inf where none does), as float32."""
+    gx, gy = np.roll(fx, -1, axis=1), np.roll(fy, -1, axis=1)
+    dy = gy - fy
+    slanted = np.abs(dy) > 1e-12  # a padded corner's zero-length edge never spans a row
+    slope = (gx - fx) / np.where(slanted, dy, 1.0)
+    cross = fx + (rows[:, None] - fy) * slope
+    spans = (rows[:, None] >= np.minimum(fy, gy)) & (rows[:, None] <= np.maximum(fy, gy)) & slanted
+    left = np.where(spans, cross, np.inf).min(axis=1).astype(np.float32)
+    right = np.where(spans, cross, -np.inf).max(axis=1).astype(np.float32)
+    return left, right
+
+
+def _zbuffer_at_once(mesh: Mesh, size: int, pix: float, camera: Camera) -> np.ndarray:
+    """Face index per pixel (-1 for background) of ``mesh`` drawn centred in a ``size``-pixel square at ``pix``
+    pixels per world unit: what ``_zbuffer`` fills over the whole square, to the pixel, with all faces filled at
+    once.  Faster on small panels, where ``_zbuffer``'s cost is its steps per face; slower on large ones, where
+    it is the pixels (every overlap is paid for).
+
+    Back faces and faces seen edge-on are skipped.  A face covers the pixels of its box whose centre lies
+    between the row's first and last crossing of its edges (in float32); its depth plane is evaluated in
+    float32 over pixel centres, and where faces overlap the nearest wins, the first in face order on a tie
+    (a z-buffer filled face by face with a strict depth test).  Every (face, covered pixel) pair is one array
+    element."""
+    px, py, depth, ncam = _screen(mesh, size, pix, camera)
+    ids = np.full((size, size), -1, dtype=np.int32)
+    front = np.flatnonzero(ncam[:, 2] >= 1e-4)
+    if not len(front):
+        return ids
+    chosen = [mesh.faces[k] for k in front.tolist()]
+    most = max(len(f) for f in chosen)
+    corners = np.stack([f if len(f) == most else np.r_[f, np.repeat(f[-1:], most - len(f))] for f in chosen])
+    fx, fy = px[corners], py[corners]
+    bx0 = np.maximum(np.floor(fx.min(axis=1)), 0).astype(np.int64)
+    bx1 = np.minimum(np.ceil(fx.max(axis=1)), size).astype(np.int64)
+    by0 = np.maximum(np.floor(fy.min(axis=1)), 0).astype(np.int64)
+    by1 = np.minimum(np.ceil(fy.max(axis=1)), size).astype(np.int64)
+    height = np.where((bx0 < bx1) & (by0 < by1), by1 - by0, 0)
+    # one entry per pixel row of every face's box (face by face, top to bottom)
+    owner = np.repeat(np.arange(len(front)), height)
+    row = by0[owner] + np.arange(len(owner)) - np.repeat(np.cumsum(height) - height, height)
+    left, right = _face_rows(fx[owner], fy[owner], row + 0.5)
+    # pixel centre c + 0.5 (exact in float32) lies in [left, right] iff c lies in [ceil(left - 0.5), floor(right - 0.5)]
+    first = np.maximum(np.ceil(left.astype(float) - 0.5), bx0[owner])
+    last = np.minimum(np.floor(right.astype(float) - 0.5), bx1[owner] - 1)
+    counts = np.where(np.isfinite(first) & np.isfinite(last), np.maximum(last - first + 1, 0), 0).astype(np.int64)
+    first = np.where(counts > 0, first, 0).astype(np.int64)
+    # the depth plane n.(p - p0) = 0 in camera space, written in pixel coordinates (float32, as a z-buffer keeps it)
+    n = ncam[front]
+    a = -n[:, 0] / (n[:, 2] * pix)
+    b = n[:, 1] / (n[:, 2] * pix)
+    d0 = depth[corners[:, 0]] - a * fx[:, 0] - b * fy[:, 0]
+    row_depth = (b[owner] * (row + 0.5) + d0[owner]).astype(np.float32)
+    entry = np.repeat(np.arange(len(owner)), counts)
+    col = np.repeat(first, counts) + np.arange(len(entry)) - np.repeat(np.cumsum(counts) - counts, counts)
+    face = owner[entry]
+    z = a.astype(np.float32)[face] * (col + 0.5).astype(np.float32) + row_depth[entry]
+    pixel = row[entry] * size + col
+    nearest = np.full(size * size, -np.inf, dtype=np.float32)
+    np.maximum.at(nearest, pixel, z)
+    won = z == nearest[pixel]
+    winner = np.full(size * size, len(front), dtype=np.int64)
+    np.minimum.at(winner, pixel[won], face[won])
+    covered = np.flatnonzero(winner < len(front))
+    ids.reshape(-1)[covered] = front[winner[covered]]
+    return ids
 
 
 def visible_pixels(mesh: Mesh, side: int, scale: float, camera: Camera = CAMERA) -> np.ndarray:
-    """Visible pixels per face with ``mesh`` drawn (without supersampling) at ``scale`` pixels per unit."""
-    ids, _, _ = _zbuffer(mesh, side, scale, camera)
+    """Visible pixels per face with ``mesh`` drawn (without supersampling) at ``scale`` pixels per unit (a small
+    panel: ``_zbuffer_at_once``)."""
+    ids = _zbuffer_at_once(mesh, side, scale, camera)
     return np.bincount(ids[ids >= 0], minlength=len(mesh.faces))
 
 
@@ -254,18 +345,20 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     """
     ss = supersample
     size = side * ss
-    ids, px, py = _zbuffer(mesh, size, scale * ss, camera)
+    seen = _screen(mesh, size, scale * ss, camera)
+    px, py = seen.px, seen.py
     shade = AMBIENT + (1 - AMBIENT) * (1 + mesh.normals() @ light) / 2
     colours = np.clip(mesh.colours * shade[:, None], 0, 255)
 
-    # colour and outline only the region the object covers (plus room for the outline)
+    # colour and outline only the region the object covers (plus room for the outline), on whole blocks of
+    # ``ss`` x ``ss`` pixels, so that it shrinks to its own part of the panel; the rest is background
     width = edge_width(side) if edge_px is None else edge_px
     radius = max(1, round((width * ss - 1) / 2))
-    r0 = max(int(py.min()) - radius - 2, 0)
-    r1 = min(math.ceil(py.max()) + radius + 2, size)
-    c0 = max(int(px.min()) - radius - 2, 0)
-    c1 = min(math.ceil(px.max()) + radius + 2, size)
-    sub = ids[r0:r1, c0:c1]
+    r0 = max(int(py.min()) - radius - 2, 0) // ss * ss
+    r1 = min(-(-(math.ceil(py.max()) + radius + 2) // ss) * ss, size)
+    c0 = max(int(px.min()) - radius - 2, 0) // ss * ss
+    c1 = min(-(-(math.ceil(px.max()) + radius + 2) // ss) * ss, size)
+    sub = _zbuffer(mesh, seen, scale * ss, (r0, r1, c0, c1))
     groups = np.concatenate([[-1], mesh.groups]).astype(np.int32)[sub + 1]
     boundary = np.zeros(sub.shape, dtype=bool)
     boundary[:, :-1] |= groups[:, :-1] != groups[:, 1:]
@@ -275,15 +368,15 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     palette = np.vstack([np.asarray(BACKGROUND, dtype=float), colours, np.asarray(EDGE, dtype=float)])
     if len(palette) > 256:
         raise ValueError(f"render draws at most 254 faces, got {len(mesh.faces)}")
-    index = np.zeros((size, size), dtype=np.uint8)
     part = (sub + 1).astype(np.uint8)
     part[boundary] = len(palette) - 1
-    index[r0:r1, c0:c1] = part
-    image = Image.fromarray(index, "P")
-    image.putpalette(palette.round().astype(np.uint8).tobytes())
-    image = image.convert("RGB")
+    drawn = Image.fromarray(part, "P")
+    drawn.putpalette(palette.round().astype(np.uint8).tobytes())
+    drawn = drawn.convert("RGB")
     if ss > 1:
-        image = image.reduce(ss)
+        drawn = drawn.reduce(ss)
+    image = Image.new("RGB", (side, side), BACKGROUND)
+    image.paste(drawn, (c0 // ss, r0 // ss))
     visible = np.bincount(sub[sub >= 0], minlength=len(mesh.faces))
     return Render(image, visible)
 

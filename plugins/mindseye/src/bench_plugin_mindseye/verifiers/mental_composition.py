@@ -35,6 +35,7 @@ from bench_plugin_mindseye.verifiers.projection import (
     projected,
     scene_failures,
     scene_mark_failures,
+    scene_panels,
 )
 
 #: Net corners closer than this (pixels) are one point of the drawing (coordinates are kept to 0.01 px).
@@ -338,5 +339,6 @@ def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     clearly visible face of the net or the solid its recorded colour (shaded as recorded on solids), and no small
     mark (``scene_mark_failures``).  A sector net's outline is drawn inside its rim, where the sketch does not
     place it to a pixel, so on it only the paper around the net is checked for marks."""
-    return (scene_failures(scene, image, lambda description, side: (drawing(description, side), None), "the net")
-            + scene_mark_failures(scene, image, marker, "the net"))
+    panels = scene_panels(scene, image, "the net")
+    return (scene_failures(panels, scene["tile"], lambda description, side: (drawing(description, side), None))
+            + scene_mark_failures(panels, scene["tile"], marker))

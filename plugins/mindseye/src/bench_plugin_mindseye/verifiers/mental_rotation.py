@@ -27,6 +27,7 @@ from bench_plugin_mindseye.verifiers.projection import (
     projected,
     scene_failures,
     scene_mark_failures,
+    scene_panels,
 )
 
 #: A pose counts as a rotation when it is orthonormal to this precision (it is recorded to 6 decimals).
@@ -173,5 +174,5 @@ def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     clearly visible cube face that cube's recorded colour under the recorded light, and no small mark: every
     outline drawn without a gap, every face pixel clear of the outlines in its colour, paper around the
     object (``scene_mark_failures``)."""
-    return (scene_failures(scene, image, _sketcher, "the original")
-            + scene_mark_failures(scene, image, marker, "the original"))
+    panels = scene_panels(scene, image, "the original")
+    return scene_failures(panels, scene["tile"], _sketcher) + scene_mark_failures(panels, scene["tile"], marker)

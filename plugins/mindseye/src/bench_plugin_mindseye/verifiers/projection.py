@@ -331,17 +331,34 @@ def panel_failures(tile: np.ndarray, drawing: Drawing, name: str, describe_face:
 Sketcher = Callable[[Mapping[str, Any], int], tuple[Drawing, Callable[[int], str] | None]]
 
 
-def scene_failures(scene: Mapping[str, Any], image: Any, sketcher: Sketcher, query_name: str) -> list[str]:
-    """``panel_failures`` of every panel of a scene record (query panels, then options A, B, ...), each cut
-    from ``image`` at its recorded box and compared with ``sketcher(description, tile side)``."""
+class Panel(NamedTuple):
+    """One panel of a scene record: its name in messages, its description and its pixels (RGB array)."""
+
+    name: str
+    description: Mapping[str, Any]
+    pixels: np.ndarray
+
+
+def scene_panels(scene: Mapping[str, Any], image: Any, query_name: str) -> list[Panel]:
+    """The panels of a scene record (query panels, then options A, B, ...), each cut from ``image`` at its
+    recorded box (a box off the canvas padded as Pillow pads) and converted once, for ``scene_failures`` and
+    ``scene_mark_failures`` both."""
     queries = list(zip(scene["query"], scene["query_boxes"], strict=True))
     names = [query_name if len(queries) == 1 else f"{query_name} {k + 1}" for k in range(len(queries))]
     names += [f"option {chr(65 + k)}" for k in range(len(scene["options"]))]
-    panels = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
+    boxes = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
+    rgb = image if getattr(image, "mode", "RGB") == "RGB" else image.convert("RGB")
+    return [Panel(name, description, np.asarray(rgb.crop(tuple(box))))
+            for name, (description, box) in zip(names, boxes, strict=True)]
+
+
+def scene_failures(panels: Sequence[Panel], side: int, sketcher: Sketcher) -> list[str]:
+    """``panel_failures`` of every panel (``scene_panels``), each compared with ``sketcher(description,
+    side)``, ``side`` the scene's tile."""
     failures = []
-    for name, (description, box) in zip(names, panels, strict=True):
-        drawing, describe_face = sketcher(description, scene["tile"])
-        failures += panel_failures(np.asarray(image.crop(tuple(box)).convert("RGB")), drawing, name, describe_face)
+    for name, description, pixels in panels:
+        drawing, describe_face = sketcher(description, side)
+        failures += panel_failures(pixels, drawing, name, describe_face)
     return failures
 
 
@@ -449,16 +466,11 @@ def mark_failures(tile: np.ndarray, drawing: Drawing, paper: np.ndarray, name: s
 Marker = Callable[[Mapping[str, Any], int], tuple[Drawing, np.ndarray, bool]]
 
 
-def scene_mark_failures(scene: Mapping[str, Any], image: Any, marker: Marker, query_name: str) -> list[str]:
-    """``mark_failures`` of every panel of a scene record (query panels, then options A, B, ...), each cut from
-    ``image`` at its recorded box and compared with ``marker(description, tile side)``."""
-    queries = list(zip(scene["query"], scene["query_boxes"], strict=True))
-    names = [query_name if len(queries) == 1 else f"{query_name} {k + 1}" for k in range(len(queries))]
-    names += [f"option {chr(65 + k)}" for k in range(len(scene["options"]))]
-    panels = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
-    pixels = np.asarray(image if getattr(image, "mode", "RGB") == "RGB" else image.convert("RGB"))
+def scene_mark_failures(panels: Sequence[Panel], side: int, marker: Marker) -> list[str]:
+    """``mark_failures`` of every panel (``scene_panels``), each compared with ``marker(description, side)``,
+    ``side`` the scene's tile."""
     failures = []
-    for name, (description, box) in zip(names, panels, strict=True):
-        drawing, paper, placed = marker(description, scene["tile"])
-        failures += mark_failures(pixels[box[1]:box[3], box[0]:box[2]], drawing, paper, name, outline=placed)
+    for name, description, pixels in panels:
+        drawing, paper, placed = marker(description, side)
+        failures += mark_failures(pixels, drawing, paper, name, outline=placed)
     return failures
