@@ -51,14 +51,16 @@ def test_reports_are_the_whole_file_scorers(case):
     assert macro["tasks"] == len(tasks) and macro["accuracy"] == pytest.approx(sum(tasks) / len(tasks), abs=1e-12)
 
 
+@pytest.mark.parametrize("part_bytes", [20_000, 5_000])
 @pytest.mark.parametrize("case", sorted(BUILDER.CASES))
-def test_worker_processes_give_the_same_reports(case, monkeypatch):
-    """Scored in parts by two forked workers (parts of 20 kB here: many, cut mid-file), the reports are the
-    same to the last bit."""
+def test_worker_processes_give_the_same_reports(case, part_bytes, monkeypatch):
+    """Scored in parts by two forked workers (parts of 20 kB or 5 kB here: many, cut mid-file; at 5 kB each
+    worker is handed several parts at once), the reports are the same to the last bit."""
     from bench_core import score_workers
 
-    monkeypatch.setattr(score_workers, "PART_BYTES", 20_000)
-    assert len(score_workers.parts(DATA / "items.jsonl")) > 10
+    monkeypatch.setattr(score_workers, "PART_BYTES", part_bytes)
+    parts = len(score_workers.parts(DATA / "items.jsonl"))
+    assert parts > 10 and (score_workers.chunk_size(parts, 2) > 1) == (part_bytes == 5_000)
     wrapper, by = BUILDER.CASES[case]
     report = score_dataset(DATA, DATA / "predictions.jsonl", by, host=BUILDER.host(wrapper), workers=2)
     report["predictions_file"] = "predictions.jsonl"
