@@ -21,7 +21,9 @@ peak resident memory (``wait4``'s ``ru_maxrss``: the largest process) are printe
 its processes together (sampled; proportional, a page that forked workers share split among them) and the load
 average (on a shared machine other processes take part of the CPUs: the CPU time per response is the measure
 that does not depend on them), and how far the rate is from issue 12's target (100,000 responses/s, under 200 MiB):
-here, and were each process on a core of its own at the CPU time it took.
+here, and were each process on a core of its own at the CPU time it took.  Before it is timed, ``bench score``
+runs once on 200 items with Python allowed to write bytecode (``--cold`` skips that), so the timed run starts
+as it would from an installed wheel, its modules already compiled.
 
     python benchmarks/score_throughput.py --predictions 1000000
     python benchmarks/score_throughput.py --predictions 100000 --keep /tmp/score-bench   # keep the files
@@ -31,6 +33,7 @@ here, and were each process on a core of its own at the CPU time it took.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -199,6 +202,22 @@ def run_score(out: Path, extra: list[str], source: Path | None = None
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, (joint[0], joint[1]), report
 
 
+def warm_bytecode(out: Path, source: Path | None = None) -> None:
+    """Run ``bench score`` once on the first 200 items of ``out`` with Python allowed to write bytecode, so that
+    the timed run reads every module it imports compiled, as it would from an installed wheel (pip compiles
+    them when it installs).  An editable install in an environment that sets PYTHONDONTWRITEBYTECODE (as this
+    machine does) otherwise recompiles ~500 modules of the core and the plugins on every start, ~0.5 s."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(source), os.environ.get("PYTHONPATH", "")])
+    with tempfile.TemporaryDirectory() as tiny:
+        for name in ("items.jsonl", "predictions.jsonl"):
+            with open(out / name, "rb") as whole, open(Path(tiny) / name, "wb") as part:
+                part.writelines(itertools.islice(whole, 200))
+        subprocess.run([sys.executable, "-m", "bench_core.cli", "score", tiny, str(Path(tiny) / "predictions.jsonl")],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+
+
 def distinct_rate(lines: list[str], count: int, seed: int = 1) -> dict[str, float]:
     """Responses per CPU second of the core scorer (``score_item``) on responses that are all different."""
     from bench_core import Item
@@ -235,6 +254,8 @@ def main() -> None:
     parser.add_argument("--compare-with", type=Path, metavar="SRC",
                         help="also score with the bench_core package under SRC (another version's core/src, e.g. "
                              "from git archive REV core/src) and check that both reports are the same, byte for byte")
+    parser.add_argument("--cold", action="store_true",
+                        help="time bench score without compiling its modules first (see warm_bytecode)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="score-bench-"))
     try:
@@ -249,6 +270,8 @@ def main() -> None:
                   flush=True)
         extra = ((["--by", args.by] if args.by else []) + (["--workers", str(args.workers)] if args.workers > 1 else [])
                  + (["--baseline"] if args.baseline else []))
+        if not args.cold:
+            warm_bytecode(out)
         wall, cpu, peak, joint, report = run_score(out, extra)
         lines_scored = report["n"] - report["missing"]
         print(f"bench score --workers {args.workers}: {report['n']:,} items, {lines_scored:,} responses scored, "
@@ -264,6 +287,8 @@ def main() -> None:
               f"{bound / TARGET_RATE:.0%} of it were each of the {args.workers} process(es) on a core of its own at "
               f"this CPU time a response; peak memory {max(peak, joint[1]):,.0f} MiB, target under {TARGET_MIB} MiB")
         if args.compare_with:
+            if not args.cold:
+                warm_bytecode(out, args.compare_with)
             old_wall, old_cpu, old_peak, _, old_report = run_score(out, extra, args.compare_with)
             same = json.dumps(old_report, sort_keys=True) == json.dumps(report, sort_keys=True)
             print(f"  {args.compare_with}: {old_wall:.1f} s wall, {old_cpu:.1f} s CPU "
