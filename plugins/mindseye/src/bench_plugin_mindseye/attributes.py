@@ -778,7 +778,7 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     # between neighbouring marks (symmetry is judged relative to the layout), within 0.02-0.06
     if len(centres) > 1:
         gaps = vector_norm(centres[:, None] - centres[None, :], axis=2) + np.eye(len(centres)) * 9
-        tolerance = float(np.clip(0.3 * np.median(gaps.min(axis=1)), 0.02, _SYMMETRIC_SHIFT))
+        tolerance = float(np.clip(0.3 * _median(gaps.min(axis=1).tolist()), 0.02, _SYMMETRIC_SHIFT))
     else:
         tolerance = _SYMMETRIC_SHIFT
 
@@ -788,8 +788,8 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     boxes = [memoised(m, "bounds", _bounds) for m, _ in marks]
     for angle in (0.0, 45.0, 90.0, 135.0):
         matrix = _reflection(angle, cx, cy)
-        for mark, colour in marks:
-            if not _has_partner(affinity.affine_transform(mark, matrix), colour, marks, areas, boxes):
+        for (mark, colour), area in zip(marks, areas, strict=True):
+            if not _has_partner(mark, matrix, area, colour, marks, areas, boxes):
                 break
         else:
             return True
@@ -810,26 +810,55 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     return False
 
 
-def _has_partner(image: Polygon, colour: Any, marks: Sequence[tuple[Polygon, Any]], areas: Sequence[float],
+def _median(values: list[float]) -> float:
+    """``np.median`` of a few values (none NaN): the middle one, or the mean of the middle two, (a + b) / 2."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _has_partner(mark: Polygon, matrix: Sequence[float], area: float, colour: Any,
+                 marks: Sequence[tuple[Polygon, Any]], areas: Sequence[float],
                  boxes: Sequence[tuple[float, float, float, float]]) -> bool:
-    """Whether some mark of ``colour`` overlaps ``image`` (a reflected mark) with intersection over union of at
-    least ``_SYMMETRIC_IOU``.  Marks whose area or box overlap bounds the IoU below that are skipped unmeasured:
-    the IoU is at most the smaller area over the larger, and at most (overlap of the boxes, capped by either
-    area) over (the two areas less that overlap)."""
-    area = image.area
-    x0, y0, x1, y1 = image.bounds
+    """Whether some mark of ``colour`` overlaps the image of ``mark`` (of ``area``) under the reflection ``matrix``
+    (shapely's order) with intersection over union of at least ``_SYMMETRIC_IOU``.  Marks whose area or box
+    overlap bounds the IoU below that are skipped unmeasured: the IoU is at most the smaller area over the
+    larger, and at most (overlap of the boxes, capped by either area) over (the two areas less that overlap).
+    The bounds take the image's box from the mark's exterior reflected as shapely reflects it, and the mark's
+    own area for the image's (a reflection keeps it but for rounding, far inside ``_BOUND_SLACK``); the image
+    itself is made only for a mark the bounds leave in, and measured exactly."""
+    x0, y0, x1, y1 = _reflected_box(mark, matrix)
+    image = None
     for (other, other_colour), other_area, (u0, v0, u1, v1) in zip(marks, areas, boxes, strict=True):
         if other_colour != colour or min(area, other_area) < _BOUND_SLACK * _SYMMETRIC_IOU * max(area, other_area):
             continue
         overlap = min(max(0.0, min(x1, u1) - max(x0, u0)) * max(0.0, min(y1, v1) - max(y0, v0)), area, other_area)
         if overlap < _BOUND_SLACK * _SYMMETRIC_IOU * (area + other_area - overlap):
             continue
+        if image is None:
+            image = affinity.affine_transform(mark, matrix)
         if not image.intersects(other):
             continue
         inter = image.intersection(other).area
         if inter / (image.area + other.area - inter) >= _SYMMETRIC_IOU:
             return True
     return False
+
+
+def _reflected_box(mark: Polygon, matrix: Sequence[float]) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of ``affinity.affine_transform(mark, matrix)`` (a 2-D affine map): its exterior's
+    coordinates mapped as shapely maps them, x' = a x + b y + xoff and y' = d x + e y + yoff, element by element."""
+    a, b, d, e, xoff, yoff = matrix
+    x, y = memoised(mark, "exterior xy", _exterior_xy)
+    xp = a * x + b * y + xoff
+    yp = d * x + e * y + yoff
+    return float(xp.min()), float(yp.min()), float(xp.max()), float(yp.max())
+
+
+def _exterior_xy(mark: Polygon) -> tuple[np.ndarray, np.ndarray]:
+    """The x and y coordinates of the mark's exterior."""
+    coords = shapely.get_coordinates(mark.exterior)
+    return coords[:, 0], coords[:, 1]
 
 
 def _encloses(polys: Sequence[Polygon]) -> bool:

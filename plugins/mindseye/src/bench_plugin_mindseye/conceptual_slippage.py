@@ -46,13 +46,14 @@ of varied lightness (edge contrast) keep that difference small against the panel
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageDraw
 from shapely.geometry import Polygon
 
 from bench_core import Item
@@ -64,11 +65,11 @@ from bench_plugin_mindseye.attributes import (
 )
 from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
 from bench_plugin_mindseye.base import Turns
-from bench_plugin_mindseye.layout import BACKGROUND, Tile
-from bench_plugin_mindseye.nuisance import lookalike_pair, option_features, singled_out
+from bench_plugin_mindseye.layout import BACKGROUND, SUPERSAMPLE, Tile
+from bench_plugin_mindseye.nuisance import FRAME, lookalike_pair, option_features, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
-from bench_plugin_mindseye.slippage_concepts import BUILDERS, CONCEPT_ATTRIBUTE, Unbuildable
+from bench_plugin_mindseye.slippage_concepts import BUILDERS, CONCEPT_ATTRIBUTE, Unbuildable, Versions
 from bench_plugin_mindseye.slippage_panels import (
     CONCEPTS,
     COUNTS,
@@ -76,9 +77,12 @@ from bench_plugin_mindseye.slippage_panels import (
     MIXED,
     STROKE_GRID,
     Look,
+    Mark,
     Panel,
     allowed_kinds,
     draw_look,
+    ink_shape,
+    measure_ink,
 )
 from bench_plugin_mindseye.verifiers import conceptual_slippage as verifier
 
@@ -197,27 +201,46 @@ class ConceptualSlippage(SizePlannedTask):
     def _pair(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str,
               twin: bool = True) -> tuple[Panel, Panel | None] | None:
         """A conforming panel and its violating twin from one nuisance draw (of the builder's versions, the one
-        laid out most like the conformer); None if the draw cannot carry the concept.  Without ``twin`` (the
-        conformer alone is wanted) the twin is None and only as much of it is built as proves the draw can carry
-        the concept (the builder's ``every_version``): the generator ends where it would with the twin."""
-        try:
-            made = BUILDERS[concept](rng, look, strength, majority, twin)
-        except Unbuildable:
+        laid out most like the conformer: ``_closest``); None if the draw cannot carry the concept.  Without
+        ``twin`` (the conformer alone is wanted) the twin is None and only the first version that can be made is
+        made, the proof that the draw can carry the concept (``Versions.first``)."""
+        made = self._made(rng, concept, look, strength, majority)
+        if made is None:
             return None
-        if concept == "word":
-            return made if twin else (made[0], None)
-        rows = concept == "alignment"
-        plain = Panel(marks=tuple(made[0]), rows=rows)
+        plain, versions = made
         if not twin:
             return plain, None
-        versions = [Panel(marks=tuple(marks), rows=rows) for marks in made[1]]
+        if isinstance(versions, Panel):
+            return plain, versions
+        return plain, self._closest(concept, plain, versions.every())
+
+    def _made(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str
+              ) -> tuple[Panel, Versions | Panel] | None:
+        """One nuisance draw built (``BUILDERS``): the conforming panel and the violating versions (of which the
+        first that can be made is made already), or, for words, the conforming and the violating panel; None if
+        the draw cannot carry the concept."""
+        try:
+            made = BUILDERS[concept](rng, look, strength, majority)
+            if concept == "word":
+                return made
+            made[1].first()
+        except Unbuildable:
+            return None
+        return Panel(marks=tuple(made[0]), rows=concept == "alignment"), made[1]
+
+    @staticmethod
+    def _closest(concept: str, plain: Panel, versions: Sequence[Sequence[Mark]]) -> Panel:
+        """Of the violating versions, the one whose ink is laid out most like the conformer's (``ink_shape``: the
+        features of ``MATCHED``; the first of equals)."""
+        rows = concept == "alignment"
+        panels = [Panel(marks=tuple(marks), rows=rows) for marks in versions]
         columns = list(MATCHED.get(concept, ()))
-        if len(versions) == 1 or not columns:
-            return plain, versions[0]
-        # the violating version whose ink is laid out most like the conformer's (``ink_shape``)
+        if len(panels) == 1 or not columns:
+            return panels[0]
+        measure_ink([m.polygon for marks in (plain.marks, *versions) for m in marks])
         target = plain.shape()[columns]
-        misfit = [misfit_of(v.shape()[columns], target, MATCH_SCALE[columns]) for v in versions]
-        return plain, versions[int(np.argmin(misfit))]
+        misfit = [misfit_of(v.shape()[columns], target, MATCH_SCALE[columns]) for v in panels]
+        return panels[int(np.argmin(misfit))]
 
     def _draw(self, rng: np.random.Generator, concept: str, slippage: str, strength: str, majority: str,
               item_kind: str, fixed: int | None, prefer: int = 0, twin: bool = False) -> _Draw | None:
@@ -322,28 +345,44 @@ class ConceptualSlippage(SizePlannedTask):
         closest to the reference's conforming panel, so that the violator is laid out like any conformer
         (the violation itself makes its ink rounder or longer, denser in edges or more spread out: one object
         off a row rounds the panel, objects moved out of a container spread it).  With ``prefer`` the bulkiest
-        (slightest) of the candidates that match well (``_bulk``)."""
+        (slightest) of the candidates that match well (``_bulk``).
+
+        A fresh draw's violating panel is its version laid out most like its own conformer (``_closest``), made
+        only if it could be chosen: ``_misfit_floors`` bounds from below how far it can lie from the target."""
         columns = MATCHED.get(concept)
         if not columns:
             return reference
-        target = reference.plain.shape()[list(columns)]
-        scale = MATCH_SCALE[list(columns)]
-        candidates = [(reference.look, reference.violator)]
+        columns = list(columns)
+        target = reference.plain.shape()[columns]
+        scale = MATCH_SCALE[columns]
+        drawn: list[tuple[Look, Panel, Versions]] = []
         for _ in range(4 * MATCH_DRAWS):
-            if len(candidates) >= MATCH_DRAWS:
+            if len(drawn) + 1 >= MATCH_DRAWS:
                 break
-            drawn = look()
-            pair = self._pair(rng, concept, drawn, strength, majority)
-            if pair is not None:
-                candidates.append((drawn, pair[1]))
-        distance = [misfit_of(panel.shape()[list(columns)], target, scale) for _, panel in candidates]
+            fresh = look()
+            made = self._made(rng, concept, fresh, strength, majority)
+            if made is not None:
+                drawn.append((fresh, *made))
+        candidates: list[tuple[Look, Panel | None]] = [(reference.look, reference.violator)]
+        distance = [misfit_of(reference.violator.shape()[columns], target, scale)]
+        candidates += [(fresh, None) for fresh, _, _ in drawn]
+        distance += [math.inf] * len(drawn)
+        floors = _misfit_floors([(plain, versions.first()) for _, plain, versions in drawn], columns, target, scale)
+        for k in np.argsort(floors, kind="stable").tolist():
+            least = min(distance)
+            if floors[k] > (max(least, 1.0) if prefer else least) * (1 + 1e-9) + 1e-9:
+                break  # neither the closest nor (with ``prefer``) within 1: this one, and every later one
+            fresh, plain, versions = drawn[k]
+            violator = self._closest(concept, plain, versions.every())
+            candidates[k + 1] = (fresh, violator)
+            distance[k + 1] = misfit_of(violator.shape()[columns], target, scale)
         close = [k for k, d in enumerate(distance) if d <= 1.0]
         if close and prefer:
             chosen = max(close, key=lambda k: prefer * _bulk(candidates[k][1]))
         else:
             chosen = int(np.argmin(distance))
-        drawn, violator = candidates[chosen]
-        return _Draw(drawn, reference.plain, violator, reference.attributes)
+        fresh, violator = candidates[chosen]
+        return _Draw(fresh, reference.plain, violator, reference.attributes)
 
     def _culprit(self, table: Sequence[Mapping[str, Any]], names: Sequence[str], key: str, v: int, concept: str,
                  looks: Sequence[Look], panels: Sequence[Panel]) -> int | None:
@@ -485,33 +524,76 @@ class ConceptualSlippage(SizePlannedTask):
     def _render(self, panel: Panel, side: int) -> Image.Image:
         """The panel of ``side`` pixels, drawn once and memoised on the panel, from its geometry quantised to
         ``GRID`` (``quantised``): the drawing is a function of the values the scene record stores, so float
-        noise in the geometry (numpy's SIMD paths for sin and cos) cannot move a pixel."""
+        noise in the geometry (numpy's SIMD paths for sin and cos) cannot move a pixel.  A panel of marks is the
+        window it is drawn in (``_window``) on a background tile."""
         if side not in panel.tiles:
-            tile = Tile(side, supersample=3)  # polygon fills are not antialiased: 3x keeps straight edges straight
-            unit = tile.scale / GRID
-            for mark in panel.marks:
-                exterior, *holes = quantised_rings(mark.polygon)
-                tile.draw.polygon([(x * unit, y * unit) for x, y in exterior.tolist()], fill=mark.colour)
-                for hole in holes:
-                    tile.draw.polygon([(x * unit, y * unit) for x, y in hole.tolist()], fill=BACKGROUND)
             if panel.word:
-                width = max(tile.supersample, round(STROKE_GRID * unit))
-                radius = width / 2.0
-                for stroke in panel.word:
-                    pts = [(x * unit, y * unit) for x, y in quantised(stroke).tolist()]
-                    tile.draw.line(pts, fill=panel.word_colour, width=width, joint="curve")
-                    for x, y in (pts[0], pts[-1]):
-                        tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=panel.word_colour)
-            panel.tiles[side] = tile.finish()
+                panel.tiles[side] = self._drawn_word(panel, side)
+            else:
+                left, top, window = self._window(panel, side)
+                tile = Image.new("RGB", (side, side), BACKGROUND)
+                tile.paste(window, (left, top))
+                panel.tiles[side] = tile
         return panel.tiles[side]
+
+    @staticmethod
+    def _drawn_word(panel: Panel, side: int) -> Image.Image:
+        """A word panel (``_render``): strokes drawn with round joins and ends, 3x supersampled."""
+        tile = Tile(side, supersample=SUPERSAMPLE)
+        unit = tile.scale / GRID
+        width = max(tile.supersample, round(STROKE_GRID * unit))
+        radius = width / 2.0
+        for stroke in panel.word:
+            pts = [(x * unit, y * unit) for x, y in quantised(stroke).tolist()]
+            tile.draw.line(pts, fill=panel.word_colour, width=width, joint="curve")
+            for x, y in (pts[0], pts[-1]):
+                tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=panel.word_colour)
+        return tile.finish()
+
+    @staticmethod
+    def _window(panel: Panel, side: int) -> tuple[int, int, Image.Image]:
+        """A panel of marks drawn (``_render``): each mark's exterior filled in its colour, its holes in the
+        background, 3x supersampled (polygon fills are not antialiased: 3x keeps straight edges straight) and
+        reduced; only the window round the marks, as its top left pixel and its picture (memoised).  Every pixel
+        outside the window is background: the supersampled canvas keeps its origin and reaches past the marks by
+        a margin (a fill is clipped to the canvas, nothing else about it depends on the canvas), and the window
+        starts on a multiple of 3 (each of its pixels reduces the 3x3 block it would reduce in the whole
+        canvas)."""
+        key = ("window", side)
+        if key in panel.memo:
+            return panel.memo[key]
+        scale = side * SUPERSAMPLE
+        unit = scale / GRID
+        fills = []
+        for mark in panel.marks:
+            exterior, *holes = quantised_rings(mark.polygon)
+            fills.append(([(x * unit, y * unit) for x, y in exterior.tolist()], mark.colour))
+            fills += [([(x * unit, y * unit) for x, y in hole.tolist()], BACKGROUND) for hole in holes]
+        if not fills:
+            panel.memo[key] = (0, 0, Image.new("RGB", (side, side), BACKGROUND))
+            return panel.memo[key]
+        xs = [x for points, _ in fills for x, _ in points]
+        ys = [y for points, _ in fills for _, y in points]
+        left, top = (max(0, (math.floor(min(v)) - _WINDOW_MARGIN) // SUPERSAMPLE * SUPERSAMPLE) for v in (xs, ys))
+        right, bottom = (min(scale, -(-(math.ceil(max(v)) + _WINDOW_MARGIN) // SUPERSAMPLE) * SUPERSAMPLE)
+                         for v in (xs, ys))
+        canvas = Image.new("RGB", (right, bottom), BACKGROUND)
+        draw = ImageDraw.Draw(canvas)
+        for points, colour in fills:
+            draw.polygon(points, fill=colour)
+        window = canvas.reduce(SUPERSAMPLE, box=(left, top, right, bottom))
+        panel.memo[key] = (left // SUPERSAMPLE, top // SUPERSAMPLE, window)
+        return panel.memo[key]
 
     def _features(self, panel: Panel, side: int) -> dict[str, float]:
         """``option_features`` of the panel drawn at ``side`` pixels (``_render``), measured once per panel: its
         tile is drawn once and never changes, and the size search, the panel to draw again and the outlier test
-        all measure the same panels (a redraw replaces one panel of six)."""
+        all measure the same panels (a redraw replaces one panel of six).  A panel of marks is measured on the
+        window it is drawn in (``_window``: background all round it, which holds no ink and no colour)."""
         key = ("features", side)
         if key not in panel.memo:
-            panel.memo[key] = option_features(self._render(panel, side))
+            panel.memo[key] = (option_features(self._render(panel, side)) if panel.word
+                               else window_features(*self._window(panel, side), side))
         return dict(panel.memo[key])
 
     def draw_query(self, content: Any, side: int) -> Image.Image:
@@ -562,6 +644,20 @@ class ConceptualSlippage(SizePlannedTask):
             return [f"the scene record cannot be verified: {type(exc).__name__}: {exc}"]
 
 
+#: How far (supersampled pixels) the window ``_window`` draws in reaches past the marks' extreme coordinates.
+_WINDOW_MARGIN = 4
+
+
+def window_features(left: int, top: int, window: Image.Image, side: int) -> dict[str, float]:
+    """``option_features`` of a ``side``-pixel panel that is background (white) everywhere but in ``window``, whose
+    top left corner lies at (``left``, ``top``): ``plane_features`` of the window's part inside the frame, over
+    the pixels of the whole panel inside its frame."""
+    width, height = window.size
+    box = (max(FRAME - left, 0), max(FRAME - top, 0), min(side - FRAME - left, width), min(side - FRAME - top, height))
+    planes = [np.asarray(band)[box[1]:max(box[1], box[3]), box[0]:max(box[0], box[2])] for band in window.split()]
+    return plane_features(planes, (side - 2 * FRAME) ** 2)
+
+
 def quantised(points: Any) -> np.ndarray:
     """Coordinates (unit panel, any float array of shape (n, 2)) as integers on the ``GRID``."""
     return np.rint(np.asarray(points, dtype=float) * GRID).astype(np.int64)
@@ -578,6 +674,20 @@ def misfit_of(features: np.ndarray, target: np.ndarray, scale: np.ndarray) -> fl
     """How far ``features`` lie from ``target``: the root mean square of the differences in units of ``scale``
     (1 or less is a match)."""
     return float(np.sqrt(np.mean(((features - target) / scale) ** 2)))
+
+
+def _misfit_floors(drawn: Sequence[tuple[Panel, Sequence[Mark]]], columns: list[int], target: np.ndarray,
+                   scale: np.ndarray) -> list[float]:
+    """For each draw (its conforming panel and the marks of its first violating version), a floor on how far its
+    violating panel (``_closest``) lies from ``target`` (``misfit_of``): the misfit is a distance, and the
+    version chosen lies no further from its conformer than the first one does."""
+    measure_ink([m.polygon for plain, first in drawn for m in (*plain.marks, *first)])
+    floors = []
+    for plain, first in drawn:
+        own = plain.shape()[columns]
+        floors.append(misfit_of(own, target, scale)
+                      - misfit_of(ink_shape([m.polygon for m in first])[columns], own, scale))
+    return floors
 
 
 def _spread(panel: Panel, target: float) -> Panel:

@@ -24,16 +24,18 @@ def option_features(tile: Image.Image) -> dict[str, float]:
     return plane_features([np.asarray(band)[FRAME:-FRAME, FRAME:-FRAME] for band in rgb.split()])
 
 
-def plane_features(planes: Sequence[np.ndarray]) -> dict[str, float]:
+def plane_features(planes: Sequence[np.ndarray], pixels: int | None = None) -> dict[str, float]:
     """Nuisance features of a panel's pixels given as its red, green and blue planes (2-D uint8 arrays, the frame
-    already cut off): ink fraction (pixels whose darkest channel is more than ``INK_THRESHOLD`` below white), the
+    already cut off; or only a part of them that holds every pixel not white, with ``pixels`` the count of them
+    all): ink fraction (pixels whose darkest channel is more than ``INK_THRESHOLD`` below white), the
     area fraction of those pixels' bounding box, and mean saturation (largest minus smallest channel, over 255).
     Whole-array numpy operations keep it cheap enough for a generator to measure every candidate panel."""
     red, green, blue = planes
     darkest = np.minimum(np.minimum(red, green), blue)
     spread = np.maximum(np.maximum(red, green), blue)
     spread -= darkest  # the largest channel is never below the smallest: no wrap-around
-    pixels = darkest.size
+    if pixels is None:
+        pixels = darkest.size
     ink = darkest < 255 - INK_THRESHOLD
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size:

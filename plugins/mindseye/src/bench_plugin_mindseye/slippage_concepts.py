@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 import numpy as np
@@ -39,20 +39,62 @@ from bench_plugin_mindseye.slippage_panels import (
     shape_polygon,
 )
 
-#: A conforming panel's marks and a few violating versions of them (the violation drawn again, the rest kept):
-#: ``ConceptualSlippage._pair`` keeps the version whose ink is laid out most like the conformer's.  A builder
-#: called with ``every_version`` False (a draw wanted for its conformer alone) still draws every version's random
-#: values, so the generator ends where it would, but builds only the versions up to the first that can be made,
-#: the proof that the draw carries the concept, where building a version draws nothing and cannot fail.
-Twins = tuple[list["Mark"], list[list["Mark"]]]
-
-
 #: How many violating versions a builder draws (where the violation has freedom: which object, where to).
 VERSIONS = 12
 
 
 class Unbuildable(Exception):
     """This draw cannot carry the concept (no room, an outline too thick...): draw again."""
+
+
+class Versions:
+    """The violating versions of one draw, in the order drawn, each made when first asked for: a recipe gives a
+    version's marks, or None where that version cannot be made.  Recipes draw nothing (the builder has drawn
+    every version's random values before it returns), so asking for the first version that can be made (the
+    proof that the draw carries the concept, ``first``) or for every one (``every``) leaves the generator where
+    it is.  No version that can be made: ``Unbuildable``."""
+
+    def __init__(self, recipes: Sequence[Callable[[], list[Mark] | None]], reason: str):
+        self._recipes = list(recipes)
+        self._made: list[list[Mark] | None] = []
+        self.reason = reason
+
+    @classmethod
+    def of(cls, versions: Sequence[list[Mark]], reason: str) -> Versions:
+        """Versions made already."""
+        return cls([functools.partial(_given, marks) for marks in versions], reason)
+
+    def _version(self, k: int) -> list[Mark] | None:
+        """The k-th version's marks (None: it cannot be made), made once."""
+        while len(self._made) <= k:
+            self._made.append(self._recipes[len(self._made)]())
+        return self._made[k]
+
+    def first(self) -> list[Mark]:
+        """The first version that can be made (the later ones are not made)."""
+        for k in range(len(self._recipes)):
+            marks = self._version(k)
+            if marks is not None:
+                return marks
+        raise Unbuildable(self.reason)
+
+    def every(self) -> list[list[Mark]]:
+        """Every version that can be made, in the order drawn."""
+        made = [marks for marks in map(self._version, range(len(self._recipes))) if marks is not None]
+        if not made:
+            raise Unbuildable(self.reason)
+        return made
+
+
+def _given(marks: list[Mark]) -> list[Mark]:
+    """A version made already."""
+    return marks
+
+
+#: A conforming panel's marks and the violating versions of them (the violation drawn again, the rest kept):
+#: ``ConceptualSlippage._pair`` keeps the version whose ink is laid out most like the conformer's; a draw wanted
+#: for its conformer alone makes only the first version that can be made (``Versions.first``).
+Twins = tuple[list[Mark], Versions]
 
 
 def _marks(look: Look, centres: Sequence[np.ndarray], styles: Sequence[str], widths: Sequence[float],
@@ -136,8 +178,7 @@ def _gaps(rng: np.random.Generator, look: Look, total: float, even: bool, spread
     return g[int(np.argmin(np.where(ok, mismatch, np.inf)))]
 
 
-def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                  every_version: bool = True) -> Twins:
+def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Equal gaps between neighbours on a line vs unequal gaps (same count, kinds, line)."""
     look, total = _row_look(rng, look)
     even = _gaps(rng, look, total, True, 0.0)
@@ -146,11 +187,10 @@ def build_spacing(rng: np.random.Generator, look: Look, strength: str, majority:
     centres, _, turned = _row(np.random.default_rng(seed), look, even)
     centres_v, _, _ = _row(np.random.default_rng(seed), look, uneven)
     solid = ["solid"] * look.count
-    return _marks(turned, centres, solid, []), [_marks(turned, centres_v, solid, [])]
+    return _marks(turned, centres, solid, []), Versions.of([_marks(turned, centres_v, solid, [])], "no uneven row")
 
 
-def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                    every_version: bool = True) -> Twins:
+def build_alignment(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Objects standing in two parallel rows vs the same objects with one of them pushed off its row.  Two rows
     rather than one: a single row is as elongated as ink can be, and any object off it makes the panel
     visibly rounder to a solver that measures only the ink's spread; two rows some way apart are as round or
@@ -178,39 +218,42 @@ def build_alignment(rng: np.random.Generator, look: Look, strength: str, majorit
     # shapes point along the rows (every row is mirror symmetric about its own line, as the objects are)
     turned = attrs.evolve(look, radius=radius, rotation=angle + np.pi / 2 + float(rng.choice([0.0, np.pi])))
     # one object off its row, towards the other row or away from it, by more than any row allows; a few
-    # versions (which object, which way, how far)
+    # versions (which object, which way, how far), each pushed off when it is asked for
     points = np.array(centres)
-    solid = ["solid"] * len(centres)
-    versions = []
+    recipes = []
     for _ in range(VERSIONS):
         row = int(rng.integers(2))
         first = 0 if row == 0 else counts[0]
         k = first + int(rng.integers(1, counts[row] - 1))  # not at an end: the row's line cannot turn to meet it
         target = float(rng.uniform(0.085, 0.11) if strength == "strong" else rng.uniform(0.07, 0.08))
         sign = float(rng.choice([-1.0, 1.0]))
-        if versions and not every_version:
-            continue  # the draw is proven buildable; the rest are drawn only to leave the generator as it would be
-        step = 1.5 * target
-        for _ in range(2):  # the residual grows about in proportion to the push
-            moved = points.copy()
-            moved[k] = points[k] + sign * step * normal
-            reached = rows_residual(moved)
-            if abs(reached - target) < 0.003 or not math.isfinite(reached):
-                break
-            step *= target / reached
-        if not target - 0.004 <= reached < 0.2:
-            continue  # the push does not take the object clearly off its row
-        if moved[k].min() < 0.06 + radius or moved[k].max() > 0.94 - radius or any(
-                np.linalg.norm(moved[k] - q) < 2.2 * radius + 0.02 for j, q in enumerate(points) if j != k):
-            continue  # no room off the row
-        versions.append(_marks(turned, list(moved), solid, []))
-    if not versions:
-        raise Unbuildable("no object can leave its row")
-    return _marks(turned, centres, solid, []), versions
+        recipes.append(functools.partial(_pushed_off, turned, points, k, sign, normal, target))
+    return _marks(turned, centres, ["solid"] * len(centres), []), Versions(recipes, "no object can leave its row")
 
 
-def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                 every_version: bool = True) -> Twins:
+def _pushed_off(look: Look, points: np.ndarray, k: int, sign: float, normal: np.ndarray, target: float
+                ) -> list[Mark] | None:
+    """The marks of ``look`` at ``points`` with object ``k`` pushed off its row along ``sign`` times the rows'
+    ``normal`` until the layout's ``rows_residual`` reaches about ``target``, or None if the push does not take it
+    clearly off its row or there is no room for it there."""
+    radius = look.radius
+    step = 1.5 * target
+    for _ in range(2):  # the residual grows about in proportion to the push
+        moved = points.copy()
+        moved[k] = points[k] + sign * step * normal
+        reached = rows_residual(moved)
+        if abs(reached - target) < 0.003 or not math.isfinite(reached):
+            break
+        step *= target / reached
+    if not target - 0.004 <= reached < 0.2:
+        return None  # the push does not take the object clearly off its row
+    if moved[k].min() < 0.06 + radius or moved[k].max() > 0.94 - radius or any(
+            np.linalg.norm(moved[k] - q) < 2.2 * radius + 0.02 for j, q in enumerate(points) if j != k):
+        return None  # no room off the row
+    return _marks(look, list(moved), ["solid"] * len(points), [])
+
+
+def build_number(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """The item's count of objects vs a different count (by two, or by one when weak), never fewer than three
     (two objects always make a long panel, which a solver that sees only the options could spot)."""
     n = look.count
@@ -220,7 +263,7 @@ def build_number(rng: np.random.Generator, look: Look, strength: str, majority: 
     if centres is None:
         raise Unbuildable("no room")
     solid = ["solid"] * max(n, other)
-    versions = []
+    recipes = []
     for _ in range(VERSIONS):  # objects added at random places, or random ones left out
         if other > n:
             extra = scatter(rng, other - n, look.radius, avoid=[(c, 1.4 * look.radius - 0.01) for c in centres])
@@ -230,15 +273,13 @@ def build_number(rng: np.random.Generator, look: Look, strength: str, majority: 
         else:
             keep = sorted(rng.choice(n, size=other, replace=False).tolist())
             placed = [centres[i] for i in keep]
-        if every_version or not versions:
-            versions.append(_marks(look, placed, solid, []))
-    if not versions:
+        recipes.append(functools.partial(_marks, look, placed, solid, []))
+    if not recipes:
         raise Unbuildable("no room")
-    return _marks(look, centres, solid, []), versions
+    return _marks(look, centres, solid, []), Versions(recipes, "no room")
 
 
-def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                    every_version: bool = True) -> Twins:
+def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """A hollow container with one object inside (one or two when strong) and the others loose round it, vs
     the same panel with the enclosed objects moved out round the container too: loose objects outside are
     every panel's, so the violator differs from its conformer draw by one or two objects' places, not by a
@@ -254,17 +295,7 @@ def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majorit
         raise Unbuildable(str(exc)) from exc
     # inside: well within the container's hole, spread round its centre
     room = Polygon(band.interiors[0]).buffer(-(look.radius * 1.1 + 0.02))
-    inside: list[np.ndarray] = []
-    reach_in = float(np.sqrt(room.area / np.pi)) if not room.is_empty else 0.0
-    for _ in range(60):
-        turn = rng.uniform(0, 2 * np.pi)
-        rho = rng.uniform(0.0 if enclosed == 1 else 0.45, 1.0, size=enclosed) * reach_in
-        angles = turn + np.pi * np.arange(enclosed) + rng.uniform(-0.6, 0.6, size=enclosed)
-        spots = [centre + r * np.array([np.cos(a), np.sin(a)]) for r, a in zip(rho, angles, strict=True)]
-        if all(room.contains(shapely.Point(p)) for p in spots) and all(
-                np.linalg.norm(p - q) > 2.4 * look.radius + 0.02 for i, p in enumerate(spots) for q in spots[:i]):
-            inside = spots
-            break
+    inside = _enclosed_spots(rng, room, centre, enclosed, 2.4 * look.radius + 0.02)
     if not inside:
         raise Unbuildable("no room inside")
     # outside: round the container, near its outline (nearer when weak); the loose objects first, then a few
@@ -288,18 +319,48 @@ def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majorit
         raise Unbuildable("no room outside")
     holder = Mark(band, look.colour(1), container_kind)
     solid = ["solid"] * look.count
-    versions = []
+    recipes = []
     for _ in range(VERSIONS):
         moved = round_about(enclosed, loose)
-        if moved is not None and (every_version or not versions):
-            versions.append([holder, *_marks(look, [*moved, *loose], solid, [])])
-    if not versions:
+        if moved is not None:
+            recipes.append(functools.partial(_held, holder, look, [*moved, *loose], solid))
+    if not recipes:
         raise Unbuildable("no room outside")
-    return [holder, *_marks(look, [*inside, *loose], solid, [])], versions
+    return _held(holder, look, [*inside, *loose], solid), Versions(recipes, "no room outside")
 
 
-def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                   every_version: bool = True) -> Twins:
+#: How many places ``_enclosed_spots`` tries for the enclosed objects.
+ENCLOSED_TRIES = 60
+
+
+def _enclosed_spots(rng: np.random.Generator, room: Polygon, centre: np.ndarray, enclosed: int, apart: float
+                    ) -> list[np.ndarray]:
+    """Places for the ``enclosed`` objects in ``room`` (where a centre keeps an object clear of the container),
+    spread round ``centre``: of ENCLOSED_TRIES random tries (a turn, and per object a distance and an angle), the
+    first whose places all lie in the room and further than ``apart`` from each other; none if no try fits.  An
+    empty room fits no try: its tries are drawn all the same, so the generator ends where it would."""
+    if room.is_empty:
+        rng.random(ENCLOSED_TRIES * (1 + 2 * enclosed))  # each try draws 1 + 2 * enclosed uniform doubles
+        return []
+    reach_in = float(np.sqrt(room.area / np.pi))
+    shapely.prepare(room)
+    for _ in range(ENCLOSED_TRIES):
+        turn = rng.uniform(0, 2 * np.pi)
+        rho = rng.uniform(0.0 if enclosed == 1 else 0.45, 1.0, size=enclosed) * reach_in
+        angles = turn + np.pi * np.arange(enclosed) + rng.uniform(-0.6, 0.6, size=enclosed)
+        spots = [centre + r * np.array([np.cos(a), np.sin(a)]) for r, a in zip(rho, angles, strict=True)]
+        if all(shapely.contains_xy(room, *p.tolist()) for p in spots) and all(
+                np.linalg.norm(p - q) > apart for i, p in enumerate(spots) for q in spots[:i]):
+            return spots
+    return []
+
+
+def _held(holder: Mark, look: Look, centres: Sequence[np.ndarray], styles: Sequence[str]) -> list[Mark]:
+    """The container and the marks of ``look`` at ``centres``."""
+    return [holder, *_marks(look, centres, styles, [])]
+
+
+def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Pairs of objects mirrored about an axis through the panel centre vs one or two of them moved.  With a
     strong violation (easy, medium) the axis is vertical or horizontal, which people see most readily; a
     weak one (hard) may also use a diagonal axis."""
@@ -361,7 +422,7 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
             versions.append(broken)
     if not versions:
         raise Unbuildable("nowhere to move")
-    return marks, versions
+    return marks, Versions.of(versions, "nowhere to move")
 
 
 def _box_gap(a: Sequence[float], b: Sequence[float]) -> float:
@@ -382,8 +443,7 @@ def _chosen(n: int, strength: str) -> list[set[int]]:
     return [set(range(n))] if strength == "strong" else [{i} for i in range(n)]
 
 
-def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                   every_version: bool = True) -> Twins:
+def build_topology(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Closed outlines vs outlines with a gap (or the reverse when the majority is open)."""
     centres = _style_centres(rng, look)
     widths = [rng.uniform(*WIDTH["medium"])] * look.count
@@ -395,11 +455,11 @@ def build_topology(rng: np.random.Generator, look: Look, strength: str, majority
     other_gaps = [gap if i in changed else None for i in range(look.count)]
     if majority == "open":
         closed_gaps, other_gaps = [gap] * look.count, [None if i in changed else gap for i in range(look.count)]
-    return _marks(look, centres, hollow, widths, closed_gaps), [_marks(look, centres, hollow, widths, other_gaps)]
+    return (_marks(look, centres, hollow, widths, closed_gaps),
+            Versions.of([_marks(look, centres, hollow, widths, other_gaps)], "no gap"))
 
 
-def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                 every_version: bool = True) -> Twins:
+def build_border(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Outlines with thick borders vs thin ones (or the reverse), three times thinner at least."""
     centres = _style_centres(rng, look)
     minority = "thin" if majority == "thick" else "thick"
@@ -407,12 +467,11 @@ def build_border(rng: np.random.Generator, look: Look, strength: str, majority: 
     other = rng.uniform(*WIDTH[minority])
     hollow = ["hollow"] * look.count
     return (_marks(look, centres, hollow, [same] * look.count),
-            [_marks(look, centres, hollow, [other if i in changed else same for i in range(look.count)])
-             for changed in _chosen(look.count, strength)])
+            Versions.of([_marks(look, centres, hollow, [other if i in changed else same for i in range(look.count)])
+                         for changed in _chosen(look.count, strength)], "no border"))
 
 
-def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str,
-                     every_version: bool = True) -> Twins:
+def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
     """Filled shapes vs outlines (or the reverse)."""
     centres = _style_centres(rng, look)
     width = rng.uniform(*HOLLOW_WIDTH)
@@ -429,8 +488,8 @@ def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majori
             raise Unbuildable("the hole would close up")
     minority = "hollow" if majority == "solid" else "solid"
     return (_marks(look, centres, [majority] * look.count, [width] * look.count),
-            [_marks(look, centres, [minority if i in changed else majority for i in range(look.count)],
-                    [width] * look.count) for changed in _chosen(look.count, strength)])
+            Versions.of([_marks(look, centres, [minority if i in changed else majority for i in range(look.count)],
+                                [width] * look.count) for changed in _chosen(look.count, strength)], "no fill"))
 
 
 #: Letters whose mirror image is themselves (A H I M O T U V W X Y), from the glyphs.
@@ -468,8 +527,7 @@ def word_strokes(word: str, height: float, centre: Sequence[float], mirrored: bo
     return strokes
 
 
-def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str,
-               every_version: bool = True) -> tuple[Panel, Panel]:
+def build_word(rng: np.random.Generator, look: Look, strength: str, majority: str) -> tuple[Panel, Panel]:
     """A word written normally vs the same kind of word mirrored (spec §2.4 word symmetry)."""
     length = look.count
     asym = int(rng.integers(2, length + 1)) if strength == "strong" else 1

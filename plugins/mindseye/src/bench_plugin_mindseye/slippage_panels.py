@@ -102,9 +102,17 @@ MIN_OBJECT, MIN_HOLE, MIN_STROKE = 5.05 / SMALL_PANEL, 4.55 / SMALL_PANEL, 1.75 
 
 def shape_polygon(kind: str, centre: Sequence[float], radius: float, rotation: float) -> Polygon:
     """A filled shape of the vocabulary, ``radius`` its circumradius (the ellipse's half length)."""
+    return Polygon(_turned_shape(kind, rotation) * radius + np.asarray(centre))
+
+
+@functools.lru_cache(maxsize=1024)
+def _turned_shape(kind: str, rotation: float) -> np.ndarray:
+    """The vertices of a shape kind at unit circumradius about the origin, turned by ``rotation`` (made once per
+    kind and turn: the marks of a panel share their turn)."""
     c, s = np.cos(rotation), np.sin(rotation)
-    pts = _unit_shape(kind) @ np.array([[c, s], [-s, c]]) * radius + np.asarray(centre)
-    return Polygon(pts)
+    pts = _unit_shape(kind) @ np.array([[c, s], [-s, c]])
+    pts.setflags(write=False)
+    return pts
 
 
 @functools.cache
@@ -148,26 +156,72 @@ def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: floa
     return result
 
 
-def _ring_moments(points: np.ndarray) -> np.ndarray:
-    """Area, first and second moments (area, sx, sy, sxx, syy, sxy) of the region a closed ring bounds (Green's
-    theorem; ``points`` without the closing point, either way round)."""
-    x0, y0 = points[:, 0], points[:, 1]
-    x1, y1 = np.append(x0[1:], x0[:1]), np.append(y0[1:], y0[:1])  # the next vertex (wrapping round)
+_MOMENT_DIVISORS = np.array([2.0, 6.0, 6.0, 12.0, 12.0, 24.0])
+
+
+def _ring_terms(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """The terms (6, edges) whose sums over a closed ring's edges, over 2, 6, 6, 12, 12 and 24, are the area and
+    first and second moments (area, sx, sy, sxx, syy, sxy) of the region it bounds (Green's theorem): edge k runs
+    from (x0[k], y0[k]) to (x1[k], y1[k])."""
     cross = x0 * y1 - x1 * y0
-    moments = np.array([cross.sum() / 2, ((x0 + x1) * cross).sum() / 6, ((y0 + y1) * cross).sum() / 6,
-                        ((x0 * x0 + x0 * x1 + x1 * x1) * cross).sum() / 12,
-                        ((y0 * y0 + y0 * y1 + y1 * y1) * cross).sum() / 12,
-                        ((x0 * y1 + 2 * x0 * y0 + 2 * x1 * y1 + x1 * y0) * cross).sum() / 24])
+    return np.stack([cross, (x0 + x1) * cross, (y0 + y1) * cross, (x0 * x0 + x0 * x1 + x1 * x1) * cross,
+                     (y0 * y0 + y0 * y1 + y1 * y1) * cross,
+                     (x0 * y1 + 2 * x0 * y0 + 2 * x1 * y1 + x1 * y0) * cross])
+
+
+def _ring_moments(ring: np.ndarray) -> np.ndarray:
+    """Area, first and second moments (area, sx, sy, sxx, syy, sxy) of the region a closed ring bounds (``ring``
+    with its closing point, either way round)."""
+    moments = _ring_terms(ring[:-1, 0], ring[:-1, 1], ring[1:, 0], ring[1:, 1]).sum(axis=1) / _MOMENT_DIVISORS
     return moments if moments[0] >= 0 else -moments
 
 
-def _polygon_moments(polygon: Polygon) -> tuple[np.ndarray, float, np.ndarray, np.ndarray,
-                                                 list[tuple[np.ndarray, float]]]:
-    """A polygon's exterior moments (``_ring_moments``), length and box corners, and each hole's moments and
-    length: the terms ``ink_shape`` adds up, measured once per polygon (``memo``)."""
-    shell = np.asarray(polygon.exterior.coords)[:-1]
-    holes = [(_ring_moments(np.asarray(ring.coords)[:-1]), ring.length) for ring in polygon.interiors]
-    return _ring_moments(shell), polygon.exterior.length, shell.min(axis=0), shell.max(axis=0), holes
+class _Unmeasured(Exception):
+    """A polygon's ink terms are not memoised yet."""
+
+
+def _unmeasured(polygon: Polygon) -> Any:
+    raise _Unmeasured
+
+
+def measure_ink(polygons: Sequence[Polygon]) -> None:
+    """Memoise the ink terms of every polygon of ``polygons`` not yet measured (its exterior's moments
+    (``_ring_moments``), length and box (x0, y0, x1, y1) over its corners, and each hole's moments and length:
+    what ``ink_shape`` adds up), all at once: the terms of every edge of every ring in one pass, then each ring's
+    sums over its own edges (numpy sums a ring's terms as it sums them alone)."""
+    todo = []
+    for polygon in polygons:
+        try:
+            memoised(polygon, _INK_TERMS, _unmeasured)
+        except _Unmeasured:
+            todo.append(polygon)
+    todo = list({id(p): p for p in todo}.values())
+    if not todo:
+        return
+    rings, owner = shapely.get_rings(todo, return_index=True)
+    coords, ring_of = shapely.get_coordinates(rings, return_index=True)
+    lengths = shapely.length(rings).tolist()
+    ends = np.cumsum(np.bincount(ring_of, minlength=len(rings))).tolist()
+    terms = _ring_terms(coords[:-1, 0], coords[:-1, 1], coords[1:, 0], coords[1:, 1])
+    measured: dict[int, tuple[Any, ...]] = {}
+    start = 0
+    for r, end in enumerate(ends):
+        moments = terms[:, start:end - 1].sum(axis=1) / _MOMENT_DIVISORS
+        moments = tuple((moments if moments[0] >= 0 else -moments).tolist())
+        k = int(owner[r])
+        if k not in measured:  # the exterior, first of the polygon's rings
+            corners = coords[start:end - 1]
+            box = (*corners.min(axis=0).tolist(), *corners.max(axis=0).tolist())
+            measured[k] = (moments, lengths[r], box, [])
+        else:
+            measured[k][3].append((moments, lengths[r]))
+        start = end
+    for k, polygon in enumerate(todo):
+        shell, length, box, holes = measured[k]
+        memoised(polygon, _INK_TERMS, lambda _, terms=(shell, length, box, tuple(holes)): terms)
+
+
+_INK_TERMS = "ink terms"
 
 
 def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
@@ -175,25 +229,26 @@ def ink_shape(polygons: Sequence[Polygon]) -> np.ndarray:
     (0 round, 1 a line), and the logs of its outline length over the root of its area (edge density), of its
     spread (root of the second moments) over the root of its area, and of its box over its area.  Scaling the
     panel changes none of them; sizing (``_sized``) then sets the amount of ink.  These are what a solver
-    that sees only the options could measure, so the violator's must be distributed like a conformer's."""
-    total = np.zeros(6)
+    that sees only the options could measure, so the violator's must be distributed like a conformer's.
+    (The sums run in Python's float arithmetic, term by term in the polygons' order.)"""
+    measure_ink(polygons)
+    area = sx = sy = sxx = syy = sxy = 0.0
     outline_length = 0.0
-    low, high = np.full(2, np.inf), np.full(2, -np.inf)
+    x_low = y_low = math.inf
+    x_high = y_high = -math.inf
     for polygon in polygons:
-        shell, shell_length, shell_low, shell_high, holes = memoised(polygon, "ring_moments", _polygon_moments)
-        total += shell
-        low, high = np.minimum(low, shell_low), np.maximum(high, shell_high)
+        (a, b, c, d, e, f), shell_length, (u0, v0, u1, v1), holes = memoised(polygon, _INK_TERMS, _unmeasured)
+        area, sx, sy, sxx, syy, sxy = area + a, sx + b, sy + c, sxx + d, syy + e, sxy + f
+        x_low, y_low, x_high, y_high = min(x_low, u0), min(y_low, v0), max(x_high, u1), max(y_high, v1)
         outline_length += shell_length
-        for moments, length in holes:
-            total -= moments
+        for (a, b, c, d, e, f), length in holes:
+            area, sx, sy, sxx, syy, sxy = area - a, sx - b, sy - c, sxx - d, syy - e, sxy - f
             outline_length += length
-    area, sx, sy, sxx, syy, sxy = total
     cx, cy = sx / area, sy / area
     vxx, vyy, vxy = sxx / area - cx * cx, syy / area - cy * cy, sxy / area - cx * cy
     spread = vxx + vyy
-    extent = high - low
     return np.array([float(np.hypot(vxx - vyy, 2 * vxy) / spread), np.log(outline_length / np.sqrt(area)),
-                     0.5 * np.log(spread / area), np.log(extent[0] * extent[1] / area)])
+                     0.5 * np.log(spread / area), np.log((x_high - x_low) * (y_high - y_low) / area)])
 
 
 #: Two rows: every centre within ROWS_ON of its row's line (the lines parallel and at least ROWS_CLEAR apart) is
