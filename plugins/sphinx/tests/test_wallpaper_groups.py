@@ -217,6 +217,20 @@ def test_a_hexagonal_patch_whose_drawing_blurs_its_mirrors_is_drawn_again(monkey
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p31m", "p4m", "p4m", "p4m"]
 
 
+def test_a_layout_where_no_motif_shows_its_group_is_laid_out_again(monkeypatch):
+    """Version 0.1.2, seed 603, item 20: a p3 patch of polyiamonds read 0.16-0.19 against FAILS on every usable draw
+    of its layout (the hexagonal lattice's extra turns and mirrors nearly carried the copies), so after ATTEMPTS
+    draws ``bench generate`` stopped.  The four patches are now laid out again (new colours, lattices, scales and
+    seeds); an item whose first layout works draws exactly what it drew before (the golden digests)."""
+    layouts = []
+    lay_out = wg.WallpaperGroups._patches
+    monkeypatch.setattr(wg.WallpaperGroups, "_patches", lambda *args: layouts.append(lay_out(*args)) or layouts[-1])
+    built = build(TASK, {}, 603, 20)
+    assert layouts[0] is None and layouts[-1] is not None and len(layouts) <= wg.LAYOUTS
+    assert [p["group"] for p in built.item.metadata["scene"]["patches"]].count("p3") >= 1
+    assert built.item.metadata["motif"] == "polyiamond"
+
+
 def test_the_margins_sit_inside_the_verifiers_bands():
     """What the generator accepts holds clearly, or fails clearly, by the verifier's own bands too."""
     assert wg.HOLDS < verifier.HOLD < verifier.FAIL < wg.FAILS and wg.REPEATS < verifier.PERIOD_HOLD
