@@ -413,7 +413,9 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
             part = cells[dy::factor, dx::factor]
             counts[:part.shape[0], :part.shape[1]] += part
     colours = _coverage_colours(tuple(description.get("ink", (20, 20, 20))), factor)
-    image[y0 // factor:y0 // factor + counts.shape[0], x0 // factor:x0 // factor + counts.shape[1]] = colours[counts]
+    box = image[y0 // factor:y0 // factor + counts.shape[0], x0 // factor:x0 // factor + counts.shape[1]]
+    for channel in range(3):  # a lookup per channel: a table of single bytes is read fastest
+        np.take(colours[:, channel], counts, out=box[..., channel])
     return image
 
 
@@ -462,20 +464,20 @@ def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float)
     ``reach`` pixels from every sample of another part: every pixel within ``reach`` of a sample's pixel holds no
     sample or samples of its own part only."""
     ij = np.floor(points).astype(int).clip(0, side - 1)
-    parts = parts.astype(np.int32)
+    parts = parts.astype(np.int16 if not len(parts) or int(parts.max()) < 2 ** 15 else np.int32)
     span = int(np.ceil(reach))
     # per pixel: -1 where no sample lies, the part where the samples of one part lie, -2 where two parts meet; on a
     # grid padded by ``span`` with -1 (an offset off the tile tests nothing)
     wide = side + 2 * span
     at = (ij[:, 1] + span) * wide + ij[:, 0] + span
-    held = np.full(wide * wide, -1, dtype=np.int32)
+    held = np.full(wide * wide, -1, dtype=parts.dtype)
     held[at] = parts
     held[at[held[at] != parts]] = -2
     dy, dx = np.mgrid[-span:span + 1, -span:span + 1]
     inside = dx * dx + dy * dy <= reach * reach
     offsets = (dy[inside] * wide + dx[inside]).ravel()
-    around = held[at[:, None] + offsets[None, :]]
-    return ((around == parts[:, None]) | (around == -1)).all(axis=1)
+    around = held[offsets[:, None] + at[None, :]]  # one row per offset
+    return ((around == parts[None, :]) | (around == -1)).all(axis=0)
 
 
 def part_ink(tile: np.ndarray, description: Mapping[str, Any], lines: tuple[np.ndarray, np.ndarray] | None = None,
@@ -516,28 +518,45 @@ def _near_both(points: np.ndarray, inner_points: np.ndarray, side: int, inner: f
                ) -> tuple[np.ndarray, np.ndarray]:
     """``_near`` of the points flagged in ``inner_points`` with radius ``inner`` and of all points with radius
     ``outer`` (at least ``inner``), in one pass over the pixel offsets: each point's distance to each nearby
-    pixel centre is worked out once."""
-    grids = np.zeros(side * side, dtype=bool), np.zeros(side * side, dtype=bool)
+    pixel centre, ``(cx + 0.5 - x) ** 2 + (cy + 0.5 - y) ** 2``, is worked out once, on a grid padded so that
+    every offset of a point that can reach the tile lands on it."""
     if outer <= 0 or not len(points):
-        return grids[0].reshape(side, side), grids[1].reshape(side, side)
+        return np.zeros((side, side), dtype=bool), np.zeros((side, side), dtype=bool)
     span = int(np.ceil(outer))
     base = np.floor(points).astype(int)
-    steps = np.arange(-span, span + 1)
-    cx = base[:, 0, None] + steps[None, :]  # every column offset at once, one row offset at a time
-    across = (cx + 0.5 - points[:, 0, None]) ** 2
-    in_columns = (cx >= 0) & (cx < side)
-    inner_points = inner_points[:, None]
-    for dy in range(-span, span + 1):
-        if max(abs(dy) - 0.5, 0.0) > outer:  # no pixel centre of this row comes within the radius
+    on = ((base >= -span) & (base < side + span)).all(axis=1)  # the others reach no pixel of the tile
+    if not on.all():
+        points, base, inner_points = points[on], base[on], inner_points[on]
+    pad = 2 * span
+    wide = side + 2 * pad
+    grids = np.zeros(wide * wide, dtype=bool), np.zeros(wide * wide, dtype=bool)
+    steps = range(-span, span + 1)
+    left, x, y = base[:, 0].astype(float), points[:, 0], points[:, 1]
+    across = np.empty((len(steps), len(points)))  # one row per column offset
+    for row, dx in zip(across, steps, strict=True):
+        np.subtract(left + (dx + 0.5), x, out=row)  # the whole number cx plus a half, less x
+    np.square(across, out=across)
+    origin = ((base[:, 1] + pad) * wide + base[:, 0] + pad).astype(np.int32)
+    columns = np.array(steps, dtype=np.int32)[:, None]
+    outer_limit, inner_limit = outer * outer, inner * inner
+    for dy in steps:
+        nearest = max(abs(dy) - 0.5, 0.0)  # the least distance from a point to this row's pixel centres
+        if nearest > outer:
             continue
-        cy = base[:, 1] + dy
-        d2 = across + ((cy + 0.5 - points[:, 1]) ** 2)[:, None]
-        inside = in_columns & ((cy >= 0) & (cy < side))[:, None]
-        where = cy[:, None] * side + cx
-        grids[1][where[(d2 <= outer * outer) & inside]] = True
+        down = ((base[:, 1] + (dy + 0.5)) - y) ** 2
+        if nearest + 1.0 > outer:  # a row at the circle's rim: only some points reach it
+            live = np.flatnonzero(down <= outer_limit)
+            d2 = across[:, live] + down[None, live]
+            where = origin[None, live] + (columns + dy * wide)
+            flagged = inner_points[None, live]
+        else:
+            d2 = across + down[None, :]
+            where = origin[None, :] + (columns + dy * wide)
+            flagged = inner_points[None, :]
+        grids[1][where[d2 <= outer_limit]] = True
         if inner > 0:
-            grids[0][where[(d2 <= inner * inner) & inside & inner_points]] = True
-    return grids[0].reshape(side, side), grids[1].reshape(side, side)
+            grids[0][where[(d2 <= inner_limit) & flagged]] = True
+    return tuple(g.reshape(wide, wide)[pad:pad + side, pad:pad + side].copy() for g in grids)
 
 
 def pen_masks(description: Mapping[str, Any], side: int, lines: tuple[np.ndarray, np.ndarray] | None = None,

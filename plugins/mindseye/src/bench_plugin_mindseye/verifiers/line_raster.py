@@ -33,14 +33,19 @@ def polyline_segments(points: np.ndarray, closed: bool) -> np.ndarray:
 
 def samples(segments: np.ndarray, step: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Points every ``step`` pixels or closer along each segment (m x 2 x 2), both ends included, and the
-    segment each belongs to."""
+    segment each belongs to: the k-th of a segment's n points is its start plus k / (n - 1) of its run."""
     seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
-    length = np.hypot(*(seg[:, 1] - seg[:, 0]).T)
+    run = seg[:, 1] - seg[:, 0]
+    length = np.hypot(run[:, 0], run[:, 1])
     count = np.maximum(2, np.ceil(length / step).astype(int) + 1)
     owner = np.repeat(np.arange(len(seg)), count)
-    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    t = (k / (count[owner] - 1))[:, None]
-    return seg[owner, 0] + (seg[owner, 1] - seg[owner, 0]) * t, owner
+    firsts = np.cumsum(count) - count
+    k = np.arange(int(count.sum())) - np.repeat(firsts, count)
+    t = k / np.repeat(count - 1, count)
+    points = np.repeat(run, count, axis=0)
+    points *= t[:, None]
+    points += np.repeat(seg[:, 0], count, axis=0)
+    return points, owner
 
 
 def mark(points: np.ndarray, size: int) -> np.ndarray:
