@@ -492,7 +492,10 @@ class MentalRotation(MindsEyeTask):
         return verifier.sketch(description, side)
 
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
-        """The base checks, and every panel's silhouette and cube colours on the pixels."""
+        """The base checks, and every panel's silhouette and cube colours on the pixels (the panels' sketches
+        worked out together first, for both)."""
+        metadata = item.metadata
+        verifier.prepare(metadata.get("scene") if isinstance(metadata, Mapping) else None)
         return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0])
 
 

@@ -206,14 +206,15 @@ class Screen(NamedTuple):
     normals: np.ndarray
 
 
-def _screen(mesh: Mesh, size: int, pix: float, camera: Camera) -> Screen:
-    """``mesh`` seen by ``camera`` in a ``size``-pixel square at ``pix`` pixels per unit (``Screen``)."""
+def _screen(mesh: Mesh, size: int, pix: float, camera: Camera, normals: np.ndarray | None = None) -> Screen:
+    """``mesh`` seen by ``camera`` in a ``size``-pixel square at ``pix`` pixels per unit (``Screen``);
+    ``normals``: the mesh's, if already worked out."""
     cam = camera.project(mesh.vertices)
     low, high = cam[:, :2].min(axis=0), cam[:, :2].max(axis=0)
     cx, cy = (low + high) / 2
     px = (cam[:, 0] - cx) * pix + size / 2
     py = size / 2 - (cam[:, 1] - cy) * pix
-    return Screen(px, py, cam[:, 2], mesh.normals() @ camera.matrix.T)
+    return Screen(px, py, cam[:, 2], (mesh.normals() if normals is None else normals) @ camera.matrix.T)
 
 
 def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, int]) -> np.ndarray:
@@ -331,7 +332,7 @@ def visible_pixels(mesh: Mesh, side: int, scale: float, camera: Camera = CAMERA)
     """Visible pixels per face with ``mesh`` drawn (without supersampling) at ``scale`` pixels per unit (a small
     panel: ``_zbuffer_at_once``)."""
     ids = _zbuffer_at_once(mesh, side, scale, camera)
-    return np.bincount(ids[ids >= 0], minlength=len(mesh.faces))
+    return np.bincount(ids.ravel() + 1, minlength=len(mesh.faces) + 1)[1:]
 
 
 def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, edge_px: float | None = None,
@@ -345,9 +346,10 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     """
     ss = supersample
     size = side * ss
-    seen = _screen(mesh, size, scale * ss, camera)
+    normals = mesh.normals()
+    seen = _screen(mesh, size, scale * ss, camera, normals)
     px, py = seen.px, seen.py
-    shade = AMBIENT + (1 - AMBIENT) * (1 + mesh.normals() @ light) / 2
+    shade = AMBIENT + (1 - AMBIENT) * (1 + normals @ light) / 2
     colours = np.clip(mesh.colours * shade[:, None], 0, 255)
 
     # colour and outline only the region the object covers (plus room for the outline), on whole blocks of
@@ -359,7 +361,10 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     c0 = max(int(px.min()) - radius - 2, 0) // ss * ss
     c1 = min(-(-(math.ceil(px.max()) + radius + 2) // ss) * ss, size)
     sub = _zbuffer(mesh, seen, scale * ss, (r0, r1, c0, c1))
-    groups = np.concatenate([[-1], mesh.groups]).astype(np.int32)[sub + 1]
+    index = sub + 1  # 0 for the background, 1.. the faces
+    lookup = np.concatenate([[-1], mesh.groups]).astype(np.int32)
+    # faces of distinct groups (background apart): neighbours differ in group where they differ in face
+    groups = index if len(np.unique(lookup)) == len(lookup) else np.take(lookup, index)
     boundary = np.zeros(sub.shape, dtype=bool)
     boundary[:, :-1] |= groups[:, :-1] != groups[:, 1:]
     boundary[:-1, :] |= groups[:-1, :] != groups[1:, :]
@@ -368,7 +373,8 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     palette = np.vstack([np.asarray(BACKGROUND, dtype=float), colours, np.asarray(EDGE, dtype=float)])
     if len(palette) > 256:
         raise ValueError(f"render draws at most 254 faces, got {len(mesh.faces)}")
-    part = (sub + 1).astype(np.uint8)
+    part = index.astype(np.uint8)
+    counts = Image.fromarray(part).histogram()  # pixels per face (index 0 the background)
     part[boundary] = len(palette) - 1
     drawn = Image.fromarray(part, "P")
     drawn.putpalette(palette.round().astype(np.uint8).tobytes())
@@ -377,7 +383,7 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
         drawn = drawn.reduce(ss)
     image = Image.new("RGB", (side, side), BACKGROUND)
     image.paste(drawn, (c0 // ss, r0 // ss))
-    visible = np.bincount(sub[sub >= 0], minlength=len(mesh.faces))
+    visible = np.array(counts[1:len(mesh.faces) + 1], dtype=np.int64)
     return Render(image, visible)
 
 

@@ -18,7 +18,6 @@ panel's silhouette and face colours on the decoded image.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import math
@@ -28,14 +27,20 @@ from typing import Any
 import numpy as np
 
 from bench_plugin_mindseye.verifiers.projection import (
+    BEYOND_PEN,
+    PEN,
     Drawing,
-    draw_faces,
+    FaceSet,
+    Memo,
+    Paper,
+    draw_face_sets,
     draw_flat,
-    paper_zone,
+    face_set,
+    paper_region,
+    paper_regions,
     projected,
-    scene_failures,
-    scene_mark_failures,
     scene_panels,
+    scene_pixel_failures,
 )
 
 #: Net corners closer than this (pixels) are one point of the drawing (coordinates are kept to 0.01 px).
@@ -262,11 +267,22 @@ def _disc_part(centre: Sequence[float], radius: float, side: int, start: float |
     return (x0, y0), mask
 
 
-@functools.lru_cache(maxsize=16)
-def _drawing(key: str, side: int) -> Drawing:
-    description = json.loads(key)
+def _solid_faces(description: Mapping[str, Any], side: int) -> FaceSet:
+    """The faces of a solid's panel turned to the camera, ready to draw."""
     colour = np.asarray(description["colour"], dtype=float)
+    if description["solid"] == "revolution":
+        vertices, faces, groups = _revolution(description)
+    else:
+        vertices, faces = np.asarray(description["vertices"], dtype=float), description["faces"]
+        groups = list(range(len(faces)))
+    return face_set(vertices, faces, np.tile(colour, (len(faces), 1)), groups, description, side)
+
+
+def _draw(key: str, side: int) -> Drawing:
+    """The sketch of the panel described by ``key`` (sorted JSON)."""
+    description = json.loads(key)
     if "net" in description:
+        colour = np.asarray(description["colour"], dtype=float)
         if description["net"] == "sector":
             sector = _disc_part(description["apex"], float(description["radius"]), side,
                                 float(description["start"]), float(description["end"]))
@@ -274,12 +290,7 @@ def _drawing(key: str, side: int) -> Drawing:
             return draw_flat([], np.tile(colour, (2, 1)), side, description["edge"], masks=[sector, circle])
         faces = description["faces"]
         return draw_flat(faces, np.tile(colour, (len(faces), 1)), side, description["edge"])
-    if description["solid"] == "revolution":
-        vertices, faces, groups = _revolution(description)
-    else:
-        vertices, faces = np.asarray(description["vertices"], dtype=float), description["faces"]
-        groups = list(range(len(faces)))
-    return draw_faces(vertices, faces, np.tile(colour, (len(faces), 1)), groups, description, side)
+    return draw_face_sets([_solid_faces(description, side)])[0]
 
 
 def drawing(description: Mapping[str, Any], side: int) -> Drawing:
@@ -312,17 +323,54 @@ def _silhouette(description: Mapping[str, Any], side: int) -> list[np.ndarray]:
     return [projected(vertices, description, side)]
 
 
-@functools.lru_cache(maxsize=16)
-def _paper(key: str, side: int) -> np.ndarray:
-    """``paper_zone`` of a panel's description: a solid's beyond its square pen, a net's a pixel and a quarter
-    beyond half its round pen (drawn on the pixel-centre grid, a quarter pixel off)."""
-    description = json.loads(key)
-    if "net" in description:
-        return paper_zone(_silhouette(description, side), side, float(description["edge"]) / 2 + 1.25)
-    return paper_zone(_silhouette(description, side), side)
+def _reach(description: Mapping[str, Any]) -> float:
+    """How far beyond a panel's silhouette the paper begins: a solid's beyond its square pen, a net's a pixel and
+    a quarter beyond half its round pen (drawn on the pixel-centre grid, a quarter pixel off)."""
+    return float(description["edge"]) / 2 + 1.25 if "net" in description else PEN / 2 + BEYOND_PEN
 
 
-def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray, bool]:
+#: The sketch of a panel, and its paper zone (``paper_zone`` of ``_silhouette`` at ``_reach``), by description (as
+#: sorted JSON) and side.
+_drawing = Memo(_draw)
+_paper = Memo(lambda key, side: _paper_of(json.loads(key), side))
+
+
+def _paper_of(description: Mapping[str, Any], side: int) -> Paper:
+    """``paper_zone`` of a panel's silhouette at its reach, with its box."""
+    return paper_region(_silhouette(description, side), side, _reach(description))
+
+
+def prepare(scene: Any) -> None:
+    """Work out the sketch of every solid of ``scene`` and the paper zone of every panel at once
+    (``draw_face_sets``, ``paper_regions``) for the checks that follow, which find them memoised: the same as
+    they would work out panel by panel.  A panel that cannot be read is left to them."""
+    try:
+        side, keys = scene["tile"], [json.dumps(d, sort_keys=True) for d in [*scene["query"], *scene["options"]]]
+    except Exception:
+        return
+    solids, parted, reaches = {}, {}, []
+    for key in dict.fromkeys(keys):
+        try:
+            description = json.loads(key)
+            if (key, side) not in _drawing and "net" not in description:
+                solids[key] = _solid_faces(description, side)
+            if (key, side) not in _paper:
+                parts, reach = _silhouette(description, side), _reach(description)
+                if parts:
+                    parted[key] = parts
+                    reaches.append(reach)
+        except Exception:
+            continue
+    try:
+        for key, sketched in zip(solids, draw_face_sets(list(solids.values())), strict=True):
+            _drawing.put((key, side), sketched)
+        for key, zone in zip(parted, paper_regions(list(parted.values()), side, reaches), strict=True):
+            _paper.put((key, side), zone)
+    except Exception:
+        return
+
+
+def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, bool]:
     """The sketch of one panel, the pixels around it that must be paper (``_paper``) and whether the sketch
     places its outlines to a pixel: not on a sector net, whose outline is drawn inside the rim (memoised)."""
     paper = _paper(json.dumps(description, sort_keys=True), side)
@@ -339,6 +387,7 @@ def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     clearly visible face of the net or the solid its recorded colour (shaded as recorded on solids), and no small
     mark (``scene_mark_failures``).  A sector net's outline is drawn inside its rim, where the sketch does not
     place it to a pixel, so on it only the paper around the net is checked for marks."""
+    prepare(scene)
     panels = scene_panels(scene, image, "the net")
-    return (scene_failures(panels, scene["tile"], lambda description, side: (drawing(description, side), None))
-            + scene_mark_failures(panels, scene["tile"], marker))
+    return scene_pixel_failures(panels, scene["tile"], lambda description, side: (drawing(description, side), None),
+                                marker)

@@ -12,7 +12,6 @@ panel's silhouette and the colour of every clearly visible cube face on the deco
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -20,14 +19,20 @@ from typing import Any
 import numpy as np
 
 from bench_plugin_mindseye.verifiers.projection import (
+    BEYOND_PEN,
+    PEN,
     Drawing,
+    FaceSet,
+    Memo,
+    Paper,
     camera_basis,
-    draw_faces,
-    paper_zone,
+    draw_face_sets,
+    face_set,
+    paper_region,
+    paper_regions,
     projected,
-    scene_failures,
-    scene_mark_failures,
     scene_panels,
+    scene_pixel_failures,
 )
 
 #: A pose counts as a rotation when it is orthonormal to this precision (it is recorded to 6 decimals).
@@ -122,16 +127,35 @@ def exposed_faces(voxels: np.ndarray) -> tuple[np.ndarray, list[list[int]], np.n
     return corners.reshape(-1, 3), faces, _DIRECTIONS[direction].astype(float), cube
 
 
-@functools.lru_cache(maxsize=16)
-def _drawing(key: str, side: int) -> tuple[Drawing, np.ndarray]:
-    description = json.loads(key)
+def _faces(description: Mapping[str, Any], side: int) -> tuple[FaceSet, np.ndarray]:
+    """The exposed cube faces of a panel turned to the camera, ready to draw, and the cube of each face."""
     voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
     pose = np.asarray(description["rotation"], dtype=float)
     corners, faces, normals, owners = exposed_faces(voxels)
     colours = np.asarray(description["colours"], dtype=float)[owners]
-    drawing = draw_faces(corners @ pose.T, faces, colours, np.arange(len(faces)), description, side,
-                         normals=normals @ pose.T)
-    return drawing, owners
+    return face_set(corners @ pose.T, faces, colours, np.arange(len(faces)), description, side,
+                    normals=normals @ pose.T), owners
+
+
+def _parts(description: Mapping[str, Any], side: int) -> list[np.ndarray]:
+    """The cube faces turned to the camera (convex quads, panel pixels) that make a panel's silhouette."""
+    voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
+    pose = np.asarray(description["rotation"], dtype=float)
+    corners, faces, normals, _ = exposed_faces(voxels)
+    points = projected(corners @ pose.T, description, side)
+    facing = (normals @ pose.T) @ camera_basis(*description["camera"])[2] > 1e-4
+    return [points[f] for f, shown in zip(faces, facing, strict=True) if shown]
+
+
+def _draw(key: str, side: int) -> tuple[Drawing, np.ndarray]:
+    """The sketch of the panel described by ``key`` (sorted JSON) and the cube of each face."""
+    faces, owners = _faces(json.loads(key), side)
+    return draw_face_sets([faces])[0], owners
+
+
+#: The sketch of a panel and the cube of each face, and its paper zone, by description (as sorted JSON) and side.
+_drawing = Memo(_draw)
+_paper = Memo(lambda key, side: paper_region(_parts(json.loads(key), side), side))
 
 
 def drawing(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray]:
@@ -139,19 +163,37 @@ def drawing(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndar
     return _drawing(json.dumps(description, sort_keys=True), side)
 
 
-@functools.lru_cache(maxsize=16)
-def _paper(key: str, side: int) -> np.ndarray:
-    """``paper_zone`` of the cube faces turned to the camera (convex quads) of a panel's description."""
-    description = json.loads(key)
-    voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
-    pose = np.asarray(description["rotation"], dtype=float)
-    corners, faces, normals, _ = exposed_faces(voxels)
-    points = projected(corners @ pose.T, description, side)
-    facing = (normals @ pose.T) @ camera_basis(*description["camera"])[2] > 1e-4
-    return paper_zone([points[f] for f, shown in zip(faces, facing, strict=True) if shown], side)
+def prepare(scene: Any) -> None:
+    """Work out the sketch and the paper zone of every panel of ``scene`` at once (``draw_face_sets``,
+    ``paper_regions``) for the checks that follow, which find them memoised: the same as they would work out
+    panel by panel.  A panel that cannot be read is left to them."""
+    try:
+        side, keys = scene["tile"], [json.dumps(d, sort_keys=True) for d in [*scene["query"], *scene["options"]]]
+    except Exception:
+        return
+    drawn, parted = {}, {}
+    for key in dict.fromkeys(keys):
+        try:
+            if (key, side) not in _drawing:
+                drawn[key] = _faces(json.loads(key), side)
+            if (key, side) not in _paper:
+                parts = _parts(json.loads(key), side)
+                if parts:
+                    parted[key] = parts
+        except Exception:
+            continue
+    try:
+        for key, sketch_of, (_, owners) in zip(drawn, draw_face_sets([f for f, _ in drawn.values()]), drawn.values(),
+                                               strict=True):
+            _drawing.put((key, side), (sketch_of, owners))
+        for key, zone in zip(parted, paper_regions(list(parted.values()), side, [PEN / 2 + BEYOND_PEN] * len(parted)),
+                             strict=True):
+            _paper.put((key, side), zone)
+    except Exception:
+        return
 
 
-def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray, bool]:
+def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, bool]:
     """The sketch of one panel and the pixels around it that must be paper: those farther outside the silhouette
     of the cube faces turned to the camera than the outline's reach and ``BEYOND_PEN`` (``paper_zone``;
     memoised)."""
@@ -174,5 +216,6 @@ def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     clearly visible cube face that cube's recorded colour under the recorded light, and no small mark: every
     outline drawn without a gap, every face pixel clear of the outlines in its colour, paper around the
     object (``scene_mark_failures``)."""
+    prepare(scene)
     panels = scene_panels(scene, image, "the original")
-    return scene_failures(panels, scene["tile"], _sketcher) + scene_mark_failures(panels, scene["tile"], marker)
+    return scene_pixel_failures(panels, scene["tile"], _sketcher, marker)

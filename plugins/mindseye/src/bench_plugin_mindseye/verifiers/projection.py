@@ -13,6 +13,10 @@ that
 
 which ties each panel to its own description: a cube coloured otherwise, a mirrored or rebuilt object, a
 net face missing or moved all fail.
+
+The work is kept to what decides: the faces of all panels of a scene are filled together, a sketch keeps
+only the box around its object (white beyond), a panel with a palette is read through its palette (each
+reading worked out once per colour), and each panel's pixels are read once for all checks.
 """
 
 from __future__ import annotations
@@ -43,27 +47,37 @@ FLAT_AGREEMENT = 0.97
 
 
 class Drawing(NamedTuple):
-    """A sketch: ``rgb`` (side x side x 3, uint8), ``ids`` (face index per pixel, -1 for background),
-    ``colours`` (the colour each face must show, float RGB), ``inner`` (pixels at least two pixels from
-    any outline, where a face's colour can be read exactly) and ``agreement`` (the least share of a face's
-    inner pixels that must show its colour)."""
+    """A sketch: ``rgb`` (side x side x 3, uint8), ``colours`` (the colour each face must show, float RGB) and
+    ``agreement`` (the least share of a face's inner pixels that must show its colour).  Everything but white
+    paper lies in the ``box`` (first row, end row, first column, end column; None when nothing is drawn), over
+    which ``ids`` gives the face of every pixel (-1 for background), ``inner`` the pixels at least two pixels
+    from any outline (where a face's colour can be read exactly) and ``index`` which colour of ``palette``
+    each pixel has; the faces themselves lie in the box ``shown``.  Over the box too, ``outline`` marks the
+    outline pixels and ``edges`` (when every face is its own outline group, else None) the pixels beside a
+    pixel of another face or of the background."""
 
     rgb: np.ndarray
     ids: np.ndarray
     colours: np.ndarray
     inner: np.ndarray
     agreement: float = FACE_AGREEMENT
+    box: tuple[int, int, int, int] | None = None
+    index: np.ndarray | None = None
+    palette: np.ndarray | None = None
+    shown: tuple[int, int, int, int] | None = None
+    outline: np.ndarray | None = None
+    edges: np.ndarray | None = None
 
 
 def camera_basis(elevation: float, azimuth: float) -> np.ndarray:
     """Rows: screen right, screen up and the direction towards the viewer, for an orthographic camera at
     ``elevation``/``azimuth`` degrees with world z up."""
     el, az = math.radians(elevation), math.radians(azimuth)
-    toward = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
-    right = np.array([-toward[1], toward[0], 0.0])  # z x toward
-    right /= math.hypot(right[0], right[1])
-    up = np.cross(toward, right)
-    return np.stack([right, up, toward])
+    t0, t1, t2 = math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)
+    length = math.hypot(-t1, t0)
+    r0, r1, r2 = -t1 / length, t0 / length, 0.0 / length  # z x toward
+    up = (t1 * r2 - t2 * r1, t2 * r0 - t0 * r2, t0 * r1 - t1 * r0)  # toward x right
+    return np.array([[r0, r1, r2], up, [t0, t1, t2]])
 
 
 def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | None = None,
@@ -71,20 +85,117 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
     """Fill convex polygons into a ``side`` x ``side`` map of polygon labels (-1 where none): polygon k has
     corners ``xs[k]``, ``ys[k]`` (pixel units, either winding; pad short ones by repeating a corner) and
     covers the pixels whose centres lie inside it.  Where polygons overlap, the one with the larger
-    ``depth`` (k x 3: z = a x + b y + c over pixel centres) wins; without depths the polygons must not
-    overlap (they may share edges, whose pixels go to either).  All polygons are filled at once: every
-    (polygon, pixel of its box) pair is one array element.  ``ids``, if given, is filled in place (it must be
-    C-contiguous)."""
+    ``depth`` (k x 3: z = a x + b y + c over pixel centres) wins, the later one of equal depths; without
+    depths the polygons must not overlap (they may share edges, whose pixels go to the later one).  ``ids``,
+    if given, is filled in place at the covered pixels (it must be C-contiguous)."""
     ids = np.full((side, side), -1, dtype=np.int32) if ids is None else ids
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     labels = np.arange(len(xs)) if labels is None else np.asarray(labels)
     if not len(xs):
         return ids
+    filled = fill_polygons(xs, ys, side, depth)
+    if filled is not None:
+        (r0, c0), owner = filled
+        window = ids[r0:r0 + owner.shape[0], c0:c0 + owner.shape[1]]
+        np.copyto(window, np.take(labels, owner), where=owner >= 0)
+    return ids
+
+
+def fill_polygons(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | None = None,
+                  labels: np.ndarray | None = None) -> tuple[tuple[int, int], np.ndarray] | None:
+    """``rasterise`` as the top-left (row, column) of the box of the covered pixels and, over that box, the
+    index of the polygon that owns each pixel, or its entry of ``labels`` if given (int32, -1 where none); None
+    if no pixel is covered (``fill_canvases`` of one canvas)."""
+    return fill_canvases(xs, ys, side, depth, labels)[0]
+
+
+def fill_canvases(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | None = None,
+                  labels: np.ndarray | None = None, canvas: np.ndarray | None = None, canvases: int = 1
+                  ) -> list[tuple[tuple[int, int], np.ndarray] | None]:
+    """``fill_polygons`` of several ``side`` x ``side`` canvases at once, polygon k drawn on canvas
+    ``canvas[k]`` (default: all on one): per canvas, the top-left of its covered box and the owners over it,
+    or None.  Each canvas comes out as if filled alone.
+
+    Every covered pixel row of every polygon is one run (``_row_spans``).  The boxes, laid end to end and read
+    row after row, are cut where runs start and end into stretches that the same runs cover: a stretch that
+    one run covers is that run's polygon's, and only pixels that several runs cover are settled pixel by pixel
+    (``_settle``).  A depth that is not a finite number has every covered pixel settled that way (a pixel
+    where some depth is NaN is nobody's)."""
+    owner, row, first, last = _runs(xs, ys, side)
+    boxes: list[tuple[tuple[int, int], np.ndarray] | None] = [None] * canvases
+    if not len(owner):
+        return boxes
+    which = np.zeros(len(owner), dtype=np.int64) if canvas is None else np.asarray(canvas)[owner]
+    r0, c0 = np.full(canvases, side), np.full(canvases, side)
+    r1, c1 = np.full(canvases, -1), np.full(canvases, -1)
+    np.minimum.at(r0, which, row)
+    np.minimum.at(c0, which, first)
+    np.maximum.at(r1, which, row)
+    np.maximum.at(c1, which, last)
+    used = r1 >= 0
+    height = np.where(used, r1 + 1 - r0, 0)
+    stride = np.where(used, c1 + 2 - c0, 0)  # one column more: where runs end
+    offset = np.concatenate([[0], np.cumsum(height * stride)])
+    at = offset[which] + (row - r0[which]) * stride[which] - c0[which]  # where each run's row starts, less c0
+    starts, ends = at + first, at + last + 1
+    # the stretches between consecutive places where some run starts or ends, and the runs over each
+    place = np.concatenate([starts, ends])
+    order = np.argsort(place, kind="stable")
+    place = place[order]
+    cover = np.cumsum(np.where(order < len(starts), 1, -1))
+    sole = np.cumsum(np.concatenate([owner, -owner])[order])
+    cut = np.flatnonzero(place[1:] != place[:-1])  # the last change at each place but the end
+    bounds = np.concatenate([[0], place[cut], [place[-1]], [offset[-1]]])
+    cover, sole = np.concatenate([[0], cover[cut], [0]]), np.concatenate([[-1], sole[cut], [-1]])
+    lengths = np.diff(bounds)
+    finite = depth is None or bool(np.isfinite(depth).all())
+    crowded = cover > 1 if finite else cover > 0
+    labels = np.arange(len(xs)) if labels is None else np.asarray(labels)
+    settled = np.repeat(np.where(cover == 1, np.take(labels, sole, mode="clip"), -1).astype(np.int32), lengths)
+    if crowded.any():
+        contested = np.repeat(crowded, lengths)
+        reach = np.concatenate([[0], np.cumsum(np.where(crowded, lengths, 0))])  # contested pixels before each bound
+        before = reach[np.searchsorted(bounds, np.concatenate([starts, ends]))]
+        runs = np.flatnonzero(before[len(starts):] > before[:len(starts)])  # runs over a contested pixel
+        _settle(settled, contested, owner[runs], row[runs], first[runs], last[runs], at[runs], depth, labels)
+    for k in np.flatnonzero(used).tolist():
+        box = settled[offset[k]:offset[k + 1]].reshape(int(height[k]), int(stride[k]))[:, :-1]
+        boxes[k] = ((int(r0[k]), int(c0[k])), box)
+    return boxes
+
+
+def _settle(settled: np.ndarray, contested: np.ndarray, owner: np.ndarray, row: np.ndarray, first: np.ndarray,
+            last: np.ndarray, at: np.ndarray, depth: np.ndarray | None, labels: np.ndarray) -> None:
+    """Give each ``contested`` pixel (flat over the boxes of ``fill_canvases``; the pixel of column ``col`` of
+    a run's row is ``at + col``) the label of its owner among the runs (``owner``, ``row``, ``first``,
+    ``last``, in polygon order) that cover it, in place in ``settled`` (-1 if none): every such (polygon,
+    pixel) pair has its depth worked out at the pixel centre and the nearest wins, the later polygon of equal
+    depths; without depths the later polygon wins."""
+    counts = last - first + 1
+    run = np.repeat(np.arange(len(owner)), counts)
+    col = np.repeat(first, counts) + np.arange(len(run)) - np.repeat(np.cumsum(counts) - counts, counts)
+    pixel = at[run] + col
+    keep = contested[pixel]
+    run, col, pixel = run[keep], col[keep], pixel[keep]
+    polygon = owner[run]
+    settled[contested] = -1
+    if depth is not None:  # keep, per pixel, the nearest polygon
+        z = depth[polygon, 0] * (col + 0.5) + depth[polygon, 1] * (row[run] + 0.5) + depth[polygon, 2]
+        nearest = np.full(len(settled), -np.inf)
+        np.maximum.at(nearest, pixel, z)
+        front = z >= nearest[pixel]
+        pixel, polygon = pixel[front], polygon[front]
+    settled[pixel] = labels[polygon]
+
+
+def _runs(xs: np.ndarray, ys: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The covered pixel runs of every polygon (``rasterise``), polygon by polygon, top to bottom: its
+    polygon, pixel row and first and last column."""
     x0 = np.clip(np.floor(xs.min(axis=1)), 0, side).astype(np.int64)
     x1 = np.clip(np.ceil(xs.max(axis=1)), 0, side).astype(np.int64)
     y0 = np.clip(np.floor(ys.min(axis=1)), 0, side).astype(np.int64)
     y1 = np.clip(np.ceil(ys.max(axis=1)), 0, side).astype(np.int64)
-    nx, ny = np.roll(xs, -1, axis=1), np.roll(ys, -1, axis=1)
+    nx, ny = np.concatenate([xs[:, 1:], xs[:, :1]], axis=1), np.concatenate([ys[:, 1:], ys[:, :1]], axis=1)
     sign = np.sign((xs * ny - nx * ys).sum(axis=1))
     width, height = x1 - x0, y1 - y0
     rows_of = np.where((sign != 0) & (width > 0) & (height > 0), height, 0)
@@ -92,24 +203,11 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
     a, b = sign[:, None] * (nx - xs), sign[:, None] * (ny - ys)
     c = a * ys - b * xs
     # one entry per pixel row of every polygon's box (polygon by polygon, top to bottom)
-    owner_row = np.repeat(np.arange(len(xs)), rows_of)
-    if not len(owner_row):
-        return ids
-    row = y0[owner_row] + np.arange(len(owner_row)) - np.repeat(np.cumsum(rows_of) - rows_of, rows_of)
-    first, last = _row_spans(a, b, c, x0, x1, owner_row, row + 0.5)
-    counts = np.maximum(last - first + 1, 0)
-    owner = np.repeat(owner_row, counts)
-    row = np.repeat(row, counts)
-    col = np.repeat(first, counts) + np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
-    pixel = row * side + col
-    if depth is not None:  # keep, per pixel, the nearest polygon
-        z = depth[owner, 0] * (col + 0.5) + depth[owner, 1] * (row + 0.5) + depth[owner, 2]
-        nearest = np.full(side * side, -np.inf)
-        np.maximum.at(nearest, pixel, z)
-        front = z >= nearest[pixel]
-        pixel, owner = pixel[front], owner[front]
-    ids.reshape(-1)[pixel] = labels[owner]
-    return ids
+    owner = np.repeat(np.arange(len(xs)), rows_of)
+    row = y0[owner] + np.arange(len(owner)) - np.repeat(np.cumsum(rows_of) - rows_of, rows_of)
+    first, last = _row_spans(a, b, c, x0, x1, owner, row + 0.5)
+    full = first <= last
+    return owner[full], row[full], first[full], last[full]
 
 
 #: Edges whose row step (``b`` in ``rasterise``) is smaller than this, but not 0, have their crossing of a pixel
@@ -117,67 +215,59 @@ def rasterise(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | Non
 _STEEP = 1e-3
 #: Pixels tested either side of a row's estimated first and last covered pixel.
 _BAND = 2
+#: Columns tested on every row that is not tested whole: two bands of ``2 * _BAND + 1``.
+_TESTED = np.arange(4 * _BAND + 2)
 
 
-def _inside(a: np.ndarray, b: np.ndarray, c: np.ndarray, owner: np.ndarray, cy: np.ndarray, col: np.ndarray
-            ) -> np.ndarray:
-    """Whether pixel (``col``, row centre ``cy``) lies in polygon ``owner``: the edge test of ``rasterise``."""
+def _hits(a: np.ndarray, b: np.ndarray, c: np.ndarray, cy: np.ndarray, col: np.ndarray,
+          tested: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last of the ``tested`` columns ``col`` (columns x rows) of each row whose pixel centre
+    passes every edge test of the row's polygon (``a``, ``b``, ``c``: edges x rows), as ``rasterise``
+    defines it (int64 extremes where none does)."""
     cx = col + 0.5
-    inside = np.ones(len(owner), dtype=bool)
-    for k in range(a.shape[1]):
-        inside &= a[owner, k] * cy - b[owner, k] * cx - c[owner, k] >= -1e-9
-    return inside
+    inside = tested.copy()
+    for k in range(a.shape[0]):
+        inside &= (a[k] * cy)[None, :] - b[k][None, :] * cx - c[k][None, :] >= -1e-9
+    first = np.where(inside, col, np.iinfo(np.int64).max).min(axis=0, initial=np.iinfo(np.int64).max)
+    last = np.where(inside, col, np.iinfo(np.int64).min).max(axis=0, initial=np.iinfo(np.int64).min)
+    return first, last
 
 
 def _row_spans(a: np.ndarray, b: np.ndarray, c: np.ndarray, x0: np.ndarray, x1: np.ndarray, owner: np.ndarray,
                cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each pixel row (polygon ``owner``, centre ``cy``) the first and last column whose pixel centre
-    passes ``_inside`` (first > last where none does), exactly as testing every pixel of the box would.
+    passes the edge test of ``rasterise`` (first > last where none does), exactly as testing every pixel of
+    the box would.
 
     Each edge's test, as computed in floating point, holds on a run of columns that starts or ends the row
     (its value moves one way as the column grows), so the covered pixels of a row are one run.  Its ends are
     estimated by solving each edge's test for the column and confirmed by testing the ``_BAND`` pixels either
-    side of them; rows with an edge too close to horizontal to solve for, and short rows, are tested pixel by
-    pixel."""
+    side of them; rows with an edge too close to horizontal to solve for are tested pixel by pixel, short
+    rows on every pixel between the estimates' bands."""
     lo, hi = x0[owner], x1[owner] - 1
-    start, stop = lo.astype(float), hi.astype(float)
-    level = np.zeros(len(owner), dtype=bool)  # an edge too flat to solve for
-    for k in range(a.shape[1]):
-        bk = b[owner, k]
-        rest = a[owner, k] * cy - c[owner, k]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            at = (rest + 1e-9) / bk - 0.5  # the column where the edge's test turns
-        start = np.where(bk < 0, np.maximum(start, np.ceil(at)), start)
-        stop = np.where(bk > 0, np.minimum(stop, np.floor(at)), stop)
-        level |= (bk == 0) & (rest < -1e-9)  # a flat edge the whole row lies outside of: tested below
-        level |= (bk != 0) & (np.abs(bk) < _STEEP)
+    a, b, c = a.T[:, owner], b.T[:, owner], c.T[:, owner]  # edges x rows
+    rest = a * cy - c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = (rest + 1e-9) / b - 0.5  # the column where each edge's test turns
+    start = np.maximum(lo.astype(float), np.where(b < 0, np.ceil(at), -np.inf).max(axis=0))
+    stop = np.minimum(hi.astype(float), np.where(b > 0, np.floor(at), np.inf).min(axis=0))
+    # an edge too flat to solve for, or a flat edge the whole row lies outside of: tested pixel by pixel
+    level = (((b == 0) & (rest < -1e-9)) | ((b != 0) & (np.abs(b) < _STEEP))).any(axis=0)
     start = np.clip(start, lo - 1, hi + 1).astype(np.int64)
     stop = np.clip(stop, lo - 1, hi + 1).astype(np.int64)
     near_from = np.maximum(lo, start - _BAND)  # the covered run lies within [near_from, near_to]
     near_to = np.minimum(hi, stop + _BAND)
-    whole = level | (near_to - near_from < 4 * _BAND + 2)
-    near_from = np.where(level, lo, near_from)
-    near_to = np.where(level, hi, near_to)
-    # the pixels to test: every one of a whole row, the two bands of any other
-    left_to = np.where(whole, near_to, near_from + 2 * _BAND)
-    right_from = np.where(whole, near_to + 1, near_to - 2 * _BAND)
-    spans = [(near_from, np.maximum(left_to - near_from + 1, 0)), (right_from, np.maximum(near_to - right_from + 1, 0))]
-    first = np.full(len(owner), np.iinfo(np.int64).max)
-    last = np.full(len(owner), np.iinfo(np.int64).min)
-    for begin, count in spans:
-        which = np.repeat(np.arange(len(owner)), count)
-        col = np.repeat(begin, count) + np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
-        hit = _inside(a, b, c, owner[which], cy[which], col)
-        rows, cols = which[hit], col[hit]  # by row, columns rising within a row
-        if len(rows):
-            change = np.flatnonzero(rows[1:] != rows[:-1])
-            starts, ends = np.concatenate([[0], change + 1]), np.concatenate([change, [len(rows) - 1]])
-            first[rows[starts]] = np.minimum(first[rows[starts]], cols[starts])
-            last[rows[ends]] = np.maximum(last[rows[ends]], cols[ends])
-    # a row tested in two bands covers everything between them
-    banded = ~whole & (first <= last)
-    first = np.where(banded | whole, first, 0)
-    last = np.where(banded | whole, last, -1)
+    whole = near_to - near_from < 4 * _BAND + 2  # at most 4 * _BAND + 2 pixels: every one tested
+    # the pixels to test: those of a short row, or the two bands of a long one
+    col = near_from + _TESTED[:, None]
+    col[2 * _BAND + 1:] = np.where(whole, col[2 * _BAND + 1:], near_to - 4 * _BAND - 1 + _TESTED[2 * _BAND + 1:, None])
+    tested = ~level & (~whole | (col <= near_to))
+    first, last = _hits(a, b, c, cy, col, tested)
+    levels = np.flatnonzero(level)
+    if len(levels):  # every pixel of the row's box
+        span = lo[levels] + np.arange(max(int((hi[levels] - lo[levels]).max()) + 1, 0))[:, None]
+        first[levels], last[levels] = _hits(a[:, levels], b[:, levels], c[:, levels], cy[levels], span,
+                                            span <= hi[levels])
     empty = first > last
     return np.where(empty, 0, first), np.where(empty, -1, last)
 
@@ -190,8 +280,17 @@ def _padded(points: Sequence[Sequence[Sequence[float]]]) -> tuple[np.ndarray, np
     return padded[..., 0], padded[..., 1]
 
 
+def _padded_cycles(cycles: Sequence[Sequence[int]]) -> np.ndarray:
+    """Vertex cycles of different lengths as one (cycles x longest) index array, short ones padded by
+    repeating their last vertex (as ``_padded`` pads corners)."""
+    most = max(len(c) for c in cycles)
+    if all(len(c) == most for c in cycles):
+        return np.array(cycles, dtype=np.int64).reshape(len(cycles), most)
+    return np.array([[*c, *[c[-1]] * (most - len(c))] for c in cycles], dtype=np.int64)
+
+
 def _dilate(mask: np.ndarray, radius: int) -> np.ndarray:
-    """``mask`` grown by ``radius`` pixels (square neighbourhood)."""
+    """``mask`` grown by ``radius`` pixels, one 4-neighbour step at a time."""
     out = mask
     for _ in range(radius):
         grown = out.copy()
@@ -203,22 +302,66 @@ def _dilate(mask: np.ndarray, radius: int) -> np.ndarray:
     return out
 
 
-def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width: float) -> Drawing:
-    """Colour a face-index map: faces in ``colours``, outlines ``edge_width`` pixels wide in the edge colour
-    where the outline group (``groups[face]``; background is its own group) changes."""
-    side = ids.shape[0]
-    rgb = np.full((side, side, 3), 255, dtype=np.uint8)
-    inner = np.zeros(ids.shape, dtype=bool)
+def _shown_box(ids: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box (first row, end row, first column, end column) of the faces (``ids >= 0``); None if none."""
     shown = ids >= 0
     rows, cols = np.flatnonzero(shown.any(axis=1)), np.flatnonzero(shown.any(axis=0))
     if not len(rows):
-        return Drawing(rgb, ids, np.asarray(colours, dtype=float), inner)
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def _is_arange(groups: np.ndarray) -> bool:
+    """Whether ``groups`` is 0, 1, 2, ... (every face its own outline group)."""
+    return groups.ndim == 1 and bool(np.array_equal(groups, np.arange(len(groups))))
+
+
+def _read(values: np.ndarray, box: tuple[int, int, int, int], region: tuple[int, int, int, int], fill: Any
+          ) -> np.ndarray:
+    """``values`` given over ``box`` (first row, end row, first column, end column), read over ``region``:
+    ``fill`` outside the box (a view where the region lies within it)."""
+    r0, r1, c0, c1 = region
+    if box[0] <= r0 and r1 <= box[1] and box[2] <= c0 and c1 <= box[3]:
+        return values[r0 - box[0]:r1 - box[0], c0 - box[2]:c1 - box[2]]
+    out = np.full((max(r1 - r0, 0), max(c1 - c0, 0)), fill, dtype=values.dtype)
+    part = _within(box, r0, r1, c0, c1)
+    if part is not None:
+        out[part[0] - r0:part[1] - r0, part[2] - c0:part[3] - c0] = \
+            values[part[0] - box[0]:part[1] - box[0], part[2] - box[2]:part[3] - box[2]]
+    return out
+
+
+def _within(box: tuple[int, int, int, int] | None, r0: int, r1: int, c0: int, c1: int
+            ) -> tuple[int, int, int, int] | None:
+    """``box`` cut to rows ``r0``..``r1`` and columns ``c0``..``c1`` (ends excluded); None if nothing is left."""
+    if box is None:
+        return None
+    r0, r1, c0, c1 = max(box[0], r0), min(box[1], r1), max(box[2], c0), min(box[3], c1)
+    return (r0, r1, c0, c1) if r0 < r1 and c0 < c1 else None
+
+
+def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width: float,
+           origin: tuple[int, int] = (0, 0), side: int | None = None) -> Drawing:
+    """Colour a face-index map: faces in ``colours``, outlines ``edge_width`` pixels wide in the edge colour
+    where the outline group (``groups[face]``; background is its own group) changes.  ``ids`` covers the
+    canvas (``side`` x ``side``, by default its own size) from the pixel ``origin`` (row, column) on, and
+    background beyond."""
+    side = ids.shape[0] if side is None else side
+    colours = np.asarray(colours, dtype=float)
+    rgb = np.full((side, side, 3), 255, dtype=np.uint8)
+    shown = _shown_box(ids)
+    if shown is None:
+        return Drawing(rgb, np.full((0, 0), -1, dtype=np.int32), colours, np.zeros((0, 0), dtype=bool))
+    shown = (shown[0] + origin[0], shown[1] + origin[0], shown[2] + origin[1], shown[3] + origin[1])
     radius = max(0, round((edge_width - 2) / 2))
-    margin = radius + 4
-    r0, r1 = max(rows[0] - margin, 0), min(rows[-1] + margin + 1, side)
-    c0, c1 = max(cols[0] - margin, 0), min(cols[-1] + margin + 1, side)
-    window = ids[r0:r1, c0:c1]
-    group = np.concatenate([[-1], np.asarray(groups, dtype=np.int64)])[window + 1]
+    margin = radius + 5  # the outline, and four pixels around it
+    r0, r1 = max(shown[0] - margin, 0), min(shown[1] + margin, side)
+    c0, c1 = max(shown[2] - margin, 0), min(shown[3] + margin, side)
+    given = (origin[0], origin[0] + ids.shape[0], origin[1], origin[1] + ids.shape[1])
+    window = _read(ids, given, (r0, r1, c0, c1), -1)
+    groups = np.asarray(groups, dtype=np.int64)
+    own = _is_arange(groups)
+    group = window if own else np.concatenate([[-1], groups])[window + 1]
     boundary = np.zeros(window.shape, dtype=bool)
     across = group[:, 1:] != group[:, :-1]
     boundary[:, 1:] |= across
@@ -230,25 +373,38 @@ def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width:
     palette = np.vstack([[255.0, 255.0, 255.0], np.clip(np.rint(colours), 0, 255), EDGE]).astype(np.uint8)
     index = window + 1
     index[line] = len(palette) - 1
-    rgb[r0:r1, c0:c1] = palette[index]
-    inner[r0:r1, c0:c1] = (window >= 0) & ~_dilate(line, 2)
-    return Drawing(rgb, ids, np.asarray(colours, dtype=float), inner)
+    rgb[r0:r1, c0:c1] = np.take(palette, index, axis=0)
+    inner = (window >= 0) & ~_dilate(line, 2)
+    return Drawing(rgb, window, colours, inner, box=(r0, r1, c0, c1), index=index, palette=palette, shown=shown,
+                   outline=line, edges=boundary if own else None)
 
 
-def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
-               view: Mapping[str, Any], side: int, normals: np.ndarray | None = None) -> Drawing:
-    """Draw the planar convex faces of a closed surface (``vertices`` in world units, each face a vertex cycle)
-    seen by the recorded camera (``view``: camera [elevation, azimuth], scale in pixels per unit, light,
-    ambient, edge width), centred by its projected box like the panels, hidden faces removed per pixel.
-    Outward ``normals`` (world space, one per face) are needed unless the solid is convex, when each face's
-    normal is taken pointing away from the vertices' mean."""
+class FaceSet(NamedTuple):
+    """One panel's faces turned to the camera, ready to fill and colour (``draw_faces``): their corners in
+    pixels (``xs``, ``ys``: faces x corners, short faces padded by repeating a corner), their depth planes
+    (None for a convex solid, whose faces never cover one another) and indices among all faces (``labels``),
+    and every face's shaded colour, the outline groups, the edge width and the panel's side."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+    plane: np.ndarray | None
+    labels: np.ndarray
+    shaded: np.ndarray
+    groups: np.ndarray
+    edge: float
+    side: int
+
+
+def face_set(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
+             view: Mapping[str, Any], side: int, normals: np.ndarray | None = None) -> FaceSet:
+    """The faces ``draw_faces`` fills, placed, and what it colours them with."""
     basis = camera_basis(*view["camera"])
     vertices = np.asarray(vertices, dtype=float)
     cam = vertices @ basis.T
     scale = float(view["scale"])
     middle = (cam[:, :2].min(axis=0) + cam[:, :2].max(axis=0)) / 2
-    px = ((cam[:, 0] - middle[0]) * scale + side / 2).tolist()
-    py = (side / 2 - (cam[:, 1] - middle[1]) * scale).tolist()
+    px = (cam[:, 0] - middle[0]) * scale + side / 2
+    py = side / 2 - (cam[:, 1] - middle[1]) * scale
     convex = normals is None
     if convex:  # every face's plane has the whole solid on its inner side
         first = vertices[np.array([list(f[:3]) for f in faces])]
@@ -261,20 +417,53 @@ def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np
     shaded = np.clip(np.asarray(colours, dtype=float) * shade[:, None], 0, 255)
     facing = normals @ basis.T  # camera-space normals
     shown = np.flatnonzero(facing[:, 2] > 1e-4)  # faces turned away or seen edge-on are skipped
-    ids = np.full((side, side), -1, dtype=np.int32)
-    if len(shown):
-        xs, ys = _padded([[(px[v], py[v]) for v in faces[k]] for k in shown.tolist()])
-        plane = None
-        if not convex:  # the faces of a convex solid that face the camera never cover one another
-            # depth on each face's plane n . (q - q0) = 0 in camera coordinates, written over pixel centres
-            n = facing[shown]
-            q0 = cam[[faces[k][0] for k in shown.tolist()]]
-            gx, gy = -n[:, 0] / (n[:, 2] * scale), n[:, 1] / (n[:, 2] * scale)
-            offset = q0[:, 2] - gx * ((q0[:, 0] - middle[0]) * scale + side / 2)
-            offset -= gy * (side / 2 - (q0[:, 1] - middle[1]) * scale)
-            plane = np.stack([gx, gy, offset], axis=1)
-        rasterise(xs, ys, side, plane, ids, shown)
-    return finish(ids, np.asarray(groups), shaded, float(view["edge"]))
+    edge, groups = float(view["edge"]), np.asarray(groups)
+    if not len(shown):
+        return FaceSet(np.zeros((0, 1)), np.zeros((0, 1)), None, shown, shaded, groups, edge, side)
+    corners = _padded_cycles([faces[k] for k in shown.tolist()])
+    plane = None
+    if not convex:  # the faces of a convex solid that face the camera never cover one another
+        # depth on each face's plane n . (q - q0) = 0 in camera coordinates, written over pixel centres
+        n = facing[shown]
+        q0 = cam[corners[:, 0]]
+        gx, gy = -n[:, 0] / (n[:, 2] * scale), n[:, 1] / (n[:, 2] * scale)
+        offset = q0[:, 2] - gx * ((q0[:, 0] - middle[0]) * scale + side / 2)
+        offset -= gy * (side / 2 - (q0[:, 1] - middle[1]) * scale)
+        plane = np.stack([gx, gy, offset], axis=1)
+    return FaceSet(px[corners], py[corners], plane, shown, shaded, groups, edge, side)
+
+
+def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
+               view: Mapping[str, Any], side: int, normals: np.ndarray | None = None) -> Drawing:
+    """Draw the planar convex faces of a closed surface (``vertices`` in world units, each face a vertex cycle)
+    seen by the recorded camera (``view``: camera [elevation, azimuth], scale in pixels per unit, light,
+    ambient, edge width), centred by its projected box like the panels, hidden faces removed per pixel.
+    Outward ``normals`` (world space, one per face) are needed unless the solid is convex, when each face's
+    normal is taken pointing away from the vertices' mean."""
+    return draw_face_sets([face_set(vertices, faces, colours, groups, view, side, normals)])[0]
+
+
+def draw_face_sets(sets: Sequence[FaceSet]) -> list[Drawing]:
+    """The drawings of several panels' faces (``face_set``), each as ``draw_faces`` draws it alone: the faces of
+    all panels of one side, kind (convex or not) and corner count are filled in one go (``fill_canvases``)."""
+    fills: list[tuple[tuple[int, int], np.ndarray] | None] = [None] * len(sets)
+    kinds: dict[tuple[int, bool, int], list[int]] = {}
+    for k, faces in enumerate(sets):
+        if len(faces.xs):
+            kinds.setdefault((faces.side, faces.plane is None, faces.xs.shape[1]), []).append(k)
+    for (side, convex, _), members in kinds.items():
+        plane = None if convex else np.concatenate([sets[k].plane for k in members])
+        canvas = np.repeat(np.arange(len(members)), [len(sets[k].xs) for k in members])
+        filled = fill_canvases(np.concatenate([sets[k].xs for k in members]),
+                               np.concatenate([sets[k].ys for k in members]), side, plane,
+                               np.concatenate([sets[k].labels for k in members]), canvas, len(members))
+        for k, fill in zip(members, filled, strict=True):
+            fills[k] = fill
+    drawings = []
+    for faces, fill in zip(sets, fills, strict=True):
+        origin, ids = ((0, 0), np.full((0, 0), -1, dtype=np.int32)) if fill is None else fill
+        drawings.append(finish(ids, faces.groups, faces.shaded, faces.edge, origin, faces.side))
+    return drawings
 
 
 def draw_flat(polygons: Sequence[Sequence[Sequence[float]]], colours: np.ndarray, side: int, edge_width: float,
@@ -297,34 +486,180 @@ def _darkest(pixels: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2])
 
 
-def panel_failures(tile: np.ndarray, drawing: Drawing, name: str, describe_face: Any = None) -> list[str]:
-    """What the panel's pixels (``tile``, side x side x 3) contradict in its sketch: a silhouette that
-    overlaps too little, or faces whose inner pixels do not have the face's recorded colour.
+def _off_by(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """The largest channel difference between every pixel and its colour (int16 arrays, ... x 3), channel by
+    channel (faster than a reduction over the colour axis)."""
+    d = np.abs(pixels - colours)
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+
+
+def _within_tolerance(values: np.ndarray, colour: np.ndarray, tolerance: int) -> np.ndarray:
+    """Whether every channel of each uint8 colour (... x 3) is within ``tolerance`` of ``colour`` (int16)."""
+    low = colour.astype(np.int64) - tolerance
+    if low.min() < 0 or low.max() + 2 * tolerance > 255:
+        return _off_by(values.astype(np.int16), colour) <= tolerance
+    near = (values[..., 0] - np.uint8(low[0])) <= 2 * tolerance  # uint8 arithmetic wraps below the range
+    for channel in (1, 2):
+        near &= (values[..., channel] - np.uint8(low[channel])) <= 2 * tolerance
+    return near
+
+
+class Tile:
+    """The pixels of one panel: a palette-mode crop of the image (``image``) and the colour of every palette
+    index (``colours``, 256 x 3 uint8), or RGB values (``rgb``).  Every reading is the same function of each
+    pixel's colour either way; on a palette it is worked out once per colour and looked up, or counted from
+    the crop's histogram."""
+
+    def __init__(self, rgb: np.ndarray | None = None, image: Any = None, colours: np.ndarray | None = None):
+        self.image, self.colours, self._rgb = image, colours, rgb
+        self.indices = None if image is None else np.asarray(image)
+        self.shape = tuple(rgb.shape) if rgb is not None else (*self.indices.shape, 3)
+        self._interior: tuple[int, int] | None = None
+        self._darkest: np.ndarray | None = None
+
+    @property
+    def rgb(self) -> np.ndarray:
+        """The panel's RGB values (h x w x 3, uint8)."""
+        if self._rgb is None:
+            self._rgb = np.take(self.colours, self.indices, axis=0)
+        return self._rgb
+
+    def colours_at(self, rows: slice, cols: slice) -> np.ndarray:
+        """The RGB values of the pixels of ``rows`` x ``cols``."""
+        if self.image is None:
+            return self._rgb[rows, cols]
+        return np.take(self.colours, self.indices[rows, cols], axis=0)
+
+    def darkest(self) -> np.ndarray:
+        """The darkest channel of every pixel (worked out once)."""
+        if self._darkest is None:
+            self._darkest = _darkest(self._rgb) if self.image is None else np.take(_darkest(self.colours), self.indices)
+        return self._darkest
+
+    def interior_darkness(self) -> tuple[int, int]:
+        """How many pixels 3 px or more in from the panel's edge have their darkest channel below
+        ``OBJECT_LEVEL`` (drawn), and below ``255 - PAPER_SLACK`` (not paper) (worked out once)."""
+        if self._interior is None:
+            height, width = self.shape[:2]
+            if self.image is None:
+                darkest = self.darkest()[3:-3, 3:-3]
+                self._interior = (int(np.count_nonzero(darkest < OBJECT_LEVEL)),
+                                  int(np.count_nonzero(darkest < 255 - PAPER_SLACK)))
+            elif height <= 6 or width <= 6:
+                self._interior = (0, 0)
+            else:
+                counts = np.asarray(self.image.crop((3, 3, width - 3, height - 3)).histogram())
+                darkest = _darkest(self.colours)
+                self._interior = (int(counts[darkest < OBJECT_LEVEL].sum()),
+                                  int(counts[darkest < 255 - PAPER_SLACK].sum()))
+        return self._interior
+
+    def below(self, level: int, rows: slice, cols: slice) -> np.ndarray:
+        """Whether the darkest channel of each pixel of ``rows`` x ``cols`` is below ``level``."""
+        if self.image is None:
+            return self.darkest()[rows, cols] < level
+        return np.take(_darkest(self.colours) < level, self.indices[rows, cols])
+
+    def near(self, colour: Sequence[int], tolerance: int, rows: slice, cols: slice) -> np.ndarray:
+        """Whether every channel of each pixel of ``rows`` x ``cols`` is within ``tolerance`` of ``colour``."""
+        colour = np.asarray(colour, dtype=np.int16)
+        if self.image is None:
+            return _within_tolerance(self._rgb[rows, cols], colour, tolerance)
+        return np.take(_within_tolerance(self.colours, colour, tolerance), self.indices[rows, cols])
+
+    def face_tally(self, rows: slice, cols: slice, inner: np.ndarray, ids: np.ndarray, expected: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Over the pixels of ``rows`` x ``cols`` where ``inner``, per face (``ids``: the face of every pixel of
+        the region; ``expected``: each face's colour, int16) how many there are and how many have a channel more
+        than ``FACE_TOLERANCE`` off the face's colour (as floats).  Each pixel is coded as twice its face plus
+        one if it is off (twice the number of faces where not inner) and the codes counted."""
+        faces = len(expected)
+        face = np.where(inner, ids, faces)
+        levels = np.arange(256, dtype=np.int16)
+        if self.image is None:  # channel by channel: a table of (face, level) pairs off the face's colour
+            pixels = self._rgb[rows, cols]
+            at = face * 256
+            off = None
+            for channel in range(3):
+                table = np.abs(levels - expected[:, channel, None]) > FACE_TOLERANCE
+                wrong = np.take(np.vstack([table, np.zeros((1, 256), dtype=bool)]), at + pixels[..., channel])
+                off = wrong if off is None else off | wrong
+            code = 2 * face + off
+        else:  # a table of (face, palette index) pairs
+            palette = self.colours.astype(np.int16)
+            table = np.zeros((faces, len(palette)), dtype=bool)
+            for channel in range(3):
+                table |= np.abs(palette[:, channel] - expected[:, channel, None]) > FACE_TOLERANCE
+            table = np.vstack([2 * np.arange(faces)[:, None] + table, np.full((1, len(palette)), 2 * faces)])
+            code = np.take(table, face * len(palette) + self.indices[rows, cols])
+        tally = np.bincount(code.ravel(), minlength=2 * faces + 2)[:2 * faces].reshape(faces, 2)
+        return tally.sum(axis=1), tally[:, 1].astype(float)
+
+
+def _as_tile(tile: Tile | np.ndarray) -> Tile:
+    return tile if isinstance(tile, Tile) else Tile(rgb=np.asarray(tile))
+
+
+def panel_failures(tile: Tile | np.ndarray, drawing: Drawing, name: str, describe_face: Any = None) -> list[str]:
+    """What the panel's pixels (``tile``: a ``Tile`` or side x side x 3 RGB) contradict in its sketch: a
+    silhouette that overlaps too little, or faces whose inner pixels do not have the face's recorded colour.
     ``describe_face(k)`` names face k in messages (default "face k")."""
+    return _panel_check(_as_tile(tile), drawing, name, describe_face)[0]
+
+
+def _panel_check(tile: Tile, drawing: Drawing, name: str, describe_face: Any) -> tuple[list[str], int | None]:
+    """``panel_failures``, and how many of the sketch's inner pixels are off their face's colour (None when the
+    sizes differ).  The sketch is white outside its box, so the silhouette and the faces are read there only."""
     failures: list[str] = []
     if tile.shape != drawing.rgb.shape:
-        return [f"{name}: panel is {tile.shape}, sketch is {drawing.rgb.shape}"]
-    drawn = _darkest(tile[3:-3, 3:-3]) < OBJECT_LEVEL  # the frame is the layout's, not the panel's
-    sketched = _darkest(drawing.rgb[3:-3, 3:-3]) < OBJECT_LEVEL
-    union = int(np.count_nonzero(drawn | sketched))
-    iou = int(np.count_nonzero(drawn & sketched)) / union if union else 1.0
+        return [f"{name}: panel is {tile.shape}, sketch is {drawing.rgb.shape}"], None
+    height, width = tile.shape[:2]
+    drawn = tile.interior_darkness()[0]  # the frame is the layout's, not the panel's
+    region = _within(drawing.box, 3, height - 3, 3, width - 3)
+    sketched = both = 0
+    if region is not None:
+        rows, cols = slice(region[0], region[1]), slice(region[2], region[3])
+        inside = (slice(region[0] - drawing.box[0], region[1] - drawing.box[0]),
+                  slice(region[2] - drawing.box[2], region[3] - drawing.box[2]))
+        dark = np.take(_darkest(drawing.palette) < OBJECT_LEVEL, drawing.index[inside])
+        sketched = int(np.count_nonzero(dark))
+        both = int(np.count_nonzero(dark & tile.below(OBJECT_LEVEL, rows, cols)))
+    union = drawn + sketched - both
+    iou = both / union if union else 1.0
     if iou < MIN_SILHOUETTE_IOU:
         failures.append(f"{name}: the drawn silhouette overlaps the recorded object's by {iou:.0%} only")
-    inner = drawing.inner[3:-3, 3:-3]
-    ids = drawing.ids[3:-3, 3:-3][inner]
-    if not len(ids):
-        return failures
-    expected = np.rint(drawing.colours).astype(np.int16)[ids]
-    difference = np.abs(tile[3:-3, 3:-3][inner].astype(np.int16) - expected)
-    wrong = np.maximum(np.maximum(difference[:, 0], difference[:, 1]), difference[:, 2]) > FACE_TOLERANCE
-    count = np.bincount(ids, minlength=len(drawing.colours))
-    bad = np.bincount(ids, weights=wrong, minlength=len(drawing.colours))
+    if region is None:
+        return failures, 0
+    count, bad = _face_tally(tile, drawing, rows, cols, inside)
     for k in np.flatnonzero(count >= MIN_FACE_PIXELS).tolist():
         if bad[k] > (1 - drawing.agreement) * count[k]:
             what = describe_face(k) if describe_face else f"face {k}"
             failures.append(f"{name}: {what} does not show its recorded colour "
                             f"({bad[k] / count[k]:.0%} of its pixels differ)")
-    return failures
+    return failures, int(bad.sum())
+
+
+def _off_colour(pixels: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Whether some channel of each pixel (uint8, ... x 3) differs from its expected colour (the same) by more
+    than ``FACE_TOLERANCE``."""
+    off = (np.maximum(pixels, expected) - np.minimum(pixels, expected)) > FACE_TOLERANCE
+    return off[..., 0] | off[..., 1] | off[..., 2]
+
+
+def _face_tally(tile: Tile, drawing: Drawing, rows: slice, cols: slice, inside: tuple[slice, slice]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per face, how many inner pixels of the region (``rows`` x ``cols`` of the panel, ``inside`` the box)
+    there are and how many of them are off the face's colour (``Tile.face_tally``).  Where every face's colour
+    is a whole RGB colour as recorded, the sketch shows each inner pixel in exactly its face's colour, and the
+    panel is compared with the sketch channel by channel."""
+    inner, ids = drawing.inner[inside], drawing.ids[inside]
+    expected = np.rint(drawing.colours).astype(np.int16)
+    faces = len(expected)
+    if not np.array_equal(expected, drawing.palette[1:-1]):
+        return tile.face_tally(rows, cols, inner, ids, expected)
+    off = _off_colour(tile.colours_at(rows, cols), drawing.rgb[rows, cols]) & inner
+    count = np.bincount(np.where(inner, ids, faces).ravel(), minlength=faces + 1)[:faces]
+    return count, np.bincount(ids[off], minlength=faces).astype(float)
 
 
 #: A panel's sketch and a namer of its faces for messages (None: "face k").
@@ -332,24 +667,52 @@ Sketcher = Callable[[Mapping[str, Any], int], tuple[Drawing, Callable[[int], str
 
 
 class Panel(NamedTuple):
-    """One panel of a scene record: its name in messages, its description and its pixels (RGB array)."""
+    """One panel of a scene record: its name in messages, its description and its pixels."""
 
     name: str
     description: Mapping[str, Any]
-    pixels: np.ndarray
+    pixels: Tile
+
+
+def _on_canvas(box: Sequence[float], size: tuple[int, int]) -> bool:
+    """Whether a crop ``box`` (left, top, right, bottom, rounded as Pillow rounds them) lies on a canvas of
+    ``size``."""
+    left, top, right, bottom = (round(v) for v in box)
+    return 0 <= left <= right <= size[0] and 0 <= top <= bottom <= size[1]
+
+
+def _tile_reader(image: Any) -> Callable[[tuple], Tile]:
+    """Cut panels out of ``image``: as palette indices when it has a palette and the box lies on the canvas
+    (the colour of every index read by converting a strip of all 256 to RGB, as the whole image converts),
+    else from its RGB conversion (a box off the canvas padded as Pillow pads)."""
+    mode = getattr(image, "mode", "RGB")
+    colours = None
+    if mode == "P":
+        strip = image.crop((0, 0, 256, 1))
+        strip.putdata(range(256))
+        colours = np.asarray(strip.convert("RGB")).reshape(256, 3)
+    rgb = image if mode == "RGB" else None
+
+    def read(box: tuple) -> Tile:
+        nonlocal rgb
+        if colours is not None and _on_canvas(box, image.size):
+            return Tile(image=image.crop(box), colours=colours)
+        if rgb is None:
+            rgb = image.convert("RGB")
+        return Tile(rgb=np.asarray(rgb.crop(box)))
+
+    return read
 
 
 def scene_panels(scene: Mapping[str, Any], image: Any, query_name: str) -> list[Panel]:
     """The panels of a scene record (query panels, then options A, B, ...), each cut from ``image`` at its
-    recorded box (a box off the canvas padded as Pillow pads) and converted once, for ``scene_failures`` and
-    ``scene_mark_failures`` both."""
+    recorded box and read once (``_tile_reader``), for ``scene_failures`` and ``scene_mark_failures`` both."""
     queries = list(zip(scene["query"], scene["query_boxes"], strict=True))
     names = [query_name if len(queries) == 1 else f"{query_name} {k + 1}" for k in range(len(queries))]
     names += [f"option {chr(65 + k)}" for k in range(len(scene["options"]))]
     boxes = [*queries, *zip(scene["options"], scene["option_boxes"], strict=True)]
-    rgb = image if getattr(image, "mode", "RGB") == "RGB" else image.convert("RGB")
-    return [Panel(name, description, np.asarray(rgb.crop(tuple(box))))
-            for name, (description, box) in zip(names, boxes, strict=True)]
+    read = _tile_reader(image)
+    return [Panel(name, description, read(tuple(box))) for name, (description, box) in zip(names, boxes, strict=True)]
 
 
 def scene_failures(panels: Sequence[Panel], side: int, sketcher: Sketcher) -> list[str]:
@@ -395,69 +758,133 @@ def projected(vertices: np.ndarray, view: Mapping[str, Any], side: int) -> np.nd
     return np.stack([(cam[:, 0] - middle[0]) * scale + side / 2, side / 2 - (cam[:, 1] - middle[1]) * scale], axis=1)
 
 
+class Paper(NamedTuple):
+    """Where a panel must be paper: ``mask`` (side x side booleans) and the box (first row, end row, first
+    column, end column) of the pixels that need not be (None if none)."""
+
+    mask: np.ndarray
+    box: tuple[int, int, int, int] | None
+
+
 def paper_zone(parts: Sequence[np.ndarray], side: int, reach: float = PEN / 2 + BEYOND_PEN) -> np.ndarray:
     """Pixels (side x side booleans) whose centres lie farther than ``reach`` (in squares: Chebyshev distance)
     outside a silhouette made of convex ``parts`` (each a k x 2 array of corners, pixel units): the silhouette
     swept by a square of half side ``reach`` is the union of each part's corners moved to the square's four
     corners and hulled, filled by its rings (holes cut back out).  The default is ``BEYOND_PEN`` beyond a 3D
     panel's outline."""
-    corners = np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
-    points = np.concatenate([(np.asarray(p, dtype=float)[:, None, :] + corners[None]).reshape(-1, 2) for p in parts])
-    owner = np.repeat(np.arange(len(parts)), [4 * len(p) for p in parts])
-    grown = shapely.union_all(shapely.convex_hull(shapely.multipoints(points, indices=owner)))
+    return paper_region(parts, side, reach).mask
+
+
+def paper_region(parts: Sequence[np.ndarray], side: int, reach: float = PEN / 2 + BEYOND_PEN) -> Paper:
+    """``paper_zone`` with the box of the pixels outside it."""
+    return paper_regions([parts], side, [reach])[0]
+
+
+def paper_regions(panels: Sequence[Sequence[np.ndarray]], side: int, reaches: Sequence[float]) -> list[Paper]:
+    """``paper_region`` of several panels (each its convex parts and reach), the parts of all of them hulled
+    in one go."""
+    points, sizes = [], []
+    for parts, reach in zip(panels, reaches, strict=True):
+        corners = np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
+        points += [(np.asarray(p, dtype=float)[:, None, :] + corners[None]).reshape(-1, 2) for p in parts]
+        sizes.append(len(parts))
+    owner = np.repeat(np.arange(len(points)), [len(p) for p in points])
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(points), indices=owner))
+    ends = np.cumsum(sizes)
+    return [_paper_mask(shapely.union_all(hulls[end - size:end]), side) for size, end in zip(sizes, ends, strict=True)]
+
+
+def _paper_mask(grown: Any, side: int) -> Paper:
+    """The pixels outside the swept silhouette ``grown``: its rings filled on the pixel-centre grid (holes cut
+    back out), and the box of the filled pixels."""
     mask = Image.new("L", (side, side), 0)
     draw = ImageDraw.Draw(mask)
     for part in getattr(grown, "geoms", [grown]):
         if part.is_empty:
             continue
-        draw.polygon([(x - 0.5, y - 0.5) for x, y in part.exterior.coords], fill=255)
+        draw.polygon((shapely.get_coordinates(part.exterior) - 0.5).ravel().tolist(), fill=255)
         for hole in part.interiors:
-            draw.polygon([(x - 0.5, y - 0.5) for x, y in hole.coords], fill=0)
-    return np.asarray(mask) == 0
+            draw.polygon((shapely.get_coordinates(hole) - 0.5).ravel().tolist(), fill=0)
+    box = mask.getbbox()
+    return Paper(np.asarray(mask) == 0, None if box is None else (box[1], box[3], box[0], box[2]))
 
 
-def _off_by(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
-    """The largest channel difference between every pixel and its colour (int16 arrays, ... x 3), channel by
-    channel (faster than a reduction over the colour axis)."""
-    d = np.abs(pixels - colours)
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+def _not_paper_box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box of the False pixels of ``mask``."""
+    rows, cols = np.flatnonzero(~mask.all(axis=1)), np.flatnonzero(~mask.all(axis=0))
+    return (int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1) if len(rows) else None
 
 
-def mark_failures(tile: np.ndarray, drawing: Drawing, paper: np.ndarray, name: str, outline: bool = True) -> list[str]:
+def mark_failures(tile: Tile | np.ndarray, drawing: Drawing, paper: Paper | np.ndarray, name: str,
+                  outline: bool = True) -> list[str]:
     """Small marks the silhouette and face-share checks let through: a gap or bite in an outline (outline
     pixels with no edge-coloured pixel within one pixel), a dot or line on a face (a face pixel two pixels clear
     of every outline off its colour), a dot, a line or an outline moved beside the object (a pixel of the
     ``paper`` zone, see ``paper_zone``, not paper).  ``outline`` False skips the first two, for drawings whose
     outlines the sketch does not place to a pixel.  The first two look only inside the box of the sketched
     object grown by a few pixels."""
+    return _mark_check(_as_tile(tile), drawing, paper, name, outline, None)
+
+
+def _mark_check(tile: Tile, drawing: Drawing, paper: Paper | np.ndarray, name: str, outline: bool,
+                off_inner: int | None) -> list[str]:
+    """``mark_failures``; ``off_inner``, if given, is how many of the sketch's inner pixels are off their face's
+    colour (``_panel_check``), which is the count of the face rule whenever the rule's box holds the outline
+    and the faces with room to spare and no face has the edge colour.  Paper is read as the pixels of the
+    panel's interior that are not paper, less those outside the zone."""
     if tile.shape != drawing.rgb.shape:
         return []  # panel_failures reports the size
-    counts = {}
-    dark = (_darkest(tile[3:-3, 3:-3]) < 255 - PAPER_SLACK) & paper[3:-3, 3:-3]
-    counts["paper"] = ("pixels beyond the silhouette's outline not paper (a mark beside it, or a moved edge)",
-                       int(np.count_nonzero(dark)))
-    rgb = drawing.rgb
-    line = (rgb[..., 0] == EDGE[0]) & (rgb[..., 1] == EDGE[1]) & (rgb[..., 2] == EDGE[2])
-    rows, cols = np.flatnonzero(line.any(axis=1)), np.flatnonzero(line.any(axis=0))
-    if outline and len(rows):
-        side = tile.shape[0]
-        r0, r1 = max(rows[0] - 4, 3), min(rows[-1] + 5, side - 3)
-        c0, c1 = max(cols[0] - 4, 3), min(cols[-1] + 5, side - 3)
-        pixels = tile[r0:r1, c0:c1].astype(np.int16)
-        ids = drawing.ids[r0:r1, c0:c1]
-        line = line[r0:r1, c0:c1]
+    side = tile.shape[0]
+    mask, box = (paper.mask, paper.box) if isinstance(paper, Paper) else (paper, _not_paper_box(paper))
+    dark = tile.interior_darkness()[1]
+    spared = _within(box, 3, side - 3, 3, tile.shape[1] - 3)
+    if spared is not None:
+        rows, cols = slice(spared[0], spared[1]), slice(spared[2], spared[3])
+        dark -= int(np.count_nonzero(tile.below(255 - PAPER_SLACK, rows, cols) & ~mask[rows, cols]))
+    counts = {"paper": ("pixels beyond the silhouette's outline not paper (a mark beside it, or a moved edge)", dark)}
+    if not outline or drawing.box is None:
+        return _marks(name, counts)
+    box = drawing.box
+    plain = not (drawing.palette[1:-1] == EDGE).all(axis=1).any()  # the edge colour is the outline's only
+    line = drawing.outline if plain else np.take((drawing.palette == EDGE).all(axis=1), drawing.index)
+    rows = np.flatnonzero(line.any(axis=1))
+    if not len(rows):
+        return _marks(name, counts)
+    cols = np.flatnonzero(line.any(axis=0))
+    first_row, last_row = int(rows[0]) + box[0], int(rows[-1]) + box[0]
+    first_col, last_col = int(cols[0]) + box[2], int(cols[-1]) + box[2]
+    r0, r1 = max(first_row - 4, 3), min(last_row + 5, side - 3)
+    c0, c1 = max(first_col - 4, 3), min(last_col + 5, side - 3)
+    region = (r0, r1, c0, c1)
+    shown = drawing.shown
+    # the rule's box holds the outline with four pixels to spare, and the faces: the face rule reads the
+    # same pixels as the face check, and (every face its own group) the outline is where the faces change
+    roomy = (plain and r0 == first_row - 4 and r1 == last_row + 5 and c0 == first_col - 4 and c1 == last_col + 5
+             and shown is not None and r0 <= shown[0] and shown[1] <= r1 and c0 <= shown[2] and shown[3] <= c1)
+    if roomy and drawing.edges is not None:
+        changed = _read(drawing.edges, box, region, False)
+    else:
+        ids = _read(drawing.ids, box, region, -1)
         changes = np.zeros(ids.shape, dtype=bool)
         changes[:, 1:] |= ids[:, 1:] != ids[:, :-1]
         changes[:, :-1] |= ids[:, 1:] != ids[:, :-1]
         changes[1:] |= ids[1:] != ids[:-1]
         changes[:-1] |= ids[1:] != ids[:-1]
-        inked = _off_by(pixels, np.asarray(EDGE, dtype=np.int16)) <= EDGE_MATCH
-        counts["outline"] = ("outline pixels with no edge colour beside them (a gap or a bite)",
-                             int(np.count_nonzero(line & changes & ~_dilate(inked, 1))))
-        inner = (ids >= 0) & ~_dilate(line, INNER_REACH)
-        expected = np.rint(drawing.colours).astype(np.int16)[ids[inner]]
-        counts["face"] = ("face pixels clear of the outlines off their face's colour (a mark on a face)",
-                          int(np.count_nonzero(_off_by(pixels[inner], expected) > FACE_TOLERANCE)))
+        changed = _read(line, box, region, False) & changes
+    inked = tile.near(EDGE, EDGE_MATCH, slice(r0, r1), slice(c0, c1))
+    counts["outline"] = ("outline pixels with no edge colour beside them (a gap or a bite)",
+                         int(np.count_nonzero(changed & ~_dilate(inked, 1))))
+    if off_inner is None or not roomy:
+        ids = _read(drawing.ids, box, region, -1)
+        inner = (ids >= 0) & ~_dilate(_read(line, box, region, False), INNER_REACH)
+        _, bad = tile.face_tally(slice(r0, r1), slice(c0, c1), inner, ids, np.rint(drawing.colours).astype(np.int16))
+        off_inner = int(bad.sum())
+    counts["face"] = ("face pixels clear of the outlines off their face's colour (a mark on a face)", off_inner)
+    return _marks(name, counts)
+
+
+def _marks(name: str, counts: Mapping[str, tuple[str, int]]) -> list[str]:
+    """The messages of the mark rules whose counts exceed their slack."""
     return [f"{name}: {count} {what}" for rule, (what, count) in counts.items() if count > MARK_SLACK[rule]]
 
 
@@ -474,3 +901,43 @@ def scene_mark_failures(panels: Sequence[Panel], side: int, marker: Marker) -> l
         drawing, paper, placed = marker(description, side)
         failures += mark_failures(pixels, drawing, paper, name, outline=placed)
     return failures
+
+
+def scene_pixel_failures(panels: Sequence[Panel], side: int, sketcher: Sketcher, marker: Marker) -> list[str]:
+    """``scene_failures`` followed by ``scene_mark_failures`` of the same panels, each panel's pixels read
+    once for both (the face rule of the marks reuses the face check's count where they look at the same
+    pixels)."""
+    failures, marks = [], []
+    for name, description, pixels in panels:
+        drawing, describe_face = sketcher(description, side)
+        found, off_inner = _panel_check(pixels, drawing, name, describe_face)
+        failures += found
+        marked, paper, placed = marker(description, side)
+        marks += _mark_check(pixels, marked, paper, name, placed, off_inner if marked is drawing else None)
+    return failures + marks
+
+
+class Memo:
+    """The last ``size`` results of a function of hashable keys, which can also be handed results worked out
+    ahead (``put``)."""
+
+    def __init__(self, make: Callable[..., Any], size: int = 32):
+        self.make, self.size, self.kept = make, size, {}
+
+    def __call__(self, *key: Any) -> Any:
+        if key not in self.kept:
+            self.put(key, self.make(*key))
+        return self.kept[key]
+
+    def __contains__(self, key: tuple) -> bool:
+        return key in self.kept
+
+    def cache_clear(self) -> None:
+        """Forget every result."""
+        self.kept.clear()
+
+    def put(self, key: tuple, value: Any) -> None:
+        """Keep ``value`` as the result for ``key``, forgetting the oldest beyond ``size``."""
+        self.kept[key] = value
+        while len(self.kept) > self.size:
+            del self.kept[next(iter(self.kept))]
