@@ -12,7 +12,7 @@ from bench_core import build_item, create_host, decode_png, hookimpl, plan
 from bench_plugin_mindseye.descriptions.mental_composition import TASK as MENTAL_COMPOSITION
 from bench_plugin_mindseye.descriptions.mental_rotation import TASK as MENTAL_ROTATION
 from bench_plugin_mindseye.verifiers import mental_composition, mental_rotation
-from bench_plugin_mindseye.verifiers.projection import fill_canvases, fill_polygons
+from bench_plugin_mindseye.verifiers.polygon_fill import fill_canvases, fill_polygons
 
 
 class _Plugin:

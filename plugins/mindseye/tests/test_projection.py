@@ -1,4 +1,4 @@
-"""The verifiers' polygon fill (``verifiers.projection.rasterise``): it fills each pixel row as one run whose
+"""The verifiers' polygon fill (``verifiers.polygon_fill.rasterise``): it fills each pixel row as one run whose
 ends it solves for, and must cover exactly the pixels whose centres pass the edge test, as testing every pixel
 of every polygon's box does (the definition, written out here), with or without a depth test."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench_plugin_mindseye.verifiers.projection import rasterise
+from bench_plugin_mindseye.verifiers.polygon_fill import rasterise
 
 
 def _every_pixel(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray | None) -> np.ndarray:
