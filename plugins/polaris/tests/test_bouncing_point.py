@@ -11,7 +11,7 @@ from bench_plugin_polaris.verifiers import bouncing_point as verifier
 from PIL import ImageDraw
 from polaris_helpers import HOST, build, build_run, conformance_suite, redraw, seam_line, task_of
 
-from bench_core import assert_rejected, score, score_record, scoring_record
+from bench_core import ParameterError, assert_rejected, score, score_record, scoring_record
 
 TASK = task_of("bouncing_point")
 IMPL = task_module.TASK
@@ -98,3 +98,14 @@ def test_a_wall_at_the_seam_or_open_sides_are_caught():
 def test_difficulty_sets_the_steps():
     assert build(TASK, {"difficulty": 0.0}, seed=1).item.metadata["steps"] == 10
     assert build(TASK, {"difficulty": 1.0}, seed=1).item.metadata["steps"] == 60
+
+
+def test_a_set_column_count_that_rules_out_the_drawn_steps_draws_the_steps_again():
+    """0.1.3, ``--set cols=6``, seed 7001, item 4: the drawn steps (a multiple of 6 and of 10) leave both readings in
+    one cell from every start, and redrawing only the rows (every 25 draws) could not help, so the run stopped.
+    The steps are now drawn again; with the steps set too, the pair is refused, naming both."""
+    built = build(TASK, {"cols": 6}, 7001, 4)
+    steps = built.item.metadata["scene"]["steps"]
+    assert built.item.params["cols"] == 6 and (steps % 6 or steps % 10)
+    with pytest.raises(ParameterError, match="'cols' 6 and steps 30"):
+        build(TASK, {"cols": 6, "steps": 30}, 7001, 0)

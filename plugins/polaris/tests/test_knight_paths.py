@@ -69,3 +69,10 @@ def test_planted_rendering_faults_are_caught(task, variant):
         wrong = not scene["wraps"]["polar"]
         failures = assert_rejected(HOST, task, item, [_picture(item, wraps=wrong)], "the seam drawn the other way")
         assert any("seam wall" in f for f in failures), failures
+
+
+def test_a_rare_two_move_pair_is_looked_for_past_the_first_400_boards():
+    """0.1.3, seed 7002, item 8 (defaults): none of 400 boards gave a 2-move pair whose readings' counts lie in
+    COUNT and differ, so ``bench generate`` stopped; the draws now go on (up to ATTEMPTS)."""
+    built = build(BOUNDED, {}, 7002, 8)
+    assert built.item.metadata["scene"] is not None

@@ -11,7 +11,7 @@ alike; the question states the numbering and the answer format "(row, column)" /
 
 from __future__ import annotations
 
-from bench_core import GenerationError
+from bench_core import GenerationError, ParameterError
 from bench_plugin_polaris import bouncing_point_logic as logic
 from bench_plugin_polaris import bouncing_point_words as words
 from bench_plugin_polaris.descriptions.common import CATEGORIES
@@ -19,6 +19,8 @@ from bench_plugin_polaris.kit import draw as kdraw
 from bench_plugin_polaris.kit.pairs import Instance, PairedTask
 
 ATTEMPTS = 200
+#: Times the steps are drawn again when ATTEMPTS draws found no start (only where the steps are drawn).
+STEP_REDRAWS = 10
 #: The point's colour, used by nothing else.
 POINT = (213, 40, 40)
 
@@ -56,16 +58,23 @@ class BouncingPoint(PairedTask):
 
     def build(self, params, rng, level):
         steps = steps_for(level, rng, params)
-        for attempt in range(ATTEMPTS):
-            if attempt % 25 == 0:  # some boards give both readings one cell after N steps from any start
-                rows, cols = board_for(rng, params)
-            found = logic.sample(rng, rows, cols, steps)
+        found, rows, cols = self._start(params, rng, steps)
+        drawn_steps = not params.get("steps") and level is None
+        for _redraw in range(STEP_REDRAWS if found is None and drawn_steps else 0):
+            # a set column count rules out every start for some step counts (a multiple of both the columns and
+            # twice one less): draw the steps again (an item whose first steps work is drawn as before)
+            steps = steps_for(level, rng, params)
+            found, rows, cols = self._start(params, rng, steps)
             if found is not None:
                 break
-        else:
-            raise GenerationError(f"bouncing-point: no start on {rows} x {cols} with different end cells after "
-                                  f"{steps} steps in {ATTEMPTS} draws (after N steps the two readings agree for "
-                                  "every start when N is a multiple of both the columns and twice one less)")
+        if found is None:
+            why = (f"no start on {rows} x {cols} with different end cells after {steps} steps in {ATTEMPTS} draws "
+                   "(after N steps the two readings agree for every start when N is a multiple of both the columns "
+                   "and twice one less)")
+            if params.get("cols") and not drawn_steps:
+                given = f"steps {steps}" if params.get("steps") else f"difficulty {level} (steps {steps})"
+                raise ParameterError(f"parameters 'cols' {cols} and {given}: {why}; choose other steps or columns")
+            raise GenerationError(f"bouncing-point: {why}")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         scene = {"start": found["start"], "velocity": found["velocity"], "steps": steps, "stem": stem}
         return Instance(rows=rows, cols=cols, scene=scene,
@@ -73,6 +82,20 @@ class BouncingPoint(PairedTask):
                         geometry=self.geometry(rows, cols), frame={},
                         params={"rows": rows, "cols": cols, "steps": steps},
                         knobs={"steps": steps}, facts={"rows": rows, "cols": cols, "steps": steps})
+
+    @staticmethod
+    def _start(params, rng, steps: int):
+        """(a start and velocity whose two readings end in different cells after ``steps``, or None after
+        ATTEMPTS draws; rows; columns): the board drawn again every 25 draws (some boards give both readings one
+        cell after N steps from any start)."""
+        found = None
+        for attempt in range(ATTEMPTS):
+            if attempt % 25 == 0:
+                rows, cols = board_for(rng, params)
+            found = logic.sample(rng, rows, cols, steps)
+            if found is not None:
+                break
+        return found, rows, cols
 
     def question(self, instance, variant, letters, contents):
         scene = instance.scene
