@@ -290,3 +290,29 @@ def test_an_interrupted_run_is_reported_by_verify_until_resumed(dataset):
     result = invoke("generate", "toy", "--out", str(dataset), "--count", "5", "--seed", "1")
     assert result.exit_code == 0
     assert invoke("verify", str(dataset)).exit_code == 0
+
+
+def test_a_task_with_no_items_for_the_settings_is_named(toy_host, tmp_path, monkeypatch):
+    """A selected task whose settings plan no item (a held-out task asked for its training set) is named on
+    stderr; where no selected task plans any, generate fails before writing anything, instead of writing an
+    empty dataset that ``bench verify`` then rejects."""
+    import attrs
+
+    (tmp_path / "idle_tasks.py").write_text(
+        "from toy_plugin import Dots\n\n"
+        "class Idle(Dots):\n"
+        "    def expand(self, params, count):\n"
+        "        return []\n\n"
+        "IDLE = Idle()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    task = attrs.evolve(toy_host.tasks["toy/dots"], name="idle", implementation="idle_tasks:IDLE")
+    monkeypatch.setitem(toy_host.tasks, task.id, task)
+    monkeypatch.setitem(toy_host.owner, task.id, "toy")
+
+    both = CliRunner().invoke(main, ["generate", "toy", "--out", str(tmp_path / "both"), "--count", "2"])
+    assert both.exit_code == 0 and "wrote 2 items" in both.stdout
+    assert "no items from toy/idle with these settings" in both.stderr
+
+    alone = CliRunner().invoke(main, ["generate", "toy/idle", "--out", str(tmp_path / "alone")])
+    assert alone.exit_code != 0 and "no items to make: toy/idle plans none" in alone.output
+    assert not (tmp_path / "alone").exists()

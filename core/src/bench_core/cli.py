@@ -183,6 +183,21 @@ def _plan_of(task: Any, settings: dict[str, str], seed: int, count: int | None, 
         raise ParameterError(f"{task.id}: {exc}") from exc
 
 
+def _report_idle(idle: Sequence[str], selected: int) -> None:
+    """Say which selected tasks plan no item with the run's settings (a held-out task asked for its training
+    set, say): on stderr where others still make items, as a ParameterError where none does."""
+    from bench_core.errors import ParameterError
+
+    if not idle:
+        return
+    shown = ", ".join(idle[:6]) + (f" and {len(idle) - 6} more" if len(idle) > 6 else "")
+    why = "with these settings (in preset=train, for one, a task held out of training has none)"
+    if len(idle) == selected:
+        raise ParameterError(f"no items to make: {shown} {'plans' if len(idle) == 1 else 'plan'} none {why}; "
+                             f"'bench tasks FAMILY/TASK' lists each task's parameters and presets")
+    click.echo(f"bench: no items from {shown} {why}", err=True)
+
+
 def _canonical_run(selectors: Sequence[str], count: int | None, seed: int, settings: dict[str, str],
                    selected: Sequence[Any]) -> dict[str, Any]:
     """The run's arguments with each setting converted by the first selected task that has it, defaults
@@ -225,9 +240,13 @@ def generate(selectors: tuple[str, ...], out_dir: str, count: int | None, seed: 
     try:
         host = _host()
         selected = host.select(selectors)
-        jobs = []
+        jobs, idle = [], []
         for task in selected:
-            jobs.extend(_plan_of(task, _settings_for(task, settings, selected), seed, count, len(selected)))
+            planned = _plan_of(task, _settings_for(task, settings, selected), seed, count, len(selected))
+            jobs.extend(planned)
+            if not planned:
+                idle.append(task.id)
+        _report_idle(idle, len(selected))
         run = _canonical_run(selectors, count, seed, settings, selected)
         check_run(out_dir, run, append)
         present = existing_ids(out_dir)
