@@ -383,3 +383,16 @@ def test_viewed_is_probes_d4_operation():
         for view in probe.D4:
             got, want = wg.viewed(view, rgb), probe.apply(view, rgb)
             assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_an_element_whose_shift_lies_off_the_folds_estimate_is_found():
+    """Version 0.1.2, seed 703, item 18 (found by a sweep): patch b, pm of a motif of long horizontal bars, was read
+    as p1. Its mirror holds exactly, 4 px from where the fold put the mirror's shift, and along the bars the
+    mismatch falls towards it (0.12 at the window's rim, 3 px). The search window now moves to a rim's best trial."""
+    built = build(TASK, {}, 703, 18)
+    scene = built.item.metadata["scene"]
+    assert [p["group"] for p in scene["patches"]] == ["pm", "pm", "pg", "pm"]
+    rgb = np.asarray(built.images[0].convert("RGB"))
+    left, top, right, bottom = scene["patches"][1]["box"]
+    group, scores, problems = verifier.read_group(rgb[top:bottom, left:right], scene["patches"][1]["basis"])
+    assert group == "pm" and not problems and scores["M[-1, 0, 0, 1]"] <= verifier.HOLD

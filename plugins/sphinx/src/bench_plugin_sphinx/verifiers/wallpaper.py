@@ -45,6 +45,9 @@ BIN_PX, BINS = 2.6, (24, 128)
 #: Inked pixels sampled for checking an element, at most (REFINE of them while its shift is searched for, CLIMB
 #: while it is followed from neighbour to neighbour).
 SAMPLES, REFINE, CLIMB = 1500, 120, 400
+#: Windows of whole-pixel shifts an element's shift is searched in, at most, compared in place (``Pixels.best``; a
+#: translation shorter than the lattice's is searched in one, so that it cannot walk back to no shift at all).
+WANDER = 4
 #: Inked pixels the translations are checked on where pixels are compared within one pixel (every one when
 #: compared in place).
 PERIOD_SAMPLES = 20000
@@ -252,15 +255,24 @@ class Pixels:
         total = n1 + n2
         return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
 
-    def best(self, a: np.ndarray, t: np.ndarray, radius: int) -> tuple[float, np.ndarray]:
+    def best(self, a: np.ndarray, t: np.ndarray, radius: int, windows: int = 1) -> tuple[float, np.ndarray]:
         """(mismatch, shift): the map's shift refined from ``t`` (the fold's bins are coarser than a pixel), then
         measured on every sampled pixel.  Compared in place, an exactly drawn pattern matches nowhere near its
         shift but at it, so every whole-pixel step within ``radius`` is tried; compared within a pixel, the
-        mismatch falls smoothly towards the shift, which is followed from neighbour to better neighbour."""
+        mismatch falls smoothly towards the shift, which is followed from neighbour to better neighbour.  In place, a
+        motif of long straight bars also mismatches less and less along them towards the shift, and the fold's
+        estimate can lie further off than ``radius`` along them: while the best trial lies on the window's rim, the
+        window is moved to it (up to ``windows`` windows in all)."""
         if self.reach == 0:
             steps = np.arange(-radius, radius + 1)
-            trials = np.rint(t) + np.array([(dx, dy) for dy in steps for dx in steps], float)
-            shift = trials[int(np.argmin(self.mismatch(a, trials, limit=REFINE)))]
+            window = np.array([(dx, dy) for dy in steps for dx in steps], float)
+            shift = np.rint(t)
+            for _window in range(windows):  # the best trial on the window's rim: the window moves there
+                trials = shift + window
+                k = int(np.argmin(self.mismatch(a, trials, limit=REFINE)))
+                shift = trials[k]
+                if np.abs(window[k]).max() < radius:
+                    break
         else:
             t, step, known = np.asarray(t, float), np.zeros(2), {}
             for _step in range(radius):  # whole-pixel steps from t, each shift measured once
@@ -336,7 +348,7 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     for m, tau in zip(seen, taus, strict=True):
         a = basis @ m @ np.linalg.inv(basis)  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
         name = f"M{m.ravel().tolist()}"
-        scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach)
+        scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach, WANDER)
         found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
         maps_px[name] = (a, shift)
     # the fold's peak can miss a map that is the product of two that hold (a half-turn under a quarter-turn that holds,
@@ -348,7 +360,7 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
                 continue
             (a1, t1), t2 = maps_px[first], maps_px[second][1]
             a, _ = maps_px[name]
-            score, shift = pixels.best(a, central(a, a1 @ t2 + t1), reach)
+            score, shift = pixels.best(a, central(a, a1 @ t2 + t1), reach, WANDER)
             if score < scores[name]:
                 scores[name] = score
                 found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
