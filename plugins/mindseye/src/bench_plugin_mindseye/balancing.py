@@ -17,6 +17,7 @@ typical" or "most atypical" points at the answer exactly as often as at any othe
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -43,23 +44,6 @@ def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray, 
     return ok.all(axis=-1)
 
 
-def _last_max(values: np.ndarray) -> np.ndarray:
-    """``values.max(axis=-1)`` for a short last axis (features, options), one element-wise maximum per entry:
-    numpy reduces along a short trailing axis slowly, and a maximum is exact either way."""
-    out = values[..., 0]
-    for k in range(1, values.shape[-1]):
-        out = np.maximum(out, values[..., k])
-    return out
-
-
-def _last_min(values: np.ndarray) -> np.ndarray:
-    """``values.min(axis=-1)`` for a short last axis (as ``_last_max``)."""
-    out = values[..., 0]
-    for k in range(1, values.shape[-1]):
-        out = np.minimum(out, values[..., k])
-    return out
-
-
 def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
               floors: np.ndarray, reach: np.ndarray, draws: int, small_odd: bool,
               room: np.ndarray | None = None, loose: float | None = None,
@@ -69,42 +53,84 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
     ``draws`` random spacings that satisfy ``_ranked`` (inf where none does) and those log scales: all but the
     largest option spaced at random beyond what the order needs, the largest placed inside the interval the
     conditions leave it.  With ``room`` (orders, options, (log lowest, log highest) scale)) the score is
-    instead how far the spacing overshoots the room (<= 0: some common factor fits every option in)."""
-    orders, count, _ = base.shape
+    instead how far the spacing overshoots the room (<= 0: some common factor fits every option in).
+
+    The arithmetic runs on one contiguous (orders, draws) array per option and feature (every element computed
+    as the broadcast expressions would, so the results are the same to the bit), and the features of only the
+    options the conditions read are made."""
+    orders, count, features = base.shape
     m = count // 2
-    trial = np.zeros((orders, draws, count))
     gaps = rng.uniform(0.0, gap, size=(orders, draws, count - 2))
+    shift = math.log1p(step)
+    # b[k][f]: option k's log feature f at scale 1, as a column against the draws
+    b = [[np.ascontiguousarray(base[:, k, f, None]) for f in range(features)] for k in range(count)]
+    trial = [np.zeros((orders, draws))]  # log scale of each option in size order
     for j in range(1, count - 1):
-        need = (base[:, None, j - 1] + power * trial[:, :, j - 1, None] + math.log1p(step) - base[:, None, j]) / power
-        trial[:, :, j] = _last_max(need) + gaps[:, :, j - 1]
-    v = np.exp(base[:, None, :-1] + power * trial[:, :, :-1, None])  # features of all but the largest option
-    lower = np.maximum(v[:, :, -1] * (1 + step), v[:, :, 1] + (v[:, :, 1] - v[:, :, 0] - floors) / factor)
-    upper = v[:, :, -1] + factor * (v[:, :, -1] - v[:, :, 0]) + floors
-    if small_odd:
-        upper = np.minimum(upper, v[:, :, m] + (v[:, :, m] - v[:, :, 0]) / (1 + step))
-    else:
-        lower = np.maximum(lower, v[:, :, m] + (1 + step) * (v[:, :, m] - v[:, :, 0]))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        lo = _last_max((np.log(lower) - base[:, None, -1]) / power)
-        hi = _last_min((np.log(upper) - base[:, None, -1]) / power)
-    trial[:, :, -1] = lo + (hi - lo) * rng.uniform(0.2, 0.6, size=(orders, draws))
+        need = None
+        for f in range(features):
+            x = (b[j - 1][f] + power[f] * trial[j - 1] + shift - b[j][f]) / power[f]
+            need = x if need is None else np.maximum(need, x)
+        trial.append(need + gaps[:, :, j - 1])
+
+    def feature(k: int, f: int) -> np.ndarray:
+        """Option k's feature f at its trial scale."""
+        return np.exp(b[k][f] + power[f] * trial[k])
+
+    lo = hi = None
+    for f in range(features):
+        v0, v1, vm, vl = feature(0, f), feature(1, f), feature(m, f), feature(count - 2, f)
+        lower = np.maximum(vl * (1 + step), v1 + (v1 - v0 - floors[f]) / factor)
+        upper = vl + factor * (vl - v0) + floors[f]
+        if small_odd:
+            upper = np.minimum(upper, vm + (vm - v0) / (1 + step))
+        else:
+            lower = np.maximum(lower, vm + (1 + step) * (vm - v0))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            low = (np.log(lower) - b[-1][f]) / power[f]
+            high = (np.log(upper) - b[-1][f]) / power[f]
+        lo = low if lo is None else np.maximum(lo, low)
+        hi = high if hi is None else np.minimum(hi, high)
+    trial.append(lo + (hi - lo) * rng.uniform(0.2, 0.6, size=(orders, draws)))
     if room is None:
-        size = reach[:, None] + trial
-        spread = _last_max(size) - _last_min(size)
+        size = [reach[:, k, None] + trial[k] for k in range(count)]
+        spread = functools.reduce(np.maximum, size) - functools.reduce(np.minimum, size)
     else:
-        spread = _last_max(room[:, None, :, 0] - trial) - _last_min(room[:, None, :, 1] - trial)
+        spread = (functools.reduce(np.maximum, [room[:, k, 0, None] - trial[k] for k in range(count)])
+                  - functools.reduce(np.minimum, [room[:, k, 1, None] - trial[k] for k in range(count)]))
     # rank only the spacings whose largest option has room (most have none): each one's test is its own
     ok = hi > lo
     rows, cols = np.nonzero(ok)
-    predicted = np.exp(base[rows] + power * trial[rows, cols][..., None])
-    ok[rows, cols] = _ranked(predicted, step, factor, floors, small_odd)
+    ok[rows, cols] = _ranked_rows(base[rows], power, [t[rows, cols] for t in trial], step, factor, floors, small_odd)
     spread = np.where(ok, spread, np.inf)
     if loose is None:
         best = spread.argmin(axis=1)
     else:  # a random one of the spacings within ``loose``, not the narrowest
         best = np.where(spread <= loose, rng.random(spread.shape), -1.0).argmax(axis=1)
     pick = np.arange(orders)
-    return spread[pick, best], trial[pick, best]
+    return spread[pick, best], np.column_stack([t[pick, best] for t in trial])
+
+
+def _ranked_rows(base: np.ndarray, power: np.ndarray, trial: Sequence[np.ndarray], step: float, factor: float,
+                 floors: np.ndarray, small_odd: bool) -> np.ndarray:
+    """``_ranked`` of the features ``exp(base + power * trial)`` (base: rows x options x features, trial: one
+    array of rows per option), the same values to the bit, made and tested one feature at a time on the rows
+    still in the running."""
+    count, features = base.shape[1], base.shape[2]
+    m = count // 2
+    ok = np.ones(len(base), dtype=bool)
+    live = np.arange(len(base))
+    for f in range(features):
+        v = [np.exp(base[live, k, f] + power[f] * trial[k][live]) for k in range(count)]
+        good = functools.reduce(np.logical_and, [v[k + 1] >= v[k] * (1 + step) for k in range(count - 1)])
+        low, high = v[m] - v[0], v[-1] - v[m]
+        good &= (low >= (1 + step) * high) if small_odd else (high >= (1 + step) * low)
+        good &= ((v[1] - v[0] <= factor * (v[-1] - v[1]) + floors[f])
+                 & (v[-1] - v[-2] <= factor * (v[-2] - v[0]) + floors[f]))
+        ok[live[~good]] = False
+        live = live[good]
+        if not len(live):
+            break
+    return ok
 
 
 def balanced_sizes(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
