@@ -44,6 +44,7 @@ inside the image, in view.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import math
@@ -579,21 +580,56 @@ def _band_canvas(height: int, width: int, stamps: Sequence[tuple[np.ndarray, np.
     reach of a sample when its offset from the sample's pixel is in ``_disc(radius)``).  Pixels beyond the
     image edge are left out (a published spur may run off the image).
 
-    Every distinct sample pixel stamps its disc, indexed flat, into one canvas padded by the largest disc's
-    reach, so no bounds test is needed per stamped pixel."""
-    discs = [_disc(radius) for _, _, radius, _ in stamps]
-    reach = max((int(np.abs(d).max(initial=0)) for d in discs), default=0)
-    row = width + 2 * reach
-    padded = np.zeros((height + 2 * reach, row), dtype=np.uint8)
+    The discs are stamped, indexed flat, into one canvas padded by twice the largest disc's reach, so no
+    bounds test is needed per stamped pixel.  Along a run of samples each sample pixel is at most one pixel
+    from the one before (a unit step), so it only adds the pixels of its disc that the previous disc misses
+    (its step's crescent, ``_crescents``); the first sample, and any after a longer jump, stamp the whole
+    disc."""
+    reach = max((int(np.abs(_disc(radius)).max(initial=0)) for _, _, radius, _ in stamps), default=0)
+    pad = 2 * reach  # a sample up to ``reach`` beyond the edge may ink the image; its disc reaches ``reach`` more
+    row = width + 2 * pad
+    padded = np.zeros((height + 2 * pad, row), dtype=np.uint8)
     flat = padded.reshape(-1)
-    for (starts, ends, _, bit), offsets in zip(stamps, discs, strict=True):
+    for starts, ends, radius, bit in stamps:
         points = np.floor(_samples(starts, ends)[0]).astype(np.int64)
         near = ((points[:, 0] >= -reach) & (points[:, 0] < width + reach) & (points[:, 1] >= -reach)
                 & (points[:, 1] < height + reach))
-        seeds = np.unique((points[near, 1] + reach) * row + points[near, 0] + reach)
-        targets = (seeds[:, None] + (offsets[:, 0] * row + offsets[:, 1])[None, :]).reshape(-1)
-        flat[targets] |= bit  # repeated targets all store the same old value | bit
-    return np.ascontiguousarray(padded[reach : reach + height, reach : reach + width])
+        points = points[near]
+        if not len(points):
+            continue
+        seeds = (points[:, 1] + pad) * row + points[:, 0] + pad
+        step = np.diff(points, axis=0)
+        unit = (np.abs(step[:, 0]) <= 1) & (np.abs(step[:, 1]) <= 1)
+        # which offsets each seed stamps: 0-8 the crescent of its unit step (row step + 1) * 3 + col step + 1
+        # (4, no step, has none), 9 the whole disc
+        kind = np.full(len(points), _WHOLE_DISC)
+        kind[1:][unit] = (step[unit, 1] + 1) * 3 + step[unit, 0] + 1
+        for code, part in enumerate(_crescents(radius)):
+            if code == 4:
+                continue
+            chosen = seeds[kind == code]
+            if len(chosen) and len(part):
+                flat[(chosen[:, None] + (part[:, 0] * row + part[:, 1])[None, :]).reshape(-1)] |= bit
+    return np.ascontiguousarray(padded[pad : pad + height, pad : pad + width])
+
+
+#: The ``kind`` of a seed that stamps its whole disc (``_band_canvas``).
+_WHOLE_DISC = 9
+
+
+@functools.lru_cache(maxsize=16)
+def _crescents(radius: float) -> tuple[np.ndarray, ...]:
+    """For each unit step (row step, col step) in {-1, 0, 1}^2, in the order (row + 1) * 3 + col + 1, the
+    (row, col) offsets o of ``_disc(radius)`` with o + step outside it: the pixels a disc moved by that step
+    covers that it did not before.  Then, tenth, the whole disc."""
+    disc = _disc(radius)
+    inside = set(map(tuple, disc.tolist()))
+    parts = [disc[np.array([(oy + dy, ox + dx) not in inside for oy, ox in disc.tolist()], dtype=bool)]
+             for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    parts.append(disc)
+    for part in parts:
+        part.flags.writeable = False
+    return tuple(parts)
 
 
 def _disc(radius: float) -> np.ndarray:

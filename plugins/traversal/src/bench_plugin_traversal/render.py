@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 from PIL import Image, ImageDraw
 
 from bench_plugin_traversal.glyphs import COLOURS, OUTLINE, shape_polygon, split_token
@@ -91,7 +92,9 @@ class Scene:
 
 
 def render_scene(scene: Scene) -> Image.Image:
-    """Draw ``scene`` as an RGB image of ``view`` x ``view`` pixels: spurs, then the line, then the markers.
+    """Draw ``scene`` as an image of ``view`` x ``view`` pixels: spurs, then the line, then the markers.  The
+    image is the palette image (mode "P") the core would write for the RGB picture (``_palette_compose``), so
+    the core encodes it as it is; an RGB image where the picture has more colours than a palette holds.
 
     The spurs and the line are grey, so they are drawn at ``SUPERSAMPLE`` times the size in one 8-bit grey
     plane and reduced there (a quarter of the bytes of an RGB canvas); the markers are then drawn over small
@@ -100,7 +103,7 @@ def render_scene(scene: Scene) -> Image.Image:
     reducing it (``_render_rgb``): a patch's corners are on whole output pixels, so the box filter sees the
     same blocks, and glyph coordinates are shifted by whole pixels after they are worked out, which Pillow
     rasterises alike.  Pillow's wide polygon outline masks with an image of the canvas's size, which a patch
-    also keeps small."""
+    also keeps small.  ``_render_rgb`` returns the RGB picture itself."""
     s = SUPERSAMPLE
     if s == 1 or not all(len(set(c)) == 1 for c in (BACKGROUND, LINE_COLOUR, SPUR_COLOUR)):
         return _render_rgb(scene)
@@ -110,15 +113,89 @@ def render_scene(scene: Scene) -> Image.Image:
     for p0, p1 in scene.spurs:
         _thick_line(draw, [p0, p1], SPUR_WIDTH_PX * s, SPUR_COLOUR[0], s)
     _thick_line(draw, scene.line, LINE_WIDTH_PX * s, LINE_COLOUR[0], s)
-    image = grey.reduce(s).convert("RGB")
+    patches = []
     for box, group in _marker_patches(scene, size):
         left, top = box[0], box[1]
         patch = grey.crop(box).convert("RGB")
         patch_draw = ImageDraw.Draw(patch)
         for marker in group:
             _draw_marker(patch_draw, marker, scene.glyph_radius * s, s, left, top)
-        image.paste(patch.reduce(s), (left // s, top // s))
+        patches.append(((left // s, top // s), patch.reduce(s)))
+    grey = grey.reduce(s)
+    image = _palette_compose(grey, patches)
+    if image is None:  # more colours than a palette holds: the RGB picture itself
+        image = grey.convert("RGB")
+        for corner, patch in patches:
+            image.paste(patch, corner)
     return image
+
+
+def _palette_compose(grey: Image.Image, patches: Sequence[tuple[tuple[int, int], Image.Image]]) -> Image.Image | None:
+    """The grey plane ``grey`` with the RGB ``patches`` pasted over it in order, as the palette image the
+    core writes for that RGB picture (``bench_core.images.palette_image``: its colours in ascending (r, g, b) order,
+    each pixel the index of its exact colour), composed from the grey levels and the small patches without
+    building the RGB picture; None if it shows more than 256 colours.
+
+    The colours are the grey levels left showing outside the patches (the plane's level counts less those of
+    the pixels each patch covers) and the colours of each patch where no later patch covers it; grey pixels
+    take their index through a table of 256 levels, patch pixels by a search of the sorted palette."""
+    width, height = grey.size
+    plane_bytes = grey.tobytes()
+    plane = np.frombuffer(plane_bytes, dtype=np.uint8).reshape(height, width)
+    counts = _level_counts(plane_bytes)
+    # (r << 16) | (g << 8) | b of every patch pixel: ascending keys are colours in ascending (r, g, b) order
+    keys = [np.frombuffer(patch.tobytes("raw", "XBGR"), dtype="<u4") >> 8 for _, patch in patches]
+    shown, covered = [], []
+    for k, ((x, y), patch) in enumerate(patches):
+        w, h = patch.size
+        visible = None
+        for (x2, y2), later in patches[k + 1:]:
+            x0, y0 = max(x, x2), max(y, y2)
+            x1, y1 = min(x + w, x2 + later.size[0]), min(y + h, y2 + later.size[1])
+            if x0 < x1 and y0 < y1:
+                if visible is None:
+                    visible = np.ones((h, w), dtype=bool)
+                visible[y0 - y:y1 - y, x0 - x:x1 - x] = False
+        under = plane[y:y + h, x:x + w].reshape(-1)
+        shown.append(keys[k] if visible is None else keys[k][visible.reshape(-1)])
+        covered.append(under if visible is None else under[visible.reshape(-1)])
+    if covered:
+        counts -= np.bincount(np.concatenate(covered), minlength=256)
+    levels = np.flatnonzero(counts).astype(np.uint32)
+    palette = np.unique(np.concatenate([levels * np.uint32(0x010101), *shown]))
+    if len(palette) > 256:
+        return None
+    table = np.zeros(256, dtype=np.uint8)
+    table[levels] = np.searchsorted(palette, levels * np.uint32(0x010101))
+    index = grey.point(table.tolist())
+    if patches:
+        # a pixel a later patch covers may have no index (it is pasted over): any byte does
+        indices = np.searchsorted(palette, np.concatenate(keys)).astype(np.uint8).tobytes()
+        offset = 0
+        for (corner, patch), patch_keys in zip(patches, keys, strict=True):
+            part = indices[offset:offset + len(patch_keys)]
+            offset += len(patch_keys)
+            index.paste(Image.frombuffer("L", patch.size, part, "raw", "L", 0, 1), corner)
+    image = index.convert("P")
+    rgb = np.stack([palette >> 16, (palette >> 8) & 0xFF, palette & 0xFF], axis=1).astype(np.uint8)
+    image.putpalette(rgb.tobytes())
+    return image
+
+
+_WHITE_WORD = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
+def _level_counts(plane: bytes) -> np.ndarray:
+    """How many bytes of ``plane`` hold each level 0-255 (int64): counted in the 8-byte words that are not
+    all 255 (the background, most of a line drawing), every other word adding 8 to level 255."""
+    tail = len(plane) % 8
+    words = np.frombuffer(plane, dtype=np.uint64, count=len(plane) // 8)
+    inked = np.flatnonzero(words != _WHITE_WORD)
+    counts = np.bincount(words[inked].view(np.uint8), minlength=256)
+    counts[255] += 8 * (len(words) - len(inked))
+    if tail:
+        counts += np.bincount(np.frombuffer(plane, dtype=np.uint8)[len(plane) - tail:], minlength=256)
+    return counts
 
 
 def _marker_patches(scene: Scene, size: int) -> list[tuple[tuple[int, int, int, int], list[Marker]]]:
