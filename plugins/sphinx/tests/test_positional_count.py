@@ -178,3 +178,17 @@ def test_dark_ink_is_every_channel_below_100_for_every_colour():
     keys = np.arange(1 << 24, dtype=np.uint32)
     expected = ((keys & 0xFF) < 100) & (((keys >> 8) & 0xFF) < 100) & ((keys >> 16) < 100)
     assert np.array_equal(token_reader.dark_mask(keys), expected)
+
+
+def test_a_token_beside_a_close_neighbour_reads_inside():
+    """Version 0.1.0, seed 706, item 9 (found by a sweep): circle 6, well inside the purple circle, has another circle
+    5 px away (the placement's least gap). The ring the verifier reads it on lay 4 px out, so one sample fell on the
+    neighbour's blended edge and the token read as straddling the boundary. The ring now lies halfway to a nearer
+    neighbour."""
+    from bench_plugin_sphinx.verifiers import positional_count as reader
+
+    built = build(TASK, seed=706, index=9)
+    scene = built.item.metadata["scene"]
+    assert scene["query"] == {"relation": "inside", "target": 0, "kind": "circle"} and built.item.answer == "8"
+    assert reader._clearance(scene["tokens"], 5) < 2 * reader.RING_OFFSET
+    assert reader.verify(built.item, built.images) == []

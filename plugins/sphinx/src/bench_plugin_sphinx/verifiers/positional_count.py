@@ -4,11 +4,12 @@ Every recorded token must be drawn where it is recorded, as its kind (``verifier
 dark ink may lie off the tokens, the shapes' outline bands and the frame (an unrecorded token would show
 there).  Each shape's pixels (its exact fill colour, and the dark pixels of its outline band) give its extreme
 points; each token's dark pixels give its own.  A token is inside a shape when a ring of samples just around
-it shows only the shape's fill colour, outside when none does (anything else: it straddles the boundary); it
-is left of, right of, above or below a shape when its ink ends before the shape's ink begins on that side,
-and a token within 2 px of that line fails the item as too close to call.  The tokens of the asked kind in
-the asked relation to the asked shape are counted; the count must be the answer.  The question must name
-the relation, the shape (its colour as ``name (#hex)``) and the kind the scene records.
+it (4 px out, or halfway to a nearer neighbour) shows only the shape's fill colour, outside when none does
+(anything else: it straddles the boundary); it is left of, right of, above or below a shape when its ink ends
+before the shape's ink begins on that side, and a token within 2 px of that line fails the item as too close to
+call.  The tokens of the asked kind in the asked relation to the asked shape are counted; the count must be the
+answer.  The question must name the relation, the shape (its colour as ``name (#hex)``) and the kind the scene
+records.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ PLURALS = {"circle": "circles", "triangle": "triangles", "square": "squares", "p
 STRAY = 10
 BORDERLINE = 2
 RING_SAMPLES = 32
+#: The ring a token is read inside or outside on lies this far (px) beyond its circumscribed disc, or halfway to
+#: the nearest other token's disc where that is nearer (a neighbour's blended edge is no fill colour).
+RING_OFFSET = 4.0
+
+
+def _clearance(tokens: list[list], k: int) -> float:
+    """The gap (px) between token ``k``'s recorded circumscribed disc and the nearest other token's (inf if none)."""
+    _kind, cx, cy, radius, _turn = tokens[k]
+    gaps = [math.hypot(x - cx, y - cy) - r - radius for j, (_, x, y, r, _) in enumerate(tokens) if j != k]
+    return min(gaps, default=math.inf)
 
 
 def _fill_key(hex_colour: str) -> int:
@@ -72,9 +83,10 @@ def verify(item, images) -> list[str]:
             continue
         if relation in ("inside", "outside"):
             _kind, cx, cy, radius, _turn = token
+            ring = radius + min(RING_OFFSET, _clearance(tokens, k) / 2)
             angles = np.arange(RING_SAMPLES) * 2 * math.pi / RING_SAMPLES
-            xs = np.clip(np.rint(cx + (radius + 4) * np.cos(angles)).astype(int), 0, width - 1)
-            ys = np.clip(np.rint(cy + (radius + 4) * np.sin(angles)).astype(int), 0, height - 1)
+            xs = np.clip(np.rint(cx + ring * np.cos(angles)).astype(int), 0, width - 1)
+            ys = np.clip(np.rint(cy + ring * np.sin(angles)).astype(int), 0, height - 1)
             on_fill = int(np.count_nonzero(fill[ys, xs]))
             if 0 < on_fill < RING_SAMPLES:
                 failures.append(f"token {k + 1} straddles the boundary of the {target['colour']} {target['kind']}")
