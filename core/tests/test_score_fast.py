@@ -260,7 +260,9 @@ METADATA_VARIANTS = ['{"variant":"mv","scene":{"variant":"inner"}}', '{"scene":{
                      '{"variant":["a","b"],"count":1}', '{"variant":null,"tag":"t"}', '{"scene":{"variant":"only"}}',
                      '{"variant":"first","variant":"last"}', '{"weight":NaN,"variant":"beside-nan"}',
                      '{"big":123456789012345678901234567890,"variant":"beside-big"}', '{"v\\u0061riant":"escaped"}',
-                     '{"count":2}']
+                     '{"count":2}', '{"scene":{"variant":"inner","n":[1,2.5]},"variant" : "after-scene" }',
+                     '{"note":"a [bracket {","variant":"beside-brackets"}', '{"list":[{"variant":"deep"}],"k":"v"}',
+                     '{"variant":"early","scene":{"variant":"inner","x":[[1.5]]}}']
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -290,7 +292,8 @@ def test_variants_in_the_metadata_and_number_responses_score_as_the_plain_path(t
     host = BUILDER.host()
     fast = score_dataset(root, root / "predictions.jsonl", host=host, workers=workers)
     assert _numbers(fast) == plain_report(root, root / "predictions.jsonl", [], host)
-    groups = {"mv", "5", '["a", "b"]', "null", "last", "beside-nan", "beside-big", "escaped"}
+    groups = {"mv", "5", '["a", "b"]', "null", "last", "beside-nan", "beside-big", "escaped", "after-scene",
+              "beside-brackets", "early"}
     assert groups <= set(fast["by"]["variant"])
     monkeypatch.setattr(score_lines, "_fast_loads", None)
     monkeypatch.setattr(predictions, "_fast_loads", None)

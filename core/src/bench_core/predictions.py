@@ -363,38 +363,39 @@ class PredictionIndex:
         count = len(self._hashes)
         if not count:
             return [(False, None)] * len(ids)
-        hashes = map(hash, ids) if set(map(type, ids)) == _TEXT else (hash(i) if isinstance(i, str) else 0 for i in ids)
+        texts = set(map(type, ids)) == _TEXT
+        hashes = map(hash, ids) if texts else (hash(i) if isinstance(i, str) else 0 for i in ids)
         wanted = np.fromiter(hashes, dtype=np.int64, count=len(ids))
         order = wanted.argsort()  # searched in order: numpy starts each search where the one before ended
         positions = np.empty(len(ids), dtype=np.intp)
         positions[order] = np.searchsorted(self._hashes, wanted[order])
         clipped = np.minimum(positions, count - 1)
-        hit = (self._hashes[clipped] == wanted) & (positions < count)
-        hits = np.flatnonzero(hit)
-        starts, lengths = self._starts[clipped[hits]], self._lengths[clipped[hits]]
+        hits = np.flatnonzero((self._hashes[clipped] == wanted) & (positions < count))
         out: list[tuple[bool, Any]] = [(False, None)] * len(ids)
         if not len(hits):
             return out
-        found: list[int] = []
-        first = int(starts.min())
-        last = int((starts + lengths).max())
-        data = self._pread(last - first, first) if last - first <= SPAN_BYTES else None
-        wanted_ids, lines = [], []
-        for k, at, length, position in zip(hits.tolist(), (starts - first).tolist(), lengths.tolist(),
-                                           positions[hits].tolist(), strict=True):
-            item_id = ids[k]
-            if not isinstance(item_id, str):
-                continue
-            line = data[at : at + length] if data is not None else self._pread(length, at + first)
-            if len(line) != length:
+        if not texts:  # an id that is not a string is never found
+            hits = hits[[isinstance(ids[k], str) for k in hits.tolist()]]
+        starts, lengths, positions = self._starts[clipped[hits]], self._lengths[clipped[hits]], positions[hits]
+        ends = starts + lengths
+        first, last = int(starts.min()), int(ends.max())
+        if last - first <= SPAN_BYTES:  # one read for the batch's lines
+            data = self._pread(last - first, first)
+            if len(data) != last - first:
                 raise DatasetError(f"predictions {self.path} changed while it was being scored")
-            wanted_ids.append((k, item_id, position))
-            lines.append(line)
-        for (k, item_id, position), record in zip(wanted_ids, decode_lines(lines), strict=True):
+            lines = [data[a:b] for a, b in zip((starts - first).tolist(), (ends - first).tolist(), strict=True)]
+        else:
+            lines = [self._pread(n, a) for a, n in zip(starts.tolist(), lengths.tolist(), strict=True)]
+            if any(len(line) != n for line, n in zip(lines, lengths.tolist(), strict=True)):
+                raise DatasetError(f"predictions {self.path} changed while it was being scored")
+        found: list[int] = []
+        keep = found.append
+        for k, position, record in zip(hits.tolist(), positions.tolist(), decode_lines(lines), strict=True):
             if record is None:
                 raise DatasetError(f"predictions {self.path} changed while it was being scored")
+            item_id = ids[k]
             if record["id"] == item_id:
-                found.append(position)
+                keep(position)
                 out[k] = (True, record["response"])
             else:  # another id with the same hash: walk the entries that share it
                 out[k] = self.lookup(item_id, position)
