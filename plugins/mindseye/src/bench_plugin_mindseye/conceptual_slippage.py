@@ -66,6 +66,7 @@ from bench_plugin_mindseye.attributes import (
 from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
 from bench_plugin_mindseye.base import Turns
 from bench_plugin_mindseye.layout import BACKGROUND, SUPERSAMPLE, Tile
+from bench_plugin_mindseye.memo import memoised
 from bench_plugin_mindseye.nuisance import FRAME, lookalike_pair, option_features, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -217,13 +218,14 @@ class ConceptualSlippage(SizePlannedTask):
     def _made(self, rng: np.random.Generator, concept: str, look: Look, strength: str, majority: str
               ) -> tuple[Panel, Versions | Panel] | None:
         """One nuisance draw built (``BUILDERS``): the conforming panel and the violating versions (of which the
-        first that can be made is made already), or, for words, the conforming and the violating panel; None if
-        the draw cannot carry the concept."""
+        first that can be made is made already, unless the builder is ``Versions.sure`` that all can), or, for
+        words, the conforming and the violating panel; None if the draw cannot carry the concept."""
         try:
             made = BUILDERS[concept](rng, look, strength, majority)
             if concept == "word":
                 return made
-            made[1].first()
+            if not made[1].sure:
+                made[1].first()
         except Unbuildable:
             return None
         return Panel(marks=tuple(made[0]), rows=concept == "alignment"), made[1]
@@ -664,10 +666,18 @@ def quantised(points: Any) -> np.ndarray:
 
 
 def quantised_rings(polygon: Polygon) -> list[np.ndarray]:
-    """The rings of a mark (exterior first, then holes) quantised to the ``GRID``, without closing points."""
+    """The rings of a mark (exterior first, then holes) quantised to the ``GRID``, without closing points (made
+    once per polygon: drawing and describing a mark read the same rings)."""
     if polygon.geom_type != "Polygon":
         raise ValueError(f"a mark must be one polygon, not a {polygon.geom_type}")
-    return [quantised(ring.coords)[:-1] for ring in (polygon.exterior, *polygon.interiors)]
+    return memoised(polygon, "quantised rings", _quantised_rings)
+
+
+def _quantised_rings(polygon: Polygon) -> list[np.ndarray]:
+    rings = [quantised(ring.coords)[:-1] for ring in (polygon.exterior, *polygon.interiors)]
+    for ring in rings:
+        ring.setflags(write=False)
+    return rings
 
 
 def misfit_of(features: np.ndarray, target: np.ndarray, scale: np.ndarray) -> float:

@@ -32,8 +32,10 @@ from bench_plugin_mindseye.slippage_panels import (
     Look,
     Mark,
     Panel,
+    affine_chain,
     open_outline,
     outline,
+    rotation,
     rows_residual,
     scatter,
     shape_polygon,
@@ -52,12 +54,15 @@ class Versions:
     version's marks, or None where that version cannot be made.  Recipes draw nothing (the builder has drawn
     every version's random values before it returns), so asking for the first version that can be made (the
     proof that the draw carries the concept, ``first``) or for every one (``every``) leaves the generator where
-    it is.  No version that can be made: ``Unbuildable``."""
+    it is.  No version that can be made: ``Unbuildable``.  ``sure``: the builder knows that every version can
+    be made whenever its conforming panel can, so no proof is needed (``ConceptualSlippage._made``)."""
 
-    def __init__(self, recipes: Sequence[Callable[[], list[Mark] | None]], reason: str):
+    def __init__(self, recipes: Sequence[Callable[[], list[Mark] | None]], reason: str, sure: bool = False):
         self._recipes = list(recipes)
         self._made: list[list[Mark] | None] = []
         self.reason = reason
+        #: every version can be made whenever the conforming panel can: making one proves nothing
+        self.sure = sure
 
     @classmethod
     def of(cls, versions: Sequence[list[Mark]], reason: str) -> Versions:
@@ -385,8 +390,7 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
         else:
             raise Unbuildable("no room for a pair")
         shape = shape_polygon(look.kind(i), p, look.radius, look.rotation)
-        image = affinity.rotate(affinity.scale(affinity.rotate(shape, -axis, origin=(0.5, 0.5)), 1, -1,
-                                               origin=(0.5, 0.5)), axis, origin=(0.5, 0.5))
+        image = _mirrored(shape, axis)
         marks += [Mark(shape, look.colour(i), look.kind(i)), Mark(image, look.colour(i), look.kind(i))]
         originals += [p, mirror]
     # the moved objects stay within the box of the symmetric layout (moving out of it would enlarge the ink's
@@ -423,6 +427,14 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
     if not versions:
         raise Unbuildable("nowhere to move")
     return marks, Versions.of(versions, "nowhere to move")
+
+
+def _mirrored(shape: Polygon, axis: float) -> Polygon:
+    """``shape`` (no holes) mirrored about the line through the panel centre at ``axis`` degrees: turned by
+    -``axis``, flipped top to bottom, turned back (the maps of ``shapely.affinity.rotate`` and ``scale`` about the
+    centre, applied in turn, ``affine_chain``)."""
+    return affine_chain(shape, (rotation(-axis * math.pi / 180.0, (0.5, 0.5)), (1.0, 0.0, 0.0, -1.0, 0.0, 1.0),
+                                rotation(axis * math.pi / 180.0, (0.5, 0.5))))
 
 
 def _box_gap(a: Sequence[float], b: Sequence[float]) -> float:
@@ -466,9 +478,13 @@ def build_border(rng: np.random.Generator, look: Look, strength: str, majority: 
     same = rng.uniform(*WIDTH[majority])
     other = rng.uniform(*WIDTH[minority])
     hollow = ["hollow"] * look.count
-    return (_marks(look, centres, hollow, [same] * look.count),
-            Versions.of([_marks(look, centres, hollow, [other if i in changed else same for i in range(look.count)])
-                         for changed in _chosen(look.count, strength)], "no border"))
+    # every outline of these widths can be made on the border's shapes (circles, pentagons, hexagons of radius
+    # 0.095 or more: the hole keeps (1 - 0.6)^2 of the area, well above ``outline``'s 0.12), so the versions are
+    # made only when they are asked for
+    recipes = [functools.partial(_marks, look, centres, hollow, [other if i in changed else same
+                                                                 for i in range(look.count)])
+               for changed in _chosen(look.count, strength)]
+    return _marks(look, centres, hollow, [same] * look.count), Versions(recipes, "no border", sure=True)
 
 
 def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majority: str) -> Twins:
@@ -487,9 +503,12 @@ def build_hollowness(rng: np.random.Generator, look: Look, strength: str, majori
         if any(2 * Polygon(ring).area / Polygon(ring).length < 1.2 * MIN_HOLE for ring in shape.interiors):
             raise Unbuildable("the hole would close up")
     minority = "hollow" if majority == "solid" else "solid"
+    # every mark can be drawn filled and (as just made) hollow, so the versions are made only when asked for
+    recipes = [functools.partial(_marks, look, centres, [minority if i in changed else majority
+                                                         for i in range(look.count)], [width] * look.count)
+               for changed in _chosen(look.count, strength)]
     return (_marks(look, centres, [majority] * look.count, [width] * look.count),
-            Versions.of([_marks(look, centres, [minority if i in changed else majority for i in range(look.count)],
-                                [width] * look.count) for changed in _chosen(look.count, strength)], "no fill"))
+            Versions(recipes, "no fill", sure=True))
 
 
 #: Letters whose mirror image is themselves (A H I M O T U V W X Y), from the glyphs.

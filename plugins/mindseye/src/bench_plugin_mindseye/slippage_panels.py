@@ -17,7 +17,6 @@ import attrs
 import numpy as np
 import shapely
 from PIL import Image
-from shapely import affinity
 from shapely.geometry import Polygon, box
 
 from bench_plugin_mindseye.attributes import (
@@ -148,12 +147,49 @@ def outline(shape: Polygon, width: float) -> Polygon:
 
 def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: float) -> Polygon:
     """An outline with a cut of width ``gap`` on the side at ``angle`` (open: no enclosed hole)."""
-    cut = affinity.rotate(box(0.0, -gap / 2, 1.0, gap / 2), angle, origin=(0, 0), use_radians=True)
-    cut = affinity.translate(cut, *centre)
+    cut = affine_each([box(0.0, -gap / 2, 1.0, gap / 2)], [rotation(angle, (0, 0))])[0]
+    cut = affine_each([cut], [(1.0, 0.0, 0.0, 1.0, *centre)])[0]
     result = band.difference(cut)
     if result.geom_type != "Polygon" or result.interiors:
         raise ValueError("the cut did not open the outline")
     return result
+
+
+def affine_each(polygons: Sequence[Polygon], matrices: Sequence[Sequence[float]]) -> list[Polygon]:
+    """Each polygon moved by its own affine map ``(a, b, d, e, xoff, yoff)``: x' = a x + b y + xoff, y' = d x + e
+    y + yoff, evaluated in that order as ``shapely.affinity.affine_transform`` evaluates it (so the coordinates
+    are the same bit for bit), every polygon's coordinates in one pass."""
+    geometries = np.empty(len(polygons), dtype=object)
+    geometries[:] = polygons
+    coords, index = shapely.get_coordinates(geometries, return_index=True)
+    m = np.asarray(matrices, dtype=float)[index]
+    x, y = coords[:, 0], coords[:, 1]
+    moved = np.stack([m[:, 0] * x + m[:, 1] * y + m[:, 4], m[:, 2] * x + m[:, 3] * y + m[:, 5]]).T
+    return list(shapely.set_coordinates(geometries, moved))
+
+
+def affine_chain(polygon: Polygon, matrices: Sequence[Sequence[float]]) -> Polygon:
+    """One polygon moved by each affine map of ``matrices`` in turn, bit for bit as ``affine_each`` one map at a
+    time (a polygon without holes: its exterior's coordinates are mapped and made a polygon again)."""
+    if polygon.interiors:
+        raise ValueError("affine_chain maps polygons without holes")
+    coords = shapely.get_coordinates(polygon)
+    x, y = coords[:, 0], coords[:, 1]
+    for a, b, d, e, xoff, yoff in matrices:
+        x, y = a * x + b * y + xoff, d * x + e * y + yoff
+    return Polygon(np.stack([x, y]).T)
+
+
+def rotation(angle: float, origin: Sequence[float]) -> tuple[float, ...]:
+    """The affine map (``affine_each``) of ``shapely.affinity.rotate`` by ``angle`` radians about ``origin``, its
+    coefficients computed as that function computes them."""
+    cosp, sinp = math.cos(angle), math.sin(angle)
+    if abs(cosp) < 2.5e-16:
+        cosp = 0.0
+    if abs(sinp) < 2.5e-16:
+        sinp = 0.0
+    x0, y0 = origin
+    return (cosp, -sinp, sinp, cosp, x0 - x0 * cosp + y0 * sinp, y0 - x0 * sinp - y0 * cosp)
 
 
 _MOMENT_DIVISORS = np.array([2.0, 6.0, 6.0, 12.0, 12.0, 24.0])
@@ -433,8 +469,9 @@ class Panel:
         best = float(t[ok].max())
         if best < 1.0 + 1e-3:
             return self
-        moved = [Mark(affinity.translate(m.polygon, *((best - 1.0) * (c - middle))), m.colour, m.kind)
-                 for m, c in zip(self.marks, centres, strict=True)]
+        shifts = [(1.0, 0.0, 0.0, 1.0, *((best - 1.0) * (c - middle)).tolist()) for c in centres]
+        moved = [Mark(polygon, m.colour, m.kind)
+                 for m, polygon in zip(self.marks, affine_each(polys, shifts), strict=True)]
         return Panel(marks=tuple(moved), rows=self.rows)
 
     def scaled(self, scale: float) -> Panel:
@@ -450,8 +487,9 @@ class Panel:
                          centre)
         offset = moved - scale * centre
         matrix = [scale, 0.0, 0.0, scale, float(offset[0]), float(offset[1])]
-        return Panel(marks=tuple(Mark(affinity.affine_transform(m.polygon, matrix), m.colour, m.kind)
-                                for m in self.marks), rows=self.rows)
+        moved = affine_each([m.polygon for m in self.marks], [matrix] * len(self.marks))
+        return Panel(marks=tuple(Mark(polygon, m.colour, m.kind) for m, polygon in zip(self.marks, moved, strict=True)),
+                     rows=self.rows)
 
     def attributes(self) -> dict[str, Any]:
         """The concept attributes, measured from the geometry (once per panel: the geometry never changes)."""

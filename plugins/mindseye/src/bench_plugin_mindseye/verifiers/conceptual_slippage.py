@@ -401,20 +401,36 @@ def outline_profile(ring: np.ndarray) -> np.ndarray:
     """A closed outline (vertices, either way round) as its distance from its convex hull's centroid in each of
     PROFILE_BINS directions (the farthest outline point in that direction), over the mean: a function of the
     shape alone, not of its place or size; a turn shifts it cyclically, a mirror image reverses it."""
-    ring = np.asarray(ring, dtype=float)
-    closed = np.vstack([ring, ring[:1]])
-    length = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
-    t = np.linspace(0.0, length[-1], 8 * PROFILE_BINS, endpoint=False)
-    points = np.column_stack([np.interp(t, length, closed[:, 0]), np.interp(t, length, closed[:, 1])])
-    hull = shapely.convex_hull(shapely.multipoints(ring))
-    offset = points - np.array(hull.centroid.coords[0])
+    return outline_profiles([ring])[0]
+
+
+def outline_profiles(rings: Sequence[np.ndarray]) -> np.ndarray:
+    """``outline_profile`` of each ring (one row each), the rings' hulls and directions measured all at once."""
+    rings = [np.asarray(ring, dtype=float) for ring in rings]
+    samples = 8 * PROFILE_BINS
+    points = np.empty((len(rings) * samples, 2))
+    for k, ring in enumerate(rings):
+        closed = np.vstack([ring, ring[:1]])
+        length = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
+        t = np.linspace(0.0, length[-1], samples, endpoint=False)
+        points[k * samples:(k + 1) * samples, 0] = np.interp(t, length, closed[:, 0])
+        points[k * samples:(k + 1) * samples, 1] = np.interp(t, length, closed[:, 1])
+    owner = np.repeat(np.arange(len(rings)), [len(ring) for ring in rings])
+    hulls = shapely.convex_hull(shapely.multipoints(np.vstack(rings), indices=owner))
+    centres = shapely.get_coordinates(shapely.centroid(hulls))
+    offset = points - np.repeat(centres, samples, axis=0)
     bins = np.floor((np.arctan2(offset[:, 1], offset[:, 0]) + np.pi) / (2 * np.pi) * PROFILE_BINS).astype(int)
-    profile = np.full(PROFILE_BINS, -1.0)
-    np.maximum.at(profile, bins % PROFILE_BINS, np.hypot(*offset.T))
-    seen = profile >= 0
+    profiles = np.full(len(rings) * PROFILE_BINS, -1.0)
+    row = np.repeat(np.arange(len(rings)) * PROFILE_BINS, samples)
+    np.maximum.at(profiles, row + bins % PROFILE_BINS, np.hypot(*offset.T))
+    profiles = profiles.reshape(len(rings), PROFILE_BINS)
     index = np.arange(PROFILE_BINS)
-    profile = np.interp(index, index[seen], profile[seen], period=PROFILE_BINS)
-    return profile / profile.mean()
+    for k, profile in enumerate(profiles):
+        seen = profile >= 0
+        if not seen.all():
+            profile = np.interp(index, index[seen], profile[seen], period=PROFILE_BINS)
+        profiles[k] = profile / profile.mean()
+    return profiles
 
 
 def profile_distance(profile: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -422,26 +438,45 @@ def profile_distance(profile: np.ndarray, others: np.ndarray) -> np.ndarray:
     image that fit best (every cyclic shift of the row and of the row reversed, by FFT correlation)."""
     others = np.atleast_2d(others)
     both = np.concatenate([others, others[:, ::-1]])
-    correlation = np.fft.irfft(np.fft.rfft(both, axis=1) * np.conj(np.fft.rfft(profile)), n=PROFILE_BINS, axis=1)
-    squares = (profile ** 2).sum() + (both ** 2).sum(axis=1, keepdims=True) - 2.0 * correlation
-    best = np.sqrt(np.maximum(squares, 0.0).min(axis=1) / PROFILE_BINS)
-    return np.minimum(best[:len(others)], best[len(others):])
+    return _best_fits(profile, np.fft.rfft(both, axis=1), (both ** 2).sum(axis=1, keepdims=True), len(others))
+
+
+def _best_fits(profile: np.ndarray, spectra: np.ndarray, energies: np.ndarray, count: int) -> np.ndarray:
+    """``profile_distance`` of each row of ``profile`` (one profile, or a stack of them: a row of distances each)
+    from the rows' spectra (``rfft``) and sums of squares, the mirrored rows after the ``count`` rows themselves."""
+    own = np.conj(np.fft.rfft(profile, axis=-1))[..., None, :]
+    correlation = np.fft.irfft(spectra * own, n=PROFILE_BINS, axis=-1)
+    squares = (profile ** 2).sum(axis=-1)[..., None, None] + energies - 2.0 * correlation
+    best = np.sqrt(np.maximum(squares, 0.0).min(axis=-1) / PROFILE_BINS)
+    return np.minimum(best[..., :count], best[..., count:])
 
 
 _KIND_PROFILES = np.array([outline_profile(_kind_outline(kind)) for kind in KINDS])
+#: The kinds' profiles and their mirror images, as ``profile_distance`` compares with them (made once).
+_KIND_BOTH = np.concatenate([_KIND_PROFILES, _KIND_PROFILES[:, ::-1]])
+_KIND_SPECTRA = np.fft.rfft(_KIND_BOTH, axis=1)
+_KIND_ENERGIES = (_KIND_BOTH ** 2).sum(axis=1, keepdims=True)
 
 
 def mark_kind(polygon: Polygon) -> str | None:
     """The shape kind of a mark, from its outer outline (``outline_profile``, nearest of ``KINDS`` within
     KIND_MATCH with every other kind beyond KIND_APART; UNDECIDED otherwise), or None for an outline cut open
     (its cut removes part of the outline, a corner even: the kind is not measured)."""
-    if not polygon.interiors and _relative_stroke(polygon) < SOLID:
-        return None
-    distance = profile_distance(outline_profile(np.asarray(polygon.exterior.coords)[:-1]), _KIND_PROFILES)
-    nearest, second = np.argsort(distance)[:2]
-    if distance[nearest] <= KIND_MATCH and distance[second] >= KIND_APART:
-        return KINDS[int(nearest)]
-    return UNDECIDED
+    return mark_kinds([polygon])[0]
+
+
+def mark_kinds(polygons: Sequence[Polygon]) -> list[str | None]:
+    """``mark_kind`` of each mark, the outlines profiled all at once."""
+    measured = [k for k, polygon in enumerate(polygons) if polygon.interiors or _relative_stroke(polygon) >= SOLID]
+    kinds: list[str | None] = [None] * len(polygons)
+    if not measured:
+        return kinds
+    profiles = outline_profiles([np.asarray(polygons[k].exterior.coords)[:-1] for k in measured])
+    for k, distance in zip(measured, _best_fits(profiles, _KIND_SPECTRA, _KIND_ENERGIES, len(KINDS)), strict=True):
+        nearest, second = np.argsort(distance)[:2]
+        kinds[k] = (KINDS[int(nearest)] if distance[nearest] <= KIND_MATCH and distance[second] >= KIND_APART
+                    else UNDECIDED)
+    return kinds
 
 
 def mixed_values(description: Mapping[str, Any], grid: int) -> tuple[dict[str, Any], list[str]]:
@@ -457,9 +492,9 @@ def mixed_values(description: Mapping[str, Any], grid: int) -> tuple[dict[str, A
     if ((apart > COLOURS_SAME) & (apart < COLOURS_APART)).any():
         mixed_colours = UNDECIDED
     kinds, notes = [], []
-    for k, ((polygon, _), record) in enumerate(zip(marks, description["marks"], strict=True)):
+    shapes = mark_kinds([polygon for polygon, _ in marks])
+    for k, (measured, record) in enumerate(zip(shapes, description["marks"], strict=True)):
         recorded = str(record.get("kind", ""))
-        measured = mark_kind(polygon)
         if measured is not None and measured != recorded:
             notes.append(f"mark {k + 1} is recorded as a {recorded or 'shape of no kind'} but its outline is "
                          + (f"a {measured}" if measured != UNDECIDED else "of no clear kind"))
@@ -640,9 +675,16 @@ def _fill_marks(marks: Sequence[Sequence[np.ndarray]], side: int) -> np.ndarray:
     centre = rows + 0.5
     x = p[edge, 0] + (centre - p[edge, 1]) * (q[edge, 0] - p[edge, 0]) / (q[edge, 1] - p[edge, 1])
     columns = np.clip(np.ceil(x - 0.5), 0, side).astype(np.int64)  # first pixel whose centre is past the crossing
-    steps = np.bincount(rows * (side + 1) + columns, weights=w[edge], minlength=side * (side + 1))
-    inside = np.rint(np.cumsum(steps.reshape(side, side + 1)[:, :side], axis=1)).astype(np.int16)
-    labels[:] = inside - 1
+    if not len(rows):
+        return labels
+    # only the window of rows and columns the crossings span: outside it every running sum is 0 (the weights
+    # are whole numbers, so the sums are exact and a window's sums are the whole rows' sums)
+    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(columns.min()), int(columns.max()) + 1
+    width = c1 - c0
+    steps = np.bincount((rows - r0) * width + (columns - c0), weights=w[edge], minlength=(r1 - r0) * width)
+    inside = np.rint(np.cumsum(steps.reshape(r1 - r0, width), axis=1)).astype(np.int16)
+    c1 = min(c1, side)
+    labels[r0:r1, c0:c1] = inside[:, :c1 - c0] - 1
     return labels
 
 
