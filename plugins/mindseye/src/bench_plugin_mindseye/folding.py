@@ -235,23 +235,25 @@ def same_set(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]], toleran
         return False
     if not len(a):
         return True
-    pa, pb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    d = np.linalg.norm(pa[:, None, :] - pb[None, :, :], axis=2)
-    return bool(d.min(axis=1).max() < tolerance and d.min(axis=0).max() < tolerance)
+    pa = [(float(x), float(y)) for x, y in a]
+    pb = [(float(x), float(y)) for x, y in b]
+    # plain arithmetic on a few points: each distance is sqrt(dx * dx + dy * dy), as numpy's norm computes it
+    d = [[math.sqrt((x - u) * (x - u) + (y - v) * (y - v)) for u, v in pb] for x, y in pa]
+    return max(min(row) for row in d) < tolerance and max(min(column) for column in zip(*d, strict=True)) < tolerance
 
 
 def min_separation(points: Sequence[Sequence[float]]) -> float:
     """The smallest distance between two of the points (inf for fewer than two)."""
-    p = np.asarray(points, dtype=float).reshape(-1, 2)
-    if len(p) < 2:
-        return math.inf
-    d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2)
-    d[np.diag_indices(len(p))] = math.inf
-    return float(d.min())
+    p = [(float(x), float(y)) for x, y in np.asarray(points, dtype=float).reshape(-1, 2)]
+    best = math.inf
+    for i, (x, y) in enumerate(p):
+        for u, v in p[i + 1:]:
+            best = min(best, math.sqrt((x - u) * (x - u) + (y - v) * (y - v)))
+    return best
 
 
 # -- drawing helpers ----------------------------------------------------------------------------------------
-def dashed_line(draw: ImageDraw.ImageDraw, a: XY, b: XY, dash: float, gap: float, fill: tuple[int, int, int],
+def dashed_line(draw: ImageDraw.ImageDraw, a: XY, b: XY, dash: float, gap: float, fill: tuple[int, int, int] | int,
                 width: int) -> None:
     """A dashed straight line from ``a`` to ``b`` in pixel units."""
     length = math.hypot(b[0] - a[0], b[1] - a[1])
@@ -265,8 +267,8 @@ def dashed_line(draw: ImageDraw.ImageDraw, a: XY, b: XY, dash: float, gap: float
         s = e + gap
 
 
-def dashed_ring(draw: ImageDraw.ImageDraw, ring: Sequence[XY], dash: float, gap: float, fill: tuple[int, int, int],
-                width: int) -> None:
+def dashed_ring(draw: ImageDraw.ImageDraw, ring: Sequence[XY], dash: float, gap: float,
+                fill: tuple[int, int, int] | int, width: int) -> None:
     """A dashed closed outline through ``ring`` (pixel units)."""
     for a, b in zip(ring, [*ring[1:], ring[0]], strict=True):
         dashed_line(draw, a, b, dash, gap, fill, width)

@@ -70,7 +70,7 @@ from bench_core import Item
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.folding import XY, Fold, Layer
-from bench_plugin_mindseye.layout import INK, Tile
+from bench_plugin_mindseye.layout import INK, Tile, grey_level
 from bench_plugin_mindseye.nuisance import singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -242,7 +242,7 @@ def compose(folds: Sequence[Fold], moved_by: Sequence[int], replace: Mapping[int
     return m
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Entry:
     """One hole of a reading of the punched stack: a layer under a punch (the punch and the folds that had moved
     the layer), possibly copied about an axis of the sheet after unfolding (``axis``), or a layer's hole put at a
@@ -296,6 +296,7 @@ class _Foils:
         self.last = last_fold
         self._outline_moments: tuple[float, np.ndarray, np.ndarray] | None = None
         self._positions: dict[tuple[Entry, tuple[tuple[Any, ...], ...]], XY] = {}
+        self._free_points: dict[XY, bool] = {}
 
     def free(self, points: np.ndarray) -> np.ndarray:
         """For each point: inside the sheet, clear of its edge and of every crease (the rules for any hole)."""
@@ -306,10 +307,16 @@ class _Foils:
         return ok
 
     def valid(self, points: Sequence[XY]) -> bool:
-        """Holes inside the sheet, clear of its edge and of every crease, and apart from each other."""
+        """Holes inside the sheet, clear of its edge and of every crease, and apart from each other (``free``
+        asked once per point: the readings of an item share most of their holes)."""
         if not points:
             return False
-        return bool(self.free(points).all()) and folding.min_separation(points) >= FOIL_SEPARATION
+        points = [(float(x), float(y)) for x, y in points]
+        known = self._free_points
+        new = list(dict.fromkeys(p for p in points if p not in known))
+        if new:
+            known.update(zip(new, self.free(new).tolist(), strict=True))
+        return all(known[p] for p in points) and folding.min_separation(points) >= FOIL_SEPARATION
 
     def layout(self, points: Sequence[XY]) -> np.ndarray:
         """Layout statistics of an option as drawn: the centre (x, y) of its ink, how far the ink spreads about it
@@ -377,8 +384,10 @@ class _Foils:
         """The holes of the true reading edited by ``errors`` (coincident holes merged)."""
         removed = frozenset().union(*(e.removed for e in errors))
         entries = [e for e in self.entries if e not in removed] + [a for e in errors for a in e.added]
-        mappings = [e.mapping for e in errors if e.mapping is not None]
-        return folding.dedup([self.position(e, mappings) for e in entries], SAME_TOLERANCE / 2)
+        mappings = tuple(e.mapping for e in errors if e.mapping is not None)
+        known = self._positions
+        return folding.dedup([known[e, mappings] if (e, mappings) in known else self.position(e, mappings)
+                              for e in entries], SAME_TOLERANCE / 2)
 
     def unfolded_axes(self) -> list[float]:
         """Symmetry axes of the sheet (through its centre) along which the paper was never folded: no crease
@@ -646,36 +655,57 @@ def balanced_weights(hits: np.ndarray, target: np.ndarray | float, spread: float
     w = previous = uniform.copy()
     momentum = 1.0
     step = 1.0 / (2.0 * (np.linalg.norm(hits, 2) ** 2 + spread))
+    # the loop's constants, computed once (the same arrays and scalars every step would compute)
+    twice_t, twice_spread, ranks = 2.0 * hits.T, 2.0 * spread, np.arange(1, t + 1, dtype=float)
     for _ in range(steps):  # FISTA
         following = (1.0 + math.sqrt(1.0 + 4.0 * momentum**2)) / 2.0
         y = w + (momentum - 1.0) / following * (w - previous)
-        grad = 2.0 * hits.T @ (hits @ y - target) + 2.0 * spread * (y - uniform)
-        previous, w, momentum = w, _simplex(y - step * grad), following
+        grad = twice_t @ (hits @ y - target) + twice_spread * (y - uniform)
+        previous, w, momentum = w, _simplex(y - step * grad, ranks), following
     return w
 
 
-def _simplex(v: np.ndarray) -> np.ndarray:
-    """The Euclidean projection of ``v`` on the probability simplex."""
+def _simplex(v: np.ndarray, ranks: np.ndarray | None = None) -> np.ndarray:
+    """The Euclidean projection of ``v`` on the probability simplex (``ranks``: 1, 2, ..., len(v) as floats)."""
     u = np.sort(v)[::-1]
-    cumulative = np.cumsum(u) - 1.0
-    rho = np.nonzero(u * np.arange(1, len(v) + 1) > cumulative)[0][-1]
+    cumulative = u.cumsum() - 1.0
+    if ranks is None:
+        ranks = np.arange(1, len(v) + 1, dtype=float)
+    above = u * ranks > cumulative  # rho: the last index where this holds (the first always does)
+    rho = len(v) - 1 - int(above[::-1].argmax())
     return np.maximum(v - cumulative[rho] / (rho + 1.0), 0.0)
+
+
+#: Where a hole is sampled in the coarse pictures ``similarity`` compares: its centre and a ring at 0.6 radii.
+_RING = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
+HOLE_SAMPLES = np.vstack([[0.0, 0.0], 0.6 * HOLE_RADIUS * np.column_stack([np.cos(_RING), np.sin(_RING)])])
+
+
+def coarse_picture(option: Sequence[XY]) -> np.ndarray:
+    """The share of hole ink in each cell of a ``COARSE`` x ``COARSE`` grid over the panel (each hole sampled at
+    ``HOLE_SAMPLES``), flattened row by row."""
+    samples = (np.asarray(option, dtype=float).reshape(-1, 1, 2) + HOLE_SAMPLES).reshape(-1, 2)
+    cells = np.clip((samples * COARSE).astype(int), 0, COARSE - 1)
+    return np.bincount(cells[:, 1] * COARSE + cells[:, 0], minlength=COARSE * COARSE) / len(HOLE_SAMPLES)
+
+
+def picture_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How unlike two coarse pictures look: the ink that differs, summed over the cells."""
+    return float(np.abs(a - b).sum())
 
 
 def similarity(options: Sequence[Sequence[XY]]) -> np.ndarray:
     """For each option (rows): how unlike the option most like it and how unlike the others on average it looks.
-    Two options are compared as coarse pictures: the share of hole ink in each cell of a ``COARSE`` x ``COARSE``
-    grid over the panel (each hole sampled at its centre and a ring at 0.6 radii), the distance being the ink
-    that differs, summed over the cells."""
-    ring = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
-    offsets = np.vstack([[0.0, 0.0], 0.6 * HOLE_RADIUS * np.column_stack([np.cos(ring), np.sin(ring)])])
-    pictures = []
-    for option in options:
-        samples = (np.asarray(option, dtype=float).reshape(-1, 1, 2) + offsets).reshape(-1, 2)
-        cells = np.clip((samples * COARSE).astype(int), 0, COARSE - 1)
-        pictures.append(np.bincount(cells[:, 1] * COARSE + cells[:, 0], minlength=COARSE * COARSE) / len(offsets))
-    k = len(pictures)
-    distance = np.array([[float(np.abs(a - b).sum()) for b in pictures] for a in pictures])
+    Two options are compared as coarse pictures (``coarse_picture``), the distance being the ink that differs,
+    summed over the cells (``picture_distance``)."""
+    pictures = [coarse_picture(option) for option in options]
+    return similarity_of([[picture_distance(a, b) for b in pictures] for a in pictures])
+
+
+def similarity_of(distance: Sequence[Sequence[float]]) -> np.ndarray:
+    """``similarity`` from the options' distance matrix."""
+    distance = np.array(distance, dtype=float)
+    k = len(distance)
     others = distance + np.diag(np.full(k, np.inf))
     return np.column_stack([others.min(axis=1), distance.sum(axis=1) / (k - 1)])
 
@@ -729,6 +759,21 @@ def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = mat
                 kept.append(points)
     truth_stats = foils.layout(foils.truth)
     stats = [foils.layout(points) for _, points in singles]
+    # the coarse pictures of the truth and the single errors, and the distances between them, shared by squares
+    pictures = [coarse_picture(foils.truth), *(coarse_picture(points) for _, points in singles)]
+    distances: dict[tuple[int, int], float] = {}
+
+    def distance(u: int, v: int) -> float:
+        if (u, v) not in distances:
+            distances[u, v] = picture_distance(pictures[u], pictures[v])
+        return distances[u, v]
+
+    def square_distances(u: int, v: int, both: np.ndarray) -> list[list[float]]:
+        """The distance matrix of the square (truth, single u, single v, both errors)."""
+        a, b, c = (picture_distance(pictures[k], both) for k in (0, u, v))
+        tu, tv, uv = distance(0, u), distance(0, v), distance(u, v)
+        return [[0.0, tu, tv, a], [tu, 0.0, uv, b], [tv, uv, 0.0, c], [a, b, c, 0.0]]
+
     squares: list[tuple[int, int, list[XY]]] = []
     columns: list[np.ndarray] = []
     pulls: list[np.ndarray] = []
@@ -746,7 +791,7 @@ def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = mat
         if singled_out(counts, 0, MindsEyeTask.nuisance_factor, ink_floor):
             continue
         layout = np.column_stack([np.stack([truth_stats, stats[i], stats[j], foils.layout(both)]),
-                                  similarity([foils.truth, pa, pb, both])])
+                                  similarity_of(square_distances(i + 1, j + 1, coarse_picture(both)))])
         squares.append((i, j, both))
         ordered = [float((np.asarray(counts) == extreme).sum() == 1) for extreme in (max(counts), min(counts))]
         columns.append(count_shortcut_hits([len(points) for points in sets]))
@@ -883,8 +928,8 @@ class PaperFolding(MindsEyeTask):
 
     def _polygon(self, tile: Tile, ring: Sequence[Sequence[float]], fill: tuple[int, int, int]) -> None:
         points = self._ring(tile, ring)
-        tile.draw.polygon(points, fill=fill)
-        tile.draw.line([*points, points[0]], fill=INK, width=self._stroke(tile), joint="curve")
+        tile.draw.polygon(points, fill=grey_level(fill))
+        tile.draw.line([*points, points[0]], fill=grey_level(INK), width=self._stroke(tile), joint="curve")
 
     def _hole(self, tile: Tile, at: Sequence[float], radius: float) -> None:
         """A black dot centred on the output pixel nearest ``at`` (at most half a pixel away), drawn with
@@ -895,33 +940,34 @@ class PaperFolding(MindsEyeTask):
         ss = tile.supersample
         cx, cy = ss * math.floor(x / ss) + (ss - 1) // 2, ss * math.floor(y / ss) + (ss - 1) // 2
         r = round(radius * tile.scale)
-        tile.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
+        tile.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=grey_level(INK))
 
     def draw_query(self, content: Step, side: int) -> Image.Image:
         record = self.describe(content, side)
-        tile = Tile(side)
+        tile = Tile(side, grey=True)  # every colour of the panels is a grey
         stroke = self._stroke(tile)
         # where the paper was before this fold: a dashed outline, so the vacated part shows
         for ring in record["ghost"]:
-            folding.dashed_ring(tile.draw, self._ring(tile, ring), 0.03 * tile.scale, 0.022 * tile.scale, GHOST,
-                                max(tile.supersample, stroke // 2))
+            folding.dashed_ring(tile.draw, self._ring(tile, ring), 0.03 * tile.scale, 0.022 * tile.scale,
+                                grey_level(GHOST), max(tile.supersample, stroke // 2))
         for layer in record["layers"]:
             self._polygon(tile, layer["ring"], FLAP if layer["flap"] else PAPER)
         if record["arrow"] is not None:
             # the arrow runs from the flap's old place to its new one
-            tile.draw.line(self._ring(tile, record["arrow"]["shaft"]), fill=ARROW, width=stroke, joint="curve")
-            tile.draw.polygon(self._ring(tile, record["arrow"]["head"]), fill=ARROW)
+            tile.draw.line(self._ring(tile, record["arrow"]["shaft"]), fill=grey_level(ARROW), width=stroke,
+                           joint="curve")
+            tile.draw.polygon(self._ring(tile, record["arrow"]["head"]), fill=grey_level(ARROW))
         for p in record["punches"]:
             self._hole(tile, p, record["radius"])
         return tile.finish()
 
     def draw_option(self, content: Sheet, side: int) -> Image.Image:
         record = self.describe(content, side)
-        tile = Tile(side)
+        tile = Tile(side, grey=True)
         self._polygon(tile, record["outline"], PAPER)
         for a, b in record["creases"]:
-            folding.dashed_line(tile.draw, tile.px(*a), tile.px(*b), 0.025 * tile.scale, 0.018 * tile.scale, CREASE,
-                                max(tile.supersample, self._stroke(tile) // 2))
+            folding.dashed_line(tile.draw, tile.px(*a), tile.px(*b), 0.025 * tile.scale, 0.018 * tile.scale,
+                                grey_level(CREASE), max(tile.supersample, self._stroke(tile) // 2))
         for p in record["holes"]:
             self._hole(tile, p, record["radius"])
         return tile.finish()

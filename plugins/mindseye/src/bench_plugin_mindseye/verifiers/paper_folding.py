@@ -229,9 +229,17 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
     final = steps[-1].get("fold")
     if final is None or _fold_key(final) != _fold_key(folds[-1]):
         failures.append("the final view's fold is not the last fold")
+    # the sheet after the first n folds, cut once per n
+    stages: dict[int, list[tuple[Polygon, int | None]]] = {}
+
+    def folded(n: int) -> list[tuple[Polygon, int | None]]:
+        if n not in stages:
+            stages[n] = folded_pieces(sheet, folds[:n])
+        return stages[n]
+
     for k, step in enumerate(steps):
         done = folds[:k] if k < len(steps) - 1 else folds
-        pieces = folded_pieces(sheet, done)
+        pieces = folded(len(done))
         name = f"query {k + 1}"
         if not same_holes(step["sheet"], sheet, 1e-9):
             failures.append(f"{name} records another sheet")
@@ -244,7 +252,7 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
         if _differs(drawn_flap, flap):
             failures.append(f"{name}: the grey flap is not the part the fold turned over")
         if 0 < k < len(steps) - 1:
-            before = shapely.union_all([p for p, _ in folded_pieces(sheet, folds[: k - 1])])
+            before = shapely.union_all([p for p, _ in folded(len(folds[: k - 1]))])
             if _differs(_union(step["ghost"]), before):
                 failures.append(f"{name}: the dashed outline is not where the paper was before the fold")
     crease_total = 0.0
@@ -252,7 +260,7 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
         t = math.radians(float(fold["angle"]))
         (ax, ay), dx, dy = fold["anchor"], 10 * math.cos(t), 10 * math.sin(t)
         line = LineString([(ax - dx, ay - dy), (ax + dx, ay + dy)])
-        for polygon, _ in folded_pieces(sheet, folds[:index]):
+        for polygon, _ in folded(len(folds[:index])):
             crease_total += float(polygon.intersection(line).length)
     for k, option in enumerate(scene["options"]):
         if not same_holes(option["outline"], sheet, 1e-6):
@@ -275,6 +283,23 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
 
 
 # -- pixels -----------------------------------------------------------------------------------------------------
+def _eroded(mask: np.ndarray, k: int, axis: int) -> np.ndarray:
+    """``out[i] = mask[i] & mask[i + 1] & ... & mask[i + k - 1]`` along ``axis`` (``k - 1`` shorter there): the
+    windows of ``k`` that are wholly set, by doubling runs (k ANDs in about log2(k) steps)."""
+    def part(array: np.ndarray, start: int, length: int) -> np.ndarray:
+        return array[start:start + length] if axis == 0 else array[:, start:start + length]
+
+    run, have = mask, 1  # run[i]: mask[i : i + have] all set
+    while 2 * have <= k:
+        n = run.shape[axis] - have
+        run = part(run, 0, n) & part(run, have, n)
+        have *= 2
+    if have < k:  # top up with a run of the remaining length from the start of what is still missing
+        n = mask.shape[axis] - k + 1
+        run = part(run, 0, n) & part(_eroded(mask, k - have, axis), have, n)
+    return run
+
+
 def find_discs(tile: np.ndarray, radius_px: float) -> list[Point]:
     """Centres (output pixels, x right, y down) of the black discs of about ``radius_px`` in an RGB tile: the
     pixels whose whole inscribed square is black, grouped into blobs."""
@@ -283,10 +308,9 @@ def find_discs(tile: np.ndarray, radius_px: float) -> list[Point]:
     k = 2 * a + 1
     if dark.shape[0] < k or dark.shape[1] < k:
         return []
-    table = np.zeros((dark.shape[0] + 1, dark.shape[1] + 1), dtype=np.int32)
-    table[1:, 1:] = dark.cumsum(axis=0, dtype=np.int32).cumsum(axis=1, dtype=np.int32)
-    box = table[k:, k:] - table[:-k, k:] - table[k:, :-k] + table[:-k, :-k]
-    ys, xs = np.nonzero(box == k * k)
+    # the k x k windows wholly black: rows of k dark pixels, then columns of k such rows
+    whole = _eroded(_eroded(dark, k, 1), k, 0)
+    ys, xs = np.nonzero(whole)
     points = np.column_stack([xs + a + 0.5, ys + a + 0.5]).astype(float)
     centres: list[Point] = []
     while len(points):
@@ -431,15 +455,17 @@ def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, nam
     for a, b in option["creases"]:
         draw.line(_px([a, b], side), fill=255, width=2 * math.ceil(CREASE_NEAR) + 1)
     near_crease = np.asarray(creases) > 0
-    ys, xs = np.mgrid[0:side, 0:side].astype(np.float32) + 0.5
+    # pixel centres as a row (x) and a column (y): every expression below broadcasts them to the grid
+    xs = (np.arange(side, dtype=np.float32) + np.float32(0.5))[None, :]
+    ys = (np.arange(side, dtype=np.float32) + np.float32(0.5))[:, None]
     clear = np.abs(_inside_depth(outline, xs, ys)) > CLEAR_OF_OUTLINE
     clear[:FRAME_MARGIN], clear[-FRAME_MARGIN:] = False, False
     clear[:, :FRAME_MARGIN], clear[:, -FRAME_MARGIN:] = False, False
     reach = math.ceil(r + CLEAR_OF_HOLE)
     for hx, hy in _px(option["holes"], side):
         x0, y0 = max(int(hx) - reach, 0), max(int(hy) - reach, 0)
-        wx, wy = xs[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1], ys[y0:int(hy) + reach + 1, x0:int(hx) + reach + 1]
-        clear[y0:y0 + wx.shape[0], x0:x0 + wx.shape[1]] &= (wx - hx) ** 2 + (wy - hy) ** 2 > (r + CLEAR_OF_HOLE) ** 2
+        wx, wy = xs[:, x0:int(hx) + reach + 1], ys[y0:int(hy) + reach + 1]
+        clear[y0:y0 + wy.shape[0], x0:x0 + wx.shape[1]] &= (wx - hx) ** 2 + (wy - hy) ** 2 > (r + CLEAR_OF_HOLE) ** 2
     floor = np.where(near_crease, CREASE_GREY - PAPER_SLACK, 255 - PAPER_SLACK)
     failures = []
     marks = int(np.count_nonzero(clear & (darkest < floor)))
