@@ -172,6 +172,40 @@ def test_window_extrema_merges_a_plateau_and_respects_the_window() -> None:
     assert sorted(map(tuple, hits.tolist())) == [(5, 5), (15, 15)]
 
 
+def test_window_extrema_are_the_samples_at_their_windows_maximum() -> None:
+    """Against the definition: samples equal to the maximum (minimum) of their (2 radius + 1)^2 window, the
+    window cut at the edges, finite and not ignored; touching ones (a plateau) kept as their first."""
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        shape = tuple(int(v) for v in rng.integers(1, 25, 2))
+        z = np.round(rng.normal(size=shape), int(rng.integers(0, 2)))
+        if trial % 3 == 0:
+            z[rng.random(shape) < 0.05] = np.nan
+        ignore = rng.random(shape) < 0.1 if trial % 2 else None
+        for kind in ("maxima", "minima"):
+            for radius in (1, 2):
+                g = z if kind == "maxima" else -z
+                padded = np.pad(g, radius, constant_values=-np.inf)
+                windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * radius + 1,) * 2)
+                with np.errstate(invalid="ignore"):
+                    at_top = (g == windows.max(axis=(2, 3))) & np.isfinite(g)
+                if ignore is not None:
+                    at_top &= ~ignore
+                cells = E.cells_of(at_top)
+                expected = cells[sorted(m[0] for m in E.touching_groups(cells))] if len(cells) > 1 else cells
+                assert np.array_equal(E.window_extrema(z, kind, radius, ignore), expected), (trial, kind, radius)
+
+
+def test_first_of_groups_are_the_first_members_of_touching_groups() -> None:
+    rng = np.random.default_rng(12)
+    for trial in range(300):
+        shape = tuple(int(v) for v in rng.integers(1, 30, 2))
+        cells = E.cells_of(rng.random(shape) < rng.random())
+        if len(cells):
+            expected = sorted(members[0] for members in E.touching_groups(cells))
+            assert E.first_of_groups(cells, shape).tolist() == expected, trial
+
+
 def test_not_strict_candidates_are_reported() -> None:
     a = E.analyse(bumps((0.0, 0.0, 0.7, 1.0)), {}, ("maxima",))
     (e,) = a.extrema

@@ -325,20 +325,58 @@ def window_extrema(z: np.ndarray, kind: str, radius: int = 2, ignore: np.ndarray
     "Agreement"); array edges are padded so that edge samples can qualify.  Samples in ``ignore`` compete
     but do not qualify."""
     g = _sign(kind) * z
-    padded = np.pad(g, radius, mode="constant", constant_values=-np.inf)
-    # separable running maximum: rows, then columns
-    rows = padded[:, : padded.shape[1] - 2 * radius].copy()
-    for k in range(1, 2 * radius + 1):
-        np.maximum(rows, padded[:, k : k + padded.shape[1] - 2 * radius], out=rows)
-    best = rows[: rows.shape[0] - 2 * radius].copy()
-    for k in range(1, 2 * radius + 1):
-        np.maximum(best, rows[k : k + rows.shape[0] - 2 * radius, :], out=best)
-    hits = cells_of((g == best) & np.isfinite(g) & (True if ignore is None else ~ignore))
+    # the running maximum along the rows (the window clipped at the array's edges, as padding with -inf
+    # would), then the few samples equal to theirs checked against the rows above and below: a sample
+    # equals its window's maximum exactly when it equals its row's and is no lower than the other rows'
+    # (a NaN in the window fails both), so these are the samples of the whole-window maximum
+    across = g.copy()
+    for k in range(1, radius + 1):
+        np.maximum(across[:, k:], g[:, :-k], out=across[:, k:])
+        np.maximum(across[:, :-k], g[:, k:], out=across[:, :-k])
+    hits = cells_of((g == across) & np.isfinite(g) & (True if ignore is None else ~ignore))
+    rows, cols = hits[:, 0], hits[:, 1]
+    value = g[rows, cols]
+    keep = np.ones(len(hits), dtype=bool)
+    for k in [*range(-radius, 0), *range(1, radius + 1)]:
+        other = rows + k
+        inside = (other >= 0) & (other < g.shape[0])
+        keep[inside] &= value[inside] >= across[other[inside], cols[inside]]
+    hits = hits[keep]
     if len(hits) <= 1:
         return hits
-    # merge touching hits of one plateau, keeping the first hit of each
-    groups = touching_groups(hits, lambda a, b: g[a] == g[b])
-    return hits[sorted(members[0] for members in groups)]
+    # merge touching hits of one plateau, keeping the first hit of each (touching hits are equal: each is in
+    # the other's window and at least every value there)
+    return hits[first_of_groups(hits, g.shape)]
+
+
+def first_of_groups(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """For ``cells`` ((k, 2) distinct (row, col) of a grid of ``shape``, in row-major order), the index of the
+    first cell of every group of cells joined by 8-neighbour contact, ascending: the first members of
+    ``touching_groups(cells)``.  Vectorised: every cell takes the smallest index across its contacts, then
+    the index its index names (pointer jumping), until nothing changes; each group's first cell names itself
+    throughout, so that is where every member's index ends."""
+    rows, cols = shape
+    flat = cells[:, 0] * cols + cells[:, 1]
+    firsts, seconds = [], []
+    for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+        target = flat + dr * cols + dc
+        ok = (cells[:, 1] + dc >= 0) & (cells[:, 1] + dc < cols) & (cells[:, 0] + dr < rows)
+        at = np.searchsorted(flat, target)
+        ok &= at < len(flat)
+        ok[ok] &= flat[at[ok]] == target[ok]
+        firsts.append(np.flatnonzero(ok))
+        seconds.append(at[ok])
+    a, b = np.concatenate(firsts), np.concatenate(seconds)
+    label = np.arange(len(cells))
+    while True:
+        low = np.minimum(label[a], label[b])
+        joined = label.copy()
+        np.minimum.at(joined, a, low)
+        np.minimum.at(joined, b, low)
+        joined = joined[joined]
+        if np.array_equal(joined, label):
+            return np.unique(label)
+        label = joined
 
 
 def _stencil(points: np.ndarray, e: float) -> tuple[np.ndarray, np.ndarray]:
