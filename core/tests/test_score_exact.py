@@ -22,8 +22,9 @@ from test_score_fast import _numbers, plain_report
 from bench_core import Task, hookimpl, predictions, score_lines
 from bench_core.item_views import LazyItem, read_views
 from bench_core.predictions import decode_line, decode_record
-from bench_core.report import score_dataset
+from bench_core.report import load_predictions, score_dataset
 from bench_core.score_lines import exact_record, split_at, split_line
+from bench_core.scorer import score_item
 from bench_core.types import Item
 
 
@@ -173,6 +174,60 @@ def test_hinted_tasks_are_remembered_with_their_hints(tmp_path):
                 assert scorer(view, response) == (expected.value, metrics_of({"answered": expected.answered,
                                                                                **expected.details}))
     assert any(key[0] == "hints" for key in scorer.memo)
+
+
+class OwnScoring(BUILDER._Stub):
+    """Its own ``score``, which leaves every ``integer`` item and the first ``option`` items (index below 300) to the
+    core scorer (returns None)."""
+
+    def score(self, item, response):
+        if item.answer_type == "integer" or (item.answer_type == "option" and item.index < 300):
+            return None
+        return score_item(item, response)
+
+
+OWN = OwnScoring()
+
+
+class OwnPlugin:
+    """Registers ``own/<answer type>``, each scored by :class:`OwnScoring`."""
+
+    BENCH_ABI = 2
+
+    @hookimpl
+    def bench_register_tasks(self):
+        return [Task(family="own", name=t, version="1.0.0", answer_type=t, category=f"cat-{t}",
+                     description=f"own-score task {t}", implementation="test_score_exact:OWN") for t in BUILDER.TYPES]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_tasks_with_their_own_score_are_traced_as_the_hooks_trace_them(tmp_path, monkeypatch, workers):
+    """A task's own ``score`` is traced once per task and outcome (it answered, or left the item to the core), yet
+    the report's ``hooks_ran`` and numbers are those of scoring every item through the hooks."""
+    from bench_core import score_workers
+    from bench_core.host import create_host, trace_json
+    from bench_core.scorer import score
+
+    monkeypatch.setattr(score_workers, "PART_BYTES", 60_000)
+    root = _dataset(tmp_path, 600)
+    items = root / "items.jsonl"
+    items.write_text(items.read_text(encoding="utf-8").replace('"family":"hint"', '"family":"own"'), encoding="utf-8")
+    BUILDER.host()
+    import toy_plugin
+
+    host = create_host(entry_points=False, plugins=[("toy", toy_plugin), ("fixture", BUILDER.FixturePlugin()),
+                                                    ("ownp", OwnPlugin())])
+    report = score_dataset(root, root / "predictions.jsonl", host=host, workers=workers)
+    responses, _ = load_predictions(root / "predictions.jsonl")
+    with host.tracing() as trace:
+        for view in read_views(root):
+            if view.task_id.startswith("own/") and view.id in responses:
+                score(view.item().whole(), responses[view.id], host=host)
+    expected = trace_json(trace)
+    assert {t: report["hooks_ran"][t] for t in expected} == expected
+    assert expected["own/integer"] == {"bench_score": []} and expected["own/option"] == {"bench_score": ["ownp"]}
+    assert json.dumps(_numbers(report), sort_keys=True) == json.dumps(
+        _numbers(plain_report(root, root / "predictions.jsonl", [], host)), sort_keys=True)
 
 
 LINES = [b'{"id": "a", "response": "B"}', b'{"id":"a","response":null}', b'{"id": "a", "response": 7}',

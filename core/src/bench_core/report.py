@@ -191,7 +191,8 @@ class _Scorer:
         self.memo: dict[tuple[Any, ...], Outcome] = {}  # (value, metrics, None): outcomes without a baseline
         self.outcomes: dict[str, Outcome] = {}  # one object for the outcomes of the same text (see remember)
         self.categories: dict[str, str] = {}
-        self.names: dict[tuple[Any, Any], tuple[str, str, str]] = {}
+        self.names: dict[tuple[Any, Any], tuple[str, str, str, Any, Any]] = {}
+        self.own_traced: set[tuple[str, bool]] = set()  # (task id, whether its score answered) traced by _own
 
     def remember(self, key: tuple[Any, ...], outcome: Outcome) -> Outcome:
         """Remember ``outcome`` under ``key`` in :attr:`memo` and return it, as the object already remembered for
@@ -226,10 +227,12 @@ class _Scorer:
             except (UnicodeDecodeError, BenchError):
                 continue  # the worker that meets it says what is wrong
 
-    def name(self, names: tuple[str, str]) -> tuple[str, str, str]:
-        """(task id, kind, category) of the task ``(family, name)``, remembered in :attr:`names`."""
+    def name(self, names: tuple[str, str]) -> tuple[str, str, str, Any, Any]:
+        """(task id, kind, category, task or None, implementation or None) of the task ``(family, name)``,
+        remembered in :attr:`names`."""
         task_id = f"{names[0]}/{names[1]}"
-        found = self.names[names] = (task_id, self._kind(task_id)[0], self.category(task_id))
+        kind, task, impl = self._kind(task_id)
+        found = self.names[names] = (task_id, kind, self.category(task_id), task, impl)
         return found
 
     def trace_id(self, task_id: str) -> None:
@@ -269,7 +272,7 @@ class _Scorer:
         if kind == "own":
             return self._own(task, impl, view.item(), response)
         if kind == "hints":
-            return self.hinted(task_id=view.task_id, item=view.item(), response=response)[:2]
+            return self.hinted(view.task_id, view.item(), response)[:2]
         if task is not None and task.id not in self.traced:
             self.trace(task)
         key: Any = None
@@ -300,25 +303,34 @@ class _Scorer:
             result = score_record(record, response, mode="lenient")
         return result.value, metrics_of({"answered": result.answered, **result.details})
 
-    def owned(self, task_id: str, item: Item, response: Any) -> Outcome:
-        """The outcome (value, metrics, None) of an item of a task with its own ``score`` (see :meth:`_own`)."""
-        _, task, impl = self._kind(task_id)
-        return (*self._own(task, impl, item, response), None)
-
     def _own(self, task: Any, impl: Any, item: Item, response: Any) -> tuple[float, tuple[tuple[str, float], ...]]:
-        """What ``host.call("bench_score", ...)`` gives where the core's hook alone runs: the task's ``score``."""
+        """What ``host.call("bench_score", ...)`` gives where the core's hook alone runs: the task's ``score``.  What
+        the call traces is traced once per task and outcome (its ``score`` answered, or left the item to the core):
+        the trace is the same set of names, however often it is traced."""
         result = impl.score(item, response)
-        self.host.ran(task, "bench_score", [self.host.label("core", task)] if result is not None else [])
-        if result is None:
+        answered = result is not None
+        if (task.id, answered) not in self.own_traced:
+            self.own_traced.add((task.id, answered))
+            self.host.ran(task, "bench_score", [self.host.label("core", task)] if answered else [])
+        if not answered:
             result = score_item(item, response)
         return result.value, metrics_of({"answered": result.answered, **result.details})
 
     def hinted(self, task_id: str, item: Item, response: Any) -> Outcome:
         """The outcome (value, metrics, None) ``_own`` gives for an item of a task that keeps the default ``score``
-        (the core scorer given the task's ``scoring_hints(item)``, which is asked of every item): a pure function
-        of the item's answer, answer type and options, the hints and the response, so a short response already
-        scored with the same ones is looked up (the same outcome object is returned)."""
+        (see :meth:`hinted_fields`)."""
         _, task, impl = self._kind(task_id)
+        options = item.options
+        return self.hinted_fields(task, impl, item, response, item.answer_type, item.answer,
+                                  options if not options or set(map(type, options)) == _TEXT else _UNKEYED)
+
+    def hinted_fields(self, task: Any, impl: Any, item: Item, response: Any, answer_type: Any, answer: Any,
+                      options: Any) -> Outcome:
+        """The outcome (value, metrics, None) ``_own`` gives for ``item``, of ``task`` that keeps the default
+        ``score`` (the core scorer given the task's ``scoring_hints(item)``, which is asked of every item), given
+        the item's answer type, answer and options (a tuple of texts, None, or ``_UNKEYED`` for any other): a pure
+        function of those, the hints and the response, so a short response already scored with the same ones is
+        looked up (the same outcome object is returned)."""
         hints = impl.scoring_hints(item)
         if task.id not in self.traced:
             self.trace(task)
@@ -329,11 +341,9 @@ class _Scorer:
             hinted = _hint_key((hints.get("vocabulary"), hints.get("synonyms"), hints.get("keywords")))
         else:
             hinted = _UNPLAIN
-        answer, options = item.answer, item.options
         said = response if type(response) is str and len(response) <= _MEMO_RESPONSE else response_key(response)
-        if (hinted is not _UNPLAIN and type(answer) is str and said is not _UNKEYED
-                and (not options or set(map(type, options)) == _TEXT)):
-            key = ("hints", item.answer_type, answer, options, said, hinted)
+        if hinted is not _UNPLAIN and type(answer) is str and said is not _UNKEYED and options is not _UNKEYED:
+            key = ("hints", answer_type, answer, options, said, hinted)
             found = self.memo.get(key)
             if found is not None:
                 return found
@@ -465,7 +475,7 @@ def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIn
         if task is None or task[1] not in _SPLIT_KINDS or type(record["id"]) is not str:
             add(*_result(entry_view(root, entry), found, response, scorer, extra))
             continue
-        task_id, kind, category = task
+        task_id, kind, category, task_object, impl = task
         view = None
         variant = _split_variant(entry)
         if variant is None:  # a value that is no text, or one the metadata may hold: the view's own
@@ -476,24 +486,29 @@ def block_results(root: str | os.PathLike[str], data: bytes, index: PredictionIn
         if not found:
             packer.missing(record["id"])
             outcome: Any = _MISSING_OUTCOME
-        elif kind == "hints":
-            outcome = scorer.hinted(task_id, entry_item(root, entry), response)
         elif kind == "own":
-            outcome = scorer.owned(task_id, entry_item(root, entry), response)
+            outcome = (*scorer._own(task_object, impl, entry_item(root, entry), response), None)
         else:
-            outcome = key = None
-            options, answer = record["options"], record["answer"]
-            said = response if type(response) is str and len(response) <= _MEMO_RESPONSE else response_key(response)
-            if type(answer) is str and said is not _UNKEYED and (options is None or _strings(options)):
-                key = (kind, record["answer_type"], str, answer, None if options is None else tuple(options), said)
-                outcome = memo.get(key)
-            if outcome is None:
-                result = scorer(view or entry_view(root, entry), response)
-                outcome = memo.get(key) if key is not None else None  # the object remembered
+            answer, options = record["answer"], record["options"]
+            if options is not None:
+                options = tuple(options) if _strings(options) else _UNKEYED
+            if kind == "hints":
+                outcome = scorer.hinted_fields(task_object, impl, entry_item(root, entry), response,
+                                               record["answer_type"], answer, options)
+            else:
+                outcome = key = None
+                said = (response if type(response) is str and len(response) <= _MEMO_RESPONSE
+                        else response_key(response))
+                if type(answer) is str and said is not _UNKEYED and options is not _UNKEYED:
+                    key = (kind, record["answer_type"], str, answer, options, said)
+                    outcome = memo.get(key)
                 if outcome is None:
-                    outcome = (*result, None)
-            elif task_id not in traced:
-                scorer.trace_id(task_id)
+                    result = scorer(view or entry_view(root, entry), response)
+                    outcome = memo.get(key) if key is not None else None  # the object remembered
+                    if outcome is None:
+                        outcome = (*result, None)
+                elif task_id not in traced:
+                    scorer.trace_id(task_id)
         c = combos.get(keys)
         o = seen.get(id(outcome))
         if c is None or o is None:  # new to this part: Packer.add keeps them

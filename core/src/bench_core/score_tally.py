@@ -258,20 +258,24 @@ class Tally:
         self._reset_batch()
         combos = len(self._targets)
         levels = [self._level(k) for k in range(len(self._targets[0]))]  # overall, each field, the pairs
-        items = np.bincount(combo_of, minlength=combos)
+        # the batch as a count per (combo, outcome) met: the whole-number sums below are exact in any order
+        pairs, counts = np.unique(combo_of * len(table) + outcome_of, return_counts=True)
+        pair_combo, pair_outcome = np.divmod(pairs, len(table))
+        items = np.bincount(pair_combo, weights=counts, minlength=combos)
         for groups, slot_of_combo in levels:
-            counts = np.bincount(slot_of_combo, weights=items, minlength=len(groups))
-            for g in np.flatnonzero(counts).tolist():
-                groups[g].n += int(counts[g])
+            counts_of = np.bincount(slot_of_combo, weights=items, minlength=len(groups))
+            for g in np.flatnonzero(counts_of).tolist():
+                groups[g].n += int(counts_of[g])
         for m, column in enumerate(columns):
-            values = table[outcome_of, m]
-            present = ~np.isnan(values)
-            if not present.any():
+            of_outcome = table[:, m]
+            present = ~np.isnan(of_outcome)
+            if not present[pair_outcome].any():
                 continue
-            filled = np.where(present, values, 0.0)
+            filled = np.where(present, of_outcome, 0.0)
             whole = present & (filled == np.floor(filled))
-            per_combo = [np.bincount(combo_of, weights=w, minlength=combos)
+            per_combo = [np.bincount(pair_combo, weights=w[pair_outcome] * counts, minlength=combos)
                          for w in (present, present & ~whole, np.where(whole, filled, 0.0), np.abs(filled))]
+            values = None  # of each item, in item order: read where a group meets a fraction
             for groups, slot_of_combo in levels:
                 has, fractional, sums, magnitudes = (np.bincount(slot_of_combo, weights=w, minlength=len(groups))
                                                      for w in per_combo)
@@ -281,7 +285,9 @@ class Tally:
                     if not fractional[g] and running == math.floor(running) and abs(running) + magnitudes[g] < _LIMIT:
                         group.add_whole(column, float(sums[g]))
                     else:  # item by item, in item order
-                        group.add_each(column, values[(slot_of_combo[combo_of] == g) & present].tolist())
+                        if values is None:
+                            values = table[outcome_of, m]
+                        group.add_each(column, values[(slot_of_combo[combo_of] == g) & ~np.isnan(values)].tolist())
 
     def _level(self, k: int) -> tuple[list[Group], np.ndarray]:
         """The groups of level ``k`` of the combos' targets, and each combo's index among them."""
