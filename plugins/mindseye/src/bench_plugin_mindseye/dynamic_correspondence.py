@@ -48,7 +48,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from itertools import combinations, product
+from itertools import product
 from typing import Any, ClassVar
 
 import numpy as np
@@ -152,6 +152,15 @@ def _axes(side: int, supersample: int) -> np.ndarray:
     return np.asarray(tile.finish())
 
 
+@functools.lru_cache(maxsize=8)
+def _axis_pixels(side: int, supersample: int) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """The pixels of ``_axes`` that are not white: their (rows, columns) and their RGB values (k x 3).  Laying
+    the axes on blank paper changes only these."""
+    axes = _axes(side, supersample)
+    where = np.nonzero((axes != 255).any(axis=2))
+    return where, axes[where]
+
+
 def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
     """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
     at every corner (so the drawing does not depend on which vertex comes first) with gaps no shorter than
@@ -178,9 +187,12 @@ def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) ->
                            fill=RED, width=width)
         r = width / 2  # round the corner so dashes meeting there join cleanly
         tile.draw.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=RED)
-    image = np.asarray(tile.finish())
-    blank = (image == 255).all(axis=2, keepdims=True)
-    return Image.fromarray(np.where(blank, _axes(side, supersample), image))
+    image = np.array(tile.finish())
+    # the axes differ from white only on their own few pixels: lay them there, where the paper is blank
+    (rows, cols), colours = _axis_pixels(side, supersample)
+    blank = (image[rows, cols] == 255).all(axis=1)
+    image[rows[blank], cols[blank]] = colours[blank]
+    return Image.fromarray(image)
 
 
 class Scene(dict):
@@ -194,6 +206,14 @@ class Scene(dict):
         cache = self.__dict__.setdefault("_images", {})
         if side not in cache:
             cache[side] = _draw_scene(self, side, SUPERSAMPLE)
+        return cache[side]
+
+    def features(self, side: int) -> list[float]:
+        """The panel's nuisance ``FEATURES`` at ``side`` pixels (``option_features`` of ``image``), measured once."""
+        cache = self.__dict__.setdefault("_features", {})
+        if side not in cache:
+            measured = option_features(self.image(side))
+            cache[side] = [measured[name] for name in FEATURES]
         return cache[side]
 
     def describe(self, side: int) -> dict[str, Any]:
@@ -249,14 +269,18 @@ def _slip(m: motion.Motion, t: float | None) -> np.ndarray:
 
 def _visible(truth: Mapping[str, np.ndarray], foils: Foils) -> bool:
     """Whether the truth and the foils all differ visibly from each other."""
-    scenes = [truth, *(f[2] for f in foils)]
-    return all(_distance(a, b) >= VISIBLE for a, b in combinations(scenes, 2))
+    distance = np.maximum(*_pair_distances([truth, *(f[2] for f in foils)]))
+    return bool((distance[np.triu_indices(len(distance), 1)] >= VISIBLE).all())
+
+
+def _pair_distances(scenes: Sequence[Mapping[str, np.ndarray]]) -> list[np.ndarray]:
+    """Per shape ("A", "B"), the ``motion.set_distance`` of its outlines in every two of ``scenes`` (a matrix)."""
+    return [motion.set_distances(np.stack([scene[key] for scene in scenes])) for key in ("A", "B")]
 
 
 def _votes_for(scenes: Sequence[Mapping[str, np.ndarray]]) -> bool:
     """Whether voting for each shape's most common pose across the options picks ``scenes[0]`` alone."""
-    votes = [sum(motion.set_distance(one[key], other[key]) < 1e-9 for key in ("A", "B") for other in scenes)
-             for one in scenes]
+    votes = [int(v) for v in sum((d < 1e-9).sum(axis=1) for d in _pair_distances(scenes))]
     return votes[0] == max(votes) and votes.count(votes[0]) == 1
 
 
@@ -426,18 +450,30 @@ class DynamicCorrespondence(MindsEyeTask):
         with both, so that every option shares each shape's pose with exactly one other option and the four are
         alike in how they resemble each other.  One shape's slip is ahead of the truth and the other's behind it:
         two groups of sets, shape A ahead and shape A behind."""
+        truth = {key: base[key] + motions[key].delta(1.0) for key in ("A", "B")}
+        alone: dict[tuple[str, float | None], Scene] = {}  # (shape, slip time): the scene of that slip alone
+
+        def pose(key: str, t: float | None) -> np.ndarray:
+            return base[key] + _slip(motions[key], t)
+
+        def slip_alone(key: str, other: str, t: float | None) -> Scene:
+            """The foil with only ``key`` slipped: one scene per slip, shared by the sets that hold it (so it is
+            drawn and measured once)."""
+            if (key, t) not in alone:
+                alone[key, t] = _scene(shapes, {key: pose(key, t), other: truth[other]})
+            return alone[key, t]
+
         groups = []
         for ahead, behind in (("A", "B"), ("B", "A")):
             sets = []
             for ahead_slip, behind_slip in product(slips[ahead]["ahead"], slips[behind]["behind"]):
                 chosen = {ahead: ahead_slip, behind: behind_slip}
-                poses = {key: base[key] + _slip(motions[key], chosen[key][1]) for key in ("A", "B")}
-                truth = {key: base[key] + motions[key].delta(1.0) for key in ("A", "B")}
+                poses = {key: pose(key, chosen[key][1]) for key in ("A", "B")}
                 foils: Foils = []
                 for key, other in (("A", "B"), ("B", "A")):
                     name, t = chosen[key]
                     latent = {"shape": key} if t is None else {"shape": key, "t": t}
-                    foils.append((name, latent, _scene(shapes, {key: poses[key], other: truth[other]})))
+                    foils.append((name, latent, slip_alone(key, other, t)))
                 t_ahead = ahead_slip[1]
                 if behind_slip[0] == "frozen":
                     template, latent = "out_of_step", {"behind": behind, "ahead": ahead, "t": t_ahead}
@@ -476,18 +512,19 @@ class DynamicCorrespondence(MindsEyeTask):
         drawn with weights ``exp(-TILT . hits)``, where ``hits`` says how often each nuisance shortcut
         (``SHORTCUTS``: the option with the most / least ink, ink extent or saturation, the one furthest from or
         closest to the median) would pick the truth in that set."""
-        truth_features: list[float] = []
+        # the geometric checks of every group first: a group with no set passing them fails the draw before any
+        # panel is drawn for the nuisance audit
+        passing = [[foils for foils in sets
+                    if all(_inside(f[2]) and _apart(f[2]) for f in foils) and _visible(truth, foils)
+                    and not _votes_for([truth, *(f[2] for f in foils)])] for sets in groups]
+        if not all(passing):
+            return None
         kept: list[tuple[list[Foils], list[np.ndarray]]] = []
-        for sets in groups:
+        for sets in passing:
             good, features = [], []
             for foils in sets:
                 scenes = [truth, *(f[2] for f in foils)]
-                if not all(_inside(s) and _apart(s) for s in scenes[1:]) or not _visible(truth, foils) or \
-                        _votes_for(scenes):
-                    continue
-                truth_features = truth_features or [option_features(truth.image(side))[name] for name in FEATURES]
-                values = np.array([truth_features, *([option_features(s.image(side))[name] for name in FEATURES]
-                                                     for s in scenes[1:])])
+                values = np.array([s.features(side) for s in scenes])
                 if any(singled_out(list(values[:, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] *
                                    _AUDIT_FLOOR_SCALE) for f, name in enumerate(FEATURES)):
                     continue

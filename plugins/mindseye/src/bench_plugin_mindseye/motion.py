@@ -71,6 +71,14 @@ def set_distance(p: np.ndarray, q: np.ndarray) -> float:
     return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
 
 
+def set_distances(sets: np.ndarray) -> np.ndarray:
+    """``set_distance`` between every two of ``sets`` (k x n x 2: k vertex sets of n vertices each), as a k x k
+    matrix, computed at once with the same arithmetic (so every entry equals the ``set_distance`` of its pair)."""
+    p = np.asarray(sets, dtype=float)
+    d = np.hypot(p[:, None, :, None, 0] - p[None, :, None, :, 0], p[:, None, :, None, 1] - p[None, :, None, :, 1])
+    return np.maximum(d.min(axis=3).max(axis=2), d.min(axis=2).max(axis=2))
+
+
 # -- motions ---------------------------------------------------------------------------------------------
 @attrs.frozen
 class Component:

@@ -267,7 +267,8 @@ def _point_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     d = b - a
     length = (d**2).sum(axis=-1)
     t = np.clip(((p - a) * d).sum(axis=-1) / np.where(length > 0, length, 1.0), 0.0, 1.0)
-    return np.hypot(*np.moveaxis(a + t[..., None] * d - p, -1, 0))
+    off = a + t[..., None] * d - p
+    return np.hypot(off[..., 0], off[..., 1])
 
 
 def gap(groups: Sequence[Group], within: float = math.inf) -> float:
@@ -281,7 +282,7 @@ def gap(groups: Sequence[Group], within: float = math.inf) -> float:
     and at least ``within`` (or infinite) otherwise, at a fraction of the cost for a sprawling tree."""
     edges, owner = _edges(groups)
     if math.isfinite(within):
-        i, j = _close_boxes(edges.min(axis=1), edges.max(axis=1), within)
+        i, j = _close_boxes(np.minimum(edges[:, 0], edges[:, 1]), np.maximum(edges[:, 0], edges[:, 1]), within)
     else:
         i, j = _pairs(len(edges))
     ends = np.abs(edges[i][:, :, None, :] - edges[j][:, None, :, :]).max(axis=3)
@@ -289,14 +290,16 @@ def gap(groups: Sequence[Group], within: float = math.inf) -> float:
     a, b = edges[i[keep]], edges[j[keep]]
     if not len(a):
         return math.inf
-    near = np.minimum.reduce([_point_segment(a[:, 0], b[:, 0], b[:, 1]), _point_segment(a[:, 1], b[:, 0], b[:, 1]),
-                              _point_segment(b[:, 0], a[:, 0], a[:, 1]), _point_segment(b[:, 1], a[:, 0], a[:, 1])])
+    # each end of either stroke against the other stroke, the four at once
+    points = np.concatenate([b[:, 0], b[:, 1], a[:, 0], a[:, 1]])
+    strokes = np.concatenate([a, a, b, b])
+    near = _point_segment(points, strokes[:, 0], strokes[:, 1]).reshape(4, -1).min(axis=0)
 
-    def side(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> np.ndarray:
-        return np.sign((q[:, 0] - p[:, 0]) * (r[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (r[:, 0] - p[:, 0]))
-
-    crossing = (side(a[:, 0], a[:, 1], b[:, 0]) * side(a[:, 0], a[:, 1], b[:, 1]) < 0) & \
-        (side(b[:, 0], b[:, 1], a[:, 0]) * side(b[:, 0], b[:, 1], a[:, 1]) < 0)
+    # on which side of each stroke each end of the other lies, the four at once: they cross where both straddle
+    p, q = np.concatenate([a[:, 0], a[:, 0], b[:, 0], b[:, 0]]), np.concatenate([a[:, 1], a[:, 1], b[:, 1], b[:, 1]])
+    side = np.sign((q[:, 0] - p[:, 0]) * (points[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (points[:, 0] - p[:, 0]))
+    side = side.reshape(4, -1)
+    crossing = (side[0] * side[1] < 0) & (side[2] * side[3] < 0)
     return float(np.where(crossing, 0.0, near).min())
 
 

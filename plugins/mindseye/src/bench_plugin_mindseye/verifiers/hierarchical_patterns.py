@@ -414,8 +414,7 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
             counts[:part.shape[0], :part.shape[1]] += part
     colours = _coverage_colours(tuple(description.get("ink", (20, 20, 20))), factor)
     box = image[y0 // factor:y0 // factor + counts.shape[0], x0 // factor:x0 // factor + counts.shape[1]]
-    for channel in range(3):  # a lookup per channel: a table of single bytes is read fastest
-        np.take(colours[:, channel], counts, out=box[..., channel])
+    box[...] = np.take(colours, counts, axis=0)  # whole rows of the table, made contiguous, then laid in at once
     return image
 
 
@@ -480,6 +479,19 @@ def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float)
     return ((around == parts[None, :]) | (around == -1)).all(axis=0)
 
 
+def _tips(points: np.ndarray, which: np.ndarray, segments: np.ndarray, recorded: int, reach: float) -> np.ndarray:
+    """Which samples (``line_raster.samples`` of ``segments``: ``which`` holds each one's segment) lie within
+    ``reach`` of an end of their segment, a recorded segment (one of the first ``recorded``; the others are the
+    polygons' and circles' edges, which have no tips).  The samples come segment by segment, so those of the
+    recorded segments come first, and only those are measured."""
+    tips = np.zeros(len(points), dtype=bool)
+    count = int(np.searchsorted(which, recorded))
+    if count:
+        near, ends = points[:count], segments[which[:count]]
+        tips[:count] = np.minimum(np.hypot(*(near - ends[:, 0]).T), np.hypot(*(near - ends[:, 1]).T)) < reach
+    return tips
+
+
 def part_ink(tile: np.ndarray, description: Mapping[str, Any], lines: tuple[np.ndarray, np.ndarray] | None = None,
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per recorded part (segments, polygons, circles in record order): the fraction of its centre-line samples
@@ -496,8 +508,7 @@ def part_ink(tile: np.ndarray, description: Mapping[str, Any], lines: tuple[np.n
     darkness = line_raster.darkness(line_raster.pixel_at(tile, points))
     parts = owner[which]
     count = int(owner.max()) + 1
-    tips = (which < len(description.get("segments", ()))) & (np.minimum(
-        np.hypot(*(points - segments[which, 0]).T), np.hypot(*(points - segments[which, 1]).T)) < 1.0)
+    tips = _tips(points, which, segments, len(description.get("segments", ())), 1.0)
     body = ~tips | (np.bincount(parts[~tips], minlength=count) == 0)[parts]
     shown = np.bincount(parts[body], weights=darkness[body] > INK_DARKNESS, minlength=count) / np.maximum(
         np.bincount(parts[body], minlength=count), 1)
@@ -572,8 +583,7 @@ def pen_masks(description: Mapping[str, Any], side: int, lines: tuple[np.ndarray
         return empty, empty.copy()
     pen = float(description["pen"])
     points, which = fine if fine is not None else line_raster.samples(segments, step=0.7)
-    tips = (which < len(description.get("segments", ()))) & (np.minimum(
-        np.hypot(*(points - segments[which, 0]).T), np.hypot(*(points - segments[which, 1]).T)) < pen)
+    tips = _tips(points, which, segments, len(description.get("segments", ())), pen)
     return _near_both(points, ~tips, side, pen / 2 - CORE_SLACK, pen / 2 + EDGE_SLACK)
 
 
