@@ -128,3 +128,14 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert record["raw"] == built.item.metadata["scene"]["cells"]
+
+
+def test_five_lines_on_the_smallest_triangular_patch_are_found():
+    """Seed 904, item 8: five lines on the 3x3 triangular patch fit in ~3 % of draws, and 60 draws all failed,
+    stopping the run.  With the larger budget the item is built, its lines disjoint, and it verifies."""
+    built = build(TASK, {}, 904, 8)
+    scene = built.item.metadata["scene"]
+    assert (scene["tiling"], scene["width"], scene["height"], len(scene["lines"])) == ("triangular", 3, 3, 5)
+    edges = [edgepaths.path_edges(line["path"]) for line in scene["lines"]]
+    assert sum(len(e) for e in edges) == len(set().union(*edges))
+    assert all(len(line["path"]) >= 4 for line in scene["lines"])
