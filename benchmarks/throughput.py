@@ -4,11 +4,16 @@ For every task of every installed family (or those ``--tasks`` selects) it build
 ``bench generate`` does -- generate + render + PNG encode + verify, the verify including the artefact checks
 on the record read back and the PNGs decoded again -- by calling ``build_item`` itself, whose ``timings``
 hook adds up the CPU time of each stage (so the stages are timed inside the one code path, not re-enacted).
-It then times the PNG encode alone of the same images: the task's floor.  Times are CPU seconds of this
+It then times the PNG encode alone of the same images, two ways (``floors.py`` says why): the PNG the item
+writes (the own floor) and the same picture as a plain RGB PNG at Pillow's default settings (the reference
+floor issue 2 set, which issue 12's target is measured against).  Times are CPU seconds of this
 single-threaded process (``process_time``), so the figures mean "per item on one core" even on a busy
 machine.  Every figure is the median of ``--repeat`` (default 3) repetitions.  It prints one markdown table:
 
-    | task | items/s | encode-only/s | ratio | generate ms | render ms | verify ms | encode ms |
+    | task | items/s | reference floor/s | ratio | own floor/s | ratio to own | generate ms | render ms |
+      verify ms | encode ms |
+
+and then which tasks reach half of each floor.
 
 ``--cells N`` adds the rate of every TraversalBench cell x vertex count (N items each); ``--memory N`` also
 writes N items of every task to a temporary dataset and prints the peak resident memory after every tenth
@@ -27,12 +32,13 @@ import statistics
 import tempfile
 import time
 
+from floors import encode_seconds
+
 from bench_core.allocator import keep_freed_memory
 from bench_core.dataset import DatasetWriter
 from bench_core.errors import BenchError
 from bench_core.generation import build_item, plan
 from bench_core.host import default_host
-from bench_core.images import encode_png
 
 #: The stages ``build_item`` reports, in the order it runs them but for verify last in the table.
 STAGES = ("generate", "render", "verify", "encode")
@@ -43,29 +49,29 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def time_items(host, task, settings: dict, count: int, seed: int) -> tuple[float, float, dict[str, float]]:
-    """One repetition over ``count`` items: (items/s of ``build_item``, items/s of the PNG encode alone of the
-    same images, CPU ms per item of each stage)."""
+def time_items(host, task, settings: dict, count: int, seed: int) -> tuple[float, float, float, dict[str, float]]:
+    """One repetition over ``count`` items: (items/s of ``build_item``, items/s of the own PNG encode alone of
+    the same images, items/s of their reference encode alone, CPU ms per item of each stage)."""
     jobs = plan(task, settings, seed, count)
-    built_time = encode_time = 0.0
+    built_time = own_time = reference_time = 0.0
     timings: dict[str, float] = {}
     for job in jobs:
         start = time.process_time()
         built = build_item(host, task, job.seed, job.index, job.params, job.suffix, timings=timings)
         built_time += time.process_time() - start
-        start = time.process_time()
-        for image in built.images:
-            encode_png(image)
-        encode_time += time.process_time() - start
+        own, reference = encode_seconds(built.images)
+        own_time += own
+        reference_time += reference
     stages = {stage: 1000 * timings.get(stage, 0.0) / len(jobs) for stage in STAGES}
-    return len(jobs) / built_time, len(jobs) / encode_time, stages
+    return len(jobs) / built_time, len(jobs) / own_time, len(jobs) / reference_time, stages
 
 
-def median_run(host, task, settings: dict, count: int, seed: int, repeat: int) -> tuple[float, float, dict]:
+def median_run(host, task, settings: dict, count: int, seed: int, repeat: int) -> tuple[float, float, float, dict]:
     """``time_items`` repeated ``repeat`` times; the median of every figure separately."""
     runs = [time_items(host, task, settings, count, seed) for _ in range(repeat)]
-    stages = {stage: statistics.median(run[2][stage] for run in runs) for stage in STAGES}
-    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), stages
+    stages = {stage: statistics.median(run[3][stage] for run in runs) for stage in STAGES}
+    return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
+            statistics.median(r[2] for r in runs), stages)
 
 
 def cells_report(host, per_cell: int, seed: int) -> None:
@@ -76,7 +82,7 @@ def cells_report(host, per_cell: int, seed: int) -> None:
     rows = []
     for vertices in VERTEX_COUNTS:
         for t, s in reachable_cells(vertices, "strict"):
-            rate, encode_rate, _ = time_items(
+            rate, encode_rate, _, _ = time_items(
                 host, task, {"vertices": vertices, "tort_bin": t, "cross_bin": s}, per_cell, seed
             )
             rows.append((vertices, t, s, rate, encode_rate))
@@ -93,18 +99,30 @@ def cells_report(host, per_cell: int, seed: int) -> None:
 
 
 def tasks_report(host, selectors: list[str], count: int, seed: int, repeat: int) -> None:
-    """Print the markdown table of every selected task (default settings), flushing row by row."""
+    """Print the markdown table of every selected task (default settings), flushing row by row, then the tasks
+    short of half of each floor."""
     print(f"{count} items per task, median of {repeat}, CPU time on one core\n")
-    print("| task | items/s | encode-only/s | ratio | " + " | ".join(f"{s} ms" for s in STAGES) + " |")
-    print("|---|---:|---:|---:|" + "---:|" * len(STAGES))
+    print("| task | items/s | reference floor/s | ratio | own floor/s | ratio to own | "
+          + " | ".join(f"{s} ms" for s in STAGES) + " |")
+    print("|---|---:|---:|---:|---:|---:|" + "---:|" * len(STAGES))
+    short: dict[str, list[str]] = {"reference": [], "own": []}
+    rows = 0
     for task in host.select(selectors):
         try:
-            rate, encode_rate, stages = median_run(host, task, {}, count, seed, repeat)
+            rate, own_rate, reference_rate, stages = median_run(host, task, {}, count, seed, repeat)
         except BenchError as exc:  # a task that cannot build its items gets a row saying so; the others still run
             print(f"| {task.id} | failed: {type(exc).__name__}: {str(exc)[:300]} |", flush=True)
             continue
+        rows += 1
+        for name, floor in (("reference", reference_rate), ("own", own_rate)):
+            if rate < 0.5 * floor:
+                short[name].append(task.id)
         split = " | ".join(f"{stages[s]:.1f}" for s in STAGES)
-        print(f"| {task.id} | {rate:.1f} | {encode_rate:.1f} | {rate / encode_rate:.2f} | {split} |", flush=True)
+        print(f"| {task.id} | {rate:.1f} | {reference_rate:.1f} | {rate / reference_rate:.2f} | {own_rate:.1f} | "
+              f"{rate / own_rate:.2f} | {split} |", flush=True)
+    for name, tasks in short.items():
+        verdict = "all" if not tasks else f"{rows - len(tasks)} of {rows}; short: {', '.join(tasks)}"
+        print(f"\nat least half the {name} floor: {verdict}")
 
 
 def memory_report(host, selectors: list[str], count: int, seed: int) -> None:
