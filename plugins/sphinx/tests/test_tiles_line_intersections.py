@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
 import pytest
 from bench_plugin_sphinx import line_words as words
 from bench_plugin_sphinx import tile_lines
@@ -109,3 +110,22 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert record["raw"] == int(built.item.answer)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 6, 7, 8, 11])
+def test_weighted_index_draws_what_rng_choice_draws(size):
+    """The steered step's draw, held to ``rng.choice`` with the same weights: the same index, and the generator
+    left in the same state, over many weightings (the two values a steered walk uses, and arbitrary ones)."""
+    master = np.random.default_rng(size)
+    for _ in range(3000):
+        if master.random() < 0.5:
+            bias = float(master.uniform(1.0, 8.0))
+            weights = [bias if flag else 1.0 for flag in master.random(size) < 0.5]
+        else:
+            weights = [float(w) for w in master.uniform(0.01, 10.0, size)]
+        seed = int(master.integers(2**32))
+        ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+        array = np.array(weights)
+        for _draw in range(3):
+            assert edgepaths.weighted_index(ours, weights) == int(theirs.choice(size, p=array / array.sum()))
+        assert ours.bit_generator.state == theirs.bit_generator.state

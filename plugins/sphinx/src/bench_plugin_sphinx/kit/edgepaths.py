@@ -9,6 +9,7 @@ passed in, and neighbours are visited in sorted order, so a path is a function o
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterable, Mapping
 
@@ -31,21 +32,43 @@ def walk(graph: Mapping[int, Iterable[int]], start: int, length: int, used: set[
          bias: float = 1.0) -> list[int]:
     """A vertex-simple walk from ``start`` of at most ``length`` edges, none of them in ``used``, avoiding the
     vertices ``avoid``; it stops early where it is stuck.  Each step picks uniformly among the free
-    neighbours, or, with ``prefer``, those in ``prefer`` ``bias`` times as likely as the others."""
+    neighbours, or, with ``prefer``, those in ``prefer`` ``bias`` times as likely as the others (the draw of
+    ``rng.choice`` with those weights, ``weighted_index``)."""
     path, seen = [start], {start}
     while len(path) - 1 < length:
         here = path[-1]
-        options = [v for v in sorted(graph[here]) if v not in seen and v not in avoid and edge(here, v) not in used]
+        options = [v for v in sorted(graph[here]) if v not in seen and v not in avoid
+                   and ((here, v) if here < v else (v, here)) not in used]
         if not options:
             break
         if prefer:
-            weights = np.array([bias if v in prefer else 1.0 for v in options])
-            step = options[int(rng.choice(len(options), p=weights / weights.sum()))]
+            step = options[weighted_index(rng, [bias if v in prefer else 1.0 for v in options])]
         else:
             step = options[int(rng.integers(len(options)))]
         path.append(step)
         seen.add(step)
     return path
+
+
+#: Most weights ``weighted_index`` sums in plain Python: numpy sums shorter arrays one term after another, as
+#: Python does, and longer ones pairwise.
+PLAIN_SUM_LIMIT = 8
+
+
+def weighted_index(rng: np.random.Generator, weights: list[float]) -> int:
+    """The index ``rng.choice(len(weights), p=w / w.sum())`` draws (``w`` the weights as an array), drawing the
+    same single uniform, with the same arithmetic: the probabilities' running sum divided by its last value,
+    searched for the uniform (rightmost place); without ``choice``'s checks, which cost several times the draw."""
+    if len(weights) >= PLAIN_SUM_LIMIT:
+        array = np.array(weights)
+        return int(rng.choice(len(weights), p=array / array.sum()))
+    total = sum(weights)
+    cumulative, run = [], 0.0
+    for w in weights:
+        run += w / total
+        cumulative.append(run)
+    last = cumulative[-1]
+    return bisect.bisect_right([c / last for c in cumulative], rng.random())
 
 
 def sample_path(graph: Mapping[int, Iterable[int]], length: int, used: set[Edge], rng: np.random.Generator,
