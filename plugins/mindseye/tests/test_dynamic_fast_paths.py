@@ -98,16 +98,23 @@ def test_distinct_outlines_equal_the_one_by_one_definition():
 
 
 @pytest.mark.parametrize("reach", [0.0, 1.5, 3.2, 4.7])
-def test_grown_on_the_box_equals_near(reach):
+def test_grown_on_the_box_equals_the_whole_grid(reach):
+    """The verifier's pixel checks grow the outlines' samples with ``line_raster.grown`` (on their box): the
+    whole-grid ``dilate`` of their marks, for one outline and for both outlines' samples together (the union of
+    the two marks it used to grow)."""
     rng = np.random.default_rng(int(reach * 10))
     side = 60
     for _ in range(20):
-        points = rng.uniform(-8, side + 8, size=(int(rng.integers(2, 6)), 2))  # some run off the grid
-        segments = line_raster.polyline_segments(points, closed=True)
-        grid = line_raster.mark(line_raster.samples(segments, step=0.7)[0], side)
-        assert np.array_equal(verifier._grown(grid, reach), line_raster.near(side, segments, reach))
-    blank = np.zeros((side, side), dtype=bool)
-    assert not verifier._grown(blank, reach).any()
+        fine = []
+        for _ in range(2):
+            points = rng.uniform(-8, side + 8, size=(int(rng.integers(2, 6)), 2))  # some run off the grid
+            segments = line_raster.polyline_segments(points, closed=True)
+            fine.append(line_raster.samples(segments, step=0.7)[0])
+            expected = line_raster.dilate(line_raster.mark(fine[-1], side), reach)
+            assert np.array_equal(line_raster.grown(fine[-1], side, reach), expected)
+        both = line_raster.mark(fine[0], side) | line_raster.mark(fine[1], side)
+        assert np.array_equal(line_raster.grown(np.concatenate(fine), side, reach), line_raster.dilate(both, reach))
+    assert not line_raster.grown(np.zeros((0, 2)), side, reach).any()
 
 
 def test_shared_slip_scenes_equal_scenes_made_afresh():

@@ -645,9 +645,10 @@ def test_close_boxes_are_the_pairs_the_full_table_finds():
 
 
 def test_verifier_grows_marks_on_their_box_as_on_the_whole_grid():
-    """The verifier's ``_grown`` gives ``line_raster.dilate(line_raster.mark(...))`` exactly (points off the grid,
-    at its edges and none at all included), ``_near_both`` gives the two ``_near`` grids, and ``sketch`` the
-    coverage ``line_raster.stroke_coverage`` paints."""
+    """``line_raster.grown_box`` (the verifier's growth on the box of the marks, aligned as its sketch needs)
+    gives ``line_raster.dilate(line_raster.mark(...))`` exactly (points off the grid, at its edges and none at all
+    included), ``_near_both`` gives the two ``_near`` grids, and ``sketch`` the coverage
+    ``line_raster.stroke_coverage`` paints."""
     from bench_plugin_mindseye.verifiers import line_raster
 
     rng = np.random.default_rng(9)
@@ -657,7 +658,14 @@ def test_verifier_grows_marks_on_their_box_as_on_the_whole_grid():
         radius = float(rng.uniform(-0.5, 6.0))
         align = (1, 2)[k % 2]
         expected = line_raster.dilate(line_raster.mark(points, size), radius)
-        assert np.array_equal(verifier._grown(points, size, radius, align), expected)
+        assert np.array_equal(line_raster.grown(points, size, radius), expected)
+        found = line_raster.grown_box(points, size, radius, align)
+        whole = np.zeros((size, size), dtype=bool)
+        if found is not None:
+            (x0, y0), box = found
+            assert x0 % align == 0 and y0 % align == 0
+            whole[y0:y0 + box.shape[0], x0:x0 + box.shape[1]] = box
+        assert np.array_equal(whole, expected)
         inner = rng.random(len(points)) < 0.5
         small, large = verifier._near_both(points, inner, size, radius - 1.0, radius)
         assert np.array_equal(small, verifier._near(points[inner], size, radius - 1.0))

@@ -290,21 +290,6 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     return line_raster.paint(side, layers)
 
 
-def _grown(grid: np.ndarray, reach: float) -> np.ndarray:
-    """``line_raster.dilate(grid, reach)``, the same grid, with the growing done only on the box of the marked
-    pixels widened by more than the reach: no mark can grow beyond it, and the rest of the grid stays blank.
-    With ``line_raster.mark`` of a segment set's samples 0.7 pixels apart it gives ``line_raster.near``."""
-    rows, cols = np.flatnonzero(grid.any(axis=1)), np.flatnonzero(grid.any(axis=0))
-    out = np.zeros_like(grid)
-    if not rows.size:
-        return out
-    margin = int(np.floor(max(reach, 0.0))) + 1
-    y0, y1 = max(0, int(rows[0]) - margin), min(grid.shape[0], int(rows[-1]) + margin + 1)
-    x0, x1 = max(0, int(cols[0]) - margin), min(grid.shape[1], int(cols[-1]) + margin + 1)
-    out[y0:y1, x0:x1] = line_raster.dilate(grid[y0:y1, x0:x1], reach)
-    return out
-
-
 def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name: str) -> list[str]:
     """On one panel's pixels: a solid outline drawn along its recorded edges in its colour (no gap: at most
     ``SOLID_MISSES`` centre-line samples off it), a dashed one in its colour with gaps, and no clear ink off both
@@ -313,11 +298,11 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
     pen = float(description["pen"])
     failures = []
     outlines = {key: _outline_px(description, key) for key in KEYS}
-    marks = {key: line_raster.mark(line_raster.samples(outlines[key], step=0.7)[0], side) for key in KEYS}
+    fine = {key: line_raster.samples(outlines[key], step=0.7)[0] for key in KEYS}  # ``line_raster.near``'s samples
     for key, other in (("A", "B"), ("B", "A")):
         shape = description["shapes"][key]
         points, _ = line_raster.samples(outlines[key])
-        clear = ~_grown(marks[other], pen + 2)
+        clear = ~line_raster.grown(fine[other], side, pen + 2)
         inside = np.floor(points).astype(int).clip(0, side - 1)
         points = points[clear[inside[:, 1], inside[:, 0]]]
         if len(points) < 8:
@@ -331,7 +316,7 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
         elif shape["style"] == "dashed" and (own.mean() < DASHED_SHOWN or blank.mean() < DASHED_GAPS):
             failures.append(f"{name}: shape {key} is not drawn as a dashed outline in {shape['colour']} where "
                             f"recorded ({own.mean():.0%} in colour, {blank.mean():.0%} gaps)")
-    allowed = _grown(marks["A"] | marks["B"], pen / 2 + STRAY_REACH)
+    allowed = line_raster.grown(np.concatenate([fine["A"], fine["B"]]), side, pen / 2 + STRAY_REACH)
     stray = (line_raster.darkness(tile) > CLEAR_DARKNESS) & ~allowed
     stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
     if int(stray.sum()) > STRAY_ALLOWED:

@@ -392,28 +392,16 @@ def _polylines(description: Mapping[str, Any], side: int) -> tuple[np.ndarray, n
 
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """The recorded parts stroked with the recorded pen on white (RGB, side x side): ``line_raster``'s stroke
-    coverage, worked out on the box of the strokes only (``_grown_box``), each covered pixel painted the colour
-    ``line_raster.paint`` gives its coverage (``_coverage_colours``)."""
+    coverage, counted on the box of the strokes only (``line_raster.stroke_counts``), each covered pixel painted
+    the colour ``line_raster.paint`` gives its coverage (``_coverage_colours``)."""
     segments, _ = _polylines(description, side)
     image = np.full((side, side, 3), 255, dtype=np.uint8)
-    if not len(segments):
+    found = line_raster.stroke_counts(side, segments, float(description["pen"]))
+    if found is None:
         return image
-    factor = line_raster.FACTOR
-    points, _ = line_raster.samples(segments * factor, step=0.7)
-    grown = _grown_box(points, side * factor, float(description["pen"]) * factor / 2 - 0.5, factor)
-    if grown is None:
-        return image
-    (x0, y0), fine = grown
-    # sub-pixels covered per output pixel of the box (its far edge may cut an output pixel: those sub-pixels are
-    # off the grown box, so blank)
-    counts = np.zeros((-(-fine.shape[0] // factor), -(-fine.shape[1] // factor)), dtype=np.uint8)
-    cells = fine.view(np.uint8)
-    for dy in range(factor):
-        for dx in range(factor):
-            part = cells[dy::factor, dx::factor]
-            counts[:part.shape[0], :part.shape[1]] += part
-    colours = _coverage_colours(tuple(description.get("ink", (20, 20, 20))), factor)
-    box = image[y0 // factor:y0 // factor + counts.shape[0], x0 // factor:x0 // factor + counts.shape[1]]
+    (x0, y0), counts = found
+    colours = _coverage_colours(tuple(description.get("ink", (20, 20, 20))), line_raster.FACTOR)
+    box = image[y0:y0 + counts.shape[0], x0:x0 + counts.shape[1]]
     box[...] = np.take(colours, counts, axis=0)  # whole rows of the table, made contiguous, then laid in at once
     return image
 
@@ -426,36 +414,6 @@ def _coverage_colours(ink: tuple[int, ...], factor: int) -> np.ndarray:
     colours = line_raster.paint(len(levels), [(np.diag(levels), ink)])[np.arange(len(levels)), np.arange(len(levels))]
     colours.setflags(write=False)
     return colours
-
-
-def _grown(points: np.ndarray, size: int, radius: float, align: int = 1) -> np.ndarray:
-    """``line_raster.dilate(line_raster.mark(points, size), radius)``, the same grid, with the marking and the
-    growing done only on the box of the marked pixels widened by the radius (``_grown_box``): no mark can grow
-    beyond it, and the rest of the grid stays blank."""
-    grid = np.zeros((size, size), dtype=bool)
-    grown = _grown_box(points, size, radius, align)
-    if grown is not None:
-        (x0, y0), box = grown
-        grid[y0:y0 + box.shape[0], x0:x0 + box.shape[1]] = box
-    return grid
-
-
-def _grown_box(points: np.ndarray, size: int, radius: float, align: int = 1,
-               ) -> tuple[tuple[int, int], np.ndarray] | None:
-    """The part of ``_grown``'s grid that can hold marks: the box of the marked pixels widened by the radius
-    (clipped to the grid, its corner on a multiple of ``align``), as (its corner (x, y), the grown marks on it);
-    None if no point lies on the grid."""
-    ij = np.floor(points).astype(int)
-    if not len(ij) or ij.min() < 0 or ij.max() >= size:  # only some points on the grid
-        ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
-    if not len(ij):
-        return None
-    margin = int(np.floor(max(radius, 0.0))) + 1
-    x0, y0 = (max(0, int(v) - margin) // align * align for v in ij.min(axis=0))
-    x1, y1 = (min(size, int(v) + margin + 1) for v in ij.max(axis=0))
-    box = np.zeros((y1 - y0, x1 - x0), dtype=bool)
-    box[ij[:, 1] - y0, ij[:, 0] - x0] = True
-    return (x0, y0), line_raster.dilate(box, radius)
 
 
 def _own_samples(points: np.ndarray, parts: np.ndarray, side: int, reach: float) -> np.ndarray:
@@ -617,8 +575,8 @@ def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name:
     # the centre lines sampled 0.7 pixels apart and the tile's darkness, made once for both checks below
     fine = line_raster.samples(lines[0], step=0.7) if len(lines[0]) else None
     darkness = line_raster.darkness(tile)
-    allowed = _grown(fine[0], side, float(description["pen"]) / 2 + STRAY_REACH) \
-        if fine is not None else np.zeros((side, side), dtype=bool)  # ``line_raster.near``, on the strokes' box
+    allowed = line_raster.grown(fine[0], side, float(description["pen"]) / 2 + STRAY_REACH) \
+        if fine is not None else np.zeros((side, side), dtype=bool)  # ``line_raster.near``
     stray = (darkness > CLEAR_DARKNESS) & ~allowed
     stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
     if int(stray.sum()) > STRAY_ALLOWED:

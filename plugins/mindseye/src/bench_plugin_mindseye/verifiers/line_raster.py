@@ -83,20 +83,71 @@ def dilate(grid: np.ndarray, radius: float) -> np.ndarray:
     return out
 
 
-def stroke_coverage(side: int, segments: np.ndarray, width: float) -> np.ndarray:
-    """Ink coverage (side x side, float32 in [0, 1]) of strokes ``width`` pixels wide along ``segments``
-    (m x 2 x 2, continuous tile pixels)."""
+def grown_box(points: np.ndarray, size: int, radius: float, align: int = 1,
+              ) -> tuple[tuple[int, int], np.ndarray] | None:
+    """``dilate(mark(points, size), radius)`` worked out only where it can hold marks: on the box of the marked
+    pixels widened by more than the radius and clipped to the grid, its corner (x, y) moved down to multiples of
+    ``align``.  Returns (that corner, the grown marks on the box): exactly that part of the whole grid, every
+    other pixel of which is blank (no mark grows further than the radius); None if no point lies on the grid.
+    The cost grows with the box, not the grid."""
+    ij = np.floor(points).astype(int).reshape(-1, 2)
+    if not len(ij) or ij.min() < 0 or ij.max() >= size:  # only some points on the grid
+        ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
+    if not len(ij):
+        return None
+    margin = int(np.floor(max(radius, 0.0))) + 1
+    x0, y0 = (max(0, int(v) - margin) // align * align for v in ij.min(axis=0))
+    x1, y1 = (min(size, int(v) + margin + 1) for v in ij.max(axis=0))
+    box = np.zeros((y1 - y0, x1 - x0), dtype=bool)
+    box[ij[:, 1] - y0, ij[:, 0] - x0] = True
+    return (x0, y0), dilate(box, radius)
+
+
+def grown(points: np.ndarray, size: int, radius: float) -> np.ndarray:
+    """``dilate(mark(points, size), radius)``, the same size x size grid, grown on the box of the marks only
+    (``grown_box``)."""
+    grid = np.zeros((size, size), dtype=bool)
+    found = grown_box(points, size, radius)
+    if found is not None:
+        (x0, y0), box = found
+        grid[y0:y0 + box.shape[0], x0:x0 + box.shape[1]] = box
+    return grid
+
+
+def stroke_counts(side: int, segments: np.ndarray, width: float) -> tuple[tuple[int, int], np.ndarray] | None:
+    """How many of its ``FACTOR * FACTOR`` sub-pixels the strokes of ``stroke_coverage`` cover in each pixel,
+    on the box of pixels the strokes can reach: (the box's corner (x, y), the counts on it, uint8); every
+    pixel off the box is covered by none.  None if no stroke reaches the tile."""
     seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
     if not len(seg):
-        return np.zeros((side, side), dtype=np.float32)
+        return None
     points, _ = samples(seg * FACTOR, step=0.7)
-    fine = dilate(mark(points, side * FACTOR), width * FACTOR / 2 - 0.5)
-    counts = np.zeros((side, side), dtype=np.uint8)
+    found = grown_box(points, side * FACTOR, width * FACTOR / 2 - 0.5, FACTOR)
+    if found is None:
+        return None
+    (x0, y0), fine = found
+    # the box's corner lies on a pixel's corner; its far edge may cut a pixel: those sub-pixels are off the
+    # grown box, so blank
+    counts = np.zeros((-(-fine.shape[0] // FACTOR), -(-fine.shape[1] // FACTOR)), dtype=np.uint8)
     cells = fine.view(np.uint8)
     for dy in range(FACTOR):
         for dx in range(FACTOR):
-            counts += cells[dy::FACTOR, dx::FACTOR]
-    return counts.astype(np.float32) / (FACTOR * FACTOR)
+            part = cells[dy::FACTOR, dx::FACTOR]
+            counts[:part.shape[0], :part.shape[1]] += part
+    return (x0 // FACTOR, y0 // FACTOR), counts
+
+
+def stroke_coverage(side: int, segments: np.ndarray, width: float) -> np.ndarray:
+    """Ink coverage (side x side, float32 in [0, 1]) of strokes ``width`` pixels wide along ``segments``
+    (m x 2 x 2, continuous tile pixels): the centre lines' samples marked on a grid ``FACTOR`` times finer,
+    grown by a disc of half the pen less half a sub-pixel, and the sub-pixels covered in each pixel counted
+    (on the box the strokes can reach only, ``stroke_counts``)."""
+    coverage = np.zeros((side, side), dtype=np.float32)
+    found = stroke_counts(side, segments, width)
+    if found is not None:
+        (x0, y0), counts = found
+        coverage[y0:y0 + counts.shape[0], x0:x0 + counts.shape[1]] = counts.astype(np.float32) / (FACTOR * FACTOR)
+    return coverage
 
 
 def near(side: int, segments: np.ndarray, reach: float) -> np.ndarray:
@@ -105,7 +156,7 @@ def near(side: int, segments: np.ndarray, reach: float) -> np.ndarray:
     if not len(seg):
         return np.zeros((side, side), dtype=bool)
     points, _ = samples(seg, step=0.7)
-    return dilate(mark(points, side), reach)
+    return grown(points, side, reach)
 
 
 def paint(side: int, layers: Sequence[tuple[np.ndarray, Sequence[int]]]) -> np.ndarray:
