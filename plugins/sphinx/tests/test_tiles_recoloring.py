@@ -104,3 +104,21 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
         record = built.item.metadata["complexity"]
         assert (record["c"] >= complexity.HARD_FROM) is hard, record
         assert record["raw"] == int(built.item.answer)
+
+
+def test_cell_colours_reads_centres_and_flags_mixed_cells():
+    """``cell_colours`` on random keys and cell maps, held to its definition: each cell's key at its centre, and
+    the cells with any inside pixel of another key (with ``uint32`` keys read from a view, as the verifier does)."""
+    from bench_plugin_sphinx.verifiers import recoloring
+
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        h, w, cells = int(rng.integers(5, 40)), int(rng.integers(5, 40)), int(rng.integers(1, 9))
+        ids = rng.integers(0, cells + 1, (h, w)).astype(np.int32)
+        keys = rng.choice(np.array([0, 0xFFFFFF, 0x1976D2, 0xE53935], dtype=np.uint32), (h + 4, w + 4))
+        board = keys[2:-2, 2:-2]
+        centres = np.column_stack([rng.integers(0, w, cells), rng.integers(0, h, cells)])
+        colours, mixed = recoloring.cell_colours(board, ids, centres)
+        expected = [int(board[y, x]) for x, y in centres]
+        assert colours.tolist() == expected
+        assert mixed == [k for k in range(cells) if (board[ids == k + 1] != expected[k]).any()]

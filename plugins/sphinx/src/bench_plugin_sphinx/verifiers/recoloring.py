@@ -45,10 +45,10 @@ def interior_map(size: int, xy: np.ndarray, polygons: list[list[int]]) -> tuple[
 
 def cell_colours(board: np.ndarray, ids: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, list[int]]:
     """(each cell's colour key, read at its centre pixel; the cells with a pixel of another colour)."""
-    ref = np.concatenate([[0], board[centres[:, 1], centres[:, 0]].astype(np.int64)])
-    inside = ids > 0
-    mixed = inside & (board.astype(np.int64) != ref[ids])
-    return ref[1:], [int(k) - 1 for k in np.unique(ids[mixed])]
+    ref = np.zeros(len(centres) + 1, dtype=board.dtype)  # number 0 (no cell) reads as key 0, then masked off
+    ref[1:] = board[centres[:, 1], centres[:, 0]]
+    mixed = (board != ref[ids]) & (ids > 0)
+    return ref[1:].astype(np.int64), [int(k) - 1 for k in np.unique(ids[mixed])]
 
 
 def centre_pixels(xy: np.ndarray, polygons: list[list[int]], ids: np.ndarray) -> tuple[np.ndarray, list[int]]:
