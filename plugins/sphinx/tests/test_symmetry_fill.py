@@ -184,3 +184,10 @@ def test_the_palette_picture_is_the_png_of_the_composed_picture():
         assert (image.mode == "P") == (Image.fromarray(rgb).getcolors(256) is not None), built.item.id
         assert np.array_equal(np.asarray(image.convert("RGB")), rgb), built.item.id
         assert built.pngs[0] == encode_png(Image.fromarray(rgb)), built.item.id
+
+
+def test_a_star_polygon_needing_more_than_200_draws_is_found():
+    """Seed 6, item 13258 with star polygons: it needs 210 motif draws (a star polygon passes in ~5 %), and 200
+    stopped the run.  With 2,000 the item is built (and verified)."""
+    built = build(TASK, {"motif": "star_polygon"}, 6, 13258)
+    assert built.item.answer in "ABCD"

@@ -11,7 +11,7 @@ from bench_plugin_traversal.cells import CROSSING_BINS, TORTUOSITY_EDGES, VERTEX
 from bench_plugin_traversal.glyphs import DEFAULT_START, VOCABULARY
 from bench_plugin_traversal.prompts import SYSTEM_PROMPT
 
-__version__ = "0.2.4"
+__version__ = "0.2.5"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "traversal"

@@ -45,8 +45,9 @@ PAPER_PER_CELL = 40
 PAPER_CONFOUND_SOURCES = 20
 #: Backbones tried per source before giving up on hosting both spur variants on one (8 left about one
 #: source in a thousand without a backbone for 5-7 spurs in sparse cells such as t1s4 at 9 vertices;
-#: sources that succeed within fewer tries are unaffected by the limit).
-MAX_SOURCE_TRIES = 32
+#: sources that succeed within fewer tries are unaffected by the limit).  32 still lost ~7.5 % of items in cell
+#: t1s4 at 9 vertices under profile=paper with spurs (a try succeeds there ~8 % of the time); 256 lose ~5e-10.
+MAX_SOURCE_TRIES = 256
 
 
 class TraversalPath(TraversalTask):
