@@ -162,7 +162,7 @@ def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list
         base = groups.reduce(big, SUPERSAMPLE)
     elif base is None:
         base = draw_motif(patch, 1)
-    turns = {0: base}
+    turns = {0: snapped(base)}  # snapped once per turn: rounding each channel commutes with moving whole pixels
     out = []
     for part in parts:
         for degrees in (0, 60, 120):
@@ -172,8 +172,8 @@ def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list
         else:
             raise ValueError(f"part {part.tolist()} is neither a D4 operation nor one after a sixth or third turn")
         if degrees not in turns:
-            turns[degrees] = groups.transformed_sprite(big, groups.rotation(degrees)[:2, :2], SUPERSAMPLE)
-        out.append(snapped(probe.apply(name, turns[degrees])))
+            turns[degrees] = snapped(groups.transformed_sprite(big, groups.rotation(degrees)[:2, :2], SUPERSAMPLE))
+        out.append(probe.apply(name, turns[degrees]))
     return out
 
 
@@ -241,14 +241,15 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     basis, origin = lattice.matrix, np.asarray(origin, float)
     centre = np.full(2, (INNER - 1) / 2)
 
-    def central(a: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """t moved by the lattice vector that keeps the canvas's centre nearest itself under x -> a x + t."""
-        return t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))
+    def central(pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+        """For each (a, t), t moved by the lattice vector that keeps the canvas's centre nearest itself under
+        x -> a x + t (``_central``: all of them in one solve)."""
+        return _central(basis, centre, pairs)
 
     turning = [op for op in reps if not _linear_identity(op[:2, :2])]  # every element but the translations
     elements = [0.0]
     if turning:
-        shifts = [central(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning]
+        shifts = central([(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning])
         elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, CHECK_POINTS)
     translations = ink.changes(np.eye(2), lattice.basis, CHECK_POINTS)
     anchor = np.asarray(seed, float) + origin
@@ -256,14 +257,15 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
     maps = groups.lattice_symmetries(lattice)
     excludes = [SHORTEST if _linear_identity(a) else 0.0 for a in maps]
-    tried, owners = [], []
+    tried, owners, found = [], [], []
     for k, (a, peaks) in enumerate(zip(maps, ink.overlays(maps, anchor, radius, PEAKS, excludes), strict=True)):
-        for peak in peaks:
-            shifts = central(a, anchor - a @ anchor + peak) + offsets
-            if excludes[k]:  # each translation in its shortest form, modulo the lattice: none of the lattice's own
-                shifts = shifts[np.hypot(*shifts.T) >= SHORTEST]
-            tried.append(shifts)
-            owners += [k] * len(shifts)
+        found += [(k, (a, anchor - a @ anchor + peak)) for peak in peaks]
+    for (k, _pair), moved in zip(found, central([pair for _k, pair in found]), strict=True):
+        shifts = moved + offsets
+        if excludes[k]:  # each translation in its shortest form, modulo the lattice: none of the lattice's own
+            shifts = shifts[np.hypot(*shifts.T) >= SHORTEST]
+        tried.append(shifts)
+        owners += [k] * len(shifts)
     others = [1.0]
     if tried:
         shifts, owners = np.concatenate(tried), np.array(owners)
@@ -276,6 +278,18 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
             else:
                 others.append(_descend(ink, maps[k], shifts[best], excludes[k]))
     return {"elements": float(max(elements)), "translations": float(max(translations)), "others": float(min(others))}
+
+
+def _central(basis: np.ndarray, centre: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """For each (a, t) of ``pairs``, ``t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))``: t
+    moved by the lattice vector (of ``basis``'s columns) that keeps ``centre`` nearest itself under x -> a x + t,
+    the very values of one solve each, with every solve done in one batched call (the same LAPACK solve of the
+    same 2 x 2 system per pair)."""
+    if not pairs:
+        return []
+    rights = np.array([centre - a @ centre - t for a, t in pairs])[:, :, None]
+    steps = np.rint(np.linalg.solve(np.broadcast_to(basis, (len(pairs), 2, 2)), rights)[:, :, 0])
+    return [t + basis @ step for (_a, t), step in zip(pairs, steps, strict=True)]
 
 
 def _descend(ink: groups.PatternInk, a: np.ndarray, shift: np.ndarray, exclude: float) -> float:
@@ -380,19 +394,22 @@ def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray
     reach = float(np.abs(basis).sum(axis=1).max()) + radius + 2
     points = groups.pattern_centres(reps, lattice, seed, (-reach, -reach, INNER + reach, INNER + reach), 0)[0]
     centre = (INNER - 1) / 2
-    best, best_score = None, np.inf
+    origins = []
     for _ in range(CROPS):
         origin = basis @ rng.random(2)
-        if _exact(lattice.kind):
-            origin = np.rint(origin)
-        moved = points + origin
-        lo, hi = np.clip(moved - radius, 0, INNER), np.clip(moved + radius, 0, INNER)
-        weight = np.prod(hi - lo, axis=1)
-        if weight.sum() <= 0:
+        origins.append(np.rint(origin) if _exact(lattice.kind) else origin)
+    # every place at once: the same sums, each over its own copies in the same order as one place at a time
+    moved = points[None, :, :] + np.array(origins)[:, None, :]  # (places, copies, 2)
+    lo, hi = np.clip(moved - radius, 0, INNER), np.clip(moved + radius, 0, INNER)
+    weight = np.prod(hi - lo, axis=2)
+    total = weight.sum(axis=1)
+    best, best_score = None, np.inf
+    for k, origin in enumerate(origins):
+        if total[k] <= 0:
             continue
-        mean = (moved * weight[:, None]).sum(axis=0) / weight.sum()
-        dx, dy = (moved - mean).T
-        cxx, cyy, cxy = (np.array([dx * dx, dy * dy, dx * dy]) * weight).sum(axis=1) / weight.sum()
+        mean = (moved[k] * weight[k][:, None]).sum(axis=0) / total[k]
+        dx, dy = (moved[k] - mean).T
+        cxx, cyy, cxy = (np.array([dx * dx, dy * dy, dx * dy]) * weight[k]).sum(axis=1) / total[k]
         elongation = float(np.hypot(cxx - cyy, 2 * cxy) / (cxx + cyy)) if cxx + cyy > 0 else 1.0
         score = float(np.hypot(*(mean - centre))) / (0.05 * INNER) + elongation / 0.05
         if score < best_score:

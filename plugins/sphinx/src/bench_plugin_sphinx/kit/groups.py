@@ -442,16 +442,27 @@ def seed_clearance(reps: Sequence[np.ndarray], lattice: Lattice, points: np.ndar
     """For each candidate seed point (rows of ``points``, px), the distance to the nearest other copy of it
     under the group (coset representatives ``reps``, all lattice shifts): twice the room a copy has."""
     basis = lattice.matrix
-    shifts = np.array([(i, j) for i in range(-2, 3) for j in range(-2, 3)], float) @ basis.T  # (25, 2)
+    shifts = _SEED_STEPS @ basis.T  # (25, 2)
     best = np.full(len(points), np.inf)
     for op in reps:
         images = points @ op[:2, :2].T + op[:2, 2]  # (k, 2)
         gaps = images[:, None, :] + shifts[None, :, :] - points[:, None, :]
         dist = np.hypot(gaps[..., 0], gaps[..., 1])
-        if np.allclose(op[:2, :2], np.eye(2)):
+        if _near_identity(op[:2, :2]):
             dist[dist < 1e-6] = np.inf  # the copy itself
         best = np.minimum(best, dist.min(axis=1))
     return best
+
+
+#: The lattice steps (i, j), i and j in -2 .. 2, ``seed_clearance`` looks for copies at.
+_SEED_STEPS = np.array([(i, j) for i in range(-2, 3) for j in range(-2, 3)], float)
+_SEED_STEPS.flags.writeable = False
+_EYE2 = np.eye(2)
+
+
+def _near_identity(part: np.ndarray) -> bool:
+    """``np.allclose(part, np.eye(2))`` (its tolerances) for a finite 2 x 2 ``part``, without its overhead."""
+    return bool(np.all(np.abs(part - _EYE2) <= 1e-08 + 1e-05 * _EYE2))
 
 
 def best_seeds(reps: Sequence[np.ndarray], lattice: Lattice, rng: np.random.Generator, candidates: int = 96,
@@ -512,6 +523,21 @@ LIKE_NEAR, LIKE_IN_PLACE = 0.3, 0.1
 GOLDEN = (math.sqrt(5) - 1) / 2
 
 
+def _ink_max() -> int:
+    """The largest darkest-channel byte whose ``PatternInk`` darkness (its formula, on every byte value) is ink:
+    those at most it are ink, the others not (checked on all 256)."""
+    dark = (255 - np.arange(256, dtype=np.uint8)).astype(np.float32) / np.float32(255)
+    inked = dark > PATTERN_INK
+    top = int(np.flatnonzero(inked).max())
+    if not np.array_equal(inked, np.arange(256) <= top):
+        raise AssertionError("PatternInk's ink is not the bytes up to one value")
+    return top
+
+
+#: Darkest-channel bytes up to this are ink in ``PatternInk`` (darkness above PATTERN_INK), the others not.
+_PATTERN_INK_MAX = _ink_max()
+
+
 class PatternInk:
     """A drawn pattern's darkness and inked pixels, for measuring how far an isometry x -> A x + t (pixels, x
     right, y down) is from being a symmetry of the picture.  ``reach`` 0 compares pixels in place (a pattern
@@ -519,12 +545,20 @@ class PatternInk:
 
     def __init__(self, rgb: np.ndarray, reach: int):
         # darkness in float32: it is k / 255, and no two such values lie LIKE_NEAR or LIKE_IN_PLACE apart exactly
-        self.dark = (255 - channels.darkest(np.asarray(rgb)[:, :, :3])).astype(np.float32) / np.float32(255)
+        low = channels.darkest(np.asarray(rgb)[:, :, :3])
+        if low.dtype == np.uint8:  # the same float32 steps in place; ink read off the bytes (``_PATTERN_INK_MAX``)
+            self.dark = (255 - low).astype(np.float32)
+            self.dark /= np.float32(255)
+            inked = low <= _PATTERN_INK_MAX
+        else:
+            self.dark = (255 - low).astype(np.float32) / np.float32(255)
+            inked = self.dark > PATTERN_INK
         self.reach = reach
         self.h, self.w = self.dark.shape
-        ys, xs = np.divmod(np.flatnonzero(self.dark > PATTERN_INK), self.w)  # np.nonzero's order, faster
+        flat = np.flatnonzero(inked)
+        ys, xs = np.divmod(flat, self.w)  # np.nonzero's order, faster
         self.points = np.stack([xs, ys], axis=1).astype(np.float64)
-        self.values = self.dark[ys, xs]
+        self.values = self.dark.ravel().take(flat)
         self.padded = np.zeros((self.h + 2 * reach + 2, self.w + 2 * reach + 2), np.float32)  # np.pad's, faster
         self.padded[reach + 1: reach + 1 + self.h, reach + 1: reach + 1 + self.w] = self.dark
         self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
@@ -535,7 +569,7 @@ class PatternInk:
         stride through a periodic picture can fall in step with the pattern)."""
         if points is None or points >= len(self.points):
             return slice(None)
-        return (np.arange(points) * GOLDEN % 1.0 * len(self.points)).astype(np.int64)
+        return _golden_spread(points, len(self.points))
 
     def _unchanged(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -544,27 +578,43 @@ class PatternInk:
         within ``reach`` of its image is alike in darkness."""
         return self._compared(*self._images(maps, shifts, chosen), chosen)
 
-    def _images(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
+    def _images(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray,
+                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(x, y) of the ``chosen`` inked pixels' images under each map x -> A x + t, whole pixels (as floats):
-        (maps, points) each."""
+        (maps, points) each, written into ``out`` when given."""
         image = self.points[chosen] @ np.swapaxes(maps, 1, 2)  # (n, points, 2)
-        return np.rint(image[..., 0] + shifts[:, 0, None]), np.rint(image[..., 1] + shifts[:, 1, None])
+        if out is None:
+            out = np.empty(image.shape[:2]), np.empty(image.shape[:2])
+        for k, plane in enumerate(out):  # the sum, then its rounding, in place
+            np.rint(np.add(image[..., k], shifts[:, k, None], out=plane), out=plane)
+        return out
 
     def _compared(self, x: np.ndarray, y: np.ndarray, chosen: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(changed, compared) per row of images (x, y) of the ``chosen`` inked pixels (``_unchanged``)."""
+        """(changed, compared) per row of images (x, y) of the ``chosen`` inked pixels (``_unchanged``); ``y`` is
+        overwritten."""
         values = self.values[chosen]
         r = self.reach
-        inside = (x >= r) & (x < self.w - r) & (y >= r) & (y < self.h - r)
-        step = LIKE_NEAR if r else LIKE_IN_PLACE
-        alike = np.zeros(inside.shape, bool)
+        inside = x >= r
+        inside &= x < self.w - r
+        inside &= y >= r
+        inside &= y < self.h - r
+        step = np.float32(LIKE_NEAR if r else LIKE_IN_PLACE)  # what the float32 darkness is compared with
         width, flat = self.padded.shape[1], self.padded.ravel()
-        at = ((y + r + 1) * width + (x + r + 1)).astype(np.int64)  # an image outside reads a clipped index, uncounted
+        # an image outside reads a clipped index, uncounted; inside, x and y are whole and small, so y * width + x
+        # is exact, the padding's offset added per neighbour
+        y *= width
+        y += x
+        at = y.astype(np.int64)
+        alike = None
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
-                alike |= np.abs(flat.take(at + dy * width + dx, mode="clip") - values) <= step
+                found = flat.take(at + ((dy + r + 1) * width + dx + r + 1), mode="clip")
+                found -= values
+                near = np.abs(found, out=found) <= step
+                alike = near if alike is None else np.logical_or(alike, near, out=alike)
         compared = np.count_nonzero(inside, axis=1)
-        return np.count_nonzero(inside & ~alike, axis=1), compared
+        inside &= ~alike
+        return np.count_nonzero(inside, axis=1), compared
 
     def changes(self, maps: np.ndarray, shifts: Sequence[Sequence[float]], points: int | None = None) -> np.ndarray:
         """For each isometry x -> A x + t (A a row of ``maps``, 2 x 2 each, or one A for every t; t a row of
@@ -575,10 +625,12 @@ class PatternInk:
         maps = np.broadcast_to(np.asarray(maps, np.float64).reshape(-1, 2, 2), (len(shifts), 2, 2))
         inverse = np.linalg.inv(maps)
         chosen = self._spread(points)
-        x1, y1 = self._images(maps, shifts, chosen)
-        x2, y2 = self._images(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen)
-        changed, compared = self._compared(np.concatenate([x1, x2]), np.concatenate([y1, y2]), chosen)
         n = len(shifts)
+        count = len(self.points) if isinstance(chosen, slice) else len(chosen)
+        x, y = np.empty((2 * n, count)), np.empty((2 * n, count))  # the maps' images, then their inverses'
+        self._images(maps, shifts, chosen, (x[:n], y[:n]))
+        self._images(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen, (x[n:], y[n:]))
+        changed, compared = self._compared(x, y, chosen)
         total = compared[:n] + compared[n:]
         return np.where(total > 0, (changed[:n] + changed[n:]) / np.maximum(total, 1), 1.0)
 
@@ -593,24 +645,31 @@ class PatternInk:
         target, spectrum, grid, own, middle = self._window(tuple(centre), radius)
         maps = np.asarray(maps, np.float64).reshape(-1, 2, 2)
         side, half = target.shape[0], target.shape[0] // 2
-        source = np.clip(np.rint(np.linalg.inv(maps) @ grid).astype(np.int64) + half, 0, 2 * half)  # (n, 2, cells)
-        templates = np.where(own, target[source[:, 1], source[:, 0]], 0.0).reshape(-1, side, side)
+        source = np.rint(np.linalg.inv(maps) @ grid).astype(np.int64)  # (n, 2, cells)
+        source += half
+        np.clip(source, 0, 2 * half, out=source)
+        source[:, 1] *= side  # the flat cell (row * side + column) each template cell reads
+        source[:, 1] += source[:, 0]
+        templates = np.where(own, target.ravel().take(source[:, 1]), 0.0).reshape(-1, side, side)
         size = (_fft_length(side),) * 2  # zeros beyond the window: no shift wraps onto another
         corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(templates, s=size)), s=size)
         around = np.arange(-half, half + 1) % size[0]
-        corr = corr[:, around][:, :, around]  # shift (0, 0) in the middle
+        corr = corr.take(around, axis=1).take(around, axis=2)  # shift (0, 0) in the middle
         inner = corr[:, 1:-1, 1:-1]
-        peak = np.ones(inner.shape, bool)
+        # a local peak: at least each of its eight neighbours, i.e. at least the largest (the figures are finite)
+        around_max = None
         for dy in (0, 1, 2):
             for dx in (0, 1, 2):
                 if dy != 1 or dx != 1:
-                    peak &= inner >= corr[:, dy: dy + side - 2, dx: dx + side - 2]
-        lengths = self._lengths(half)
+                    neighbour = corr[:, dy: dy + side - 2, dx: dx + side - 2]
+                    around_max = neighbour.copy() if around_max is None else np.maximum(around_max, neighbour,
+                                                                                          out=around_max)
+        peak = inner >= around_max
         out = []
         for k, exclude in enumerate(excludes):
             # the half-size picture turns about its own middle pixel, not about c: every shift moves accordingly
             moved = (np.eye(2) - maps[k]) @ (middle - np.asarray(centre))
-            places = [np.nonzero(peak[k])] + ([np.nonzero(np.abs(lengths - exclude) <= 1)] if exclude else [])
+            places = [np.nonzero(peak[k])] + ([_rim(half, exclude)] if exclude else [])
             found = []
             for ys, xs in places:
                 shifts = 2 * np.stack([xs + 1 - half, ys + 1 - half], axis=1) + moved
@@ -648,6 +707,23 @@ class PatternInk:
             spectrum = np.fft.rfft2(target, s=(_fft_length(target.shape[0]),) * 2)
             self._windows[key] = target, spectrum, grid, own, 2 * np.array((mx, my), np.float64)
         return self._windows[key]
+
+
+@functools.lru_cache(maxsize=16)
+def _rim(half: int, exclude: float) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero(np.abs(lengths - exclude) <= 1)`` of ``PatternInk._lengths(half)``: the inner cells whose shift
+    lies within a pixel of ``exclude`` (kept: read only)."""
+    found = np.nonzero(np.abs(PatternInk._lengths(half) - exclude) <= 1)
+    for part in found:
+        part.flags.writeable = False
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _golden_spread(points: int, total: int) -> np.ndarray:
+    """``points`` indices among ``total`` by the golden-ratio sequence (``PatternInk._spread``; kept: a pattern is
+    measured on a few sample sizes many times)."""
+    return _read_only((np.arange(points) * GOLDEN % 1.0 * total).astype(np.int64))
 
 
 @functools.lru_cache(maxsize=8)
@@ -733,12 +809,22 @@ def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.nd
     pixels whose image has no pixel of like darkness and colour within one pixel."""
     pad, h, w = m["pad"], m["h"], m["w"]
     rx, ry = m["xs"] - m["cx"], m["ys"] - m["cy"]
-    px = np.rint(m["cx"] + offsets[:, 0, None] + stack[:, 0, 0, None] * rx + stack[:, 0, 1, None] * ry)
-    py = np.rint(m["cy"] + offsets[:, 1, None] + stack[:, 1, 0, None] * rx + stack[:, 1, 1, None] * ry)
-    px = np.clip(px.astype(int), -1, w) + pad
-    py = np.clip(py.astype(int), -1, h) + pad
+    # each image c + t + A (x - c), rounded: the sums of the one-line formula ((c + t) + a rx) + b ry, in place
+    # (adding a term on the left or the right gives the same float)
+    where, term = [], np.empty((len(stack), len(rx)))
+    for row, (centre, limit) in enumerate(((m["cx"], w), (m["cy"], h))):
+        image = np.multiply(stack[:, row, 0, None], rx)
+        image += centre + offsets[:, row, None]
+        image += np.multiply(stack[:, row, 1, None], ry, out=term)
+        whole = np.rint(image, out=image).astype(int)
+        np.clip(whole, -1, limit, out=whole)
+        whole += pad
+        where.append(whole)
+    px, py = where
     width = m["dark"].shape[1]
-    base = py * width + px  # (maps, points): flat gathers, one neighbour of the 3 x 3 block at a time
+    py *= width
+    py += px
+    base = py  # (maps, points): flat gathers, one neighbour of the 3 x 3 block at a time
     flat, d0 = m["dark"].ravel(), m["d0"]
     dark0 = d0 > 0.5
     planes = [(np.ascontiguousarray(m["colour"][:, :, c]).ravel(), m["c0"][:, c]) for c in range(3) if m["several"]]
@@ -746,10 +832,14 @@ def _changed(m: dict[str, Any], stack: np.ndarray, offsets: np.ndarray) -> np.nd
     for dy, dx in _NEIGHBOURS.tolist():
         at = base + (dy * width + dx)
         d1 = flat.take(at)
-        hit = np.abs(d1 - d0) <= 0.3
         if m["several"]:  # where both are dark, the colour must match too (every channel, one plane at a time)
             near = functools.reduce(np.logical_and, (np.abs(plane.take(at) - c0) <= 100 for plane, c0 in planes))
-            hit &= ~((d1 > 0.5) & dark0) | near
+            both_dark = d1 > 0.5
+            both_dark &= dark0
+        d1 -= d0
+        hit = np.abs(d1, out=d1) <= 0.3
+        if m["several"]:
+            hit &= ~both_dark | near
         same |= hit
     return 1.0 - same.mean(axis=1)
 
@@ -781,13 +871,28 @@ def motif_changes(rgb: np.ndarray, parts: Sequence[np.ndarray], shifts: Sequence
     # an involution (a mirror, a half-turn) with no shift is its own inverse: each distinct map is measured once
     stack, shifts = np.array(maps), np.array(offsets)
     rows = np.concatenate([stack.reshape(len(stack), 4), shifts], axis=1)
-    distinct, where = np.unique(rows, axis=0, return_inverse=True)
+    distinct, where = _distinct_rows(rows)
     measured = _changed(m, distinct[:, :4].reshape(-1, 2, 2), distinct[:, 4:])
-    changed = measured[where.ravel()].reshape(-1, 2).max(axis=1)  # both ways
+    changed = measured[where].reshape(-1, 2).max(axis=1)  # both ways
     out = [1.0] * len(parts)
     for k, value in zip(owner, changed, strict=True):
         out[k] = min(out[k], float(value))
     return out
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of a 2-D float array in order of first appearance, each row's index among them): what
+    ``np.unique(rows, axis=0, return_inverse=True)`` finds up to the order of the distinct rows (and a row with a
+    -0.0 kept apart from one with 0.0, which ``_changed`` measures alike), for a few dozen rows without its sort."""
+    index: dict[bytes, int] = {}
+    firsts, where = [], []
+    for k, row in enumerate(np.ascontiguousarray(rows)):
+        key = row.tobytes()
+        if key not in index:
+            index[key] = len(firsts)
+            firsts.append(k)
+        where.append(index[key])
+    return rows[firsts], np.array(where, np.intp)
 
 
 _NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])

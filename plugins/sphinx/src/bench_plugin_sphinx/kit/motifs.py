@@ -677,27 +677,76 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=max(8, size))
 
 
-def _pixel_points(points, middle: float, half: float) -> list[tuple[float, float]]:
-    """Unit points as canvas pixels ``middle + p * half``, each coordinate rounded to 0.1 px exactly as Python's
-    ``round(v, 1)`` rounds (numpy's rounding agrees but within a hair of a tie, where Python's is used)."""
+def _pixel_array(points, middle: float, half: float) -> np.ndarray:
+    """Unit points as canvas pixels ``middle + p * half`` (an (n, 2) float array), each coordinate rounded to
+    0.1 px exactly as Python's ``round(v, 1)`` rounds (numpy's rounding agrees but within a hair of a tie, where
+    Python's is used)."""
     xy = middle + np.asarray(points, dtype=np.float64)[:, :2] * half
     out = np.round(xy, 1)
     scaled = xy * 10
     tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
     if tie.any():
         out[tie] = [round(float(v), 1) for v in xy[tie]]
-    return list(map(tuple, out.tolist()))
+    return out
+
+
+def _pixel_points(points, middle: float, half: float) -> list[tuple[float, float]]:
+    """``_pixel_array`` as a list of (x, y) tuples, as ImageDraw takes them."""
+    return list(map(tuple, _pixel_array(points, middle, half).tolist()))
+
+
+#: Pixels of slack (on the supersampled canvas) kept around the drawn points when ``render`` bounds the ink:
+#: a filled polygon inks at most the pixels its outline touches, a stroke at most half its width (its round
+#: joints and end discs included) beyond its points, each within a pixel of rounding.
+_INK_SLACK = 3
+
+
+@functools.cache
+def _white_block() -> int:
+    """The value the box reduction gives a block of white canvas (255; computed, not assumed)."""
+    white = Image.new("RGB", (SUPERSAMPLE, SUPERSAMPLE), _WHITE)
+    return int(np.asarray(white.resize((1, 1), Image.Resampling.BOX))[0, 0, 0])
+
+
+def _reduced(canvas: Image.Image, size: int, reach: list[float] | None) -> np.ndarray:
+    """``canvas.resize((size, size), BOX)`` as an array, reduced only on the blocks of ``SUPERSAMPLE`` x
+    ``SUPERSAMPLE`` canvas pixels that meet the box ``reach`` (left, top, right, bottom on the canvas; None for
+    the whole canvas) and white elsewhere.  With a whole factor every output pixel is the box mean of its own
+    block, by the same weights wherever the block lies, so reducing a block-aligned window gives the same bytes
+    there; outside ``reach`` the canvas is white, and so is its reduction (``_white_block``)."""
+    if reach is None:
+        return np.asarray(canvas.resize((size, size), Image.Resampling.BOX))
+    if not math.isfinite(reach[0]):  # nothing drawn
+        return np.full((size, size, 3), _white_block(), np.uint8)
+    left, top = (max(0, math.floor(v) // SUPERSAMPLE) for v in reach[:2])
+    right, bottom = (min(size, -(-math.ceil(v) // SUPERSAMPLE)) for v in reach[2:])
+    if right - left == size and bottom - top == size:
+        return np.asarray(canvas.resize((size, size), Image.Resampling.BOX))
+    out = np.full((size, size, 3), _white_block(), np.uint8)
+    if right > left and bottom > top:
+        window = tuple(SUPERSAMPLE * v for v in (left, top, right, bottom))
+        out[top:bottom, left:right] = np.asarray(canvas.resize((right - left, bottom - top), Image.Resampling.BOX,
+                                                               box=window))
+    return out
 
 
 def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
-    """The motif as an RGB uint8 array (size, size, 3) on white, its unit disc scaled to ``fill`` of the tile."""
+    """The motif as an RGB uint8 array (size, size, 3) on white, its unit disc scaled to ``fill`` of the tile.
+    The supersampled canvas is reduced only around the ink the primitives can reach (``_reduced``; all of it
+    when a glyph is drawn)."""
     big = size * SUPERSAMPLE
     canvas = Image.new("RGB", (big, big), _WHITE)
     draw = ImageDraw.Draw(canvas)
     half = big * fill / 2
+    reach: list[float] | None = [math.inf, math.inf, -math.inf, -math.inf]
 
-    def px(points) -> list[tuple[float, float]]:
-        return _pixel_points(points, big / 2, half)
+    def px(points, slack: float) -> list[tuple[float, float]]:
+        xy = _pixel_array(points, big / 2, half)
+        if reach is not None:
+            low, high = xy.min(axis=0), xy.max(axis=0)
+            reach[0], reach[1] = min(reach[0], low[0] - slack), min(reach[1], low[1] - slack)
+            reach[2], reach[3] = max(reach[2], high[0] + slack), max(reach[3], high[1] + slack)
+        return list(map(tuple, xy.tolist()))
 
     for prim in kept_primitives(spec):
         kind = prim[0]
@@ -706,17 +755,18 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
             for geometry in geometries:
                 if geometry.is_empty or not hasattr(geometry, "exterior"):
                     continue
-                draw.polygon(px(geometry.exterior.coords), fill=prim[2])
+                draw.polygon(px(geometry.exterior.coords, _INK_SLACK), fill=prim[2])
                 for hole in geometry.interiors:
-                    draw.polygon(px(hole.coords), fill=_WHITE)
+                    draw.polygon(_pixel_points(hole.coords, big / 2, half), fill=_WHITE)
         elif kind == "line":
             width = max(1, round(prim[2] * half))
-            pts = px(prim[1])
+            pts = px(prim[1], width / 2 + _INK_SLACK)
             draw.line(pts, fill=prim[3], width=width, joint="curve")
             for x, y in (pts[0], pts[-1]):
                 r = width / 2
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=prim[3])
         elif kind == "text":
+            reach = None
             char, turns, colour = prim[1], prim[2], prim[3]
             layer = Image.new("RGB", (big, big), _WHITE)
             face = _font(round(half * 1.9))
@@ -724,4 +774,4 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
             layer = layer.rotate(90 * turns)
             canvas = Image.fromarray(np.minimum(np.asarray(canvas), np.asarray(layer)))
             draw = ImageDraw.Draw(canvas)
-    return np.asarray(canvas.resize((size, size), Image.Resampling.BOX))
+    return _reduced(canvas, size, reach)

@@ -24,6 +24,7 @@ a pattern was built.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -105,9 +106,14 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
     h, w = dark.shape
     xs, ys = np.arange(0, w, STRIDE, dtype=np.float64), np.arange(0, h, STRIDE, dtype=np.float64)
     inverse = np.linalg.inv(basis) * bins  # lattice coordinates in bins, linear in x and y: one row and column each
-    i = np.rint(inverse[0, 0] * xs[None, :] + inverse[0, 1] * ys[:, None]).astype(np.int64) % bins
-    j = np.rint(inverse[1, 0] * xs[None, :] + inverse[1, 1] * ys[:, None]).astype(np.int64) % bins
-    flat = (i * bins + j).ravel()
+    # whole bins in int32 where every coordinate fits it with room to spare (a real patch's lattice: its remainder
+    # is the faster), else in int64
+    whole = np.int32 if float(np.abs(inverse).sum(axis=1).max()) * max(h, w) < 2.0**30 else np.int64
+    i = np.rint(inverse[0, 0] * xs[None, :] + inverse[0, 1] * ys[:, None]).astype(whole) % whole(bins)
+    j = np.rint(inverse[1, 0] * xs[None, :] + inverse[1, 1] * ys[:, None]).astype(whole) % whole(bins)
+    i *= whole(bins)
+    i += j
+    flat = i.ravel().astype(np.intp)
     counts = np.bincount(flat, minlength=bins * bins).astype(np.float64)
     sums = np.bincount(flat, weights=dark[::STRIDE, ::STRIDE].ravel().astype(np.float64), minlength=bins * bins)
     table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
@@ -117,10 +123,19 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
 def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
     """T composed with M: result[u] = T[M u] on the bins (modulo the grid)."""
     bins = table.shape[0]
+    return table.ravel().take(_mapped_bins(bins, *(int(v) for v in np.asarray(m).ravel())))
+
+
+@functools.lru_cache(maxsize=256)
+def _mapped_bins(bins: int, m00: int, m01: int, m10: int, m11: int) -> np.ndarray:
+    """The flat bin M u of every bin u of a ``bins`` x ``bins`` fold (``_mapped``'s gather; kept: a lattice kind's
+    maps and a handful of bin counts recur in every item)."""
     i, j = np.arange(bins)[:, None], np.arange(bins)[None, :]
-    mi = (m[0, 0] * i + m[0, 1] * j) % bins
-    mj = (m[1, 0] * i + m[1, 1] * j) % bins
-    return table[mi, mj]
+    mi = (m00 * i + m01 * j) % bins
+    mj = (m10 * i + m11 * j) % bins
+    flat = mi * bins + mj
+    flat.flags.writeable = False
+    return flat
 
 
 def _best_shifts(table: np.ndarray, moved: np.ndarray, exclude: int = 0, spectrum: np.ndarray | None = None
@@ -183,6 +198,7 @@ class Pixels:
         self.values = dark[ys[::every], xs[::every]]
         self.h, self.w = h, w
         self._inked = (ys, xs)
+        self._ink: np.ndarray | None = None
         self._inverses: dict[bytes, np.ndarray] = {}
 
     def translation(self, t: np.ndarray) -> float:
@@ -195,10 +211,16 @@ class Pixels:
             return float(self.mismatch(np.eye(2), t)[0])
         if abs(tx) >= w or abs(ty) >= h:  # no image lands in the patch
             return 1.0
-        here = self.dark[max(0, -ty): h - max(0, ty), max(0, -tx): w - max(0, tx)]  # p, with p + t in the patch
-        there = self.dark[max(0, ty): h - max(0, -ty), max(0, tx): w - max(0, -tx)]  # p + t
-        changed = np.abs(there - here) > 0.1
-        ink_here, ink_there = here > INK, there > INK  # the inked pixels mapped one way, and the other
+        rows_here, cols_here = slice(max(0, -ty), h - max(0, ty)), slice(max(0, -tx), w - max(0, tx))
+        rows_there, cols_there = slice(max(0, ty), h - max(0, -ty)), slice(max(0, tx), w - max(0, -tx))
+        here = self.dark[rows_here, cols_here]  # p, with p + t in the patch
+        there = self.dark[rows_there, cols_there]  # p + t
+        difference = np.subtract(there, here)
+        changed = np.abs(difference, out=difference) > 0.1
+        if self._ink is None:  # the inked pixels, for every translation (``dark > INK``, read once)
+            self._ink = self.dark > INK
+        # the inked pixels mapped one way, and the other
+        ink_here, ink_there = self._ink[rows_here, cols_here], self._ink[rows_there, cols_there]
         compared = np.count_nonzero(ink_here) + np.count_nonzero(ink_there)
         both = np.count_nonzero(ink_here & changed) + np.count_nonzero(ink_there & changed)
         return both / compared if compared else 1.0
@@ -222,22 +244,37 @@ class Pixels:
         every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
         values = self.values[::every]
         inverse = self._inverse(a)
-        x1, y1 = self._images(a, shifts, every)
-        x2, y2 = self._images(inverse, -shifts @ inverse.T, every)
-        qx, qy = np.concatenate([x1, x2]), np.concatenate([y1, y2])  # (2 shifts, points)
+        n = len(shifts)
+        points = self.points[::every]
+        qx, qy = np.empty((2 * n, len(points))), np.empty((2 * n, len(points)))  # (2 shifts, points)
+        for rows, (image, moved) in ((slice(0, n), (points @ a.T, shifts)),
+                                     (slice(n, 2 * n), (points @ inverse.T, -shifts @ inverse.T))):
+            # ``_images``' sums and roundings, written in place
+            np.rint(np.add(image[:, 0], moved[:, 0, None], out=qx[rows]), out=qx[rows])
+            np.rint(np.add(image[:, 1], moved[:, 1, None], out=qy[rows]), out=qy[rows])
         r = self.reach  # the image's whole neighbourhood inside the patch: nothing is known beyond its edge
-        inside = (qx >= r) & (qx < self.w - r) & (qy >= r) & (qy < self.h - r)
-        step = 0.3 if self.reach else 0.1
+        inside = qx >= r
+        inside &= qx < self.w - r
+        inside &= qy >= r
+        inside &= qy < self.h - r
+        step = np.float32(0.3 if self.reach else 0.1)
         width = self.padded.shape[1]
-        # flat gathers (faster than 2-D ones); an image outside the patch reads a clipped index, never counted
-        flat, at = self.padded.ravel(), ((qy + 2) * width + (qx + 2)).astype(np.intp)
-        same = np.zeros(inside.shape, bool)
+        # flat gathers (faster than 2-D ones); an image outside the patch reads a clipped index, never counted.
+        # Inside, qx and qy are whole and small: qy * width + qx is exact, the padding's offset added per neighbour
+        flat = self.padded.ravel()
+        qy *= width
+        qy += qx
+        at = qy.astype(np.intp)
+        same = None
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
-                same |= np.abs(flat.take(at + (dy * width + dx), mode="clip") - values) <= step
+                found = flat.take(at + ((dy + 2) * width + dx + 2), mode="clip")
+                found -= values
+                alike = np.abs(found, out=found) <= step
+                same = alike if same is None else np.logical_or(same, alike, out=same)
         compared = np.count_nonzero(inside, axis=1)
-        changed = np.count_nonzero(inside & ~same, axis=1)
-        n = len(shifts)
+        inside &= ~same
+        changed = np.count_nonzero(inside, axis=1)
         return changed[:n], compared[:n], changed[n:], compared[n:]
 
     def _inverse(self, a: np.ndarray) -> np.ndarray:
@@ -264,8 +301,7 @@ class Pixels:
         estimate can lie further off than ``radius`` along them: while the best trial lies on the window's rim, the
         window is moved to it (up to ``windows`` windows in all)."""
         if self.reach == 0:
-            steps = np.arange(-radius, radius + 1)
-            window = np.array([(dx, dy) for dy in steps for dx in steps], float)
+            window = _square_window(radius)
             shift = np.rint(t)
             for _window in range(windows):  # the best trial on the window's rim: the window moves there
                 trials = shift + window
@@ -295,6 +331,15 @@ class Pixels:
             measured = self.mismatch(a, t + steps[new], limit=CLIMB).tolist()
             known.update(zip([keys[k] for k in new], measured, strict=True))
         return np.array([known[key] for key in keys])
+
+
+@functools.lru_cache(maxsize=16)
+def _square_window(radius: int) -> np.ndarray:
+    """Every whole-pixel step (dx, dy) within ``radius`` each way, dy slow, dx fast (kept: read only)."""
+    steps = np.arange(-radius, radius + 1)
+    window = np.array([(dx, dy) for dy in steps for dx in steps], float)
+    window.flags.writeable = False
+    return window
 
 
 NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
