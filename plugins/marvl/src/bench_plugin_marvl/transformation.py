@@ -272,13 +272,17 @@ def colour_range(*grids: np.ndarray) -> tuple[float, float, bool]:
     a tail reaching more than four times the 0.5-99.5 % body past it (a singularity) is cut at the
     percentile, so the rest of the surface stays visible (spec: percentile clipping for singular families)."""
     parts = [a for a in (np.asarray(g, dtype=float).ravel() for g in grids) if a.size]
-    if not all(np.isfinite(a).all() for a in parts):
+    # a grid whose min and max are finite is finite throughout (a NaN makes both NaN, an infinity one of them
+    # infinite): two passes that are needed anyway instead of a finiteness test of every value first
+    lows, highs = [float(a.min()) for a in parts], [float(a.max()) for a in parts]
+    if not all(math.isfinite(v) for v in (*lows, *highs)):
         parts = [a[np.isfinite(a)] for a in parts]
         parts = [a for a in parts if a.size]
+        lows, highs = [float(a.min()) for a in parts], [float(a.max()) for a in parts]
     if not parts:
         return 0.0, 1.0, False
     # min, max and the tail test grid by grid: the same numbers as on the grids joined, without joining them
-    lo, hi = min(float(a.min()) for a in parts), max(float(a.max()) for a in parts)
+    lo, hi = min(lows), max(highs)
     if _no_far_tail(parts, lo, hi):
         return (*plotting.value_range(np.array([lo, hi])), False)
     values = np.concatenate(parts) if len(parts) > 1 else parts[0]
@@ -317,7 +321,7 @@ def to_display(z: np.ndarray, lo: float, hi: float) -> np.ndarray:
         np.clip(d, 0.0, 1.0, out=d)
     finite = np.isfinite(z)
     if not finite.all():
-        d[~finite] = UNDEFINED
+        np.copyto(d, UNDEFINED, where=~finite)  # what ``d[~finite] = UNDEFINED`` sets, without gathering indices
     return d
 
 
@@ -349,8 +353,9 @@ def edge_reconstruction(surfaces: np.ndarray) -> np.ndarray:
     Reached by sweeps rather than one-step dilations: the rows are passed down and up and the columns right
     and left, each line taking the larger of itself and the line before it, capped by the surface, so a level
     runs along a whole straight stretch of path in one sweep.  Every sweep stays at or below the least
-    fixpoint and a round of four sweeps that changes nothing is a fixpoint, so the result is that of
-    one-step dilations repeated until nothing changes, bit for bit (only maxima and minima of the values)."""
+    fixpoint, and the rounds of four sweeps stop at the first that ends on a fixpoint (``_is_fixpoint``), so
+    the result is that of one-step dilations repeated until nothing changes, bit for bit (only maxima and
+    minima of the values; a zero's sign aside, which no comparison sees)."""
     surfaces = np.asarray(surfaces, dtype=float)
     filled = np.full_like(surfaces, -np.inf)
     for edge in ((slice(None), 0), (slice(None), -1), (slice(None), slice(None), 0), (slice(None), slice(None), -1)):
@@ -359,29 +364,51 @@ def edge_reconstruction(surfaces: np.ndarray) -> np.ndarray:
     columns = np.ascontiguousarray(surfaces.transpose(2, 0, 1))  # (column, surface, row)
     by_row = np.ascontiguousarray(filled.transpose(1, 0, 2))
     while True:
-        before = by_row.copy()
         _sweep(by_row, rows)
         by_column = np.ascontiguousarray(by_row.transpose(2, 1, 0))
         _sweep(by_column, columns)
         by_row = np.ascontiguousarray(by_column.transpose(2, 1, 0))
-        if np.array_equal(by_row, before):
-            return np.ascontiguousarray(by_row.transpose(1, 0, 2))
+        result = np.ascontiguousarray(by_row.transpose(1, 0, 2))
+        # a fixpoint is found by one step of the rule over the whole grid at once, where a round of four
+        # sweeps that changes nothing would take as long as a round that does
+        if _is_fixpoint(result, surfaces):
+            return result
+
+
+def _is_fixpoint(filled: np.ndarray, surfaces: np.ndarray) -> bool:
+    """Whether every sample of ``filled`` (k, rows, columns) is the largest of itself and its four neighbours,
+    capped by ``surfaces``: the rule of ``edge_reconstruction`` changes nothing."""
+    step = filled.copy()
+    np.maximum(step[:, 1:], filled[:, :-1], out=step[:, 1:])
+    np.maximum(step[:, :-1], filled[:, 1:], out=step[:, :-1])
+    np.maximum(step[:, :, 1:], filled[:, :, :-1], out=step[:, :, 1:])
+    np.maximum(step[:, :, :-1], filled[:, :, 1:], out=step[:, :, :-1])
+    np.minimum(step, surfaces, out=step)
+    return bool(np.array_equal(step, filled))
 
 
 def _sweep(filled: np.ndarray, cap: np.ndarray) -> None:
     """Slices ``filled[i]`` forwards and then backwards, each raised to the one before it and capped by
     ``cap[i]``, in place."""
-    count = len(filled)
+    # the slices as views made once (indexing the arrays anew at every step costs as much as the step)
+    lines, caps = list(filled), list(cap)
+    count = len(lines)
+    maximum, minimum = np.maximum, np.minimum
     for order, step in ((range(1, count), 1), (range(count - 2, -1, -1), -1)):
         for i in order:
-            line = filled[i]
-            np.maximum(line, filled[i - step], out=line)
-            np.minimum(line, cap[i], out=line)
+            line = lines[i]
+            maximum(line, lines[i - step], out=line)
+            minimum(line, caps[i], out=line)
 
 
 # ---------------------------------------------------------------------------------------------------
 # The generator's route: formulas on a coarse grid, brute-force translation search (Algorithm 1)
 # ---------------------------------------------------------------------------------------------------
+
+
+#: ``_Analysis.transformed`` reads a transformed grid from the grown grid where its samples are there bit for
+#: bit (False evaluates every one from the formula; the tests compare the two).
+READ_TRANSFORMED = True
 
 
 def evaluate_grid(family: Any, params: Mapping[str, Any], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -397,17 +424,46 @@ def transformed_grid(family: Any, params: Mapping[str, Any], kind: str, extent: 
     """B = T f sampled at the ``n`` x ``n`` pixel centres of ``extent``, by evaluating f where
     :func:`source_coordinates` sends each sample.  Every transformation keeps the grid a tensor grid (r90
     swaps the roles of the axes, hence the transpose)."""
+    us, vs = transformed_axes(kind, extent, n, shift)
+    if kind == "r90":
+        # B[i, j] = f(u(y_i), v(x_j)): f evaluated with u along the columns, then transposed
+        return evaluate_grid(family, params, us, vs).T
+    return evaluate_grid(family, params, us, vs)
+
+
+def transformed_axes(kind: str, extent: Sequence[float], n: int, shift: float = 0.0
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The axes ``(us, vs)`` at which ``transformed_grid`` evaluates f on the tensor grid ``us`` x ``vs``
+    (for r90 the grid it then transposes)."""
     xmin, xmax, ymin, ymax = extent
     xs, ys = plotting.sample_axis(xmin, xmax, n), plotting.sample_axis(ymin, ymax, n)
     centre = ((xmin + xmax) / 2, (ymin + ymax) / 2)
     if kind == "r90":
-        # B[i, j] = f(u(y_i), v(x_j)): f evaluated with u along the columns, then transposed
         us, _ = source_coordinates("r90", np.zeros_like(ys), ys, centre)
         _, vs = source_coordinates("r90", xs, np.zeros_like(xs), centre)
-        return evaluate_grid(family, params, us, vs).T
+        return us, vs
     us, _ = source_coordinates(kind, xs, np.zeros_like(xs), centre, shift)
     _, vs = source_coordinates(kind, np.zeros_like(ys), ys, centre, shift)
-    return evaluate_grid(family, params, us, vs)
+    return us, vs
+
+
+def _run_in(axis: np.ndarray, coords: np.ndarray) -> slice | None:
+    """The slice of ``axis`` that is ``coords`` bit for bit (consecutive entries, forwards or backwards), or
+    None.  Bits, not values: 0.0 and -0.0 are different coordinates to a formula such as ``arctan2``."""
+    axis_bits = np.ascontiguousarray(axis, dtype=float).view(np.int64)
+    bits = np.ascontiguousarray(coords, dtype=float).view(np.int64)
+    count = len(bits)
+    if count == 0 or count > len(axis_bits):
+        return None
+    for start in np.flatnonzero(axis_bits == bits[0]).tolist():
+        for step in (1, -1):
+            stop = start + step * count
+            if not -1 <= stop <= len(axis_bits):
+                continue
+            run = slice(start, None if stop < 0 else stop, step)
+            if np.array_equal(axis_bits[run], bits):
+                return run
+    return None
 
 
 @attrs.define
@@ -436,14 +492,35 @@ class _Analysis:
         return self.ext[m:m + self.n, m:m + self.n]
 
     def transformed(self, kind: str, shift: float = 0.0) -> np.ndarray:
-        """T f on the window grid, evaluated from the formula at the transformed coordinates."""
+        """T f on the window grid, evaluated from the formula at the transformed coordinates (read from
+        ``ext`` where they are, bit for bit, samples of it: ``_read_transformed``)."""
         key = (kind, shift)
         if key not in self._cache:
             if kind == "none" and self._window_is_middle():
                 self._cache[key] = self.a  # the same sample coordinates, so the same values
             else:
-                self._cache[key] = transformed_grid(self.family, self.params, kind, self.extent, self.n, shift)
+                grid = self._read_transformed(kind, shift) if READ_TRANSFORMED else None
+                if grid is None:
+                    grid = transformed_grid(self.family, self.params, kind, self.extent, self.n, shift)
+                self._cache[key] = grid
         return self._cache[key]
+
+    def _read_transformed(self, kind: str, shift: float) -> np.ndarray | None:
+        """``transformed_grid(..., kind, ..., shift)`` read from ``ext``, or None where its sample coordinates
+        are not, bit for bit, runs of ``ext``'s (then it is evaluated).  f is evaluated sample by sample, so
+        the same coordinates give the same values; the grid is laid out in memory as ``transformed_grid``
+        lays it out (a fresh C-ordered array, transposed for r90), so that sums over it add in the same order.
+        On the 160-sample grid of a window of side 10 (a step of 1/16, exact in binary) both rotations are
+        always read."""
+        us, vs = transformed_axes(kind, self.extent, self.n, shift)
+        m, size = self.margin, self.ext.shape[0]
+        k = np.arange(size) - m + 0.5
+        xmin, _, ymin, _ = self.extent
+        cols, rows = _run_in(xmin + k * self.step, us), _run_in(ymin + k * self.step, vs)
+        if cols is None or rows is None:
+            return None
+        grid = np.ascontiguousarray(self.ext[rows, cols])  # grid[r, c] = f(us[c], vs[r])
+        return grid.T if kind == "r90" else grid
 
     def _window_is_middle(self) -> bool:
         """Whether the middle of ``ext`` sits exactly (bit for bit) at the window grid's sample coordinates."""
@@ -548,7 +625,8 @@ def plotted_check(family: Any, params: Mapping[str, Any], transform: str, shift_
                   ) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray, float, float, bool]]:
     """``plotted_errors`` and the ``plotted_grids`` it measured them on (an accepted pair draws them).
 
-    f is evaluated once on the window grown by the translation search's margin; where that grid's middle
+    f is evaluated once on the window grown by the translation search's margin (the cross of it that is read,
+    ``cross_grid``); where that grid's middle
     has exactly Plot A's sample coordinates (a square window: both axes use one spacing), Plot A's values are
     read from it instead of evaluating f there again (f is evaluated sample by sample, so the same
     coordinates give the same values)."""
@@ -558,14 +636,37 @@ def plotted_check(family: Any, params: Mapping[str, Any], transform: str, shift_
     step = (extent[1] - extent[0]) / n
     k = np.arange(n + 2 * margin) - margin + 0.5
     ext_x, ext_y = extent[0] + k * step, extent[2] + k * step
-    ext = evaluate_grid(family, params, ext_x, ext_y)
     inner = slice(margin, margin + n)
+    ext = cross_grid(family, params, ext_x, ext_y, inner)
     same = (np.array_equal(ext_x[inner], plotting.sample_axis(extent[0], extent[1], n))
             and np.array_equal(ext_y[inner], plotting.sample_axis(extent[2], extent[3], n)))
     grids = plotted_grids(family, params, transform, shift_px, ext[inner, inner] if same else None)
     _, z_b, lo, hi, _ = grids
     known = (transform, shift_px) if transform in ("tx", "ty") else None
     return option_errors_on_grid(ext, z_b, margin, lo, hi, known, screen=SIMILARITY + PLOTTED_MARGIN), grids
+
+
+def cross_grid(family: Any, params: Mapping[str, Any], xs: np.ndarray, ys: np.ndarray, inner: slice
+               ) -> np.ndarray:
+    """``evaluate_grid(family, params, xs, ys)`` where row or column lies in ``inner``, NaN elsewhere: the
+    part of the grown grid ``option_errors_on_grid`` reads (the window's rows across the whole width, its
+    columns down the whole height; not the four corners, a sixth of the samples at a margin of 35 %).  f is
+    evaluated sample by sample, so each sample has the value the whole grid would give it."""
+    if not CROSS_GRID:
+        return evaluate_grid(family, params, xs, ys)
+    out = np.empty((len(ys), len(xs)))  # every sample is written once below (a NaN fill would write them twice)
+    out[inner, :] = evaluate_grid(family, params, xs, ys[inner])
+    for rows in (slice(None, inner.start), slice(inner.stop, None)):
+        out[rows, :inner.start] = np.nan
+        out[rows, inner.stop:] = np.nan
+        if len(ys[rows]):
+            out[rows, inner] = evaluate_grid(family, params, xs[inner], ys[rows])
+    return out
+
+
+#: ``plotted_check`` evaluates f on the cross of the grown grid that is read (``cross_grid``); False on the
+#: whole grid (the tests compare the two).
+CROSS_GRID = True
 
 
 def plotted_ok(errors: Mapping[str, Any], transform: str) -> bool:
@@ -718,7 +819,9 @@ def option_errors_on_grid(a_ext: np.ndarray, b: np.ndarray, margin: int, lo: flo
     ``screen`` (a threshold): a translation axis whose lower bound over every shift (``shift_floor``) lies
     ``FLOOR_SLACK`` or more above it is not searched; its error is that bound and its ``_best_shift`` None.
     ``plotted_ok`` decides the same either way (the exact error is at least the bound), and every error
-    below the threshold, or near it, is the searched one."""
+    below the threshold, or near it, is the searched one.
+
+    Only the window's rows and columns of ``a_ext`` are read (its four corners, ``cross_grid``, are not)."""
     n = b.shape[0]
     ext = to_display(a_ext, lo, hi)
     target = to_display(b, lo, hi)
