@@ -236,6 +236,23 @@ def test_colour_range_skips_the_percentiles_only_where_no_tail_can_be_cut():
             _colour_range_by_percentiles(values)
 
 
+def test_colour_range_on_grids_with_undefined_values_and_far_tails():
+    """Several grids, some with NaN or infinite samples, one all undefined, one empty: the rule as defined."""
+    rng = np.random.default_rng(4)
+    for trial in range(60):
+        grids = [rng.normal(size=(rng.integers(1, 30), rng.integers(1, 30))) for _ in range(rng.integers(1, 3))]
+        if trial % 3 == 0:
+            grids[0].ravel()[rng.integers(0, grids[0].size, 3)] = rng.choice([np.nan, np.inf, -np.inf], 3)
+        if trial % 5 == 0:
+            grids[-1].ravel()[0] = 1e6  # a far tail
+        if trial % 7 == 0:
+            grids[0][...] = np.nan  # one grid undefined throughout
+        if trial % 11 == 0:
+            grids.append(np.zeros((0, 3)))
+        assert tr.colour_range(*grids) == _colour_range_by_percentiles(*grids)
+    assert tr.colour_range(np.full((3, 3), np.nan)) == _colour_range_by_percentiles(np.full((3, 3), np.nan))
+
+
 def test_best_translation_is_the_smallest_error_over_the_whole_shifts():
     """Every whole shift's NRMSE at once (by FFT) gives the error of the best shift, and with a ``stop_below``
     the first shift in increasing order below it, as shift-by-shift ``nrmse`` does (to rounding)."""

@@ -89,46 +89,6 @@ def test_the_plotted_check_on_the_cross_is_the_one_on_the_whole_grid(transform, 
             assert np.array_equal(np.asarray(a), np.asarray(b))
 
 
-def _colour_range_before(*grids):
-    """``colour_range`` as it was: every value's finiteness tested before the min and max."""
-    parts = [a for a in (np.asarray(g, dtype=float).ravel() for g in grids) if a.size]
-    if not all(np.isfinite(a).all() for a in parts):
-        parts = [a[np.isfinite(a)] for a in parts]
-        parts = [a for a in parts if a.size]
-    if not parts:
-        return 0.0, 1.0, False
-    lo, hi = min(float(a.min()) for a in parts), max(float(a.max()) for a in parts)
-    if tr._no_far_tail(parts, lo, hi):
-        return (*plotting.value_range(np.array([lo, hi])), False)
-    values = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    q_lo, q_hi = (float(v) for v in np.percentile(values, (0.5, 99.5)))
-    body = q_hi - q_lo
-    clipped = False
-    if body > 0:
-        if lo < q_lo - 4 * body:
-            lo, clipped = q_lo, True
-        if hi > q_hi + 4 * body:
-            hi, clipped = q_hi, True
-    lo, hi = plotting.value_range(np.array([lo, hi]))
-    return lo, hi, clipped
-
-
-def test_colour_range_is_the_one_that_tested_every_value_first():
-    rng = np.random.default_rng(4)
-    for trial in range(60):
-        grids = [rng.normal(size=(rng.integers(1, 30), rng.integers(1, 30))) for _ in range(rng.integers(1, 3))]
-        if trial % 3 == 0:
-            grids[0].ravel()[rng.integers(0, grids[0].size, 3)] = rng.choice([np.nan, np.inf, -np.inf], 3)
-        if trial % 5 == 0:
-            grids[-1].ravel()[0] = 1e6  # a far tail
-        if trial % 7 == 0:
-            grids[0][...] = np.nan  # one grid undefined throughout
-        if trial % 11 == 0:
-            grids.append(np.zeros((0, 3)))
-        assert tr.colour_range(*grids) == _colour_range_before(*grids)
-    assert tr.colour_range(np.full((3, 3), np.nan)) == _colour_range_before(np.full((3, 3), np.nan))
-
-
 def test_display_marks_undefined_samples_as_before():
     z = np.linspace(-2, 2, 40).reshape(5, 8)
     z[1, 2], z[3, 4], z[4, 7] = np.nan, np.inf, -np.inf
