@@ -10,6 +10,7 @@ from bench_plugin_sphinx.kit import groups
 from bench_plugin_sphinx.verifiers import periodic
 from bench_plugin_sphinx.verifiers import wallpaper as verifier
 from sphinx_helpers import build, task_of
+from test_groups import _changed_reference  # groups._changed as first written: the one reference it must equal
 
 TASK = task_of("wallpaper_groups")
 
@@ -231,30 +232,6 @@ def test_patch_sprites_snap_once_per_turn(majority):
     for patch in built.item.metadata["scene"]["patches"]:
         got, want = wg.patch_sprites(patch), _patch_sprites_reference(patch)
         assert len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want, strict=True))
-
-
-def _changed_reference(m, stack, offsets):
-    pad, h, w = m["pad"], m["h"], m["w"]
-    rx, ry = m["xs"] - m["cx"], m["ys"] - m["cy"]
-    px = np.rint(m["cx"] + offsets[:, 0, None] + stack[:, 0, 0, None] * rx + stack[:, 0, 1, None] * ry)
-    py = np.rint(m["cy"] + offsets[:, 1, None] + stack[:, 1, 0, None] * rx + stack[:, 1, 1, None] * ry)
-    px = np.clip(px.astype(int), -1, w) + pad
-    py = np.clip(py.astype(int), -1, h) + pad
-    width = m["dark"].shape[1]
-    base = py * width + px
-    flat, d0 = m["dark"].ravel(), m["d0"]
-    dark0 = d0 > 0.5
-    planes = [(np.ascontiguousarray(m["colour"][:, :, c]).ravel(), m["c0"][:, c]) for c in range(3) if m["several"]]
-    same = np.zeros(base.shape, bool)
-    for dy, dx in groups._NEIGHBOURS.tolist():
-        at = base + (dy * width + dx)
-        d1 = flat.take(at)
-        hit = np.abs(d1 - d0) <= 0.3
-        if m["several"]:
-            near = np.logical_and.reduce([np.abs(plane.take(at) - c0) <= 100 for plane, c0 in planes])
-            hit &= ~((d1 > 0.5) & dark0) | near
-        same |= hit
-    return 1.0 - same.mean(axis=1)
 
 
 def _motif_changes_reference(rgb, parts, shifts=None, points=None):
