@@ -109,3 +109,18 @@ def test_a_set_column_count_that_rules_out_the_drawn_steps_draws_the_steps_again
     assert built.item.params["cols"] == 6 and (steps % 6 or steps % 10)
     with pytest.raises(ParameterError, match="'cols' 6 and steps 30"):
         build(TASK, {"cols": 6, "steps": 30}, 7001, 0)
+
+
+def test_a_level_whose_steps_leave_no_start_takes_the_nearest_steps_that_do():
+    """0.1.4, ``--set cols=6 --set difficulty=0..1``: the items whose drawn level gave 30 or 60 steps (both readings
+    end in one cell from every start on 6 columns) stopped the run with a ParameterError.  The nearest step count
+    that leaves a start is taken instead; a set step count is still refused."""
+    assert task_module.nearby_steps(30) == [31, 29, 32, 28, 33, 27]
+    assert task_module.nearby_steps(60) == [59, 58, 57]
+    for cols, level, steps in ((6, 0.4, 29), (6, 1.0, 59), (8, 0.92, 55)):
+        built = build(TASK, {"cols": cols, "difficulty": level}, seed=3, index=0)
+        assert built.item.params["cols"] == cols
+        assert built.item.metadata["steps"] == steps
+        assert built.item.metadata["difficulty_knobs"] == {"steps": steps}
+    with pytest.raises(ParameterError, match="'cols' 6 and steps 60"):
+        build(TASK, {"cols": 6, "steps": 60}, 3, 0)

@@ -12,7 +12,7 @@ import importlib
 
 from bench_core import Task, hookimpl
 
-__version__ = "0.1.4"
+__version__ = "0.1.5"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "polaris"

@@ -38,6 +38,17 @@ def steps_for(level: float | None, rng, params) -> int:
     return lo + round(level * (hi - lo)) if level is not None else int(rng.integers(lo, hi + 1))
 
 
+#: How far ``nearby_steps`` looks from the level's step count, each way.
+NEARBY_STEPS = 3
+
+
+def nearby_steps(steps: int) -> list[int]:
+    """The step counts within NEARBY_STEPS of ``steps`` and inside logic.STEPS, nearest first, the larger of two
+    equally near first: 31, 29, 32, 28, ... for 30."""
+    lo, hi = logic.STEPS
+    return [s for d in range(1, NEARBY_STEPS + 1) for s in (steps + d, steps - d) if lo <= s <= hi]
+
+
 def board_for(rng, params) -> tuple[int, int]:
     """(rows, cols): set values win, else drawn."""
     rows = params.get("rows") or int(rng.integers(logic.ROWS[0], logic.ROWS[1] + 1))
@@ -67,13 +78,22 @@ class BouncingPoint(PairedTask):
             found, rows, cols = self._start(params, rng, steps)
             if found is not None:
                 break
+        if found is None and level is not None and not params.get("steps"):
+            # the level's step count leaves no start on this (set) column count: the nearest step count that does,
+            # one step more or less first (a step is 0.02 of the difficulty scale, so the item keeps its level; with a
+            # difficulty range the run no longer stops at the items whose drawn level lands on such a count)
+            for near in nearby_steps(steps):
+                found, rows, cols = self._start(params, rng, near)
+                if found is not None:
+                    steps = near
+                    break
         if found is None:
             why = (f"no start on {rows} x {cols} with different end cells after {steps} steps in {ATTEMPTS} draws "
                    "(after N steps the two readings agree for every start when N is a multiple of both the columns "
                    "and twice one less)")
-            if params.get("cols") and not drawn_steps:
-                given = f"steps {steps}" if params.get("steps") else f"difficulty {level} (steps {steps})"
-                raise ParameterError(f"parameters 'cols' {cols} and {given}: {why}; choose other steps or columns")
+            if params.get("cols") and params.get("steps"):
+                raise ParameterError(f"parameters 'cols' {cols} and steps {steps}: {why}; choose other steps or "
+                                     "columns")
             raise GenerationError(f"bouncing-point: {why}")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
         scene = {"start": found["start"], "velocity": found["velocity"], "steps": steps, "stem": stem}
