@@ -1159,7 +1159,8 @@ class SymmetricStructures(MindsEyeTask):
         """The base checks, then: every option panel shows exactly its recorded strokes (no ink off them, none of
         them missing), so the symmetry found in the record is the symmetry of the picture."""
         failures = super().verify(item, images)
-        failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(images[0].convert("RGB")))
+        image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")  # decoded items are RGB already
+        failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(image))
         return failures
 
 

@@ -872,7 +872,7 @@ def scene_failures(scene: Mapping[str, Any], image: Image.Image) -> list[str]:
         failures += [f"panel {letter}: {note}" for note in notes]
         failures += [f"panel {letter}: cannot tell whether it shows {name}" for name, value in mixed.items()
                      if value == UNDECIDED]
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
     for letter, box, description in zip(letters, scene["option_boxes"], scene["options"], strict=True):
         left, top, right, bottom = (int(v) for v in box)
         if not (0 <= left < right <= rgb.width and 0 <= top < bottom <= rgb.height and right - left == bottom - top):

@@ -840,7 +840,7 @@ def drawing_failures(image: Any, scene: Mapping[str, Any]) -> list[str]:
     whose centre line is not dark along its length (a missing stroke), ink further than half the stroke
     width (plus ``_SPREAD``) from every recorded stroke (an extra stroke, or a figure drawn elsewhere), or a
     light pixel ``_INSET`` inside a recorded stroke's edge (a short gap, or a stroke moved by a pixel or two)."""
-    rgb = np.asarray(image.convert("RGB"))
+    rgb = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     grey = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])  # the darkest channel
     side = int(scene["tile"])
     failures = []
