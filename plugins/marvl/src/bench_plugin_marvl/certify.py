@@ -242,7 +242,11 @@ def _filled_generator(xs: np.ndarray, ys: np.ndarray, g: np.ndarray) -> Any:
     z = np.ascontiguousarray(g, dtype=np.float64)
     if z.ndim == 2 and z.shape == (len(y), len(x)) and min(z.shape) >= 2 and np.isfinite(z).all():
         cls = contourpy.SerialContourGenerator
-        grid_x, grid_y = np.meshgrid(x, y)
+        # np.meshgrid(x, y), filled in place (its argument handling costs more than a small window's copy)
+        grid_x = np.empty(z.shape)
+        grid_x[...] = x
+        grid_y = np.empty(z.shape)
+        grid_y[...] = y[:, None]
         try:
             return cls(grid_x, grid_y, z, None, corner_mask=cls.supports_corner_mask(),
                        line_type=cls.default_line_type, fill_type=contourpy.FillType.OuterCode, quad_as_tri=False,

@@ -379,14 +379,11 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
         image.set_clip_path(ax.patch)
         artists.append(image)
     if kind != "heatmap":
-        import contourpy
-
         rows, cols = z.shape
         xs = sample_axis(xmin, xmax, cols)
         ys = sample_axis(ymin, ymax, rows)
         hidden = ~np.isfinite(z) | flat_samples(z, min(FLAT_SPAN, 1e-3 * (vmax - vmin)))
-        field = np.ma.masked_where(hidden, z) if hidden.any() else z
-        generator = contourpy.contour_generator(xs, ys, field, line_type="Separate")
+        generator = _line_generator(xs, ys, z, hidden)
         levels = contour_levels(vmin, vmax)
         solid: list[np.ndarray] = []
         dashed: list[np.ndarray] = []
@@ -412,6 +409,34 @@ def _data_artists(ax: Any, z: np.ndarray, extent: tuple[float, float, float, flo
         artist.axes = ax
         artist.set_figure(ax.figure)
     return artists
+
+
+def _line_generator(xs: np.ndarray, ys: np.ndarray, z: np.ndarray, hidden: np.ndarray) -> Any:
+    """contourpy's serial generator of the contour lines (``line_type="Separate"``) of ``z`` on the tensor grid
+    ``xs`` x ``ys`` with the samples ``hidden`` masked (which holds every undefined one): what
+    ``contourpy.contour_generator(xs, ys, np.ma.masked_where(hidden, z), line_type="Separate")`` makes (the same
+    class, grid, values, mask and settings), built directly: that function's masked-array round trip and
+    argument checks cost about as much as tracing the lines does.  ``DIRECT_LINES`` False (or another
+    contourpy's constructor) takes the public route."""
+    import contourpy
+
+    if DIRECT_LINES and z.ndim == 2 and z.shape == (len(ys), len(xs)) and min(z.shape) >= 2:
+        cls = contourpy.SerialContourGenerator
+        grid_x, grid_y = np.meshgrid(np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64))
+        try:
+            return cls(grid_x, grid_y, np.asarray(z, dtype=np.float64), hidden if hidden.any() else None,
+                       corner_mask=cls.supports_corner_mask(), line_type=contourpy.LineType.Separate,
+                       fill_type=cls.default_fill_type, quad_as_tri=False, z_interp=contourpy.ZInterp.Linear,
+                       x_chunk_size=0, y_chunk_size=0)
+        except TypeError:
+            pass
+    field = np.ma.masked_where(hidden, z) if hidden.any() else z
+    return contourpy.contour_generator(xs, ys, field, line_type="Separate")
+
+
+#: Build the contour-line generator directly (``_line_generator``); False by ``contourpy.contour_generator``
+#: (the tests compare the two).
+DIRECT_LINES = True
 
 
 #: Draw heatmaps from their pixels (``_heatmap_pixels``); False draws them with matplotlib's image artist

@@ -505,6 +505,23 @@ class _Analysis:
                 self._cache[key] = grid
         return self._cache[key]
 
+    def displayed(self, kind: str, shift: float = 0.0) -> tuple[float, float, np.ndarray]:
+        """``(lo, hi, target)``: the colour range of A and B = ``transformed(kind, shift)`` together
+        (``colour_range``) and B in display space (``to_display``); worked out once per (kind, shift)."""
+        key = ("displayed", kind, shift)
+        if key not in self._cache:
+            b = self.transformed(kind, shift)
+            lo, hi, _ = colour_range(self.a, b)
+            self._cache[key] = (lo, hi, to_display(b, lo, hi))
+        return self._cache[key]
+
+    def ext_displayed(self, lo: float, hi: float) -> np.ndarray:
+        """``to_display(self.ext, lo, hi)``, worked out once per colour range (read, never written)."""
+        key = ("ext_displayed", lo, hi)
+        if key not in self._cache:
+            self._cache[key] = to_display(self.ext, lo, hi)
+        return self._cache[key]
+
     def _read_transformed(self, kind: str, shift: float) -> np.ndarray | None:
         """``transformed_grid(..., kind, ..., shift)`` read from ``ext``, or None where its sample coordinates
         are not, bit for bit, runs of ``ext``'s (then it is evaluated).  f is evaluated sample by sample, so
@@ -534,7 +551,7 @@ class _Analysis:
         EQUIVALENCE_RANGE (including no shift): every whole step of the coarse grid, then quarter steps
         around the best one by formula when that is close to the threshold.  Stops early once a value below
         ``stop_below`` is found (the pair is rejected anyway)."""
-        ext = to_display(self.ext, lo, hi)
+        ext = self.ext_displayed(lo, hi)
         m = self.margin
         # every whole shift at once (``shift_profile``: the same errors as ``nrmse`` of each shifted view, to
         # rounding); the first shift in increasing order below ``stop_below`` ends the search
@@ -557,7 +574,7 @@ class _Analysis:
         """The smallest NRMSE between ``target`` and f shifted along x and y at once (each within
         EQUIVALENCE_RANGE), by 2-D FFT cross-correlation.  Not an acceptance rule (no option names a diagonal
         shift): recorded for rotations, which on radial or lattice-like surfaces look like such a shift."""
-        ext = to_display(self.ext, lo, hi)
+        ext = self.ext_displayed(lo, hi)
         n, size = self.n, ext.shape[0]
         shape = (fft_size(size),) * 2  # circular is enough: the lags used never wrap (see ``shift_profile``)
         cross = np.fft.irfft2(np.conj(np.fft.rfft2(target, shape)) * np.fft.rfft2(ext, shape), shape)
@@ -572,9 +589,7 @@ class _Analysis:
 def _wrong_option_errors(an: _Analysis, answer: str, shift: float) -> tuple[dict[str, float], bool]:
     """The generator's NRMSE of B against every wrong option, and whether they all clear the threshold
     plus margin.  Cheapest checks first; stops at the first failure."""
-    b = an.transformed(answer, shift)
-    lo, hi, _ = colour_range(an.a, b)
-    target = to_display(b, lo, hi)
+    lo, hi, target = an.displayed(answer, shift)
     need = SIMILARITY + GENERATOR_MARGIN
     errors: dict[str, float] = {}
     for option in ("none", "r180", "r90", "tx", "ty"):
@@ -726,9 +741,8 @@ def try_family(key: str, family: Any, transform: str, rng: np.random.Generator, 
                 reject(f"{transform} ambiguous on the plotted grid")
                 continue
             if ok:
-                b = an.transformed(transform)
-                lo, hi, _ = colour_range(an.a, b)
-                diagonal = an.best_shift_2d(to_display(b, lo, hi), lo, hi)
+                lo, hi, target = an.displayed(transform)
+                diagonal = an.best_shift_2d(target, lo, hi)
                 return Accepted(key, params, transform, 0, errors, draw, None, None, diagonal, plotted[1])
             reject(f"{transform} similar to {min(errors, key=errors.__getitem__)}")
             continue
@@ -979,6 +993,13 @@ class Transformation(TaskImplementation):
             if params["family"] not in keys:
                 raise ParameterError(
                     f"parameter 'family': {params['family']!r} is not allowed; allowed: {', '.join(keys)}"
+                )
+            if (params["transform"] is not None and params["transform"] not in hosts(params["family"])
+                    and not params["family_fallback"]):
+                raise ParameterError(
+                    f"parameters 'family' {params['family']} and 'transform' {params['transform']}: this family cannot "
+                    f"host this transformation (the generator's filters reject most or all of such draws); allowed "
+                    f"transforms for {params['family']}: {', '.join(hosts(params['family']))}"
                 )
         a, b, pairing = params["style_a"], params["style_b"], params["pairing"]
         if a is not None and b is not None and pairing is not None and (a == b) != (pairing == "same"):
