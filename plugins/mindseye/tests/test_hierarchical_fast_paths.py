@@ -148,3 +148,188 @@ def test_tips_are_the_samples_near_a_recorded_segments_end():
         expected = (which < recorded) & (np.minimum(np.hypot(*(points - segments[which, 0]).T),
                                                     np.hypot(*(points - segments[which, 1]).T)) < reach)
         assert np.array_equal(verifier._tips(points, which, segments, recorded, reach), expected)
+
+
+def _panel_pixel_failures_always_stray(tile, description, name) -> list[str]:
+    """``verifier.panel_pixel_failures`` as it was: the stray check counted on every panel."""
+    from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
+    from bench_plugin_mindseye.verifiers import line_raster
+
+    side = tile.shape[0]
+    failures = []
+    lines = verifier._polylines(description, side)
+    shown, own_count, own_shown = verifier.part_ink(tile, description, lines)
+    missing = int(((shown < verifier.PRESENT) | ((own_count >= verifier.OWN_LEAST)
+                                                 & (own_shown < verifier.OWN_PRESENT))).sum())
+    if missing:
+        failures.append(f"figure {name}: {missing} recorded part(s) are not drawn where the record puts them")
+    fine = line_raster.samples(lines[0], step=0.7) if len(lines[0]) else None
+    darkness = line_raster.darkness(tile)
+    allowed = line_raster.grown(fine[0], side, float(description["pen"]) / 2 + verifier.STRAY_REACH) \
+        if fine is not None else np.zeros((side, side), dtype=bool)
+    stray = (darkness > verifier.CLEAR_DARKNESS) & ~allowed
+    border = verifier.BORDER
+    stray[:border], stray[-border:], stray[:, :border], stray[:, -border:] = False, False, False, False
+    if int(stray.sum()) > verifier.STRAY_ALLOWED:
+        failures.append(f"figure {name}: {int(stray.sum())} ink pixels lie off every recorded part")
+    blank, off = verifier.exact_pixel_faults(tile, description, lines, fine, darkness)
+    if blank > verifier.EXACT_ALLOWED:
+        failures.append(f"figure {name}: {blank} pixels under the pen of a recorded part are blank")
+    if off > verifier.EXACT_ALLOWED:
+        failures.append(f"figure {name}: {off} ink pixels lie beyond the pen's edge of every recorded part")
+    return failures
+
+
+def _moved(description: dict, dx: float, dy: float, scale: float = 1.0) -> dict:
+    """The record with every part moved by (dx, dy) and scaled about the panel's centre (unit coordinates)."""
+    def point(x, y):
+        return 0.5 + (x - 0.5) * scale + dx, 0.5 + (y - 0.5) * scale + dy
+    out = dict(description)
+    out["segments"] = [[*point(x0, y0), *point(x1, y1)] for x0, y0, x1, y1 in description["segments"]]
+    out["polygons"] = [[list(point(x, y)) for x, y in poly] for poly in description["polygons"]]
+    out["circles"] = [[*point(x, y), r * scale] for x, y, r in description["circles"]]
+    return out
+
+
+def test_stray_ink_counted_only_where_ink_lies_off_the_pen_finds_the_same_faults():
+    """``panel_pixel_failures`` counts the stray ink only where the ink off the pen's edge exceeds its allowance
+    (or a sample lies off the tile): the same failures, in the same order, as counting it on every panel -- on
+    written panels of every generator, with stray ink added (dots, a stroke, noise), a part dropped, the record
+    moved a little, a lot and off the tile, scaled, with a thinner and a thicker pen, and with no parts."""
+    from bench_core import build_item, create_host, hookimpl, plan
+    from bench_plugin_mindseye.descriptions.hierarchical_patterns import TASK
+    from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
+
+    class _Plugin:
+        @hookimpl
+        def bench_register_tasks(self):
+            return [TASK]
+
+    host = create_host(entry_points=False, plugins=[("test-hierarchical_fast_paths", _Plugin())])
+    rng = np.random.default_rng(7)
+    outcomes = set()
+    for seed in (5, 6):
+        for job in plan(TASK, {}, seed, 3):
+            built = build_item(host, TASK, seed, job.index, job.params, job.suffix)
+            scene = built.item.metadata["scene"]
+            pixels = np.asarray(built.images[0].convert("RGB"))
+            for box, description in zip(scene["option_boxes"], scene["options"], strict=True):
+                left, top, right, bottom = box
+                tile = pixels[top:bottom, left:right]
+                side = tile.shape[0]
+                dots, stroke, noise = tile.copy(), tile.copy(), tile.copy()
+                dots[rng.integers(5, side - 5, 6), rng.integers(5, side - 5, 6)] = 0
+                stroke[side // 2, 10:40] = 30
+                noise[rng.integers(0, side, 400), rng.integers(0, side, 400)] = rng.integers(0, 256, (400, 3))
+                dropped = dict(description)
+                for key in ("segments", "polygons", "circles"):
+                    if dropped[key]:
+                        dropped[key] = dropped[key][1:]
+                        break
+                records = [description, dropped, _moved(description, 0.004, 0.0), _moved(description, 0.05, 0.03),
+                           _moved(description, -0.2, 0.0), _moved(description, 0.0, 0.0, 1.3),
+                           {**description, "pen": description["pen"] * 0.5},
+                           {**description, "pen": description["pen"] * 2.5},
+                           {**description, "segments": [], "polygons": [], "circles": []}]
+                for picture in (tile, dots, stroke, noise):
+                    for record in records:
+                        expected = _panel_pixel_failures_always_stray(picture, record, "A")
+                        assert verifier.panel_pixel_failures(picture, record, "A") == expected
+                        outcomes.add(any("off every recorded part" in f for f in expected))
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("side", [271, 407, 500])
+def test_layout_of_the_drawn_box_is_the_layout_of_its_panel(side):
+    """``_box_layout`` (the candidates' match measured on their drawn box, the panel never made) gives what
+    ``_quick_layout`` gives on the panel ``_drawn`` makes of the box, exactly: figures of every generator, valid
+    and broken, and strokes, polygons and rings running to the panel's edges and over its frame (the box cut
+    against the interior), a dot, and nothing."""
+    rng = np.random.default_rng(side + 1)
+    drawings = []
+    for k in range(24):
+        generator = recursion.GENERATORS[k % len(recursion.GENERATORS)]
+        violation = (None, *recursion.SUPPORTS[generator])[k % 3]
+        drawings.append(recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2],
+                                            violation=violation).groups)
+    edge = 1.5 / side
+    drawings += [
+        (recursion.Group("seg", np.array([[[-0.1, 0.5], [1.1, 0.5]], [[0.5, -0.2], [0.5, 1.2]]])),),
+        (recursion.Group("seg", np.array([[[edge, edge], [0.3, edge]], [[1 - edge, 0.2], [1 - edge, 1 - edge]]])),),
+        (recursion.Group("seg", np.array([[[0.0, 0.0], [0.02, 0.01]]])),),
+        (recursion.Group("seg", np.array([[[0.999, 0.999], [1.0, 1.0]]])),),
+        (recursion.Group("poly", np.array([[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]])),),
+        (recursion.Group("poly", np.array([[[0.02, 0.98], [0.3, 0.7], [0.01, 0.6]]])),),
+        (recursion.Group("circle", np.array([[0.5, 0.5, 0.5], [0.0, 0.0, 0.1], [1.0, 0.3, 0.05]])),),
+        (recursion.Group("circle", np.array([[0.5, 0.5, 0.002]])),),
+        (recursion.Group("seg", np.zeros((0, 2, 2))),),
+        (),
+    ]
+    for groups in drawings:
+        box = hpe._draw_box(hpe.quantise(groups), side, hpe.SUPERSAMPLE)
+        panel = hpe._drawn(box, side)
+        assert np.array_equal(np.asarray(panel), np.asarray(hpe._draw(hpe.quantise(groups), side, hpe.SUPERSAMPLE)))
+        assert np.array_equal(hpe._box_layout(box, side), hpe._quick_layout(panel))
+        assert np.array_equal(hpe._quick_layout(panel), _quick_layout_whole_panel(panel))
+
+
+def test_circles_outlined_together_are_the_polylines_circle_by_circle():
+    """``verifier._polylines`` outlines the circles with as many points at once: the same segments and owners,
+    bit for bit, as ``line_raster.circle_polyline`` and ``polyline_segments`` circle by circle -- rings of
+    every size, tiny and nil circles, circles off the tile, and circles after segments and polygons."""
+    from bench_plugin_mindseye.verifiers import hierarchical_patterns as verifier
+    from bench_plugin_mindseye.verifiers import line_raster
+
+    rng = np.random.default_rng(9)
+    for k in range(40):
+        circles = rng.uniform(-0.2, 1.2, (int(rng.integers(0, 45)), 3))
+        circles[:, 2] = np.abs(circles[:, 2]) * (0.5 if k % 2 else 0.02)
+        if k % 5 == 0 and len(circles):
+            circles[0, 2] = 0.0
+        segments = rng.uniform(0, 1, (int(rng.integers(0, 4)), 4)).tolist()
+        polygons = rng.uniform(0, 1, (int(rng.integers(0, 3)), 3 + k % 3, 2)).tolist()
+        description = {"segments": segments, "polygons": polygons, "circles": circles.tolist()}
+        for side in (271, 407):
+            found, owner = verifier._polylines(description, side)
+            head, head_owner = verifier._polylines({**description, "circles": []}, side)
+            pieces, owners = [head], [head_owner]
+            index = len(segments) + len(polygons)
+            for x, y, r in description["circles"]:
+                seg = line_raster.polyline_segments(line_raster.circle_polyline(x * side, y * side, r * side),
+                                                    closed=False)
+                pieces.append(seg)
+                owners.append(np.full(len(seg), index))
+                index += 1
+            assert np.array_equal(found, np.concatenate(pieces).reshape(-1, 2, 2))
+            assert np.array_equal(owner, np.concatenate(owners))
+
+
+def test_panels_differ_as_by_the_float32_mean_of_their_differences():
+    """``_differ`` (the in-build audit's panel difference, from an exact integer sum) decides as the float32 mean
+    of the absolute differences it replaced, at every floor up to 100 grey levels (and, below that, at the mean
+    itself and its float neighbours):
+    drawn panels of every generator against each other, and crafted panels whose summed difference lies at twice
+    the size, around 2 ** 24 and at its largest."""
+    rng = np.random.default_rng(2)
+    panels = []
+    for k in range(18):
+        generator = recursion.GENERATORS[k % len(recursion.GENERATORS)]
+        construction = recursion.construct(generator, rng, 3 + k % 3, ("plain", "irregular")[k % 2])
+        panels.append(np.asarray(hpe.Panel(construction.groups).image((407, 271)[k % 2])))
+    pairs = [(a, b) for a in panels for b in panels if a.shape == b.shape]
+    for side in (265, 401):
+        size = side * side
+        for total in (0, 1, 2 * size - 1, 2 * size, 2 * size + 1, 2 ** 24 - 1, 2 ** 24, 2 ** 24 + 3, 255 * size):
+            a, b = np.zeros(size, dtype=np.uint8), np.zeros(size, dtype=np.uint8)
+            full, rest = divmod(total, 255)
+            b[:full] = 255
+            if rest:
+                b[full] = rest
+            pairs.append((a.reshape(side, side), b.reshape(side, side)))
+    for a, b in pairs:
+        mean = float(np.abs(a.astype(np.float32) - b.astype(np.float32)).mean())
+        floors = [0.5, 1.0, 2.0, 3.0, 100.0]
+        if mean < 100:  # above, the float32 mean drifts in its last bits from the exact one that decides there
+            floors += [mean, float(np.nextafter(mean, 0)), float(np.nextafter(mean, 300))]
+        for floor in floors:
+            assert hpe._differ(a, b, floor) == (mean > floor)

@@ -525,7 +525,7 @@ def test_matched_draws_only_the_candidates_its_geometry_screen_lets_through(monk
     target and the candidates that pass the screen (fewer than it sees)."""
     side = 271
     drawn = Counter()
-    real_draw = hpe._draw
+    real_draw = hpe._draw_box
 
     def counting(groups, size, supersample):
         drawn["panels"] += 1
@@ -547,10 +547,10 @@ def test_matched_draws_only_the_candidates_its_geometry_screen_lets_through(monk
                 return recursion.construct(g, rng, 4, r)
 
             if matcher is hpe._matched:
-                monkeypatch.setattr(hpe, "_draw", counting)
+                monkeypatch.setattr(hpe, "_draw_box", counting)
                 drawn.clear()
             chosen.append(matcher(side, first, hidden, draw))
-            monkeypatch.setattr(hpe, "_draw", real_draw)
+            monkeypatch.setattr(hpe, "_draw_box", real_draw)
         expected, (got, image) = chosen
         assert got.latent == expected.latent
         assert all(np.array_equal(a.data, b.data) for a, b in zip(got.groups, expected.groups, strict=True))

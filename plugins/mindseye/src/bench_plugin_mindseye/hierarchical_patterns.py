@@ -102,19 +102,34 @@ def _draw(groups: Sequence[recursion.Group], side: int, supersample: int) -> Ima
     times the size and box-filtered down.  Only the box the pen can reach is drawn and filtered (whole output
     pixels, so every output pixel is the mean of the same supersampled block as on a full canvas); the rest of
     the panel is background."""
+    return _drawn(_draw_box(groups, side, supersample), side)
+
+
+def _drawn(box: tuple[Image.Image | None, int, int], side: int) -> Image.Image:
+    """The panel (side x side, grey) of a drawn box (``_draw_box``): background, the box pasted at its place."""
+    image, left, top = box
+    panel = Image.new("L", (side, side), BACKGROUND[0])
+    if image is not None:
+        panel.paste(image, (left, top))
+    return panel
+
+
+def _draw_box(groups: Sequence[recursion.Group], side: int, supersample: int,
+              ) -> tuple[Image.Image | None, int, int]:
+    """``_draw``'s drawing of the box the pen can reach, filtered down, and the panel pixel (left, top) it goes
+    to: every pixel of the panel off it is background (None: nothing is drawn)."""
     scale = side * supersample
     width = _pen(side, supersample)
     half = width / 2
     ink = INK[0]
     scaled = [(g.kind, g.data * scale) for g in groups if len(g)]
-    panel = Image.new("L", (side, side), BACKGROUND[0])
     if not scaled:
-        return panel
+        return None, 0, 0
     low, high = _reach(scaled, half + 2 * supersample)
     left, top = (max(0, int(v) // supersample) for v in low)
     right, bottom = (min(side, -(-int(v) // supersample) + 1) for v in high)
     if right <= left or bottom <= top:
-        return panel
+        return None, 0, 0
     image = Image.new("L", ((right - left) * supersample, (bottom - top) * supersample), BACKGROUND[0])
     shift = np.array([left * supersample, top * supersample], dtype=float)  # whole pixels: moved exactly
     # straight to Pillow's drawing core (what ``ImageDraw.line`` and ``ellipse`` call for a grey image): a wide
@@ -135,8 +150,7 @@ def _draw(groups: Sequence[recursion.Group], side: int, supersample: int) -> Ima
                 core.draw_lines([c for p in (*poly, poly[0]) for c in p], ink, width)
                 for x, y in poly:
                     core.draw_ellipse((x - joint, y - joint, x + joint, y + joint), ink, 1)
-    panel.paste(image.reduce(supersample) if supersample > 1 else image, (left, top))
-    return panel
+    return (image.reduce(supersample) if supersample > 1 else image), left, top
 
 
 def _reach(groups: Sequence[tuple[str, np.ndarray]], margin: float) -> tuple[np.ndarray, np.ndarray]:
@@ -194,7 +208,38 @@ def _quick_layout(image: Image.Image) -> np.ndarray:
     pixels is nil -- lies in it or on its rim), where one ink mask's row and column counts give the amount of
     ink, the ink box and, as exact integer sums over the panel's pixel indices, the second moments."""
     grey = np.asarray(image)[FRAME:-FRAME, FRAME:-FRAME]
-    h, w = grey.shape
+    return _layout_within(grey, 0, 0, grey.shape)
+
+
+def _box_layout(box: tuple[Image.Image | None, int, int], side: int) -> np.ndarray:
+    """``_quick_layout`` of the panel ``_drawn(box, side)`` without making it: the same numbers, worked out on
+    the drawn box with a rim of background a pixel wide, cut to the panel's interior (every other pixel of the
+    interior is background, so neither its ink nor a gradient of it counts)."""
+    image, left, top = box
+    inner = side - 2 * FRAME
+    if image is None:
+        return _layout_within(np.zeros((0, 0), dtype=np.uint8), 0, 0, (inner, inner))
+    pixels = np.asarray(image)
+    # the box and its rim in interior coordinates, cut to the interior
+    y0, x0 = max(top - 1 - FRAME, 0), max(left - 1 - FRAME, 0)
+    y1 = min(top + pixels.shape[0] + 1 - FRAME, inner)
+    x1 = min(left + pixels.shape[1] + 1 - FRAME, inner)
+    grey = np.full((max(y1 - y0, 0), max(x1 - x0, 0)), BACKGROUND[0], dtype=np.uint8)
+    # the part of the box inside the interior, placed
+    sy0, sx0 = max(y0 - (top - FRAME), 0), max(x0 - (left - FRAME), 0)
+    sy1 = min(pixels.shape[0], y1 - (top - FRAME))
+    sx1 = min(pixels.shape[1], x1 - (left - FRAME))
+    if sy1 > sy0 and sx1 > sx0:
+        ty, tx = top - FRAME + sy0 - y0, left - FRAME + sx0 - x0
+        grey[ty:ty + sy1 - sy0, tx:tx + sx1 - sx0] = pixels[sy0:sy1, sx0:sx1]
+    return _layout_within(grey, y0, x0, (inner, inner))
+
+
+def _layout_within(grey: np.ndarray, y0: int, x0: int, shape: tuple[int, int]) -> np.ndarray:
+    """``_quick_layout``'s values of a panel interior of ``shape`` whose every non-background pixel, and every
+    pixel a row above or a column left of one, lies in ``grey``, placed at interior row ``y0`` and column ``x0``
+    (indices and sizes are those of the whole interior)."""
+    h, w = shape
     drawn = grey < 255
     drawn_rows = np.flatnonzero(drawn.any(axis=1))
     if not len(drawn_rows):
@@ -202,6 +247,7 @@ def _quick_layout(image: Image.Image) -> np.ndarray:
     drawn_cols = np.flatnonzero(drawn.any(axis=0))
     top, bottom, left, right = int(drawn_rows[0]), int(drawn_rows[-1]), int(drawn_cols[0]), int(drawn_cols[-1])
     ink = (grey[top:bottom + 1, left:right + 1] < 255 - INK_THRESHOLD).astype(np.float32)
+    top, bottom, left, right = top + y0, bottom + y0, left + x0, right + x0  # interior indices
     index_h = np.arange(top, bottom + 1, dtype=np.float32)
     index_w = np.arange(left, right + 1, dtype=np.float32)
     per_row = ink @ np.ones(len(index_w), dtype=np.float32)  # whole numbers below 2**24: exact in float32
@@ -210,7 +256,7 @@ def _quick_layout(image: Image.Image) -> np.ndarray:
     if count:
         per_col = np.ones(len(index_h), dtype=np.float32) @ ink
         rows, cols = np.flatnonzero(per_row), np.flatnonzero(per_col)
-        extent = float((rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1) / grey.size)
+        extent = float((rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1) / (h * w))
         r, c = index_h.astype(np.int64), index_w.astype(np.int64)
         row_counts, col_counts = per_row.astype(np.int64), per_col.astype(np.int64)
         sy, syy = int(row_counts @ r), int(row_counts @ (r * r))
@@ -221,11 +267,19 @@ def _quick_layout(image: Image.Image) -> np.ndarray:
         elongation = math.hypot(cxx - cyy, 2 * cxy) / (cxx + cyy) if cxx + cyy else 0.0
     i0, i1 = max(top - 1, 0), min(bottom, h - 2)
     j0, j1 = max(left - 1, 0), min(right, w - 2)
-    box = grey[i0:i1 + 2, j0:j1 + 2].astype(np.float32)
+    # the gradient magnitudes as float32 roots of whole squares, summed where not nil: each root is a multiple of
+    # 2 ** -23 below 2 ** 9, so every partial sum over fewer than 2 ** 21 of them is exact in float64 and the
+    # total is that of the whole box in float32 arithmetic, in any order
+    box = grey[i0 - y0:i1 + 2 - y0, j0 - x0:j1 + 2 - x0].astype(np.int16)
     gx, gy = box[:-1, 1:] - box[:-1, :-1], box[1:, :-1] - box[:-1, :-1]
-    total = float(np.sqrt(gx * gx + gy * gy).sum(dtype=np.float64))
+    squares = gx.astype(np.int32)
+    squares *= squares
+    across = gy.astype(np.int32)
+    across *= across
+    squares += across
+    total = float(np.sqrt(squares[squares != 0].astype(np.float32)).sum(dtype=np.float64))
     edges = total / ((h - 1) * (w - 1)) / 255.0
-    return np.array([elongation, math.log(max(count / grey.size, 1e-6)), math.log(max(edges, 1e-6)),
+    return np.array([elongation, math.log(max(count / (h * w), 1e-6)), math.log(max(edges, 1e-6)),
                      math.log(max(extent, 1e-6))])
 
 
@@ -363,9 +417,8 @@ class HierarchicalPatterns(MindsEyeTask):
             values = [f[name] for f in features]
             if singled_out(values, 0, _AUDIT_FACTOR, floor * _AUDIT_FLOOR_SCALE):
                 return False
-        grey = [np.asarray(t, dtype=np.float32) for t in previews]
-        return all(float(np.abs(grey[i] - grey[j]).mean()) > 2 * self.min_option_difference
-                   for i in range(4) for j in range(i + 1, 4))
+        grey = [np.asarray(t) for t in previews]
+        return all(_differ(grey[i], grey[j], 2 * self.min_option_difference) for i in range(4) for j in range(i + 1, 4))
 
     def draw_query(self, content: Any, side: int) -> Image.Image:
         raise NotImplementedError("HPE has no query panel")
@@ -390,6 +443,18 @@ class HierarchicalPatterns(MindsEyeTask):
         failures += verifier.record_failures(scene)
         failures += verifier.pixel_failures(scene, images[0])
         return failures
+
+
+def _differ(a: np.ndarray, b: np.ndarray, floor: float) -> bool:
+    """Whether two grey panels (uint8 arrays of one shape) differ by more than ``floor`` grey levels on average:
+    the float32 mean of their absolute differences (what ``np.abs(a - b).mean()`` gives on float32 panels) above
+    ``floor``, from the exact integer sum.  Below 2 ** 24 every partial sum of whole numbers is exact in float32,
+    so that mean is the sum divided by the size in float32, bit for bit; at or above it, the mean is over 100
+    grey levels (a panel has fewer than 2 ** 18 pixels), far above any floor, and the exact mean decides."""
+    total = int((np.maximum(a, b) - np.minimum(a, b)).sum(dtype=np.int64))  # |a - b| in uint8, summed exactly
+    if total >= 2 ** 24:
+        return total / a.size > floor
+    return float(np.float32(total) / np.float32(a.size)) > floor
 
 
 def _recursion(latent: Mapping[str, Any]) -> dict[str, Any]:
@@ -419,9 +484,9 @@ def _matched(side: int, first: recursion.Construction, hidden: recursion.Constru
     tolerances of the target's are drawn and measured on their pixels: the others would almost never match (see
     ``SCREEN``).  If none comes that close, the one nearest on its geometry is taken."""
     pen = _pen(side, SUPERSAMPLE) / SUPERSAMPLE / side
-    misfit = _Misfit(Panel(hidden.groups).image(side))
+    misfit = _Misfit.of_box(_draw_box(quantise(hidden.groups), side, SUPERSAMPLE), side)
     rough_target, rough_tolerance = _Misfit.aim(_wire_layout(hidden.groups, pen))
-    best: tuple[float, recursion.Construction, Image.Image] | None = None
+    best: tuple[float, recursion.Construction, tuple[Image.Image | None, int, int]] | None = None
     nearest: tuple[float, recursion.Construction] | None = None
     for k in range(MATCH_DRAWS):
         candidate = first if k == 0 else draw()
@@ -432,24 +497,31 @@ def _matched(side: int, first: recursion.Construction, hidden: recursion.Constru
             if nearest is None or rough < nearest[0]:
                 nearest = (rough, candidate)
             continue
-        image = Panel(candidate.groups).image(side)
-        miss = misfit.quick(image)
+        # the drawn box alone, measured as the panel would be (``_box_layout``); the panel is made for the one
+        # taken
+        box = _draw_box(quantise(candidate.groups), side, SUPERSAMPLE)
+        miss = misfit.quick_box(box, side)
         if best is None or miss < best[0]:
-            best = (miss, candidate, image)
+            best = (miss, candidate, box)
         if miss <= 1.0:
             break
     if best is None:
         assert nearest is not None  # ``first`` is always a candidate
         return nearest[1], Panel(nearest[1].groups).image(side)
-    return best[1], best[2]
+    return best[1], _drawn(best[2], side)
 
 
 class _Misfit:
     """How far a drawing's ink layout (``_quick_layout``) is from a target drawing's, in units of the match
     tolerances."""
 
-    def __init__(self, target: Image.Image):
-        self.target, self.tolerance = self.aim(_quick_layout(target))
+    def __init__(self, target: Image.Image | None = None, layout: np.ndarray | None = None):
+        self.target, self.tolerance = self.aim(_quick_layout(target) if layout is None else layout)
+
+    @classmethod
+    def of_box(cls, box: tuple[Image.Image | None, int, int], side: int) -> _Misfit:
+        """The misfit to the panel of a drawn box (``_draw_box``), measured without making the panel."""
+        return cls(layout=_box_layout(box, side))
 
     @staticmethod
     def aim(target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -459,6 +531,10 @@ class _Misfit:
 
     def quick(self, image: Image.Image) -> float:
         return float((np.abs(_quick_layout(image) - self.target) / self.tolerance).max())
+
+    def quick_box(self, box: tuple[Image.Image | None, int, int], side: int) -> float:
+        """``quick`` of the panel of a drawn box (``_draw_box``), without making the panel."""
+        return float((np.abs(_box_layout(box, side) - self.target) / self.tolerance).max())
 
 
 def _wire_layout(groups: Sequence[recursion.Group], pen: float) -> np.ndarray:
