@@ -215,7 +215,7 @@ def test_shapes_drawn_in_each_others_style_fail():
 
     def recoloured(scene):
         out = dsc.Scene({"A": scene["B"], "B": scene["A"]})
-        out.__dict__.update({k: v for k, v in scene.__dict__.items() if k != "_images"})
+        out.__dict__.update({k: v for k, v in scene.__dict__.items() if not k.startswith("_")})  # no drawings
         return out
 
     query = [recoloured(q) for q in stimulus.query]

@@ -131,3 +131,53 @@ def test_near_is_the_whole_grid_growth_of_the_samples():
         points, _ = line_raster.samples(segments, step=0.7)
         expected = line_raster.dilate(line_raster.mark(points, side), reach)
         assert np.array_equal(line_raster.near(side, segments, reach), expected)
+
+
+@pytest.mark.parametrize("radius", [0.0, 1.5, 3.83, 6.33])
+def test_boxes_grown_together_equal_each_grown_alone(radius):
+    """``grown_boxes`` (all boxes found at once and grown with one dilation) equals ``grown_box`` of each set,
+    with sets of mixed grid sizes, points off the grid, sets with no point on it and empty sets;
+    ``read_grown`` / ``grown_at`` read the whole grid's ``grown`` at the pixels asked."""
+    rng = np.random.default_rng(int(radius * 100))
+    for align in (1, 2):
+        sets = []
+        for _ in range(9):
+            size = int(rng.choice([20, 47, 60]))
+            kind = rng.random()
+            if kind < 0.15:
+                points = np.zeros((0, 2))
+            elif kind < 0.3:
+                points = rng.uniform(size + 1, size + 9, size=(5, 2))  # all off the grid
+            else:
+                points = rng.uniform(-6, size + 6, size=(int(rng.integers(1, 40)), 2))
+            sets.append((points, size))
+        together = line_raster.grown_boxes(sets, radius, align)
+        for (points, size), found in zip(sets, together, strict=True):
+            alone = line_raster.grown_box(points, size, radius, align)
+            assert (found is None) == (alone is None)
+            if found is not None:
+                assert found[0] == alone[0] and np.array_equal(found[1], alone[1])
+            pixels = rng.integers(0, size, size=(50, 2))
+            whole = line_raster.grown(points, size, radius)
+            assert np.array_equal(line_raster.read_grown(found, pixels), whole[pixels[:, 1], pixels[:, 0]])
+            assert np.array_equal(line_raster.grown_at(points, size, radius, pixels), whole[pixels[:, 1], pixels[:, 0]])
+    assert line_raster.grown_boxes([], radius) == []
+
+
+def test_strokes_counted_together_equal_each_counted_alone():
+    rng = np.random.default_rng(3)
+    strokes = []
+    for _ in range(12):
+        side = int(rng.choice([30, 64]))
+        segments = line_raster.polyline_segments(rng.uniform(-5, side + 5, size=(int(rng.integers(2, 6)), 2)),
+                                                 closed=bool(rng.random() < 0.5))
+        if rng.random() < 0.15:
+            segments = np.zeros((0, 2, 2))
+        strokes.append((side, segments, float(rng.choice([2.0, 3.5, 4.3333]))))
+    together = line_raster.stroke_counts_many(strokes)
+    for stroke, found in zip(strokes, together, strict=True):
+        alone = line_raster.stroke_counts(*stroke)
+        assert (found is None) == (alone is None)
+        if found is not None:
+            assert found[0] == alone[0] and np.array_equal(found[1], alone[1])
+        assert np.array_equal(line_raster.stroke_coverage(*stroke), _whole_grid_coverage(*stroke))

@@ -335,7 +335,7 @@ def test_holes_and_strokes_stay_legible_on_the_small_canvas():
 
 def test_fold_panels_shade_the_flap_grey_and_options_show_every_hole():
     built = _built(4, 0, size="600x800", difficulty="medium")
-    pixels = np.asarray(built.images[0])
+    pixels = np.asarray(built.images[0].convert("RGB"))
     scene = built.item.metadata["scene"]
     for box in scene["query_boxes"][1:3]:
         panel = pixels[box[1]:box[3], box[0]:box[2]]

@@ -1,7 +1,8 @@
 """Paper Folding (PF): the fast paths of the generator and the verifier give exactly what the plain computations
 they replace give (the items must not change): the separable erosion that finds the discs, the simplex projection
 of the foil balance, the plain-arithmetic hole-set comparisons, the cached freedom of hole points, the coarse
-pictures' distances, and the grey drawing surfaces."""
+pictures' distances, the grey drawing surfaces, and the composite handed to the core as the palette image it
+would make of the base class's composite."""
 
 from __future__ import annotations
 
@@ -156,3 +157,78 @@ def test_grey_tile_draws_the_rgb_panel():
     for a, b in zip(grey, rgb, strict=True):
         assert a.mode == b.mode == "RGB"
         assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("size", ["1024x1024", "600x800"])
+def test_the_grey_composite_is_the_palette_image_of_the_plain_composite(size):
+    """``render`` gives the palette image the core makes of the base class's composite (the same PNG and pixels),
+    and the base class's composite when a panel comes without its grey drawing."""
+    from bench_core import ItemRandom, decode_png, encode_png, palette_indices
+    from bench_plugin_mindseye.base import MindsEyeTask
+    from bench_plugin_mindseye.descriptions.paper_folding import TASK as DESCRIPTION
+
+    for index in range(6):
+        params = DESCRIPTION.resolve_params({"size": size})
+        random = ItemRandom(DESCRIPTION.id, DESCRIPTION.version, 7, index)
+        problem = pf.TASK.generate({**params, "source": None}, random)
+        plain = MindsEyeTask.render(pf.TASK, problem)[0]
+        fast = pf.TASK.render(problem)[0]
+        assert fast.mode == "P" and encode_png(fast) == encode_png(plain)
+        colours, indices = palette_indices(plain)
+        assert fast.getpalette() == [v for colour in colours for v in colour]
+        assert np.array_equal(np.asarray(fast), indices)
+        assert np.array_equal(np.asarray(decode_png(encode_png(fast))), np.asarray(plain))
+    # a panel drawn by other code (no grey drawing): the plain composite
+    with pytest.MonkeyPatch.context() as patch:
+        real = pf.PaperFolding.draw_option
+        patch.setattr(pf.PaperFolding, "draw_option", lambda self, content, side: real(self, content, side).copy())
+        assert pf.TASK.render(problem)[0].tobytes() == plain.tobytes()
+
+
+def test_similarity_rows_equal_similarity_of():
+    """The square choice works out ``similarity_of`` of each square in plain arithmetic: the same values."""
+    rng = np.random.default_rng(17)
+    for _ in range(3000):
+        distance = rng.random((4, 4)) * float(rng.choice([0.1, 1.0, 7.0]))
+        distance = np.round(distance + distance.T, int(rng.integers(2, 17)))
+        distance[np.arange(4), np.arange(4)] = 0.0
+        rows = distance.tolist()
+        assert np.array_equal(np.array(pf._similarity_rows(rows)), pf.similarity_of(rows))
+
+
+def test_panels_cut_from_the_picture_give_the_verdicts_of_the_whole_array():
+    """``pixel_failures`` of a picture (its panels cut one at a time) equals that of its whole RGB array, on real
+    items, with marks planted in panels and with a box moved partly off the canvas."""
+    import copy
+
+    from PIL import Image
+
+    from bench_core import ItemRandom
+    from bench_plugin_mindseye.descriptions.paper_folding import TASK as DESCRIPTION
+
+    rng = np.random.default_rng(19)
+    failing = 0
+    for index in range(4):
+        params = DESCRIPTION.resolve_params({})
+        random = ItemRandom(DESCRIPTION.id, DESCRIPTION.version, 3, index)
+        problem = pf.TASK.generate({**params, "source": None}, random)
+        scene = copy.deepcopy(problem.metadata["scene"])
+        pixels = np.asarray(pf.TASK.render(problem)[0].convert("RGB")).copy()
+        for _ in range(3):
+            box = scene["option_boxes" if rng.random() < 0.6 else "query_boxes"][int(rng.integers(4))]
+            y, x = int(rng.integers(box[1] + 4, box[3] - 4)), int(rng.integers(box[0] + 4, box[2] - 4))
+            pixels[y - 2:y + 2, x - 2:x + 2] = int(rng.choice([0, 120]))
+        plain = verifier.pixel_failures(scene, pixels)
+        assert verifier.pixel_failures(scene, Image.fromarray(pixels)) == plain
+        failing += bool(plain)
+        # a box reaching off the canvas: the same slice of the whole array (the verdict, or the same error)
+        box = scene["option_boxes"][0]
+        scene["option_boxes"][0] = [box[0], box[1] + 700, box[2], box[3] + 700]
+        outcomes = []
+        for picture in (pixels, Image.fromarray(pixels)):
+            try:
+                outcomes.append(verifier.pixel_failures(scene, picture))
+            except ValueError as exc:
+                outcomes.append(type(exc))
+        assert outcomes[0] == outcomes[1]
+    assert failing

@@ -47,18 +47,19 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import Any, ClassVar
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageChops
 
-from bench_core import Item
+from bench_core import Item, Problem, option_letters, palette_indices
 from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
-from bench_plugin_mindseye.nuisance import option_features, singled_out
+from bench_plugin_mindseye.layout import SUPERSAMPLE, Box, Layout, Tile
+from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
 from bench_plugin_mindseye.verifiers import dynamic_correspondence as verifier
@@ -78,8 +79,14 @@ SWAP_SHARE = 0.3
 #: wrong, then the opposite-shape swap, then both shapes at a wrong time.
 _CONFOUND_RANK = {"wrong_function": 0, "frozen": 0, "overshoot": 0, "swap_shapes": 1, "wrong_time": 2,
                   "out_of_step": 3, "misread_mistimed": 3, "swap_wrong_time": 3}
+#: A drawn panel: its pixels (RGB array), the boxes outside which it shows the bare axes, and per box the pixels
+#: drawn on it (``_draw_panel``).
+Panel = tuple[np.ndarray, list[Box], list[np.ndarray]]
 #: A foil set: three (template, latent, scene).
 Foils = list[tuple[str, dict[str, Any], "Scene"]]
+#: The sketches ``DynamicCorrespondence.verify`` makes before the base class's checks ask for them one by one
+#: (``sketch``): per thread, so items verified at once in several threads never read each other's.
+_VERIFYING = threading.local()
 #: A priori knob values per difficulty (spec §7.1 item 4: DSC motion class and speed).
 MOTION_CLASS = {"easy": "linear", "medium": "periodic", "hard": "compound"}
 SPEED = {"easy": "fast", "medium": "medium", "hard": "slow"}
@@ -137,7 +144,7 @@ TEXTS = PromptTexts(
 def _to_px(points: np.ndarray, scale: float) -> list[tuple[float, float]]:
     u = (points[:, 0] + 1) / 2 * (1 - 2 * PAD) + PAD
     v = (1 - (points[:, 1] + 1) / 2) * (1 - 2 * PAD) + PAD
-    return [(float(a * scale), float(b * scale)) for a, b in zip(u, v, strict=True)]
+    return list(zip((u * scale).tolist(), (v * scale).tolist(), strict=True))
 
 
 @functools.lru_cache(maxsize=8)
@@ -152,29 +159,117 @@ def _axes(side: int, supersample: int) -> np.ndarray:
     return np.asarray(tile.finish())
 
 
-@functools.lru_cache(maxsize=8)
-def _axis_pixels(side: int, supersample: int) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """The pixels of ``_axes`` that are not white: their (rows, columns) and their RGB values (k x 3).  Laying
-    the axes on blank paper changes only these."""
-    axes = _axes(side, supersample)
-    where = np.nonzero((axes != 255).any(axis=2))
-    return where, axes[where]
-
-
 def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Image.Image:
+    """The panel of ``_draw_panel`` as an image."""
+    return Image.fromarray(_draw_panel(scene, side, supersample)[0])
+
+
+def _draw_panel(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> Panel:
     """Faint axes, shape A as a blue solid outline, shape B as a red dashed outline whose dashes start and end
     at every corner (so the drawing does not depend on which vertex comes first) with gaps no shorter than
     ``GAP``.  The axes show only on blank paper: a stroke's anti-aliased edge is blended with white wherever it
     lies, so crossing an axis changes no stroke pixel (otherwise a shape near the centre would draw more ink
-    than the same shape elsewhere, a cue to where it is)."""
-    tile = Tile(side, supersample)
-    s = tile.scale
+    than the same shape elsewhere, a cue to where it is).
+
+    Returns the panel (RGB array), the boxes (x0, y0, x1, y1; tile pixels, not overlapping) outside which it is
+    the bare axes (``_axes``), and per box the pixels on it that are drawn (elsewhere it is the bare axes too).
+    The strokes are drawn supersampled on the whole panel, but only the boxes that hold them are reduced (box
+    filter, so a box whose corner lies on a multiple of the supersampling gives exactly those pixels of the whole
+    panel reduced): the rest is blank paper.  When the two shapes' boxes are apart, no pixel of the panel mixes
+    them, and each shape is drawn on its own (``_layer``, kept for the panels that share its pose)."""
+    layers = _layers(scene, side, supersample)
+    if layers is not None:
+        panel = _axes(side, supersample).copy()
+        for box, part, drawn, _ in layers:
+            x0, y0, x1, y1 = box
+            np.copyto(panel[y0:y1, x0:x1], part, where=drawn[:, :, None])
+        return panel, [layer[0] for layer in layers], [layer[2] for layer in layers]
+    tile = _canvas(side, supersample)
     width = tile.width(STROKE)
-    a = _to_px(scene["A"], s)
-    tile.draw.line([*a, a[0], a[1]], fill=BLUE, width=width, joint="curve")
-    b = _to_px(scene["B"], s)
-    dash, gap = DASH * s, GAP * s
-    for (x0, y0), (x1, y1) in zip(b, b[1:] + b[:1], strict=True):
+    a, b = (_to_px(scene[key], tile.scale) for key in ("A", "B"))
+    boxes = _stroke_boxes([a, b], width + 2 * supersample, side, supersample)
+    panel = _axes(side, supersample).copy()
+    masks = []
+    try:
+        _stroke(tile, "A", a, width)
+        _stroke(tile, "B", b, width)
+        # the axes differ from white only on their own pixels: the strokes' pixels replace them where drawn
+        for box in boxes:
+            x0, y0, x1, y1 = box
+            part, drawn = _reduced(tile, box, supersample)
+            np.copyto(panel[y0:y1, x0:x1], part, where=drawn[:, :, None])
+            masks.append(drawn)
+    finally:
+        _blank(tile, boxes, supersample)
+    return panel, boxes, masks
+
+
+#: One shape drawn alone (``_layer``): its box (tile pixels), the reduced pixels on it, which of them are drawn,
+#: and what it adds to the panel's nuisance features inside the frame: (ink pixels, the ink's bounding box
+#: (x0, y0, x1, y1) or None, the sum of the saturation spreads).
+Layer = tuple[Box, np.ndarray, np.ndarray, tuple[int, tuple[int, int, int, int] | None, int]]
+
+
+def _layers(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> list[Layer] | None:
+    """Shape A's and shape B's ``_layer`` when their boxes are apart (no pixel of the panel then mixes the two),
+    else None (worked out once per ``Scene`` and size)."""
+    memo = getattr(scene, "__dict__", None)
+    if memo is None:
+        return _layers_now(scene, side, supersample)
+    cache = memo.setdefault("_layers", {})
+    if (side, supersample) not in cache:
+        cache[side, supersample] = _layers_now(scene, side, supersample)
+    return cache[side, supersample]
+
+
+def _layers_now(scene: Mapping[str, np.ndarray], side: int, supersample: int) -> list[Layer] | None:
+    scale = side * supersample
+    width = max(supersample, round(STROKE * scale))  # ``Tile.width(STROKE)``
+    a, b = (_to_px(scene[key], scale) for key in ("A", "B"))
+    if len(_stroke_boxes([a, b], width + 2 * supersample, side, supersample)) < 2:
+        return None
+    return [_layer(key, tuple(points), side, supersample) for key, points in (("A", a), ("B", b))]
+
+
+@functools.lru_cache(maxsize=256)
+def _layer(key: str, points: tuple[tuple[float, float], ...], side: int, supersample: int) -> Layer:
+    """Shape ``key`` ("A" solid, "B" dashed) alone along ``points`` (supersampled pixels), reduced on its box:
+    a pure function of its arguments, so the panels that share a shape's pose share its drawing."""
+    tile = _canvas(side, supersample)
+    width = tile.width(STROKE)
+    box = _stroke_boxes([list(points)], width + 2 * supersample, side, supersample)[0]
+    try:
+        _stroke(tile, key, list(points), width)
+        part, drawn = _reduced(tile, box, supersample)
+    finally:
+        _blank(tile, [box], supersample)
+    # its share of the nuisance features (``plane_features``) inside the panel's frame: the rest of the box is
+    # blank paper or bare axes, whose neutral grey (lighter than ink) adds neither ink nor saturation
+    x0, y0 = max(box[0], FRAME), max(box[1], FRAME)
+    x1, y1 = min(box[2], side - FRAME), min(box[3], side - FRAME)
+    inner = part[y0 - box[1]:max(y0, y1) - box[1], x0 - box[0]:max(x0, x1) - box[0]]
+    red, green, blue = inner[..., 0], inner[..., 1], inner[..., 2]
+    darkest = np.minimum(np.minimum(red, green), blue)
+    spread = np.maximum(np.maximum(red, green), blue)
+    spread -= darkest  # the largest channel is never below the smallest: no wrap-around
+    spread = int(spread.sum(dtype=np.int64))
+    ink = darkest < 255 - INK_THRESHOLD
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    bounds = (x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1) if rows.size \
+        else None
+    return box, part, drawn, (int(np.count_nonzero(ink)), bounds, spread)
+
+
+def _stroke(tile: Tile, key: str, points: Sequence[tuple[float, float]], width: int) -> None:
+    """Shape A as a solid outline, or shape B as a dashed one, along ``points`` on ``tile``."""
+    if key == "A":
+        tile.draw.line([*points, points[0], points[1]], fill=BLUE, width=width, joint="curve")
+        return
+    # the dashes straight through Pillow's drawing core: ``ImageDraw.line`` with no joint and
+    # ``ImageDraw.ellipse`` with a fill only make exactly these calls
+    core, ink = tile.draw.draw, tile.draw.draw.draw_ink(RED)
+    dash, gap = DASH * tile.scale, GAP * tile.scale
+    for (x0, y0), (x1, y1) in zip(points, [*points[1:], points[0]], strict=True):
         length = float(np.hypot(x1 - x0, y1 - y0))
         # at least two dashes per edge (one at each corner) so even a short edge shows a gap; every gap is at
         # least ``gap`` long (the dashes shorten instead), so the outline looks dashed however the count rounds
@@ -183,16 +278,174 @@ def _draw_scene(scene: Mapping[str, np.ndarray], side: int, supersample: int) ->
         stride = (length - piece) / (count - 1)
         for k in range(count):
             f0, f1 = k * stride / length, (k * stride + piece) / length
-            tile.draw.line((x0 + f0 * (x1 - x0), y0 + f0 * (y1 - y0), x0 + f1 * (x1 - x0), y0 + f1 * (y1 - y0)),
-                           fill=RED, width=width)
+            core.draw_lines((x0 + f0 * (x1 - x0), y0 + f0 * (y1 - y0), x0 + f1 * (x1 - x0), y0 + f1 * (y1 - y0)),
+                            ink, width)
         r = width / 2  # round the corner so dashes meeting there join cleanly
-        tile.draw.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=RED)
-    image = np.array(tile.finish())
-    # the axes differ from white only on their own few pixels: lay them there, where the paper is blank
-    (rows, cols), colours = _axis_pixels(side, supersample)
-    blank = (image[rows, cols] == 255).all(axis=1)
-    image[rows[blank], cols[blank]] = colours[blank]
-    return Image.fromarray(image)
+        core.draw_ellipse((x0 - r, y0 - r, x0 + r, y0 + r), ink, 1)
+
+
+def _reduced(tile: Tile, box: Box, supersample: int) -> tuple[np.ndarray, np.ndarray]:
+    """The drawing on ``box`` (tile pixels) reduced, and which of its pixels are drawn (not white)."""
+    x0, y0, x1, y1 = (v * supersample for v in box)
+    part = np.asarray(tile.image.crop((x0, y0, x1, y1)).reduce(supersample))
+    return part, np.minimum(np.minimum(part[..., 0], part[..., 1]), part[..., 2]) != 255
+
+
+def _blank(tile: Tile, boxes: Sequence[Box], supersample: int) -> None:
+    """Every stroke lies inside its box: blank the boxes and the canvas is blank paper again."""
+    for box in boxes:
+        tile.image.paste((255, 255, 255), tuple(v * supersample for v in box))
+
+
+#: The canvases of ``_canvas``, per thread.
+_CANVASES = threading.local()
+
+
+def _canvas(side: int, supersample: int) -> Tile:
+    """The supersampled canvas panels are drawn on, one per panel size (the last 8 sizes) and thread, blank between
+    drawings (``_draw_panel`` blanks what it drew): items built at once in several threads never share one."""
+    kept = getattr(_CANVASES, "tiles", None)
+    if kept is None:
+        kept = _CANVASES.tiles = {}
+    if (side, supersample) not in kept:
+        if len(kept) >= 8:
+            del kept[next(iter(kept))]
+        kept[side, supersample] = Tile(side, supersample)
+    return kept[side, supersample]
+
+
+def _stroke_boxes(outlines: Sequence[Sequence[tuple[float, float]]], reach: float, side: int,
+                  supersample: int) -> list[Box]:
+    """Boxes (tile pixels, clipped to the tile) around each outline's points (supersampled pixels) widened by
+    ``reach`` (supersampled pixels), boxes that overlap merged into one."""
+    boxes: list[Box] = []
+    for points in outlines:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        box = (max(0, math.floor((min(xs) - reach) / supersample)),
+               max(0, math.floor((min(ys) - reach) / supersample)),
+               min(side, math.ceil((max(xs) + reach) / supersample)),
+               min(side, math.ceil((max(ys) + reach) / supersample)))
+        while True:
+            touching = [o for o in boxes if o[0] < box[2] and box[0] < o[2] and o[1] < box[3] and box[1] < o[3]]
+            if not touching:
+                break
+            for o in touching:
+                boxes.remove(o)
+                box = (min(box[0], o[0]), min(box[1], o[1]), max(box[2], o[2]), max(box[3], o[3]))
+        boxes.append(box)
+    return boxes
+
+
+def _keys(pixels: np.ndarray) -> np.ndarray:
+    """One integer per RGB pixel, (r << 16) | (g << 8) | b: ascending keys are colours in ascending (r, g, b)."""
+    keys = pixels[..., 0].astype(np.uint32) << 16
+    keys |= pixels[..., 1].astype(np.uint32) << 8
+    keys |= pixels[..., 2]
+    return keys
+
+
+_WHITE = 0xFFFFFF
+
+
+class _Backdrop:
+    """What ``Layout.compose`` makes of an item's frame, captions and labels, and of panels that all show the
+    bare axes (``blank``), as the core's palette PNG holds it: ``keys`` (its colours, ``_keys`` ascending),
+    ``indices`` (each pixel's place among them, uint8) and ``counts`` (pixels per colour); ``shows`` is where
+    the composite shows a panel's own pixel (found by composing white panels and black ones: everywhere else
+    the frame, a caption or the paper covers it); ``boxes`` the panels' boxes, query panels first."""
+
+    def __init__(self, layout: Layout, blank: np.ndarray, captions: tuple[str, ...], labels: tuple[str, ...]):
+        side = layout.tile
+        queries, options = layout.query_count, layout.option_count
+
+        def composed(panel: Image.Image) -> Image.Image:
+            return layout.compose([panel] * queries, [panel] * options, captions, labels)[0]
+
+        white = composed(Image.new("RGB", (side, side), (255, 255, 255)))
+        black = composed(Image.new("RGB", (side, side), (0, 0, 0)))
+        empty = composed(Image.fromarray(blank))
+        query_boxes, option_boxes = layout.boxes()
+        self.boxes = [*query_boxes, *option_boxes]
+        # a panel's pixels show only inside its box (``compose`` pastes it there): there, where they show the
+        # composite of white panels differs from that of black ones; everywhere else the three composites agree
+        self.shows = np.zeros((white.size[1], white.size[0]), dtype=bool)
+        valid = True
+        blank_keys = _keys(blank)
+        for box in self.boxes:
+            x0, y0, x1, y1 = box
+            w, b, e = (_keys(np.asarray(image.crop(box))) for image in (white, black, empty))
+            shows = w != b
+            self.shows[y0:y1, x0:x1] = shows
+            # nothing mixed: a pixel that shows the panel shows it as it is, one that does not is the backdrop's
+            valid = valid and bool(np.array_equal(np.where(shows, w, _WHITE), np.full(w.shape, _WHITE))
+                                   and not np.where(shows, b, 0).any()
+                                   and np.array_equal(np.where(shows, blank_keys, w), e))
+        covered = [black.copy(), empty.copy()]
+        for image in covered:
+            for box in self.boxes:
+                image.paste(white.crop(box), box[:2])
+        valid = valid and all(ImageChops.difference(white, image).getbbox() is None for image in covered)
+        self.valid = valid
+        if not valid:
+            return
+        grey = empty.convert("L")
+        if ImageChops.difference(grey.convert("RGB"), empty).getbbox() is None:
+            # all greys (as the axes, frame and captions are): the palette is the grey levels shown, ascending
+            # (``palette_indices`` gives the same), and a pixel's index its level's rank
+            histogram = grey.histogram()
+            levels = [v for v, count in enumerate(histogram) if count]
+            rank = [0] * 256
+            for k, v in enumerate(levels):
+                rank[v] = k
+            self.image = grey.point(rank)
+            self.indices = np.asarray(self.image)
+            colours = [(v, v, v) for v in levels]
+            self.counts = np.array([histogram[v] for v in levels])
+        else:
+            found = palette_indices(empty)
+            self.valid = found is not None
+            if not self.valid:
+                return
+            colours, self.indices = found
+            self.image = Image.fromarray(self.indices)
+            self.counts = np.array(self.image.histogram()[:len(colours)])
+        self.keys = np.array([r << 16 | g << 8 | b for r, g, b in colours], dtype=np.uint32)
+
+
+@functools.lru_cache(maxsize=8)
+def _backdrop(layout: Layout, captions: tuple[str, ...], labels: tuple[str, ...]) -> _Backdrop:
+    return _Backdrop(layout, _axes(layout.tile, SUPERSAMPLE), captions, labels)
+
+
+def _indexed_composite(backdrop: _Backdrop, size: tuple[int, int], panels: Sequence[Panel]) -> Image.Image | None:
+    """The composite of ``panels`` (query panels first; ``Panel``: each the bare axes but for the pixels drawn on
+    its boxes) on ``backdrop`` as the palette image (mode "P") the core makes of it (``palette_image``: exactly the
+    colours it shows, ascending, and each pixel's index among them), built from the backdrop's indices by
+    recolouring only the drawn pixels; None if it shows more colours than a palette holds."""
+    removed = np.zeros(len(backdrop.keys), dtype=np.int64)
+    writes = []
+    for (pixels, boxes, masks), (left, top, _, _) in zip(panels, backdrop.boxes, strict=True):
+        for (x0, y0, x1, y1), drawn in zip(boxes, masks, strict=True):
+            where = (slice(top + y0, top + y1), slice(left + x0, left + x1))
+            drawn = drawn & backdrop.shows[where]
+            keys = _keys(pixels[y0:y1, x0:x1])[drawn]
+            removed += np.bincount(backdrop.indices[where][drawn], minlength=len(backdrop.keys))
+            writes.append(((left + x0, top + y0), drawn, keys))
+    kept = backdrop.keys[backdrop.counts > removed]
+    keys = np.union1d(kept, np.concatenate([w[2] for w in writes])) if writes else kept
+    if len(keys) > 256:
+        return None
+    # a backdrop colour no longer shown keeps no pixel, so where its index points does not matter
+    lut = np.zeros(256, dtype=np.uint8)
+    lut[:len(backdrop.keys)] = np.minimum(np.searchsorted(keys, backdrop.keys), len(keys) - 1)
+    image = backdrop.image.point(lut.tolist())  # mode "L": one pass of Pillow's lookup over the backdrop
+    for corner, drawn, part in writes:
+        indices = np.zeros(drawn.shape, dtype=np.uint8)
+        indices[drawn] = np.searchsorted(keys, part)
+        image.paste(Image.fromarray(indices), corner, Image.fromarray(drawn))
+    # the palette makes the "L" image a "P" one
+    image.putpalette(np.stack([keys >> 16, keys >> 8 & 255, keys & 255], axis=1).astype(np.uint8).tobytes())
+    return image
 
 
 class Scene(dict):
@@ -201,18 +454,41 @@ class Scene(dict):
     solver), ``poses`` and ``shapes`` what made them, ``time`` the time of a query frame (None for an option).
     Drawing is deterministic, so the in-build audit and the final render share one drawing."""
 
-    def image(self, side: int) -> Image.Image:
-        """The panel at ``side`` pixels."""
+    def panel(self, side: int) -> Panel:
+        """The panel at ``side`` pixels (RGB array) and the boxes outside which it is the bare axes
+        (``_draw_panel``), drawn once."""
         cache = self.__dict__.setdefault("_images", {})
         if side not in cache:
-            cache[side] = _draw_scene(self, side, SUPERSAMPLE)
+            cache[side] = _draw_panel(self, side, SUPERSAMPLE)
         return cache[side]
 
+    def image(self, side: int) -> Image.Image:
+        """The panel at ``side`` pixels."""
+        return Image.fromarray(self.panel(side)[0])
+
     def features(self, side: int) -> list[float]:
-        """The panel's nuisance ``FEATURES`` at ``side`` pixels (``option_features`` of ``image``), measured once."""
+        """The panel's nuisance ``FEATURES`` at ``side`` pixels (those ``option_features`` measures on ``image``),
+        measured once: from the two shapes' ``_layer`` when they are apart (the panel is the bare axes but for
+        their drawn pixels, so the ink and saturation add up and the ink's box is the box of both), else on the
+        part of the panel inside its frame that holds the boxes of ``panel`` (the rest is the bare axes, whose
+        neutral grey, lighter than ink, adds neither ink nor saturation)."""
         cache = self.__dict__.setdefault("_features", {})
         if side not in cache:
-            measured = option_features(self.image(side))
+            pixels = (side - 2 * FRAME) ** 2
+            layers = _layers(self, side, SUPERSAMPLE)
+            if layers is not None:
+                ink = sum(layer[3][0] for layer in layers)
+                bounds = [layer[3][1] for layer in layers if layer[3][1] is not None]
+                area = ((max(b[2] for b in bounds) - min(b[0] for b in bounds))
+                        * (max(b[3] for b in bounds) - min(b[1] for b in bounds))) if bounds else 0
+                measured = {"ink": ink / pixels, "extent": float(area / pixels if bounds else 0.0),
+                            "saturation": sum(layer[3][2] for layer in layers) / pixels / 255.0}
+            else:
+                image, boxes, _ = self.panel(side)
+                x0, y0 = max(FRAME, min(b[0] for b in boxes)), max(FRAME, min(b[1] for b in boxes))
+                x1, y1 = min(side - FRAME, max(b[2] for b in boxes)), min(side - FRAME, max(b[3] for b in boxes))
+                part = image[y0:max(y0, y1), x0:max(x0, x1)]
+                measured = plane_features([part[..., c] for c in range(3)], pixels)
             cache[side] = [measured[name] for name in FEATURES]
         return cache[side]
 
@@ -251,12 +527,27 @@ def _distance(one: Mapping[str, np.ndarray], other: Mapping[str, np.ndarray]) ->
 
 
 def _inside(scene: Mapping[str, np.ndarray]) -> bool:
-    return all(float(np.abs(v).max()) <= LIMIT for v in scene.values())
+    """Every vertex inside ``LIMIT`` (worked out once per ``Scene``)."""
+    memo = getattr(scene, "__dict__", None)
+    if memo is None:
+        return all(float(np.abs(v).max()) <= LIMIT for v in scene.values())
+    if "_inside" not in memo:
+        memo["_inside"] = all(float(np.abs(v).max()) <= LIMIT for v in scene.values())
+    return memo["_inside"]
 
 
 def _apart(scene: Mapping[str, np.ndarray]) -> bool:
     """The two shapes do not sit on each other: their centres are further apart than 0.8 of the sum of their
-    circumradii."""
+    circumradii (worked out once per ``Scene``)."""
+    memo = getattr(scene, "__dict__", None)
+    if memo is None:
+        return _apart_now(scene)
+    if "_apart" not in memo:
+        memo["_apart"] = _apart_now(scene)
+    return memo["_apart"]
+
+
+def _apart_now(scene: Mapping[str, np.ndarray]) -> bool:
     ra = float(np.hypot(*(scene["A"] - scene["A"].mean(axis=0)).T).max())
     rb = float(np.hypot(*(scene["B"] - scene["B"].mean(axis=0)).T).max())
     return bool(np.hypot(*(scene["A"].mean(axis=0) - scene["B"].mean(axis=0))) >= 0.8 * (ra + rb))
@@ -267,9 +558,10 @@ def _slip(m: motion.Motion, t: float | None) -> np.ndarray:
     return m.misread() if t is None else m.delta(t)
 
 
-def _visible(truth: Mapping[str, np.ndarray], foils: Foils) -> bool:
-    """Whether the truth and the foils all differ visibly from each other."""
-    distance = np.maximum(*_pair_distances([truth, *(f[2] for f in foils)]))
+def _visible(truth: Mapping[str, np.ndarray], foils: Foils, distances: Sequence[np.ndarray] | None = None) -> bool:
+    """Whether the truth and the foils all differ visibly from each other (``distances``: their
+    ``_pair_distances``, if already worked out)."""
+    distance = np.maximum(*(distances if distances is not None else _pair_distances([truth, *(f[2] for f in foils)])))
     return bool((distance[np.triu_indices(len(distance), 1)] >= VISIBLE).all())
 
 
@@ -278,9 +570,11 @@ def _pair_distances(scenes: Sequence[Mapping[str, np.ndarray]]) -> list[np.ndarr
     return [motion.set_distances(np.stack([scene[key] for scene in scenes])) for key in ("A", "B")]
 
 
-def _votes_for(scenes: Sequence[Mapping[str, np.ndarray]]) -> bool:
-    """Whether voting for each shape's most common pose across the options picks ``scenes[0]`` alone."""
-    votes = [int(v) for v in sum((d < 1e-9).sum(axis=1) for d in _pair_distances(scenes))]
+def _votes_for(scenes: Sequence[Mapping[str, np.ndarray]], distances: Sequence[np.ndarray] | None = None) -> bool:
+    """Whether voting for each shape's most common pose across the options picks ``scenes[0]`` alone
+    (``distances``: the scenes' ``_pair_distances``, if already worked out)."""
+    distances = distances if distances is not None else _pair_distances(scenes)
+    votes = [int(v) for v in sum((d < 1e-9).sum(axis=1) for d in distances)]
     return votes[0] == max(votes) and votes.count(votes[0]) == 1
 
 
@@ -361,11 +655,11 @@ class DynamicCorrespondence(MindsEyeTask):
         swap_growing = dict.fromkeys(growing, any(growing.values()))
         start = sized(swap_growing)
         unplaced = _scene(shapes, {key: start[key] + motions[key].delta(1.0) for key in ("A", "B")})
-        possible = {"slips": all(all(sides.values()) for sides in slips.values()),
-                    "swap": all(_visible(unplaced, foils) for sets in self._swap_sets(shapes, start, motions)
-                                for foils in sets)}
+        possible = {"slips": lambda: all(all(sides.values()) for sides in slips.values()),
+                    "swap": lambda: all(_visible(unplaced, foils) for sets in self._swap_sets(shapes, start, motions)
+                                        for foils in sets)}
         preferred = ("swap", "slips") if coin < SWAP_SHARE else ("slips", "swap")
-        design = next((d for d in preferred if possible[d]), None)
+        design = next((d for d in preferred if possible[d]()), None)  # the second is looked at only if needed
         if design is None:
             return None
         centre = {key: motions[key].delta(0.625)[:2] for key in ("A", "B")}
@@ -514,29 +808,61 @@ class DynamicCorrespondence(MindsEyeTask):
         closest to the median) would pick the truth in that set."""
         # the geometric checks of every group first: a group with no set passing them fails the draw before any
         # panel is drawn for the nuisance audit
-        passing = [[foils for foils in sets
-                    if all(_inside(f[2]) and _apart(f[2]) for f in foils) and _visible(truth, foils)
-                    and not _votes_for([truth, *(f[2] for f in foils)])] for sets in groups]
+        def geometric(foils: Foils) -> bool:
+            if not all(_inside(f[2]) and _apart(f[2]) for f in foils):
+                return False
+            scenes = [truth, *(f[2] for f in foils)]
+            distances = _pair_distances(scenes)  # shared by the two checks
+            return _visible(truth, foils, distances) and not _votes_for(scenes, distances)
+
+        passing = [[foils for foils in sets if geometric(foils)] for sets in groups]
         if not all(passing):
             return None
-        kept: list[tuple[list[Foils], list[np.ndarray]]] = []
+
+        def audited(foils: Foils) -> np.ndarray | None:
+            """The features (4 options x ``FEATURES``) of the set's panels, or None if one singles out the truth."""
+            values = np.array([s.features(side) for s in [truth, *(f[2] for f in foils)]])
+            if any(singled_out(list(values[:, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] * _AUDIT_FLOOR_SCALE)
+                   for f, name in enumerate(FEATURES)):
+                return None
+            return values
+
+        # only the chosen group's sets are drawn from: the other group need only show that one of its sets
+        # qualifies, so its panels are drawn only until one does (the same choice as auditing every set of both
+        # groups, for fewer panels drawn and measured)
+        firsts = []
         for sets in passing:
-            good, features = [], []
-            for foils in sets:
-                scenes = [truth, *(f[2] for f in foils)]
-                values = np.array([s.features(side) for s in scenes])
-                if any(singled_out(list(values[:, f]), 0, _AUDIT_FACTOR, self.nuisance_floor[name] *
-                                   _AUDIT_FLOOR_SCALE) for f, name in enumerate(FEATURES)):
-                    continue
+            first = next(((k, values) for k, values in ((k, audited(foils)) for k, foils in enumerate(sets))
+                          if values is not None), None)
+            if first is None:
+                return None
+            firsts.append(first)
+        chosen = int(rng.integers(len(passing)))
+        sets, (first, values) = passing[chosen], firsts[chosen]
+        good, features = [sets[first]], [values]
+        for foils in sets[first + 1:]:
+            values = audited(foils)
+            if values is not None:
                 good.append(foils)
                 features.append(values)
-            if not good:
-                return None
-            kept.append((good, features))
-        sets, features = kept[int(rng.integers(len(kept)))]
         logits = -shortcut_hits(np.stack(features)) @ TILT
         weights = np.exp(logits - logits.max())
-        return sets[int(rng.choice(len(sets), p=weights / weights.sum()))]
+        return good[int(rng.choice(len(good), p=weights / weights.sum()))]
+
+    def render(self, problem: Problem) -> list[Image.Image]:
+        """The base class's composite, handed to the core as the palette image it would make of it (the same
+        PNG): the frame, captions and labels come from one backdrop per layout, and only the boxes that hold
+        the shapes are recoloured."""
+        stimulus, shown = problem.structure
+        layout = self.layout(problem.params["size"])
+        backdrop = _backdrop(layout, tuple(stimulus.query_captions), tuple(option_letters(self.option_count)))
+        if backdrop.valid:
+            side = layout.tile
+            panels = [content.panel(side) for content in stimulus.query] + [o.content.panel(side) for o in shown]
+            image = _indexed_composite(backdrop, layout.size, panels)
+            if image is not None:
+                return [image]
+        return super().render(problem)
 
     def draw_query(self, content: Scene, side: int) -> Image.Image:
         return content.image(side)
@@ -565,15 +891,30 @@ class DynamicCorrespondence(MindsEyeTask):
         return verifier.solve_scene(scene)
 
     def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
+        sketched = getattr(_VERIFYING, "sketched", None)
+        if sketched is not None and sketched[0] == side and id(description) in sketched[1]:
+            return sketched[1][id(description)]
         return verifier.sketch(description, side)
 
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
         """The base class's checks, then the record's own consistency and, on the pixels, both outlines of every
-        panel drawn where recorded, in their colours and styles, and no ink elsewhere."""
-        failures = super().verify(item, images)
+        panel drawn where recorded, in their colours and styles, and no ink elsewhere.  The sketches the base
+        class compares every panel with are made first, all at once (``verifier.sketches``)."""
         scene = item.metadata["scene"]
+        try:
+            outlines = verifier.outlines_px([*scene["query"], *scene["options"]])
+            queries = len(scene["query"])
+            descriptions = [*scene["options"], *scene["query"]]
+            made = verifier.sketches(descriptions, scene["tile"], [*outlines[queries:], *outlines[:queries]])
+            _VERIFYING.sketched = (scene["tile"], dict(zip(map(id, descriptions), made, strict=True)))
+        except Exception:  # a record the sketches cannot read: the base class's checks say what is wrong
+            outlines, _VERIFYING.sketched = None, None
+        try:
+            failures = super().verify(item, images)
+        finally:
+            _VERIFYING.sketched = None
         failures += verifier.record_failures(scene)
-        failures += verifier.pixel_failures(scene, images[0])
+        failures += verifier.pixel_failures(scene, images[0], outlines)
         return failures
 
 

@@ -17,7 +17,6 @@ smoothest one (least squared change per step), and extrapolates it to t = 1.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -125,13 +124,21 @@ class Motion:
     components: tuple[Component, ...]
 
     def delta(self, t: float) -> np.ndarray:
-        return np.sum([c.delta(t) for c in self.components], axis=0)
+        return _total([c.delta(t) for c in self.components])
 
     def misread(self) -> np.ndarray:
-        return np.sum([c.misread() for c in self.components], axis=0)
+        return _total([c.misread() for c in self.components])
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "components": [attrs.asdict(c) for c in self.components]}
+
+
+def _total(deltas: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.sum(deltas, axis=0)`` of a few pose deltas, added in the same order (first to last)."""
+    out = np.array(deltas[0], dtype=float)
+    for d in deltas[1:]:
+        out = out + d
+    return out
 
 
 def _on(*pairs: tuple[str, float]) -> tuple[float, ...]:
@@ -204,43 +211,63 @@ def _ccw(v: np.ndarray) -> np.ndarray:
 
 
 def recognise(v: np.ndarray) -> str | None:
-    """The library shape whose outline is a similar copy of ``v`` (an undeformed first frame), or None."""
+    """The library shape whose outline is a similar copy of ``v`` (an undeformed first frame), or None.  Each
+    shape is tried with every vertex of ``v`` first (all at once): the complex least-squares similarity
+    z = scale * e^(i angle) with target ~ z * canon, and its largest vertex error over the scale."""
     v = _ccw(np.asarray(v, dtype=float))
+    n = len(v)
+    z_v = v[:, 0] + 1j * v[:, 1]
+    # targets[shift] = np.roll(v, shift, axis=0), centred
+    targets = z_v[(np.arange(n)[None, :] - np.arange(n)[:, None]) % n]
+    targets = targets - targets.mean(axis=1, keepdims=True)
     best, best_err = None, math.inf
     for name, canon in SHAPES.items():
-        if len(canon) != len(v):
+        if len(canon) != n:
             continue
-        for shift in range(len(v)):
-            target = np.roll(v, shift, axis=0)
-            target = target - target.mean(axis=0)
-            # complex least squares: target ~ z * canon, z = scale * e^(i angle)
-            zc, zt = canon[:, 0] + 1j * canon[:, 1], target[:, 0] + 1j * target[:, 1]
-            z = np.vdot(zc, zt) / np.vdot(zc, zc)
-            err = float(np.abs(zt - z * zc).max()) / max(abs(z), 1e-12)
-            if err < best_err:
-                best, best_err = name, err
+        zc = canon[:, 0] + 1j * canon[:, 1]
+        z = (targets @ zc.conj()) / np.vdot(zc, zc)
+        err = np.abs(targets - z[:, None] * zc[None, :]).max(axis=1) / np.maximum(np.abs(z), 1e-12)
+        k = int(np.argmin(err))
+        if err[k] < best_err:
+            best, best_err = name, float(err[k])
     return best if best_err < 1e-5 else None
 
 
 def read_poses(shape: str, v: np.ndarray) -> np.ndarray:
     """Every pose (rows of x, y, angle, log a, log c, shear) whose outline is the vertex set ``v``: one per
-    orientation-preserving correspondence of vertices that an affine map explains exactly."""
+    orientation-preserving correspondence of vertices that an affine map explains exactly.
+
+    All correspondences (the vertices read from each one in turn) at once: the least-squares map of the canonical
+    outline onto each is its pseudo-inverse applied to the centred vertices, and a map m with positive
+    determinant is rotation(angle) @ [[a, a * shear], [0, c]] with a = |m's first column|, angle that column's
+    direction, a * shear = (the first column . the second) / a and c = det(m) / a (its QR form)."""
     canon = SHAPES[shape]
     v = _ccw(np.asarray(v, dtype=float))
     centre = v.mean(axis=0)
-    poses = []
-    for shift in range(len(v)):
-        target = np.roll(v, shift, axis=0) - centre
-        m, *_ = np.linalg.lstsq(canon, target, rcond=None)
-        m = m.T
-        if np.abs(canon @ m.T - target).max() > 1e-7 or np.linalg.det(m) <= 0:
-            continue
-        q, r = np.linalg.qr(m)
-        signs = np.sign(np.diag(r))
-        q, r = q * signs, (r.T * signs).T
-        poses.append((centre[0], centre[1], math.atan2(q[1, 0], q[0, 0]), math.log(r[0, 0]), math.log(r[1, 1]),
-                      r[0, 1] / r[0, 0]))
-    return np.array(poses)
+    n = len(v)
+    # targets[shift] = np.roll(v, shift, axis=0) - centre
+    targets = v[(np.arange(n)[None, :] - np.arange(n)[:, None]) % n] - centre
+    m = np.einsum("ij,sjk->sik", _pinv(shape), targets)  # per shift: canon @ m ~ target; the linear map is m.T
+    exact = np.abs(canon @ m - targets).max(axis=(1, 2)) <= 1e-7
+    m00, m01, m10, m11 = m[:, 0, 0], m[:, 1, 0], m[:, 0, 1], m[:, 1, 1]  # entries of the map m.T
+    det = m00 * m11 - m01 * m10
+    keep = exact & (det > 0)
+    if not keep.any():
+        return np.array([])
+    a = np.hypot(m00, m10)[keep]
+    m00, m01, m10, m11, det = m00[keep], m01[keep], m10[keep], m11[keep], det[keep]
+    return np.stack([np.full(len(a), centre[0]), np.full(len(a), centre[1]), np.arctan2(m10, m00), np.log(a),
+                     np.log(det / a), (m00 * m01 + m10 * m11) / (a * a)], axis=1)
+
+
+_PINV: dict[str, np.ndarray] = {}
+
+
+def _pinv(shape: str) -> np.ndarray:
+    """The pseudo-inverse of the canonical outline (2 x n): the least-squares solve of ``read_poses``."""
+    if shape not in _PINV:
+        _PINV[shape] = np.linalg.pinv(SHAPES[shape])
+    return _PINV[shape]
 
 
 def _fit_scalar(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -285,7 +312,8 @@ def predict(shape: str, frames: Sequence[np.ndarray]) -> list[np.ndarray]:
     position = _fit_position(np.array([r[0, :2] for r in readings]))
     if position is None:
         return []
-    combos = np.array(list(itertools.product(*[range(len(r)) for r in readings])))
+    # every combination of a reading per frame, the last frame's changing fastest (``itertools.product``'s order)
+    combos = np.indices([len(r) for r in readings]).reshape(len(readings), -1).T
     series = np.stack([readings[f][combos[:, f]] for f in range(4)], axis=1)  # combos x 4 x 6
     angle = series[:, :, 2].copy()
     angle[:, 1:] = angle[:, :1] + np.cumsum(np.remainder(np.diff(angle, axis=1) + math.pi, 2 * math.pi) - math.pi,
@@ -306,11 +334,15 @@ def predict(shape: str, frames: Sequence[np.ndarray]) -> list[np.ndarray]:
         return []
     energy = (np.diff(series[:, :, 2:], axis=1) ** 2).sum(axis=(1, 2))
     best = ok & (energy <= energy[ok].min() + 1e-9)
+    candidates = [outline(shape, pose) for pose in guess[best]]
+    # each kept unless an outline kept before it is within 1e-6 (each kept one strikes all later ones near it)
+    near = ~(set_distances(np.stack(candidates)) > 1e-6)
     outlines: list[np.ndarray] = []
-    for pose in guess[best]:
-        candidate = outline(shape, pose)
-        if all(set_distance(candidate, other) > 1e-6 for other in outlines):
-            outlines.append(candidate)
+    remaining = list(range(len(candidates)))
+    while remaining:
+        first = remaining[0]
+        outlines.append(candidates[first])
+        remaining = [k for k in remaining[1:] if not near[first, k]]
     return outlines
 
 

@@ -63,14 +63,14 @@ from typing import Any
 import attrs
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageChops
 from shapely.geometry import MultiLineString, Polygon
 
-from bench_core import Item
+from bench_core import Item, Problem, option_letters
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.folding import XY, Fold, Layer
-from bench_plugin_mindseye.layout import INK, Tile, grey_level
+from bench_plugin_mindseye.layout import INK, Layout, Tile, grey_level
 from bench_plugin_mindseye.nuisance import singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -710,6 +710,13 @@ def similarity_of(distance: Sequence[Sequence[float]]) -> np.ndarray:
     return np.column_stack([others.min(axis=1), distance.sum(axis=1) / (k - 1)])
 
 
+def _similarity_rows(distance: Sequence[Sequence[float]]) -> list[list[float]]:
+    """``similarity_of`` in plain arithmetic (a few values): per option, the least distance to another and the
+    row's sum over k - 1 (summed first to last, as numpy sums a short row)."""
+    k = len(distance)
+    return [[min(v for j, v in enumerate(row) if j != i), sum(row) / (k - 1)] for i, row in enumerate(distance)]
+
+
 def layout_shortcut_hits(stats: np.ndarray) -> np.ndarray:
     """For the layout statistics (columns) of four options (rows, the truth first): how often each layout shortcut
     (``LAYOUT_SHORTCUTS``: the option with the largest, the smallest, the most and the least typical value of each
@@ -757,8 +764,8 @@ def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = mat
                     and not any(folding.same_set(points, k, SAME_TOLERANCE) for k in kept)):
                 singles.append((error, points))
                 kept.append(points)
-    truth_stats = foils.layout(foils.truth)
-    stats = [foils.layout(points) for _, points in singles]
+    truth_stats = foils.layout(foils.truth).tolist()
+    stats = [foils.layout(points).tolist() for _, points in singles]
     # the coarse pictures of the truth and the single errors, and the distances between them, shared by squares
     pictures = [coarse_picture(foils.truth), *(coarse_picture(points) for _, points in singles)]
     distances: dict[tuple[int, int], float] = {}
@@ -785,15 +792,17 @@ def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = mat
         if not foils.valid(both):
             continue
         sets = [foils.truth, pa, pb, both]
-        if any(folding.same_set(sets[u], sets[v], SAME_TOLERANCE) for u, v in combinations(range(4), 2)):
+        # every option a distinct hole set (each single error was kept only if it is not the truth's)
+        if any(folding.same_set(sets[u], sets[v], SAME_TOLERANCE) for u, v in ((0, 3), (1, 2), (1, 3), (2, 3))):
             continue
         counts = [float(len(points)) for points in sets]
         if singled_out(counts, 0, MindsEyeTask.nuisance_factor, ink_floor):
             continue
-        layout = np.column_stack([np.stack([truth_stats, stats[i], stats[j], foils.layout(both)]),
-                                  similarity_of(square_distances(i + 1, j + 1, coarse_picture(both)))])
+        similar = _similarity_rows(square_distances(i + 1, j + 1, coarse_picture(both)))
+        layout = np.array([[*truth_stats, *similar[0]], [*stats[i], *similar[1]], [*stats[j], *similar[2]],
+                           [*foils.layout(both).tolist(), *similar[3]]])
         squares.append((i, j, both))
-        ordered = [float((np.asarray(counts) == extreme).sum() == 1) for extreme in (max(counts), min(counts))]
+        ordered = [float(counts.count(extreme) == 1) for extreme in (max(counts), min(counts))]
         columns.append(count_shortcut_hits([len(points) for points in sets]))
         pulls.append(np.concatenate([ordered, layout_shortcut_hits(layout)]))
     if not squares:
@@ -959,7 +968,7 @@ class PaperFolding(MindsEyeTask):
             tile.draw.polygon(self._ring(tile, record["arrow"]["head"]), fill=grey_level(ARROW))
         for p in record["punches"]:
             self._hole(tile, p, record["radius"])
-        return tile.finish()
+        return _finished(tile)
 
     def draw_option(self, content: Sheet, side: int) -> Image.Image:
         record = self.describe(content, side)
@@ -970,7 +979,22 @@ class PaperFolding(MindsEyeTask):
                                 grey_level(CREASE), max(tile.supersample, self._stroke(tile) // 2))
         for p in record["holes"]:
             self._hole(tile, p, record["radius"])
-        return tile.finish()
+        return _finished(tile)
+
+    def render(self, problem: Problem) -> list[Image.Image]:
+        """The base class's composite, handed to the core as the palette image it would make of it (the same
+        PNG): every colour of the picture is a grey, so it is composed on one grey channel (``_grey_composite``)
+        when every panel comes with its grey drawing."""
+        stimulus, shown = problem.structure
+        layout = self.layout(problem.params["size"])
+        side = layout.tile
+        query = [self.draw_query(content, side) for content in stimulus.query]
+        options = [self.draw_option(o.content, side) for o in shown]
+        captions, labels = tuple(stimulus.query_captions), tuple(option_letters(self.option_count))
+        image = _grey_composite(layout, captions, labels, [*query, *options])
+        if image is None:
+            image, _ = layout.compose(query, options, captions, labels)
+        return [image]
 
     # -- verification from the written item (``verifiers.paper_folding``, no generator code) -----------------
     def solve_scene(self, scene: Mapping[str, Any]) -> list[int]:
@@ -987,8 +1011,84 @@ class PaperFolding(MindsEyeTask):
         failures = super().verify(item, images)
         scene = item.metadata["scene"]
         failures += verifier.record_failures(scene)
-        failures += verifier.pixel_failures(scene, np.asarray(images[0].convert("RGB")))
+        failures += verifier.pixel_failures(scene, images[0] if images[0].mode == "RGB" else images[0].convert("RGB"))
         return failures
+
+
+def _finished(tile: Tile) -> Image.Image:
+    """``tile.finish()`` of a grey tile (the RGB panel), carrying its grey drawing as ``grey`` for
+    ``_grey_composite``."""
+    grey = tile.image.reduce(tile.supersample) if tile.supersample > 1 else tile.image
+    panel = grey.convert("RGB")
+    panel.grey = grey
+    return panel
+
+
+class _GreyBackdrop:
+    """What ``Layout.compose`` makes of an item's frame, captions and labels on one grey channel (``image``,
+    mode "L"), and per panel box where the composite shows the panel's own pixels (``masks``, mode "L", 255
+    there): composing white panels and black ones, a pixel that differs shows the panel, every other pixel is
+    the backdrop's.  ``valid`` says the composite is all greys and nothing mixes a panel with the backdrop."""
+
+    def __init__(self, layout: Layout, captions: tuple[str, ...], labels: tuple[str, ...]):
+        side = layout.tile
+
+        def composed(level: int) -> Image.Image:
+            panel = Image.new("RGB", (side, side), (level, level, level))
+            return layout.compose([panel] * layout.query_count, [panel] * layout.option_count, captions, labels)[0]
+
+        white, black = composed(255), composed(0)
+        query_boxes, option_boxes = layout.boxes()
+        self.boxes = [*query_boxes, *option_boxes]
+        self.image, dark = white.convert("L"), black.convert("L")
+        self.masks = []
+        # all greys (so one channel holds the picture)
+        valid = all(ImageChops.difference(grey.convert("RGB"), rgb).getbbox() is None
+                    for grey, rgb in ((self.image, white), (dark, black)))
+        covered = dark.copy()
+        for box in self.boxes:
+            w, b = np.asarray(self.image.crop(box)), np.asarray(dark.crop(box))
+            shows = w != b
+            valid = valid and bool((np.where(shows, w, 255) == 255).all() and not np.where(shows, b, 0).any())
+            self.masks.append(Image.fromarray(shows.astype(np.uint8) * 255))
+            covered.paste(self.image.crop(box), box[:2])
+        self.valid = valid and ImageChops.difference(self.image, covered).getbbox() is None
+        # the grey levels of the backdrop's own pixels (the panels cover the rest)
+        hidden = Image.new("L", self.image.size, 255)
+        for box, mask in zip(self.boxes, self.masks, strict=True):
+            hidden.paste(ImageChops.invert(mask), box[:2])
+        self.histogram = self.image.histogram(mask=hidden)
+
+
+@functools.lru_cache(maxsize=8)
+def _grey_backdrop(layout: Layout, captions: tuple[str, ...], labels: tuple[str, ...]) -> _GreyBackdrop:
+    return _GreyBackdrop(layout, captions, labels)
+
+
+def _grey_composite(layout: Layout, captions: tuple[str, ...], labels: tuple[str, ...],
+                    panels: Sequence[Image.Image]) -> Image.Image | None:
+    """``Layout.compose`` of the panels (query panels first) as the palette image the core makes of it
+    (``palette_image``: its colours ascending, each pixel's index among them): the panels' grey drawings pasted on
+    the grey backdrop where they show, the grey levels present ranked.  None when a panel has no grey drawing
+    (``_finished``) or the layout's backdrop is not all greys."""
+    greys = [getattr(panel, "grey", None) for panel in panels]
+    if any(g is None or g.size != (layout.tile, layout.tile) for g in greys):
+        return None
+    backdrop = _grey_backdrop(layout, captions, labels)
+    if not backdrop.valid:
+        return None
+    canvas = backdrop.image.copy()
+    shown = list(backdrop.histogram)
+    for grey, box, mask in zip(greys, backdrop.boxes, backdrop.masks, strict=True):
+        canvas.paste(grey, box[:2], mask)
+        shown = [a + b for a, b in zip(shown, grey.histogram(mask=mask), strict=True)]
+    levels = [v for v, count in enumerate(shown) if count]
+    rank = [0] * 256
+    for k, v in enumerate(levels):
+        rank[v] = k
+    image = canvas.point(rank)  # "L", made "P" by its palette
+    image.putpalette(bytes(v for level in levels for v in (level, level, level)))
+    return image
 
 
 #: Arrow: how far the arc bulges sideways (times its length), its head length (tile units), its shortest length.

@@ -92,22 +92,37 @@ def hausdorff(p: np.ndarray, q: np.ndarray) -> float:
 def _readings(base: np.ndarray, vertices: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Every (labelling shift, pose) of one outline: pose = (x, y, angle, log a, log c, shear) of an affine
     map of the centred base outline that puts base vertex i on vertex i + shift, to within
-    ``AFFINE_TOLERANCE``; (x, y) is the centroid of the vertices."""
+    ``AFFINE_TOLERANCE``; (x, y) is the centroid of the vertices.  All labellings are fitted at once."""
+    return _readings_of(base, [vertices])[0]
+
+
+def _readings_of(base: np.ndarray, frames: Sequence[np.ndarray]) -> list[list[tuple[int, np.ndarray]]]:
+    """``_readings`` of every frame, all frames at once when they have as many vertices."""
+    frames = [np.asarray(v) for v in frames]
+    if len({v.shape for v in frames}) > 1:
+        return [_readings_of(base, [v])[0] for v in frames]
     centred = base - base.mean(axis=0)
     gram = np.linalg.inv(centred.T @ centred)
+    n = len(frames[0])
+    # targets[f, shift] = np.roll(frames[f], -shift)
+    targets = np.stack(frames)[:, (np.arange(n)[None, :] + np.arange(n)[:, None]) % n]
+    centres = targets.mean(axis=2)
+    offsets = targets - centres[:, :, None, :]
+    maps = np.einsum("fsni,nj->fsij", offsets, centred) @ gram  # per shift: m with centred @ m.T ~ offsets
+    error = np.abs(np.einsum("nj,fsij->fsni", centred, maps) - offsets).max(axis=(2, 3))
+    det = maps[..., 0, 0] * maps[..., 1, 1] - maps[..., 0, 1] * maps[..., 1, 0]
+    angle = np.arctan2(maps[..., 1, 0], maps[..., 0, 0])
+    a = np.hypot(maps[..., 0, 0], maps[..., 1, 0])
+    # rotation(-angle) @ the second column: its first entry is a * shear, its second c
+    upper0 = np.cos(angle) * maps[..., 0, 1] + np.sin(angle) * maps[..., 1, 1]
+    upper1 = -np.sin(angle) * maps[..., 0, 1] + np.cos(angle) * maps[..., 1, 1]
+    good = (error <= AFFINE_TOLERANCE) & (det > 0) & (upper1 > 0)
     out = []
-    for shift in range(len(vertices)):
-        target = np.roll(vertices, -shift, axis=0)
-        centre = target.mean(axis=0)
-        m = ((target - centre).T @ centred) @ gram
-        if np.abs(centred @ m.T + centre - target).max() > AFFINE_TOLERANCE or np.linalg.det(m) <= 0:
-            continue
-        angle = math.atan2(m[1, 0], m[0, 0])
-        a = math.hypot(m[0, 0], m[1, 0])
-        upper = _rotation(-angle) @ m[:, 1]
-        if upper[1] <= 0:
-            continue
-        out.append((shift, np.array([centre[0], centre[1], angle, math.log(a), math.log(upper[1]), upper[0] / a])))
+    for f in range(len(frames)):
+        out.append([(shift, np.array([centres[f, shift, 0], centres[f, shift, 1], angle[f, shift],
+                                      math.log(a[f, shift]), math.log(upper1[f, shift]),
+                                      upper0[f, shift] / a[f, shift]]))
+                    for shift in np.flatnonzero(good[f]).tolist()])
     return out
 
 
@@ -117,7 +132,8 @@ def _scalar_law(series: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.nd
     fits = np.zeros(len(series), dtype=bool)
     value = np.zeros(len(series))
     for residual, at_one in reversed(_LAWS):
-        ok = np.abs(series @ residual.T).max(axis=1) < tolerance
+        misfit = np.abs(series @ residual.T)
+        ok = np.maximum(np.maximum(misfit[:, 0], misfit[:, 1]), np.maximum(misfit[:, 2], misfit[:, 3])) < tolerance
         value = np.where(ok, series @ at_one, value)
         fits |= ok
     return fits, value
@@ -148,7 +164,7 @@ def _position_laws(p: np.ndarray) -> list[np.ndarray]:
 def predict(base: np.ndarray, frames: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The outlines (vertex sets) the shape may have at t = 1 given its outlines at t = 0 ... 0.75: one per
     distinct extrapolation of the readings that hold (see the module docstring)."""
-    readings = [_readings(base, v) for v in frames]
+    readings = _readings_of(base, frames)
     if any(not r for r in readings):
         return []
     positions = _position_laws(np.array([r[0][1][:2] for r in readings]))
@@ -169,43 +185,45 @@ def predict(base: np.ndarray, frames: Sequence[np.ndarray]) -> list[np.ndarray]:
         ok &= fits
         pose[:, q - 2] = value
     centred = base - base.mean(axis=0)
-    fitting = [int(n) for n in np.flatnonzero(ok)]
-    outlines = _distinct([o for n in fitting for o in _outlines_of(pose[n], positions, centred)])
+    fitting = np.flatnonzero(ok)
+    outlines = _distinct(_outlines_of(pose[fitting], positions, centred))
     if len(outlines) <= 1:
         return outlines
-
-    def moved(n: int) -> float:
-        """How far the vertices travel from frame to frame under reading ``n``'s labelling."""
-        labelled = [np.roll(frames[k], -readings[k][i][0], axis=0) for k, i in enumerate(choice[n])]
-        return sum(float(((labelled[k + 1] - labelled[k]) ** 2).sum()) for k in range(3))
-
-    # the readings disagree: keep those that move the vertices least
-    travel = {n: moved(n) for n in fitting}
-    least = min(travel.values())
-    calm = [n for n in fitting if travel[n] <= least * (1 + 1e-6) + 1e-12]
-    return _distinct([o for n in calm for o in _outlines_of(pose[n], positions, centred)])
+    # the readings disagree: keep those that move the vertices least (how far the vertices travel from frame to
+    # frame under each reading's labelling)
+    labelled = [np.stack([np.roll(frames[k], -shift, axis=0) for shift, _ in r]) for k, r in enumerate(readings)]
+    travel = sum(((labelled[k + 1][choice[fitting, k + 1]] - labelled[k][choice[fitting, k]]) ** 2).sum(axis=(1, 2))
+                 for k in range(3))
+    least = travel.min()
+    calm = fitting[travel <= least * (1 + 1e-6) + 1e-12]
+    return _distinct(_outlines_of(pose[calm], positions, centred))
 
 
-def _outlines_of(pose: np.ndarray, positions: Sequence[np.ndarray], centred: np.ndarray) -> list[np.ndarray]:
-    """The outlines of one reading's (angle, log a, log c, shear) at each predicted position."""
-    angle, log_a, log_c, shear = pose
-    a, c = math.exp(log_a), math.exp(log_c)
-    m = _rotation(angle) @ np.array([[a, a * shear], [0.0, c]])
-    return [centred @ m.T + position for position in positions]
+def _outlines_of(poses: np.ndarray, positions: Sequence[np.ndarray], centred: np.ndarray) -> np.ndarray:
+    """The outlines (k x n x 2) of the readings' (angle, log a, log c, shear) (rows of ``poses``), each at every
+    predicted position in turn."""
+    angle, log_a, log_c, shear = poses.T
+    a, c = np.exp(log_a), np.exp(log_c)
+    cos, sin = np.cos(angle), np.sin(angle)
+    # rotation(angle) @ [[a, a * shear], [0, c]]
+    maps = np.stack([np.stack([cos * a, cos * a * shear - sin * c], axis=1),
+                     np.stack([sin * a, sin * a * shear + cos * c], axis=1)], axis=1)
+    shapes = np.einsum("nj,kij->kni", centred, maps)
+    out = shapes[:, None] + np.asarray(positions, dtype=float)[None, :, None, :]
+    return out.reshape(-1, *centred.shape)
 
 
-def _distinct(outlines: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The outlines with near-duplicates (within a quarter of ``MATCH``) left out: each is kept unless an outline
-    kept before it is that close.  (Each kept outline strikes all later ones near it at once.)"""
-    if not outlines:
-        return []
-    stack = np.stack(outlines)
+def _distinct(outlines: np.ndarray | Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outlines (k x n x 2) with near-duplicates (within a quarter of ``MATCH``) left out: each is kept unless
+    an outline kept before it is that close.  (Each kept outline strikes all later ones near it at once.)"""
+    if not isinstance(outlines, np.ndarray):
+        outlines = np.stack(outlines) if len(outlines) else np.zeros((0, 0, 2))
     kept: list[np.ndarray] = []
-    remaining = np.arange(len(stack))
+    remaining = np.arange(len(outlines))
     while remaining.size:
         first, rest = remaining[0], remaining[1:]
         kept.append(outlines[first])
-        remaining = rest[_hausdorff_to(stack[first], stack[rest]) > MATCH / 4]
+        remaining = rest[_hausdorff_to(outlines[first], outlines[rest]) > MATCH / 4]
     return kept
 
 
@@ -284,62 +302,168 @@ def _outline_px(description: Mapping[str, Any], key: str) -> np.ndarray:
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     """Both outlines stroked in their recorded colours with the recorded pen, shape B over shape A (the dashes
     are not drawn: B is stroked solid)."""
-    pen = float(description["pen"])
-    layers = [(line_raster.stroke_coverage(side, _outline_px(description, key), pen),
-               description["shapes"][key]["colour"]) for key in KEYS]
-    return line_raster.paint(side, layers)
+    return sketches([description], side)[0]
+
+
+def outlines_px(descriptions: Sequence[Mapping[str, Any]]) -> list[dict[str, np.ndarray]]:
+    """Per description, the segments of each shape's outline in tile pixels (``_outline_px``): worked out for all
+    descriptions at once when each shape has as many vertices in every one (the same arithmetic per vertex), else
+    one at a time."""
+    try:
+        centre = np.array([d["view"]["centre"] for d in descriptions], dtype=float)
+        scale = np.array([d["view"]["scale"] for d in descriptions], dtype=float)[:, None]
+        per_key = {}
+        for key in KEYS:
+            v = np.array([d["shapes"][key]["vertices"] for d in descriptions], dtype=float)
+            if v.ndim != 3 or v.shape[2] != 2 or centre.shape != (len(descriptions), 2):
+                raise ValueError("outlines of unequal size")
+            px = np.stack([centre[:, 0, None] + scale * v[:, :, 0], centre[:, 1, None] - scale * v[:, :, 1]], axis=2)
+            per_key[key] = np.stack([px, np.roll(px, -1, axis=1)], axis=2)  # ``polyline_segments``, closed
+    except (KeyError, TypeError, ValueError):
+        return [{key: _outline_px(d, key) for key in KEYS} for d in descriptions]
+    return [{key: per_key[key][k] for key in KEYS} for k in range(len(descriptions))]
+
+
+def sketches(descriptions: Sequence[Mapping[str, Any]], side: int,
+             outlines: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[np.ndarray]:
+    """``sketch`` of every description (``outlines``: their ``outlines_px`` if already made):
+    ``line_raster.paint`` of each outline's ``stroke_coverage``, worked out on the box of pixels each outline's
+    stroke reaches (``stroke_counts``, the strokes of all panels grown together: ``stroke_counts_many``; paint
+    leaves uncovered pixels as they are)."""
+    outlines = outlines if outlines is not None else outlines_px(descriptions)
+    found = iter(line_raster.stroke_counts_many([(side, o[key], float(d["pen"]))
+                                                 for d, o in zip(descriptions, outlines, strict=True)
+                                                 for key in KEYS]))
+    out = []
+    for description in descriptions:
+        image = np.full((side, side, 3), 255, dtype=np.uint8)
+        for key in KEYS:
+            counted = next(found)
+            if counted is None:
+                continue
+            (x0, y0), counts = counted
+            cov = counts.astype(np.float32) / (line_raster.FACTOR * line_raster.FACTOR)
+            region = image[y0:y0 + cov.shape[0], x0:x0 + cov.shape[1]]
+            # paint's blend on the whole box: where the coverage is 0 it gives the old value back exactly
+            c = cov[:, :, None]
+            colour = np.asarray(description["shapes"][key]["colour"], dtype=np.float32)
+            region[...] = np.rint(region.astype(np.float32) * (1 - c) + colour * c).astype(np.uint8)
+        out.append(image)
+    return out
 
 
 def panel_pixel_failures(tile: np.ndarray, description: Mapping[str, Any], name: str) -> list[str]:
     """On one panel's pixels: a solid outline drawn along its recorded edges in its colour (no gap: at most
     ``SOLID_MISSES`` centre-line samples off it), a dashed one in its colour with gaps, and no clear ink off both
     outlines (the frame excluded)."""
-    side = tile.shape[0]
-    pen = float(description["pen"])
-    failures = []
-    outlines = {key: _outline_px(description, key) for key in KEYS}
-    fine = {key: line_raster.samples(outlines[key], step=0.7)[0] for key in KEYS}  # ``line_raster.near``'s samples
-    for key, other in (("A", "B"), ("B", "A")):
-        shape = description["shapes"][key]
-        points, _ = line_raster.samples(outlines[key])
-        clear = ~line_raster.grown(fine[other], side, pen + 2)
-        inside = np.floor(points).astype(int).clip(0, side - 1)
-        points = points[clear[inside[:, 1], inside[:, 0]]]
-        if len(points) < 8:
-            continue  # the shapes overlap almost everywhere: nothing to judge
-        colours = line_raster.pixel_at(tile, points)
-        own = np.abs(colours - np.asarray(shape["colour"])[None, :]).max(axis=1) < COLOUR_MATCH
-        blank = line_raster.darkness(colours) < CLEAR_DARKNESS - 40
-        if shape["style"] == "solid" and (own.mean() < SOLID_SHOWN or int(np.count_nonzero(~own)) > SOLID_MISSES):
-            failures.append(f"{name}: shape {key} is not drawn as a solid outline in {shape['colour']} where recorded "
-                            f"({own.mean():.0%}, {int(np.count_nonzero(~own))} samples off it)")
-        elif shape["style"] == "dashed" and (own.mean() < DASHED_SHOWN or blank.mean() < DASHED_GAPS):
-            failures.append(f"{name}: shape {key} is not drawn as a dashed outline in {shape['colour']} where "
-                            f"recorded ({own.mean():.0%} in colour, {blank.mean():.0%} gaps)")
-    allowed = line_raster.grown(np.concatenate([fine["A"], fine["B"]]), side, pen / 2 + STRAY_REACH)
-    stray = (line_raster.darkness(tile) > CLEAR_DARKNESS) & ~allowed
-    stray[:BORDER], stray[-BORDER:], stray[:, :BORDER], stray[:, -BORDER:] = False, False, False, False
-    if int(stray.sum()) > STRAY_ALLOWED:
-        failures.append(f"{name}: {int(stray.sum())} ink pixels lie off both recorded outlines")
-    return failures
+    return panels_pixel_failures([(tile, description, name)])[0]
 
 
-def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
-    """``panel_pixel_failures`` of every query and option panel cut from the image at its recorded box."""
+def _samples_of(outlines: Sequence[np.ndarray], step: float) -> list[np.ndarray]:
+    """``line_raster.samples(o, step)[0]`` of every outline (segments), from one call on them all: a segment's
+    samples depend on it alone."""
+    points, owner = line_raster.samples(np.concatenate(outlines), step=step)
+    ends = np.cumsum([len(o) for o in outlines])
+    cuts = np.searchsorted(owner, ends[:-1])
+    return np.split(points, cuts)
+
+
+def panels_pixel_failures(panels: Sequence[tuple[np.ndarray, Mapping[str, Any], str]],
+                          outlines: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[list[str]]:
+    """``panel_pixel_failures`` of every (tile, description, name) (``outlines``: the descriptions'
+    ``outlines_px`` if already made).  The bands around the outlines are grown on their boxes, those of all
+    panels of one reach together (``line_raster.grown_boxes``), and read only where needed: at the centre-line
+    samples (``line_raster.read_grown``), and on the clearly inked pixels of their boxes."""
+    if not panels:
+        return []
+    made = outlines if outlines is not None else outlines_px([d for _, d, _ in panels])
+    outlines = [o[key] for o in made for key in KEYS]
+    fine = _samples_of(outlines, 0.7)  # ``line_raster.near``'s samples
+    centre = _samples_of(outlines, 1.0)
+    clear_sets: dict[float, list] = {}
+    allowed_sets: dict[float, list] = {}
+    for k, (tile, description, _) in enumerate(panels):
+        side = tile.shape[0]
+        pen = float(description["pen"])
+        for j in range(2):  # shape A, then B: clear of the other's band; allowed near its own
+            clear_sets.setdefault(pen + 2, []).append(((k, j), fine[2 * k + 1 - j], side))
+            allowed_sets.setdefault(pen / 2 + STRAY_REACH, []).append(((k, j), fine[2 * k + j], side))
+    bands = {}
+    for which, sets in (("clear", clear_sets), ("allowed", allowed_sets)):
+        for radius, members in sets.items():
+            grown = line_raster.grown_boxes([(points, side) for _, points, side in members], radius)
+            bands.update({(which, *label): found for (label, _, _), found in zip(members, grown, strict=True)})
+    # clear ink (``line_raster.darkness`` above CLEAR_DARKNESS: the darkest channel below 255 - CLEAR_DARKNESS)
+    # inside the border, of all panels at once when they are alike
+    shapes = {tile.shape for tile, _, _ in panels}
+    if len(shapes) == 1 and len(next(iter(shapes))) == 3:
+        stack = np.stack([tile for tile, _, _ in panels])
+        darks = np.minimum(np.minimum(stack[..., 0], stack[..., 1]), stack[..., 2]) < 255 - CLEAR_DARKNESS
+    else:
+        darks = [np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2]) < 255 - CLEAR_DARKNESS
+                 for tile, _, _ in panels]
+    out = []
+    for k, (tile, description, name) in enumerate(panels):
+        side = tile.shape[0]
+        failures = []
+        for j, key in enumerate(KEYS):
+            shape = description["shapes"][key]
+            points = centre[2 * k + j]
+            inside = np.floor(points).astype(int).clip(0, side - 1)
+            points = points[~line_raster.read_grown(bands["clear", k, j], inside)]  # clear of the other outline
+            if len(points) < 8:
+                continue  # the shapes overlap almost everywhere: nothing to judge
+            colours = line_raster.pixel_at(tile, points)
+            own = np.abs(colours - np.asarray(shape["colour"])[None, :]).max(axis=1) < COLOUR_MATCH
+            blank = line_raster.darkness(colours) < CLEAR_DARKNESS - 40
+            if shape["style"] == "solid" and (own.mean() < SOLID_SHOWN or int(np.count_nonzero(~own)) > SOLID_MISSES):
+                failures.append(f"{name}: shape {key} is not drawn as a solid outline in {shape['colour']} where "
+                                f"recorded ({own.mean():.0%}, {int(np.count_nonzero(~own))} samples off it)")
+            elif shape["style"] == "dashed" and (own.mean() < DASHED_SHOWN or blank.mean() < DASHED_GAPS):
+                failures.append(f"{name}: shape {key} is not drawn as a dashed outline in {shape['colour']} where "
+                                f"recorded ({own.mean():.0%} in colour, {blank.mean():.0%} gaps)")
+        # the clear ink inside the border, less the part of it on the band around both outlines (the band around
+        # their union is the union of the bands around each, laid here on the box that holds both)
+        dark = darks[k]
+        dark[:BORDER], dark[side - BORDER:], dark[:, :BORDER], dark[:, side - BORDER:] = False, False, False, False
+        stray = int(np.count_nonzero(dark))
+        placed = [found for found in (bands["allowed", k, 0], bands["allowed", k, 1]) if found is not None]
+        if placed and stray:
+            x0, y0 = min(f[0][0] for f in placed), min(f[0][1] for f in placed)
+            x1, y1 = max(f[0][0] + f[1].shape[1] for f in placed), max(f[0][1] + f[1].shape[0] for f in placed)
+            band = np.zeros((y1 - y0, x1 - x0), dtype=bool)
+            for (bx, by), box in placed:
+                band[by - y0:by - y0 + box.shape[0], bx - x0:bx - x0 + box.shape[1]] |= box
+            stray -= int(np.count_nonzero(band & dark[y0:y1, x0:x1]))
+        if stray > STRAY_ALLOWED:
+            failures.append(f"{name}: {stray} ink pixels lie off both recorded outlines")
+        out.append(failures)
+    return out
+
+
+def pixel_failures(scene: Mapping[str, Any], image: Any,
+                   outlines: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[str]:
+    """``panel_pixel_failures`` of every query and option panel cut from the image at its recorded box
+    (``outlines``: the ``outlines_px`` of the query panels then the options, if already made)."""
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     width, height = rgb.size
-    failures = []
     panels = [(f"query {k + 1}", b, d) for k, (b, d) in enumerate(zip(scene["query_boxes"], scene["query"],
                                                                         strict=True))]
     panels += [(f"option {chr(ord('A') + k)}", b, d)
                for k, (b, d) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True))]
-    for name, (left, top, right, bottom), description in panels:
+    found: list[list[str] | None] = []
+    cut, made = [], []
+    for k, (name, (left, top, right, bottom), description) in enumerate(panels):
         if 0 <= left <= right <= width and 0 <= top <= bottom <= height:
             tile = np.asarray(rgb.crop((left, top, right, bottom)))  # only the panel's pixels are converted
         else:  # a box off the canvas: the pixels a slice of the whole image gives
             tile = np.asarray(rgb)[top:bottom, left:right]
         if tile.shape[:2] != (scene["tile"], scene["tile"]):
-            failures.append(f"{name}: box is not a {scene['tile']} px tile")
+            found.append([f"{name}: box is not a {scene['tile']} px tile"])
             continue
-        failures += panel_pixel_failures(tile, description, name)
-    return failures
+        found.append(None)
+        cut.append((tile, description, name))
+        if outlines is not None:
+            made.append(outlines[k])
+    checked = iter(panels_pixel_failures(cut, made if outlines is not None else None))
+    return [f for failures in found for f in (failures if failures is not None else next(checked))]

@@ -90,6 +90,16 @@ def grown_box(points: np.ndarray, size: int, radius: float, align: int = 1,
     ``align``.  Returns (that corner, the grown marks on the box): exactly that part of the whole grid, every
     other pixel of which is blank (no mark grows further than the radius); None if no point lies on the grid.
     The cost grows with the box, not the grid."""
+    found = _marked_box(points, size, radius, align)
+    if found is None:
+        return None
+    corner, box = found
+    return corner, dilate(box, radius)
+
+
+def _marked_box(points: np.ndarray, size: int, radius: float, align: int = 1,
+                ) -> tuple[tuple[int, int], np.ndarray] | None:
+    """The box of ``grown_box`` (its corner, and the marks on it before they are grown), or None."""
     ij = np.floor(points).astype(int).reshape(-1, 2)
     if not len(ij) or ij.min() < 0 or ij.max() >= size:  # only some points on the grid
         ij = ij[(ij >= 0).all(axis=1) & (ij < size).all(axis=1)]
@@ -100,7 +110,63 @@ def grown_box(points: np.ndarray, size: int, radius: float, align: int = 1,
     x1, y1 = (min(size, int(v) + margin + 1) for v in ij.max(axis=0))
     box = np.zeros((y1 - y0, x1 - x0), dtype=bool)
     box[ij[:, 1] - y0, ij[:, 0] - x0] = True
-    return (x0, y0), dilate(box, radius)
+    return (x0, y0), box
+
+
+def grown_boxes(point_sets: Sequence[tuple[np.ndarray, int]], radius: float, align: int = 1,
+                ) -> list[tuple[tuple[int, int], np.ndarray] | None]:
+    """``[grown_box(points, size, radius, align) for points, size in point_sets]`` with one dilation: the boxes
+    are found for all sets at once and stacked one under the other, more than the radius apart, so that no mark
+    grows into another box (a dilation costs a few whole-array steps per pixel of radius, whatever the array's
+    size)."""
+    n = len(point_sets)
+    if not n:
+        return []
+    counts = np.array([len(np.asarray(points).reshape(-1, 2)) for points, _ in point_sets])
+    ij = np.floor(np.concatenate([np.asarray(points, dtype=float).reshape(-1, 2) for points, _ in point_sets])
+                  ).astype(int)
+    owner = np.repeat(np.arange(n), counts)
+    sizes = np.array([size for _, size in point_sets])
+    size = sizes[owner]
+    on = (ij[:, 0] >= 0) & (ij[:, 1] >= 0) & (ij[:, 0] < size) & (ij[:, 1] < size)  # the points on their grid
+    ij, owner = ij[on], owner[on]
+    present = np.bincount(owner, minlength=n) > 0
+    if not present.any():
+        return [None] * n
+    starts = np.searchsorted(owner, np.flatnonzero(present))
+    margin = int(np.floor(max(radius, 0.0))) + 1
+    corner = np.maximum(0, np.minimum.reduceat(ij, starts, axis=0) - margin) // align * align
+    far = np.minimum(sizes[present, None], np.maximum.reduceat(ij, starts, axis=0) + margin + 1)
+    extent = far - corner  # (width, height) of each box
+    tops = np.concatenate([[0], np.cumsum(extent[:-1, 1] + margin)])
+    canvas = np.zeros((int(tops[-1] + extent[-1, 1]), int(extent[:, 0].max())), dtype=bool)
+    place = np.cumsum(present) - 1  # each set's place among the boxes
+    k = place[owner]
+    canvas[tops[k] + ij[:, 1] - corner[k, 1], ij[:, 0] - corner[k, 0]] = True
+    grown = dilate(canvas, radius)
+    out: list[tuple[tuple[int, int], np.ndarray] | None] = []
+    for s in range(n):
+        if not present[s]:
+            out.append(None)
+            continue
+        b = place[s]
+        top, (width, height) = int(tops[b]), extent[b]
+        out.append(((int(corner[b, 0]), int(corner[b, 1])), grown[top:top + height, :width]))
+    return out
+
+
+def read_grown(found: tuple[tuple[int, int], np.ndarray] | None, pixels: np.ndarray) -> np.ndarray:
+    """The grid of ``grown_box``'s result ``found`` (blank off its box) read at ``pixels`` (k x 2 integer (x, y)):
+    a k-vector of booleans."""
+    pixels = np.asarray(pixels).reshape(-1, 2)
+    out = np.zeros(len(pixels), dtype=bool)
+    if found is None:
+        return out
+    (x0, y0), box = found
+    x, y = pixels[:, 0] - x0, pixels[:, 1] - y0
+    on = (x >= 0) & (y >= 0) & (x < box.shape[1]) & (y < box.shape[0])
+    out[on] = box[y[on], x[on]]
+    return out
 
 
 def grown(points: np.ndarray, size: int, radius: float) -> np.ndarray:
@@ -114,22 +180,49 @@ def grown(points: np.ndarray, size: int, radius: float) -> np.ndarray:
     return grid
 
 
+def grown_at(points: np.ndarray, size: int, radius: float, pixels: np.ndarray) -> np.ndarray:
+    """``grown(points, size, radius)`` read at ``pixels`` (k x 2 integer (x, y) on the grid) only, the marks grown
+    on their box (``grown_box``, ``read_grown``).  A k-vector of booleans."""
+    return read_grown(grown_box(points, size, radius), pixels)
+
+
 def stroke_counts(side: int, segments: np.ndarray, width: float) -> tuple[tuple[int, int], np.ndarray] | None:
     """How many of its ``FACTOR * FACTOR`` sub-pixels the strokes of ``stroke_coverage`` cover in each pixel,
     on the box of pixels the strokes can reach: (the box's corner (x, y), the counts on it, uint8); every
     pixel off the box is covered by none.  None if no stroke reaches the tile."""
-    seg = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
-    if not len(seg):
-        return None
-    points, _ = samples(seg * FACTOR, step=0.7)
-    found = grown_box(points, side * FACTOR, width * FACTOR / 2 - 0.5, FACTOR)
-    if found is None:
-        return None
+    return stroke_counts_many([(side, segments, width)])[0]
+
+
+def stroke_counts_many(strokes: Sequence[tuple[int, np.ndarray, float]],
+                       ) -> list[tuple[tuple[int, int], np.ndarray] | None]:
+    """``[stroke_counts(side, segments, width) for side, segments, width in strokes]``, the strokes of one width
+    grown together (``grown_boxes``)."""
+    out: list[tuple[tuple[int, int], np.ndarray] | None] = [None] * len(strokes)
+    by_width: dict[float, list[int]] = {}
+    segs = [np.asarray(segments, dtype=float).reshape(-1, 2, 2) for _, segments, _ in strokes]
+    if not any(len(seg) for seg in segs):
+        return out
+    # the samples of all strokes from one call (a segment's samples depend on it alone), cut per stroke
+    fine, owner = samples(np.concatenate(segs) * FACTOR, step=0.7)
+    points = np.split(fine, np.searchsorted(owner, np.cumsum([len(seg) for seg in segs])[:-1]))
+    for k, (_, _, width) in enumerate(strokes):
+        if len(segs[k]):
+            by_width.setdefault(float(width), []).append(k)
+    for width, members in by_width.items():
+        grown = grown_boxes([(points[k], strokes[k][0] * FACTOR) for k in members], width * FACTOR / 2 - 0.5, FACTOR)
+        for k, found in zip(members, grown, strict=True):
+            if found is not None:
+                out[k] = _counted(found)
+    return out
+
+
+def _counted(found: tuple[tuple[int, int], np.ndarray]) -> tuple[tuple[int, int], np.ndarray]:
+    """Sub-pixels covered per pixel of a grown box on the ``FACTOR`` times finer grid (``stroke_counts``)."""
     (x0, y0), fine = found
     # the box's corner lies on a pixel's corner; its far edge may cut a pixel: those sub-pixels are off the
     # grown box, so blank
     counts = np.zeros((-(-fine.shape[0] // FACTOR), -(-fine.shape[1] // FACTOR)), dtype=np.uint8)
-    cells = fine.view(np.uint8)
+    cells = np.ascontiguousarray(fine).view(np.uint8)
     for dy in range(FACTOR):
         for dx in range(FACTOR):
             part = cells[dy::FACTOR, dx::FACTOR]

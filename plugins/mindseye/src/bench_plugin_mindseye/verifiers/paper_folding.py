@@ -25,6 +25,7 @@ description crudely for the base class's panel identity check.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -308,9 +309,15 @@ def find_discs(tile: np.ndarray, radius_px: float) -> list[Point]:
     k = 2 * a + 1
     if dark.shape[0] < k or dark.shape[1] < k:
         return []
-    # the k x k windows wholly black: rows of k dark pixels, then columns of k such rows
-    whole = _eroded(_eroded(dark, k, 1), k, 0)
+    # the k x k windows wholly black: rows of k dark pixels, then columns of k such rows; looked for on the box
+    # of the dark pixels only (a window wholly black lies inside it)
+    rows, cols = np.flatnonzero(dark.any(axis=1)), np.flatnonzero(dark.any(axis=0))
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < k or cols[-1] - cols[0] + 1 < k:
+        return []
+    y0, x0 = int(rows[0]), int(cols[0])
+    whole = _eroded(_eroded(dark[y0:int(rows[-1]) + 1, x0:int(cols[-1]) + 1], k, 1), k, 0)
     ys, xs = np.nonzero(whole)
+    ys, xs = ys + y0, xs + x0
     points = np.column_stack([xs + a + 0.5, ys + a + 0.5]).astype(float)
     centres: list[Point] = []
     while len(points):
@@ -426,7 +433,9 @@ def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius:
     for px, py in _px(holes, side):
         x0, y0 = max(int(px) - reach, 0), max(int(py) - reach, 0)
         window = weight[y0:int(py) + reach + 1, x0:int(px) + reach + 1]
-        ys, xs = np.mgrid[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] + 0.5
+        # pixel centres as a column (y) and a row (x), broadcast to the window by every expression below
+        ys = (np.arange(y0, y0 + window.shape[0]) + 0.5)[:, None]
+        xs = (np.arange(x0, x0 + window.shape[1]) + 0.5)[None, :]
         around = window * ((xs - px) ** 2 + (ys - py) ** 2 <= (r + 2) ** 2)
         ink = float(around.sum())
         where = f"{name}: the hole at ({px:.0f}, {py:.0f}) px"
@@ -445,22 +454,37 @@ def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius:
     return failures
 
 
+@functools.lru_cache(maxsize=16)
+def _sheet_masks(outline: tuple[tuple[float, float], ...], creases: tuple[tuple[tuple[float, float], ...], ...],
+                 side: int) -> tuple[np.ndarray, np.ndarray]:
+    """For an option's sheet (tile units): the pixels near a crease, and the pixels clear of the outline and of
+    the panel's edge (``mark_failures``; the options of an item share their sheet, so it is worked out once)."""
+    masks = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(masks)
+    for a, b in creases:
+        draw.line(_px([a, b], side), fill=255, width=2 * math.ceil(CREASE_NEAR) + 1)
+    near_crease = np.asarray(masks) > 0
+    xs = (np.arange(side, dtype=np.float32) + np.float32(0.5))[None, :]
+    ys = (np.arange(side, dtype=np.float32) + np.float32(0.5))[:, None]
+    clear = np.abs(_inside_depth(_px(outline, side), xs, ys)) > CLEAR_OF_OUTLINE
+    clear[:FRAME_MARGIN], clear[-FRAME_MARGIN:] = False, False
+    clear[:, :FRAME_MARGIN], clear[:, -FRAME_MARGIN:] = False, False
+    near_crease.flags.writeable = False
+    clear.flags.writeable = False
+    return near_crease, clear
+
+
 def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, name: str) -> list[str]:
     """An option panel (its ``darkest_channel``) shows nothing but its record: paper away from the outline, creases
     and holes (so no dot, line or extra hole), and the sheet's outline without a gap."""
     r = float(option["radius"]) * side
     outline = _px(option["outline"], side)
-    creases = Image.new("L", (side, side), 0)
-    draw = ImageDraw.Draw(creases)
-    for a, b in option["creases"]:
-        draw.line(_px([a, b], side), fill=255, width=2 * math.ceil(CREASE_NEAR) + 1)
-    near_crease = np.asarray(creases) > 0
+    near_crease, clear = _sheet_masks(tuple(map(tuple, option["outline"])), tuple(tuple(map(tuple, c))
+                                                                                   for c in option["creases"]), side)
+    clear = clear.copy()
     # pixel centres as a row (x) and a column (y): every expression below broadcasts them to the grid
     xs = (np.arange(side, dtype=np.float32) + np.float32(0.5))[None, :]
     ys = (np.arange(side, dtype=np.float32) + np.float32(0.5))[:, None]
-    clear = np.abs(_inside_depth(outline, xs, ys)) > CLEAR_OF_OUTLINE
-    clear[:FRAME_MARGIN], clear[-FRAME_MARGIN:] = False, False
-    clear[:, :FRAME_MARGIN], clear[:, -FRAME_MARGIN:] = False, False
     reach = math.ceil(r + CLEAR_OF_HOLE)
     for hx, hy in _px(option["holes"], side):
         x0, y0 = max(int(hx) - reach, 0), max(int(hy) - reach, 0)
@@ -485,20 +509,33 @@ def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, nam
     return failures
 
 
-def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
+def _cut(image: Any, box: Sequence[int]) -> np.ndarray:
+    """The pixels of ``image`` (an RGB array, or an RGB picture) in ``box``, as a slice of the whole array gives
+    them: a picture's box on the canvas is cut before its pixels are converted (only the panel's), one off the
+    canvas from the whole array."""
+    if isinstance(image, np.ndarray):
+        return image[box[1]:box[3], box[0]:box[2]]
+    width, height = image.size
+    if 0 <= box[0] <= box[2] <= width and 0 <= box[1] <= box[3] <= height:
+        return np.asarray(image.crop(tuple(box)))
+    return np.asarray(image)[box[1]:box[3], box[0]:box[2]]
+
+
+def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
     """The picture's holes and punches are the recorded ones, each whole at its place and size, the fold panels
-    are filled as recorded, and the option panels show no mark beyond their record."""
+    are filled as recorded, and the option panels show no mark beyond their record (``image``: an RGB array, or
+    an RGB picture whose panels are cut one at a time)."""
     side = int(scene["tile"])
     failures = []
     letters = [chr(ord("A") + k) for k in range(len(scene["options"]))]
     for k, (box, step) in enumerate(zip(scene["query_boxes"], scene["query"], strict=True)):
-        tile = image[box[1]:box[3], box[0]:box[2]]
+        tile = _cut(image, box)
         failures += disc_failures(tile, step.get("punches") or [], float(step["radius"]), side, f"query {k + 1}")
         failures += hole_failures(darkest_channel(tile), step.get("punches") or [], float(step["radius"]), side,
                                   f"query {k + 1}")
         failures += fill_failures(tile, step, side, f"query {k + 1}")
     for letter, box, option in zip(letters, scene["option_boxes"], scene["options"], strict=True):
-        tile = image[box[1]:box[3], box[0]:box[2]]
+        tile = _cut(image, box)
         failures += disc_failures(tile, option["holes"], float(option["radius"]), side, f"option {letter}")
         darkest = darkest_channel(tile)
         failures += hole_failures(darkest, option["holes"], float(option["radius"]), side, f"option {letter}")
