@@ -104,14 +104,17 @@ def _inside_margin(mask):
 
 
 def _near(mask, reach):
-    """Pixels within ``reach`` (square) of ``mask``."""
+    """Pixels within ``reach`` of ``mask`` in squares (Chebyshev distance: diagonal neighbours count as one step,
+    as the verifiers' pen and paper zones are measured).  Until Mind's Eye 0.2.13 this grew by edge neighbours only
+    (a diamond), so a mark "3 px beside" a diagonal rim could touch the rim's antialiased pixels, within the pen's
+    reach, where no rule can tell it from the outline."""
     out = mask.copy()
     for _ in range(reach):
         grown = out.copy()
         grown[1:] |= out[:-1]
         grown[:-1] |= out[1:]
-        grown[:, 1:] |= out[:, :-1]
-        grown[:, :-1] |= out[:, 1:]
+        grown[:, 1:] |= grown[:, :-1].copy()
+        grown[:, :-1] |= grown[:, 1:].copy()
         out = grown
     return out
 

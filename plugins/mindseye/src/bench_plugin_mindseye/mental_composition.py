@@ -57,8 +57,8 @@ import numpy as np
 import shapely
 from PIL import Image
 
-from bench_core import Item
-from bench_plugin_mindseye import nuisance, raster3d
+from bench_core import Item, option_letters
+from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.balancing import balanced_scales
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
@@ -256,10 +256,11 @@ class Solid:
         geometry = self.drawn()
         if geometry["solid"] == "polyhedron":
             faces = geometry["faces"]
-            return raster3d.Mesh(np.asarray(geometry["vertices"]), faces, [self.colour] * len(faces))
+            return raster3d.Mesh(np.asarray(geometry["vertices"]), faces, [self.colour] * len(faces),
+                                 centres=np.zeros((len(faces), 3)))  # convex: its faces never cover one another
         vertices, faces, groups = cone_mesh(*(np.asarray(geometry[k]) for k in ("base", "axis", "start")),
                                             geometry["bottom"], geometry["height"])
-        return raster3d.Mesh(vertices, faces, [self.colour] * len(faces), groups)
+        return raster3d.Mesh(vertices, faces, [self.colour] * len(faces), groups, centres=np.zeros((len(faces), 3)))
 
     def pixel_scale(self, side: int) -> float:
         """Pixels per world unit in a ``side``-pixel panel (on the renderer's scale grid)."""
@@ -745,16 +746,15 @@ class MentalComposition(MindsEyeTask):
             scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
             for solid, mesh in zip(solids, meshes, strict=True):
                 solid.relative_scale = scale / side
-                solid.cache = {side: raster3d.render(mesh, side, scale).image}
-            return [{**nuisance.option_features(s.cache[side]), "reach": _reach(mesh) * scale / side}
+                solid.cache = {side: raster3d.render(mesh, side, scale).indexed}
+            return [{**raster3d.panel_features(s.cache[side]), "reach": _reach(mesh) * scale / side}
                     for s, mesh in zip(solids, meshes, strict=True)]
 
         if balanced_scales(rng, measure, len(solids), AREA_FEATURES, None, 0.9 * self.nuisance_factor,
                            {k: v / 2 for k, v in self.nuisance_floor.items()}, SIZE_STEP, SIZE_RANGE) is None:
             return False
         tiles = [s.cache[side] for s in solids]
-        return nuisance.nuisance_clean(tiles, None, self.nuisance_factor, self.nuisance_floor,
-                                       self.min_option_difference)
+        return raster3d.panels_clean(tiles, self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolyNet | ConeNet, side: int) -> Image.Image:
@@ -779,8 +779,18 @@ class MentalComposition(MindsEyeTask):
 
     def draw_option(self, content: Solid, side: int) -> Image.Image:
         if side not in content.cache:  # normally drawn during build's audit; the scale is the item's
-            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).image
+            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).indexed
         return content.cache[side]
+
+    def render(self, problem: Any) -> list[Image.Image]:
+        """The panels placed by the layout as the base class places them, composed as a palette image
+        (``raster3d.compose``)."""
+        stimulus, shown = problem.structure
+        layout = self.layout(problem.params["size"])
+        side = layout.tile
+        query = [self.draw_query(content, side) for content in stimulus.query]
+        options = [self.draw_option(o.content, side) for o in shown]
+        return [raster3d.compose(layout, query, options, stimulus.query_captions, option_letters(self.option_count))]
 
     # -- the scene record and its verifier -----------------------------------------------------------------
     def describe(self, content: PolyNet | ConeNet | Solid, side: int) -> dict[str, Any]:

@@ -37,8 +37,8 @@ from typing import Any, ClassVar
 import numpy as np
 from PIL import Image
 
-from bench_core import Item
-from bench_plugin_mindseye import nuisance, raster3d
+from bench_core import Item, option_letters
+from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -202,7 +202,7 @@ def random_pose(rng: np.random.Generator, axes: int, angles: str) -> tuple[np.nd
     choices = ANGLES[angles]
     for _ in range(100):
         chosen = sorted(rng.choice(3, size=axes, replace=False).tolist())
-        degrees = [int(rng.choice(choices)) for _ in chosen]
+        degrees = [choices[int(rng.integers(len(choices)))] for _ in chosen]  # as rng.choice(choices) draws
         if angles == "oblique" and not any(d % 90 for d in degrees):
             continue
         matrix = np.eye(3)
@@ -243,12 +243,9 @@ def readable_pose(matrix: np.ndarray) -> bool:
 
 def every_cube_visible(view: PolycubeView, side: int = 72) -> bool:
     """True if every cube shows at least ``MIN_VISIBLE`` of a face's area in the panel (checked on a small,
-    unsmoothed render; the fraction does not depend on the scale)."""
-    mesh = view.mesh()
-    scale = raster3d.shared_scale([mesh], side)
-    visible = raster3d.visible_pixels(mesh, side, scale)
-    per_cube = np.bincount(mesh.owners, weights=visible, minlength=len(view.voxels))
-    return bool(per_cube.min() >= MIN_VISIBLE * scale**2)
+    unsmoothed render: ``raster3d.cube_visibility``, cube by cube; the fraction does not depend on the scale)."""
+    counts, scale = raster3d.cube_visibility(view.voxels, view.matrix, side)
+    return bool(counts.min() >= MIN_VISIBLE * scale**2)
 
 
 class MentalRotation(MindsEyeTask):
@@ -461,10 +458,9 @@ class MentalRotation(MindsEyeTask):
         for view, mesh in zip([query, *views], meshes, strict=True):
             drawn = raster3d.render(mesh, side, scale)
             view.relative_scale = scale / side
-            view.cache = {side: drawn.image}
-            tiles.append(drawn.image)
-        return nuisance.nuisance_clean(tiles[1:], None, self.nuisance_factor, self.nuisance_floor,
-                                       self.min_option_difference)
+            view.cache = {side: drawn.indexed}
+            tiles.append(drawn.indexed)
+        return raster3d.panels_clean(tiles[1:], self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolycubeView, side: int) -> Image.Image:
@@ -472,8 +468,18 @@ class MentalRotation(MindsEyeTask):
 
     def draw_option(self, content: PolycubeView, side: int) -> Image.Image:
         if side not in content.cache:  # normally drawn during build's audit; the scale is the item's
-            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).image
+            content.cache[side] = raster3d.render(content.mesh(), side, content.pixel_scale(side)).indexed
         return content.cache[side]
+
+    def render(self, problem: Any) -> list[Image.Image]:
+        """The panels placed by the layout as the base class places them, composed as a palette image
+        (``raster3d.compose``)."""
+        stimulus, shown = problem.structure
+        layout = self.layout(problem.params["size"])
+        side = layout.tile
+        query = [self.draw_query(content, side) for content in stimulus.query]
+        options = [self.draw_option(o.content, side) for o in shown]
+        return [raster3d.compose(layout, query, options, stimulus.query_captions, option_letters(self.option_count))]
 
     # -- the scene record and its verifier -----------------------------------------------------------------
     def describe(self, content: PolycubeView, side: int) -> dict[str, Any]:
@@ -495,8 +501,11 @@ class MentalRotation(MindsEyeTask):
         """The base checks, and every panel's silhouette and cube colours on the pixels (the panels' sketches
         worked out together first, for both)."""
         metadata = item.metadata
-        verifier.prepare(metadata.get("scene") if isinstance(metadata, Mapping) else None)
-        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0])
+        scene = metadata.get("scene") if isinstance(metadata, Mapping) else None
+        with verifier.keys_held(scene):
+            verifier.prepare(scene)
+            return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
+                                                                          prepared=True)
 
 
 TASK = MentalRotation()

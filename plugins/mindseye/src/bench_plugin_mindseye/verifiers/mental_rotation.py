@@ -87,11 +87,21 @@ def _cells(voxels: np.ndarray, colours: Sequence[tuple[int, ...]]) -> frozenset:
 
 
 def same_object(a: tuple[np.ndarray, list], b: tuple[np.ndarray, list]) -> bool:
-    """True if coloured cubes ``a``, turned by some proper lattice rotation and moved, are exactly ``b``."""
+    """True if coloured cubes ``a``, turned by some proper lattice rotation and moved, are exactly ``b``: every
+    turn of ``a`` at once, each coloured cell coded as one integer (cell, then colour) and the sorted codes
+    compared with ``b``'s (``_cells`` compared set by set is the same test)."""
     if len(a[0]) != len(b[0]):
         return False
-    target = _cells(*b)
-    return any(_cells(a[0] @ turn.T, a[1]) == target for turn in LATTICE_ROTATIONS)
+    names = {c: k for k, c in enumerate(sorted(set(a[1]) | set(b[1])))}
+    tone_a = np.array([names[c] for c in a[1]], dtype=np.int64)
+    tone_b = np.array([names[c] for c in b[1]], dtype=np.int64)
+    turned = np.einsum("rij,nj->rni", LATTICE_ROTATIONS, np.asarray(a[0], dtype=np.int64))
+    turned -= turned.min(axis=1, keepdims=True)
+    target = np.asarray(b[0], dtype=np.int64) - np.asarray(b[0], dtype=np.int64).min(axis=0)
+    span = int(max(turned.max(), target.max())) + 1
+    def code(cells: np.ndarray, tones: np.ndarray) -> np.ndarray:
+        return ((cells[..., 0] * span + cells[..., 1]) * span + cells[..., 2]) * len(names) + tones
+    return bool((np.sort(code(turned, tone_a), axis=1) == np.sort(code(target, tone_b))).all(axis=1).any())
 
 
 def solve_scene(scene: Mapping[str, Any]) -> list[int]:
@@ -129,22 +139,32 @@ def exposed_faces(voxels: np.ndarray) -> tuple[np.ndarray, list[list[int]], np.n
 
 def _faces(description: Mapping[str, Any], side: int) -> tuple[FaceSet, np.ndarray]:
     """The exposed cube faces of a panel turned to the camera, ready to draw, and the cube of each face."""
-    voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
-    pose = np.asarray(description["rotation"], dtype=float)
-    corners, faces, normals, owners = exposed_faces(voxels)
-    colours = np.asarray(description["colours"], dtype=float)[owners]
-    return face_set(corners @ pose.T, faces, colours, np.arange(len(faces)), description, side,
-                    normals=normals @ pose.T), owners
+    return _faces_and_parts(description, side, parts=False)[:2]
 
 
 def _parts(description: Mapping[str, Any], side: int) -> list[np.ndarray]:
     """The cube faces turned to the camera (convex quads, panel pixels) that make a panel's silhouette."""
+    return _faces_and_parts(description, side, faces=False)[2]
+
+
+def _faces_and_parts(description: Mapping[str, Any], side: int, faces: bool = True, parts: bool = True
+                     ) -> tuple[FaceSet | None, np.ndarray, list[np.ndarray] | None]:
+    """``_faces`` (the face set and the cube of each face) and ``_parts`` of a panel, from one look at its
+    exposed faces (either left out, as None, when not asked for)."""
     voxels = np.asarray(description["voxels"], dtype=np.int64).reshape(-1, 3)
     pose = np.asarray(description["rotation"], dtype=float)
-    corners, faces, normals, _ = exposed_faces(voxels)
-    points = projected(corners @ pose.T, description, side)
-    facing = (normals @ pose.T) @ camera_basis(*description["camera"])[2] > 1e-4
-    return [points[f] for f, shown in zip(faces, facing, strict=True) if shown]
+    corners, cycles, normals, owners = exposed_faces(voxels)
+    turned, facing_normals = corners @ pose.T, normals @ pose.T
+    drawn = None
+    if faces:
+        colours = np.asarray(description["colours"], dtype=float)[owners]
+        drawn = face_set(turned, cycles, colours, np.arange(len(cycles)), description, side, normals=facing_normals)
+    shown = None
+    if parts:
+        points = projected(turned, description, side).reshape(-1, 4, 2)
+        facing = facing_normals @ camera_basis(*description["camera"])[2] > 1e-4
+        shown = list(points[facing])
+    return drawn, owners, shown
 
 
 def _draw(key: str, side: int) -> tuple[Drawing, np.ndarray]:
@@ -158,9 +178,39 @@ _drawing = Memo(_draw)
 _paper = Memo(lambda key, side: paper_region(_parts(json.loads(key), side), side))
 
 
+#: The memo key (sorted JSON) of each description of the scene being verified, by the description's identity,
+#: while ``keys_held`` holds the scene (descriptions are neither changed nor freed meanwhile); empty otherwise.
+_KEYS: dict[int, tuple[Any, str]] = {}
+
+
+def _key(description: Mapping[str, Any]) -> str:
+    """``description`` as sorted JSON (the memo key), written once per verify."""
+    held = _KEYS.get(id(description))
+    if held is not None and held[0] is description:
+        return held[1]
+    return json.dumps(description, sort_keys=True)
+
+
+class keys_held:  # used as a context manager, like a function
+    """While inside, the memo keys of ``scene``'s descriptions are written once and looked up by identity."""
+
+    def __init__(self, scene: Any):
+        self.scene = scene
+
+    def __enter__(self) -> None:
+        try:
+            for d in [*self.scene["query"], *self.scene["options"]]:
+                _KEYS[id(d)] = (d, json.dumps(d, sort_keys=True))
+        except Exception:
+            _KEYS.clear()
+
+    def __exit__(self, *exc: Any) -> None:
+        _KEYS.clear()
+
+
 def drawing(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray]:
     """The sketch of one panel and the cube of each of its faces (memoised: verify asks twice)."""
-    return _drawing(json.dumps(description, sort_keys=True), side)
+    return _drawing(_key(description), side)
 
 
 def prepare(scene: Any) -> None:
@@ -168,18 +218,20 @@ def prepare(scene: Any) -> None:
     ``paper_regions``) for the checks that follow, which find them memoised: the same as they would work out
     panel by panel.  A panel that cannot be read is left to them."""
     try:
-        side, keys = scene["tile"], [json.dumps(d, sort_keys=True) for d in [*scene["query"], *scene["options"]]]
+        side, keys = scene["tile"], [_key(d) for d in [*scene["query"], *scene["options"]]]
     except Exception:
         return
     drawn, parted = {}, {}
     for key in dict.fromkeys(keys):
         try:
-            if (key, side) not in _drawing:
-                drawn[key] = _faces(json.loads(key), side)
-            if (key, side) not in _paper:
-                parts = _parts(json.loads(key), side)
-                if parts:
-                    parted[key] = parts
+            need_faces, need_parts = (key, side) not in _drawing, (key, side) not in _paper
+            if not (need_faces or need_parts):
+                continue
+            faces, owners, parts = _faces_and_parts(json.loads(key), side, need_faces, need_parts)
+            if need_faces:
+                drawn[key] = (faces, owners)
+            if parts:
+                parted[key] = parts
         except Exception:
             continue
     try:
@@ -197,7 +249,7 @@ def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, b
     """The sketch of one panel and the pixels around it that must be paper: those farther outside the silhouette
     of the cube faces turned to the camera than the outline's reach and ``BEYOND_PEN`` (``paper_zone``;
     memoised)."""
-    return drawing(description, side)[0], _paper(json.dumps(description, sort_keys=True), side), True
+    return drawing(description, side)[0], _paper(_key(description), side), True
 
 
 def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
@@ -211,11 +263,12 @@ def _sketcher(description: Mapping[str, Any], side: int) -> tuple[Drawing, Any]:
     return sketched, lambda f: f"a face of cube {owners[f] + 1} (colour {colours[owners[f]]})"
 
 
-def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
+def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the object's silhouette, on each
     clearly visible cube face that cube's recorded colour under the recorded light, and no small mark: every
     outline drawn without a gap, every face pixel clear of the outlines in its colour, paper around the
-    object (``scene_mark_failures``)."""
-    prepare(scene)
+    object (``scene_mark_failures``).  ``prepared``: ``prepare`` has just been run on this scene."""
+    if not prepared:
+        prepare(scene)
     panels = scene_panels(scene, image, "the original")
     return scene_pixel_failures(panels, scene["tile"], _sketcher, marker)

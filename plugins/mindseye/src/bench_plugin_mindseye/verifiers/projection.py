@@ -166,7 +166,12 @@ def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width:
     palette = np.vstack([[255.0, 255.0, 255.0], np.clip(np.rint(colours), 0, 255), EDGE]).astype(np.uint8)
     index = window + 1
     index[line] = len(palette) - 1
-    rgb[r0:r1, c0:c1] = np.take(palette, index, axis=0)
+    if len(palette) <= 256:  # the colours looked up by Pillow, as a palette image turned RGB
+        lookup = Image.fromarray(index.astype(np.uint8), "L")
+        lookup.putpalette(palette.tobytes())
+        rgb[r0:r1, c0:c1] = np.asarray(lookup.convert("RGB"))
+    else:
+        rgb[r0:r1, c0:c1] = np.take(palette, index, axis=0)
     inner = (window >= 0) & ~_dilate(line, 2)
     return Drawing(rgb, window, colours, inner, box=(r0, r1, c0, c1), index=index, palette=palette, shown=shown,
                    outline=line, edges=boundary if own else None)
@@ -451,7 +456,7 @@ def _face_tally(tile: Tile, drawing: Drawing, rows: slice, cols: slice, inside: 
     if not np.array_equal(expected, drawing.palette[1:-1]):
         return tile.face_tally(rows, cols, inner, ids, expected)
     off = _off_colour(tile.colours_at(rows, cols), drawing.rgb[rows, cols]) & inner
-    count = np.bincount(np.where(inner, ids, faces).ravel(), minlength=faces + 1)[:faces]
+    count = np.bincount(ids[inner], minlength=faces)[:faces]  # inner pixels are a face's (ids >= 0)
     return count, np.bincount(ids[off], minlength=faces).astype(float)
 
 
@@ -575,21 +580,116 @@ def paper_region(parts: Sequence[np.ndarray], side: int, reach: float = PEN / 2 
 
 def paper_regions(panels: Sequence[Sequence[np.ndarray]], side: int, reaches: Sequence[float]) -> list[Paper]:
     """``paper_region`` of several panels (each its convex parts and reach), the parts of all of them hulled
-    in one go."""
-    points, sizes = [], []
+    in one go.  Each swept part is filled on its own and the fills joined (``_paper_masks``): the union of the
+    hulls, with any hole it encloses, without building it."""
+    parts_of, reach_of, sizes = [], [], []
     for parts, reach in zip(panels, reaches, strict=True):
-        corners = np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
-        points += [(np.asarray(p, dtype=float)[:, None, :] + corners[None]).reshape(-1, 2) for p in parts]
+        parts_of += [np.asarray(p, dtype=float) for p in parts]
+        reach_of += [float(reach)] * len(parts)
         sizes.append(len(parts))
-    owner = np.repeat(np.arange(len(points)), [len(p) for p in points])
-    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(points), indices=owner))
+    swept: list[np.ndarray | None] = [None] * len(parts_of)
+    by_count: dict[int, list[int]] = {}
+    for k, part in enumerate(parts_of):
+        by_count.setdefault(len(part), []).append(k)
+    for members in by_count.values():  # the parts of one corner count swept together
+        group = np.stack([parts_of[k] for k in members])
+        ordered = _convex_in_order(group)
+        rings = _swept_all(group, np.array([reach_of[k] for k in members]))
+        for k, ring, fits in zip(members, rings, ordered, strict=True):
+            swept[k] = ring if fits else None
+    loose = [k for k, ring in enumerate(swept) if ring is None]  # corners not in convex order: hulled
+    if loose:
+        points = []
+        for k in loose:
+            r = reach_of[k]
+            square = np.array([[-r, -r], [r, -r], [r, r], [-r, r]])
+            points.append((parts_of[k][:, None, :] + square[None]).reshape(-1, 2))
+        owner = np.repeat(np.arange(len(points)), [len(p) for p in points])
+        hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(points), indices=owner))
+        coordinates, which = shapely.get_coordinates(hulls, return_index=True)
+        rings = np.split(coordinates, np.flatnonzero(np.diff(which)) + 1)
+        for k, ring in zip(loose, rings, strict=True):
+            swept[k] = ring
     ends = np.cumsum(sizes)
-    return [_paper_mask(shapely.union_all(hulls[end - size:end]), side) for size, end in zip(sizes, ends, strict=True)]
+    return [_paper_masks(swept[end - size:end], side) for size, end in zip(sizes, ends, strict=True)]
+
+
+def _convex_in_order(parts: np.ndarray) -> np.ndarray:
+    """Per part (parts x corners x 2), whether its corners go round a convex polygon in order, either way (every
+    turn between consecutive edges of some length the same way, and the edges' directions wound once)."""
+    edges = np.roll(parts, -1, axis=1) - parts
+    kept = np.abs(edges).max(axis=2) > 0
+    turns = edges[..., 0] * np.roll(edges[..., 1], -1, axis=1) - edges[..., 1] * np.roll(edges[..., 0], -1, axis=1)
+    # turns between an edge and the next edge of some length: zero-length edges are passed over
+    nxt = np.roll(kept, -1, axis=1)
+    plain = kept & nxt
+    left = ((turns > 1e-9) | ~plain).all(axis=1)
+    right = ((turns < -1e-9) | ~plain).all(axis=1)
+    angles = np.arctan2(edges[..., 1], edges[..., 0])
+    step = np.mod(np.roll(angles, -1, axis=1) - angles + np.pi, 2 * np.pi) - np.pi  # the turn at each corner
+    wound = np.abs(np.where(plain, step, 0.0).sum(axis=1))
+    gaps = (kept & ~nxt).any(axis=1) | (~kept).any(axis=1)
+    return (left | right) & ~gaps & (np.abs(wound - 2 * np.pi) < 1e-6) & (kept.sum(axis=1) >= 3)
+
+
+def _swept_all(parts: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """``_swept`` of many convex polygons of one corner count at once (parts x corners x 2; reach per part):
+    parts x (corners + 4) x 2 corners of the swept polygons (an edge of no length leaves a corner twice)."""
+    x, y = parts[..., 0], parts[..., 1]
+    area = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    rings = np.where((area >= 0)[:, None, None], parts, parts[:, ::-1])
+    edges = np.roll(rings, -1, axis=1) - rings
+    kept = np.abs(edges).max(axis=2) > 0
+    angles = np.where(kept, np.mod(np.arctan2(edges[..., 1], edges[..., 0]), 2 * np.pi), np.inf)
+    start = np.argmin(angles, axis=1)  # the corner before the first edge by direction (none: corner 0)
+    angles = np.where(kept, angles, 0.0)
+    side = (2 * reach)[:, None]
+    zero = np.zeros_like(side)
+    square = np.stack([np.hstack([side, zero, -side, zero]), np.hstack([zero, side, zero, -side])], axis=2)
+    steps = np.concatenate([np.where(kept[..., None], edges, 0.0), square], axis=1)
+    turns = np.concatenate([angles, np.broadcast_to([0.0, np.pi / 2, np.pi, 3 * np.pi / 2], (len(parts), 4))], axis=1)
+    order = np.argsort(turns, axis=1, kind="stable")
+    walked = np.cumsum(np.take_along_axis(steps, order[..., None], axis=1), axis=1)
+    origin = rings[np.arange(len(parts)), start] - reach[:, None]
+    return origin[:, None, :] + np.concatenate([np.zeros((len(parts), 1, 2)), walked[:, :-1]], axis=1)
+
+
+def _swept(part: np.ndarray, reach: float) -> np.ndarray:
+    """The convex polygon ``part`` (k x 2 corners, either winding) swept by a square of half side ``reach``: its
+    Minkowski sum with the square, as corners in order (the hull of the part's corners moved to the square's
+    four corners).  Walking the part's edges and the square's, merged by direction, from the corner the two
+    share lowest in y (the walk of a Minkowski sum of convex polygons); edges of no length are dropped."""
+    area = float((part[:, 0] * np.roll(part[:, 1], -1) - np.roll(part[:, 0], -1) * part[:, 1]).sum())
+    ring = part if area >= 0 else part[::-1]
+    edges = np.roll(ring, -1, axis=0) - ring
+    angles = np.mod(np.arctan2(edges[:, 1], edges[:, 0]), 2 * np.pi)
+    kept = np.abs(edges).max(axis=1) > 0
+    if not kept.any():  # a point: the square itself
+        corners = np.array([[-reach, -reach], [reach, -reach], [reach, reach], [-reach, reach]])
+        return ring[0] + corners
+    start = int(np.flatnonzero(kept)[np.argmin(angles[kept])])  # the corner before the first edge by direction
+    side = 2 * reach
+    square = np.array([[side, 0.0], [0.0, side], [-side, 0.0], [0.0, -side]])
+    steps = np.vstack([edges[kept], square])
+    turns = np.concatenate([angles[kept], [0.0, np.pi / 2, np.pi, 3 * np.pi / 2]])
+    order = np.argsort(turns, kind="stable")
+    return ring[start] + np.array([-reach, -reach]) + np.vstack([[0.0, 0.0], np.cumsum(steps[order], axis=0)[:-1]])
+
+
+def _paper_masks(hulls: Sequence[np.ndarray], side: int) -> Paper:
+    """The pixels outside every one of the convex ``hulls`` (corner arrays): each filled on the pixel-centre grid
+    as ``_paper_mask`` fills a ring, and the box of the filled pixels."""
+    mask = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(mask)
+    for ring in hulls:
+        draw.polygon((ring - 0.5).ravel().tolist(), fill=255)
+    box = mask.getbbox()
+    return Paper(np.asarray(mask) == 0, None if box is None else (box[1], box[3], box[0], box[2]))
 
 
 def _paper_mask(grown: Any, side: int) -> Paper:
     """The pixels outside the swept silhouette ``grown``: its rings filled on the pixel-centre grid (holes cut
-    back out), and the box of the filled pixels."""
+    back out), and the box of the filled pixels (the reference ``_paper_masks`` is held to)."""
     mask = Image.new("L", (side, side), 0)
     draw = ImageDraw.Draw(mask)
     for part in getattr(grown, "geoms", [grown]):
