@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, pairwise, permutations
 from typing import Any
 
@@ -186,25 +186,54 @@ def choose_knobs(rng: np.random.Generator, difficulty: str, params: Mapping[str,
 # -- generation -----------------------------------------------------------------------------------------------
 def sample_folds(rng: np.random.Generator, sheet: Polygon, shape: str, group: str) -> list[Fold] | None:
     """Two folds, each through the centre of the current silhouette's bounding box (the CogAT midline fold)
-    along a direction of the group, with a moving part of 20-80% of the silhouette."""
+    along a direction of the group, with a moving part of 20-80% of the silhouette (``sheet``: the shape's
+    sheet, ``folding.sheet_polygon(shape)``; the candidates after each fold sequence are worked out once,
+    ``fold_candidates``)."""
     folds: list[Fold] = []
-    states = [[Layer(sheet, np.eye(3))]]
-    for k in range(FOLDS):
-        shape_now = folding.outline(states[-1])
-        minx, miny, maxx, maxy = shape_now.bounds
-        anchor = ((minx + maxx) / 2, (miny + maxy) / 2)
-        candidates = []
-        for angle in FOLD_ANGLES[(shape, group)]:
-            for side in (1, -1):
-                fold = Fold(anchor, angle, side)
-                if 0.2 <= folding.split_fraction(states[-1], fold) <= 0.8:
-                    candidates.append(fold)
+    for _ in range(FOLDS):
+        candidates = fold_candidates(shape, group, tuple(folds))
         if not candidates:
             return None
-        fold = candidates[int(rng.integers(len(candidates)))]
-        folds.append(fold)
-        states.append(folding.fold_stack(states[-1], fold, k))
+        folds.append(candidates[int(rng.integers(len(candidates)))])
     return folds
+
+
+@functools.lru_cache(maxsize=1024)
+def fold_candidates(shape: str, group: str, folds: tuple[Fold, ...]) -> tuple[Fold, ...]:
+    """The folds ``sample_folds`` may make after ``folds``: through the centre of the silhouette's bounding box,
+    along a direction of the group, moving 20-80% of the silhouette."""
+    silhouette = folding.outline(folded_states(shape, folds)[-1])
+    minx, miny, maxx, maxy = silhouette.bounds
+    anchor = ((minx + maxx) / 2, (miny + maxy) / 2)
+    candidates = []
+    for angle in FOLD_ANGLES[(shape, group)]:
+        for side in (1, -1):
+            fold = Fold(anchor, angle, side)
+            # ``folding.split_fraction`` with the silhouette made once
+            if 0.2 <= float(silhouette.intersection(fold.moving_halfplane()).area / silhouette.area) <= 0.8:
+                candidates.append(fold)
+    return tuple(candidates)
+
+
+@functools.lru_cache(maxsize=1024)
+def folded_states(shape: str, folds: tuple[Fold, ...]) -> tuple[tuple[Layer, ...], ...]:
+    """``folding.fold_sequence`` of the shape's sheet, as tuples: the stack before any fold and after each.
+    Worked out once per fold sequence (items share the few that each sheet and fold group allow); the layers'
+    maps are read-only."""
+    if not folds:
+        states: tuple[tuple[Layer, ...], ...] = ((Layer(folding.sheet_polygon(shape), np.eye(3)),),)
+    else:
+        before = folded_states(shape, folds[:-1])
+        states = (*before, tuple(folding.fold_stack(before[-1], folds[-1], len(folds) - 1)))
+    for layer in states[-1]:
+        layer.to_sheet.flags.writeable = False
+    return states
+
+
+@functools.lru_cache(maxsize=1024)
+def fold_creases(shape: str, folds: tuple[Fold, ...]) -> tuple[tuple[XY, XY], ...]:
+    """``folding.creases`` of the fold sequence, worked out once per sequence."""
+    return tuple(folding.creases(folded_states(shape, folds), folds))
 
 
 def sample_punches(rng: np.random.Generator, layers: Sequence[Layer], count: int) -> list[XY] | None:
@@ -286,7 +315,8 @@ class _Foils:
                  folds: Sequence[Fold], holes: Sequence[Hole], last_fold: int, layers: Sequence[Layer] = ()):
         self.rng, self.shape, self.sheet, self.folds, self.holes = rng, shape, sheet, folds, holes
         self.layers = list(layers)
-        self._misreads_cache: list[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]] | None = None
+        self._misreads_cache: list[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]] = []
+        self._misreads_source: Iterator[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]] | None = None
         self.crease_segments = list(crease_segments)
         self.crease_lines = MultiLineString(self.crease_segments) if self.crease_segments else None
         self.edge = sheet.exterior
@@ -296,7 +326,11 @@ class _Foils:
         self.last = last_fold
         self._outline_moments: tuple[float, np.ndarray, np.ndarray] | None = None
         self._positions: dict[tuple[Entry, tuple[tuple[Any, ...], ...]], XY] = {}
+        self._maps: dict[tuple[Any, ...], tuple[tuple[float, ...], tuple[float, ...] | None]] = {}
+        self._fold_maps: list[tuple[float, ...]] | None = None
         self._free_points: dict[XY, bool] = {}
+        #: the least distance between two holes of each reading (``reading``, ``_merged``), for ``valid``
+        self._separations: dict[tuple[XY, ...], float] = {}
 
     def free(self, points: np.ndarray) -> np.ndarray:
         """For each point: inside the sheet, clear of its edge and of every crease (the rules for any hole)."""
@@ -316,7 +350,10 @@ class _Foils:
         new = list(dict.fromkeys(p for p in points if p not in known))
         if new:
             known.update(zip(new, self.free(new).tolist(), strict=True))
-        return all(known[p] for p in points) and folding.min_separation(points) >= FOIL_SEPARATION
+        if not all(known[p] for p in points):
+            return False
+        separation = self._separations.get(tuple(points))
+        return (folding.min_separation(points) if separation is None else separation) >= FOIL_SEPARATION
 
     def layout(self, points: Sequence[XY]) -> np.ndarray:
         """Layout statistics of an option as drawn: the centre (x, y) of its ink, how far the ink spreads about it
@@ -362,23 +399,45 @@ class _Foils:
         return self._positions[key]
 
     def _position(self, entry: Entry, mappings: Sequence[tuple[Any, ...]]) -> XY:
+        key = (entry.moved_by, entry.axis, entry.spot is not None, tuple(mappings))
+        if key not in self._maps:
+            self._maps[key] = self._map(*key)
+        first, turn = self._maps[key]
+        x, y = entry.spot if entry.spot is not None else entry.punch
+        for a, b, c, d, e, f in (first,) if turn is None else (first, turn):
+            x, y = a * x + b * y + c, d * x + e * y + f
+        return (float(x), float(y))
+
+    def _map(self, moved_by: tuple[int, ...], axis: float | None, spot: bool, mappings: tuple[tuple[Any, ...], ...]
+             ) -> tuple[tuple[float, ...], tuple[float, ...] | None]:
+        """The affine maps (a, b, c, d, e, f: x' = a x + b y + c, y' = d x + e y + f) that carry a hole of a layer
+        moved by ``moved_by`` (copied about ``axis``; or put at a wrong spot) back to the sheet under
+        ``mappings``: the map, and the turn applied after it (or None).  Worked out once per combination: the
+        entries of an item share a few."""
         kinds = {m[0]: m for m in mappings}
-        wrong = {}
+        if self._fold_maps is None:
+            self._fold_maps = [_reflection(f.anchor, f.angle) for f in self.folds]
+        maps = self._fold_maps
+        wrong = list(maps)
         if "mirror" in kinds:
             fold = self.folds[kinds["mirror"][1]]
-            wrong[kinds["mirror"][1]] = folding.reflection(fold.anchor, fold.angle + 90.0)
-        if entry.spot is not None:
+            wrong[kinds["mirror"][1]] = _reflection(fold.anchor, fold.angle + 90.0)
+        m = _IDENTITY
+        if spot:
             # a misplaced hole keeps its layer: a wrong mirror carries it where it carries that layer's hole
-            m = compose(self.folds, entry.moved_by, wrong) @ np.linalg.inv(compose(self.folds, entry.moved_by))
-            x = folding.apply(m, [entry.spot])[0]
+            for k in moved_by:
+                m = _after(m, wrong[k])
+            back = _IDENTITY
+            for k in moved_by:
+                back = _after(back, maps[k])
+            m = _after(m, _inverse(back))
         else:
-            m = np.eye(3) if "punches" in kinds else compose(self.folds, entry.moved_by, wrong)
-            if entry.axis is not None:
-                m = folding.reflection(folding.CENTRE, entry.axis) @ m
-            x = folding.apply(m, [entry.punch])[0]
-        if "turn" in kinds:
-            x = folding.apply(folding.rotation(folding.CENTRE, kinds["turn"][1]), [x])[0]
-        return (float(x[0]), float(x[1]))
+            if "punches" not in kinds:
+                for k in moved_by:
+                    m = _after(m, wrong[k])
+            if axis is not None:
+                m = _after(_reflection(folding.CENTRE, axis), m)
+        return (m, _rotation(folding.CENTRE, kinds["turn"][1]) if "turn" in kinds else None)
 
     def reading(self, errors: Sequence[Error]) -> list[XY]:
         """The holes of the true reading edited by ``errors`` (coincident holes merged)."""
@@ -386,8 +445,10 @@ class _Foils:
         entries = [e for e in self.entries if e not in removed] + [a for e in errors for a in e.added]
         mappings = tuple(e.mapping for e in errors if e.mapping is not None)
         known = self._positions
-        return folding.dedup([known[e, mappings] if (e, mappings) in known else self.position(e, mappings)
-                              for e in entries], SAME_TOLERANCE / 2)
+        points, separation = _merged([known[e, mappings] if (e, mappings) in known else self.position(e, mappings)
+                                      for e in entries], SAME_TOLERANCE / 2)
+        self._separations[tuple(points)] = separation
+        return points
 
     def unfolded_axes(self) -> list[float]:
         """Symmetry axes of the sheet (through its centre) along which the paper was never folded: no crease
@@ -438,33 +499,39 @@ class _Foils:
         order = [180.0, *sorted((a for a in angles if a != 180.0), key=lambda a: (min(a, 360 - a), a))]
         return [Error("point_reflect", {"turn": a}, mapping=("turn", a)) for a in order]
 
-    def random_shift(self) -> list[Error]:
+    def random_shift(self) -> Iterator[Error]:
         """One hole moved to an unrelated free spot (an unfolding step misplaced)."""
-        out = []
         for k in self.rng.permutation(len(self.truth)):
             others = [p for j, p in enumerate(self.truth) if j != k]
             spot = self._free_spot(others, self.truth[k])
             if spot is not None:
-                out.append(Error("random_shift", {"moved": _rounded([self.truth[k]])[0]},
-                                 removed=frozenset({self.entries[int(k)]}),
-                                 added=(Entry(moved_by=self.entries[int(k)].moved_by, spot=spot),)))
-        return out
+                yield Error("random_shift", {"moved": _rounded([self.truth[k]])[0]},
+                            removed=frozenset({self.entries[int(k)]}),
+                            added=(Entry(moved_by=self.entries[int(k)].moved_by, spot=spot),))
 
-    @property
-    def _misreads(self) -> list[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]]:
-        if self._misreads_cache is None:
-            self._misreads_cache = self._misread_punches()
-        return self._misreads_cache
+    def _misreads(self) -> Iterator[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]]:
+        """``_misread_punches``, each worked out once and only when first asked for (``misplaced_punch`` and
+        ``double_punch`` read the same places, and stop once they have kept enough errors)."""
+        k = 0
+        while True:
+            if k == len(self._misreads_cache):
+                if self._misreads_source is None:
+                    self._misreads_source = self._misread_punches()
+                found = next(self._misreads_source, None)
+                if found is None:
+                    return
+                self._misreads_cache.append(found)
+            yield self._misreads_cache[k]
+            k += 1
 
-    def _misread_punches(self) -> list[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]]:
+    def _misread_punches(self) -> Iterator[tuple[XY, str, XY, list[tuple[XY, tuple[int, ...]]]]]:
         """Places where a punch of the final view might be misread: (punch, how, place, the layers a punch there
         goes through), the punch mirrored left for right, top for bottom or both about the stack's bounding box,
         then random other places on the stack; each clear of the layer edges."""
         if not self.layers:
-            return []
+            return
         minx, miny, maxx, maxy = folding.outline(self.layers).bounds
         cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
-        out = []
         for p in [self.punches[int(k)] for k in self.rng.permutation(len(self.punches))]:
             reads = [("left-right", (2 * cx - p[0], p[1])), ("top-bottom", (p[0], 2 * cy - p[1])),
                      ("both", (2 * cx - p[0], 2 * cy - p[1]))]
@@ -478,22 +545,19 @@ class _Foils:
             ok &= folding.boundary_clearance(self.layers, points) >= 0.9 * CLEARANCE
             for k in np.flatnonzero(ok):
                 name, q = reads[int(k)]
-                out.append((p, name, q, folding.punch(self.layers, q)))
-        return out
+                yield (p, name, q, folding.punch(self.layers, q))
 
-    def misplaced_punch(self) -> list[Error]:
+    def misplaced_punch(self) -> Iterator[Error]:
         """One punch read at the wrong place in the final view (mirrored left for right, top for bottom or both,
         else somewhere else on the stack), then unfolded correctly: the right kind of pattern in the wrong
         place."""
-        out = []
-        for p, name, q, made in self._misreads:
+        for p, name, q, made in self._misreads():
             gone = frozenset(e for e in self.entries if e.punch == p)
-            out.append(Error("misplaced_punch", {"punch_read_at": _rounded([q])[0], "misread": name}, removed=gone,
-                             added=tuple(Entry(q, moved) for _, moved in made)))
-        return out
+            yield Error("misplaced_punch", {"punch_read_at": _rounded([q])[0], "misread": name}, removed=gone,
+                        added=tuple(Entry(q, moved) for _, moved in made))
 
     # -- errors that imagine layers (more holes than the truth) -----------------------------------------------
-    def extra_layer(self) -> list[Error]:
+    def extra_layer(self) -> Iterator[Error]:
         """One hole too many (the counterpart of ``minus_one``): a layer counted under the punch where the stack
         has none.  Preferably the punch traced back through a combination of folds whose flap does not reach it
         (a flap assumed to cover the punch), then a true hole copied about an axis of the sheet that was never
@@ -506,16 +570,16 @@ class _Foils:
                     if self._new([self.position(entry)]):
                         out.append(Error("extra_layer", {"extra": "phantom_layer", "folds": [k + 1 for k in subset]},
                                          added=(entry,)))
-        out = [out[int(k)] for k in self.rng.permutation(len(out))]
+        for k in self.rng.permutation(len(out)):
+            yield out[int(k)]
         for angle in self.unfolded_axes():
             for k in self.rng.permutation(len(self.entries)):
                 entry = attrs.evolve(self.entries[int(k)], axis=angle)
                 if self._new([self.position(entry)]):
-                    out.append(Error("extra_layer", {"extra": "copied_about_axis", "axis": angle}, added=(entry,)))
+                    yield Error("extra_layer", {"extra": "copied_about_axis", "axis": angle}, added=(entry,))
         spot = self._free_spot(self.truth)
         if spot is not None:
-            out.append(Error("extra_layer", {"extra": "free_spot"}, added=(Entry(spot=spot),)))
-        return out
+            yield Error("extra_layer", {"extra": "free_spot"}, added=(Entry(spot=spot),))
 
     def _free_spot(self, others: Sequence[XY], avoid: XY | None = None, tries: int = 80) -> XY | None:
         """A random spot where a hole may go: free (see ``free``), clear of ``others`` and well away from
@@ -532,25 +596,21 @@ class _Foils:
             index = index[self.free(spots[index])]
         return (float(spots[index[0], 0]), float(spots[index[0], 1])) if len(index) else None
 
-    def phantom_fold(self) -> list[Error]:
+    def phantom_fold(self) -> Iterator[Error]:
         """The whole pattern also unfolded about an axis of the sheet along which it was never folded (an
         unfolding step for a fold that was not made): the true holes plus their mirror images."""
-        out = []
         for angle in self.unfolded_axes():
             copies = tuple(entry for entry in (attrs.evolve(e, axis=angle) for e in self.entries)
                            if self._new([self.position(entry)]))
             if copies:
-                out.append(Error("phantom_fold", {"phantom_axis": angle}, added=copies))
-        return out
+                yield Error("phantom_fold", {"phantom_axis": angle}, added=copies)
 
-    def double_punch(self) -> list[Error]:
+    def double_punch(self) -> Iterator[Error]:
         """The final view's hole read twice, also at a mirrored (or other) place: a second, imagined punch,
         unfolded correctly like the real one."""
-        out = []
-        for _, name, q, made in self._misreads:
-            out.append(Error("double_punch", {"second_punch_at": _rounded([q])[0], "misread": name},
-                             added=tuple(Entry(q, moved) for _, moved in made)))
-        return out
+        for _, name, q, made in self._misreads():
+            yield Error("double_punch", {"second_punch_at": _rounded([q])[0], "misread": name},
+                        added=tuple(Entry(q, moved) for _, moved in made))
 
 
 #: Every wrong-option template, by how its hole count compares with the truth's (fewer, as many, more).
@@ -618,44 +678,132 @@ def count_shortcut_hits(counts: Sequence[int]) -> np.ndarray:
 
 @functools.lru_cache(maxsize=4096)
 def _count_shortcut_hits(truth: int, foils: tuple[int, ...]) -> np.ndarray:
-    counts = np.array([truth, *foils], dtype=float)
+    """``count_shortcut_hits`` of one count pattern, in plain arithmetic on its few values (earlier versions used
+    arrays: the same values)."""
+    counts = [float(truth), *(float(c) for c in foils)]
     k = len(counts)
-    hits = np.zeros(len(COUNT_SHORTCUTS))
+    hits = [0.0] * len(COUNT_SHORTCUTS)
     orders = list(permutations(range(k)))
     # every tie-breaking order, as a tiny jitter with unequal steps (so no two distances to a mean tie again)
-    jitter = 1e-3 * (2.0 ** np.arange(k) - 1.0)
+    jitter = [1e-3 * (2.0**j - 1.0) for j in range(k)]
+    positions = range(k)
     for order in orders:
-        v = counts + jitter[list(order)]
-        median = np.sort(v)[k // 2]
-        mean = v.mean()
-        picks = (np.argmax(v), np.argmin(v), np.argmin(np.abs(v - median)), np.argmax(np.abs(v - median)),
-                 np.argmin(np.abs(v - mean)), np.argmax(np.abs(v - mean)))
-        hits[:6] += [int(p) == 0 for p in picks]
-    hits[:6] /= len(orders)
+        v = [c + jitter[j] for c, j in zip(counts, order, strict=True)]
+        median = sorted(v)[k // 2]
+        mean = sum(v) / k
+        near_median = [abs(x - median) for x in v]
+        near_mean = [abs(x - mean) for x in v]
+        # the first index of the largest / smallest value, as numpy's argmax / argmin
+        picks = (max(positions, key=v.__getitem__), min(positions, key=v.__getitem__),
+                 min(positions, key=near_median.__getitem__), max(positions, key=near_median.__getitem__),
+                 min(positions, key=near_mean.__getitem__), max(positions, key=near_mean.__getitem__))
+        for s, pick in enumerate(picks):
+            hits[s] += pick == 0
+    for s in range(6):
+        hits[s] /= len(orders)
     # pick at random among a group of options (among all of them if the group is empty)
-    shared = np.array([(counts == c).sum() > 1 for c in counts])
-    top, bottom = counts == counts.max(), counts == counts.min()
-    groups = (shared, ~shared, top if top.sum() == 1 else None, bottom if bottom.sum() == 1 else None)
+    shared = [counts.count(c) > 1 for c in counts]
+    top, bottom = [c == max(counts) for c in counts], [c == min(counts) for c in counts]
+    groups = (shared, [not s for s in shared], top if sum(top) == 1 else None, bottom if sum(bottom) == 1 else None)
     for j, group in enumerate(groups, start=6):
-        hits[j] = (1.0 / group.sum() if group[0] else 0.0) if group is not None and group.any() else 1.0 / k
-    return hits
+        hits[j] = (1.0 / sum(group) if group[0] else 0.0) if group is not None and any(group) else 1.0 / k
+    return np.array(hits)
 
 
-def balanced_weights(hits: np.ndarray, target: np.ndarray | float, spread: float = 0.001, steps: int = 300,
-                     pull: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def balanced_weights(hits: np.ndarray, target: np.ndarray | float, spread: float = 0.001,
+                     pull: tuple[np.ndarray, np.ndarray] | None = None, start: np.ndarray | None = None
+                     ) -> np.ndarray:
     """Weights over candidate foil sets (columns of ``hits``, one row per shortcut) that bring every
     shortcut's expected hit rate to ``target`` (least squares), pulled a little (``spread``) towards uniform
-    for variety: accelerated projected gradient descent on the probability simplex.  ``pull`` (rows over the
-    same columns, and their targets) adds more rows to the least squares, each weighted as given."""
+    for variety: the minimiser on the probability simplex, which is unique (the pull towards uniform makes the
+    problem strictly convex).  ``pull`` (rows over the same columns, and their targets) adds more rows to the
+    least squares, each weighted as given.  ``start``: weights whose support the search starts from (a
+    solution of a nearby problem).
+
+    The minimiser is found exactly by a primal active-set method (``_simplex_least_squares``: a few dozen small
+    linear solves, ~0.5 ms); where that gives up (a support beyond ``MAX_SUPPORT``), 300 steps of accelerated
+    projected gradient descent from uniform weights (``_fista_weights``, what versions up to 0.2.3 always ran)
+    give the weights instead."""
     if pull is not None:
         hits = np.vstack([hits, pull[0]])
         target = np.concatenate([np.broadcast_to(target, hits.shape[0] - len(pull[0])), pull[1]])
+    target = np.broadcast_to(np.asarray(target, dtype=float), (hits.shape[0],))
+    weights = _simplex_least_squares(hits, target, spread, None if start is None else np.flatnonzero(start > 0))
+    return weights if weights is not None else _fista_weights(hits, target, spread)
+
+
+#: The largest support ``_simplex_least_squares`` solves on (its linear solves stay small and single-threaded).
+MAX_SUPPORT = 60
+
+
+def _simplex_least_squares(hits: np.ndarray, target: np.ndarray, spread: float,
+                           support: np.ndarray | None = None) -> np.ndarray | None:
+    """The minimiser of |hits w - target|^2 + spread |w - uniform|^2 over the probability simplex by the primal
+    active-set method.  The objective is 1/2 w'Qw - c'w + constant with Q = 2 hits'hits + 2 spread I (positive
+    definite) and c = 2 hits'target + 2 spread uniform.  On the current support the equality-constrained
+    minimiser is one small linear solve (the KKT system); if it is feasible and no weight outside the support
+    would lower the objective (every zero weight's multiplier non-negative) it is the minimiser, else the most
+    promising weight joins the support, or the step towards the support's minimiser stops where a weight reaches
+    zero and that weight leaves.  Q is never formed (a large product would go to several BLAS threads): its
+    block on the support is worked out for each solve, its product with the weights as two matrix-vector
+    products.  ``support``: where to start (else at the best single column).  None if the support grows beyond
+    ``MAX_SUPPORT`` or the search has not settled after many steps."""
+    n = hits.shape[1]
+    twice_spread = 2.0 * spread
+    c = 2.0 * (hits.T @ target) + twice_spread / n
+    tolerance = 1e-10 * (1.0 + float(np.abs(c).max()))
+    w = np.zeros(n)
+    if support is not None and len(support):
+        free = [int(j) for j in support]
+        w[free] = 1.0 / len(free)
+    else:
+        # the best single column: 1/2 Q_jj - c_j, Q_jj = 2 |hits_j|^2 + 2 spread
+        free = [int(np.argmin((hits * hits).sum(axis=0) + spread - c))]
+        w[free] = 1.0
+    for _ in range(6 * n + 20):
+        k = len(free)
+        if k > MAX_SUPPORT:
+            return None
+        kkt = np.ones((k + 1, k + 1))
+        on = hits[:, free]
+        kkt[:k, :k] = 2.0 * (on.T @ on)
+        kkt[range(k), range(k)] += twice_spread
+        kkt[k, k] = 0.0
+        solution = np.linalg.solve(kkt, np.append(c[free], 1.0))
+        p, multiplier = solution[:k], solution[k]
+        if (p >= 0.0).all():
+            w = np.zeros(n)
+            w[free] = p
+            slack = 2.0 * (hits.T @ (hits @ w)) + twice_spread * w - c + multiplier  # >= 0 off the support
+            slack[free] = 0.0
+            j = int(np.argmin(slack))
+            if slack[j] >= -tolerance:
+                return w
+            free = sorted([*free, j])
+        else:
+            current = w[free]
+            negative = p < 0.0
+            ratios = current[negative] / (current[negative] - p[negative])
+            alpha = float(ratios.min())
+            moved = current + alpha * (p - current)
+            moved[np.flatnonzero(negative)[ratios <= alpha]] = 0.0
+            moved = np.maximum(moved, 0.0)
+            w = np.zeros(n)
+            w[free] = moved
+            free = [f for f, v in zip(free, moved.tolist(), strict=True) if v > 0.0]
+            if not free:
+                return None
+    return None
+
+
+def _fista_weights(hits: np.ndarray, target: np.ndarray, spread: float, steps: int = 300) -> np.ndarray:
+    """Accelerated projected gradient descent on the probability simplex from uniform weights, ``steps``
+    steps (``balanced_weights``' fallback)."""
     t = hits.shape[1]
     uniform = np.full(t, 1.0 / t)
     w = previous = uniform.copy()
     momentum = 1.0
     step = 1.0 / (2.0 * (np.linalg.norm(hits, 2) ** 2 + spread))
-    # the loop's constants, computed once (the same arrays and scalars every step would compute)
     twice_t, twice_spread, ranks = 2.0 * hits.T, 2.0 * spread, np.arange(1, t + 1, dtype=float)
     for _ in range(steps):  # FISTA
         following = (1.0 + math.sqrt(1.0 + 4.0 * momentum**2)) / 2.0
@@ -733,57 +881,31 @@ def layout_shortcut_hits(stats: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
-def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = math.inf
-                 ) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
-    """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them.
-
-    The foils form a square with the truth: two reasoning errors of different templates, each made alone, and
-    both made together (``compound``).  Every option is then one error away from two others and two errors away
-    from the fourth, so no option is the common ancestor of the rest, and how alike the options look (twins, the
-    option closest to all others) says nothing about which one is right.
-
-    The truth is an exact unfolding, so its holes are more regular than an error's, and an error tends to move
-    a layout statistic the same way from the truth whichever error it is: the truth would often hold the
-    extreme value of a statistic.  So every viable square (errors that combine, at least one that may be the
-    confound, all four options valid and distinct hole sets) is scored by whether each hole-count shortcut
-    (``COUNT_SHORTCUTS``, ties broken at random) and each layout shortcut (``layout_shortcut_hits`` over
-    ``_Foils.layout``) would pick the truth, and the square is drawn with weights that bring every shortcut to
-    chance in expectation: the truth's hole count and its place among the options in where the ink sits, how
-    far it spreads and how elongated it is say nothing about the answer.  Squares whose hole counts let the
-    truth's ink stand out by the base class's nuisance audit (``singled_out`` with its factor and ``ink_floor``,
-    the audit's ink floor in holes) are never drawn: the options share their outline and creases, so their ink
-    differs by their holes alone."""
+def single_errors(foils: _Foils) -> list[tuple[Error, list[XY]]]:
+    """The candidate single errors of an item with their hole sets: up to ``_VARIANTS`` of each template, each
+    a valid option whose holes are not the truth's nor another kept variant's."""
     singles: list[tuple[Error, list[XY]]] = []
     for template in SINGLE_TEMPLATES:
         kept: list[list[XY]] = []
-        for error in getattr(foils, template)():
-            if len(kept) >= _VARIANTS:
-                break
+        for error in getattr(foils, template)():  # made one at a time: the rest are never made
             points = foils.reading([error])
             if (foils.valid(points) and not folding.same_set(points, foils.truth, SAME_TOLERANCE)
                     and not any(folding.same_set(points, k, SAME_TOLERANCE) for k in kept)):
                 singles.append((error, points))
                 kept.append(points)
-    truth_stats = foils.layout(foils.truth).tolist()
-    stats = [foils.layout(points).tolist() for _, points in singles]
-    # the coarse pictures of the truth and the single errors, and the distances between them, shared by squares
-    pictures = [coarse_picture(foils.truth), *(coarse_picture(points) for _, points in singles)]
-    distances: dict[tuple[int, int], float] = {}
+                if len(kept) == _VARIANTS:
+                    break
+    return singles
 
-    def distance(u: int, v: int) -> float:
-        if (u, v) not in distances:
-            distances[u, v] = picture_distance(pictures[u], pictures[v])
-        return distances[u, v]
 
-    def square_distances(u: int, v: int, both: np.ndarray) -> list[list[float]]:
-        """The distance matrix of the square (truth, single u, single v, both errors)."""
-        a, b, c = (picture_distance(pictures[k], both) for k in (0, u, v))
-        tu, tv, uv = distance(0, u), distance(0, v), distance(u, v)
-        return [[0.0, tu, tv, a], [tu, 0.0, uv, b], [tv, uv, 0.0, c], [a, b, c, 0.0]]
-
+def viable_squares(foils: _Foils, singles: Sequence[tuple[Error, list[XY]]], ink_floor: float = math.inf
+                   ) -> list[tuple[int, int, list[XY]]]:
+    """(i, j, holes of both errors) for every square ``choose_foils`` may draw: the single errors i < j combine
+    and one of them may be the confound, the compound reading is valid, the four options are distinct hole sets
+    and their hole counts do not single the truth out (``singled_out`` with the audit's factor and
+    ``ink_floor``)."""
     squares: list[tuple[int, int, list[XY]]] = []
-    columns: list[np.ndarray] = []
-    pulls: list[np.ndarray] = []
+    truth_count = float(len(foils.truth))
     for i, j in combinations(range(len(singles)), 2):
         (a, pa), (b, pb) = singles[i], singles[j]
         if not a.combines_with(b) or (a.template not in CONFOUNDS and b.template not in CONFOUNDS):
@@ -795,24 +917,139 @@ def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = mat
         # every option a distinct hole set (each single error was kept only if it is not the truth's)
         if any(folding.same_set(sets[u], sets[v], SAME_TOLERANCE) for u, v in ((0, 3), (1, 2), (1, 3), (2, 3))):
             continue
-        counts = [float(len(points)) for points in sets]
-        if singled_out(counts, 0, MindsEyeTask.nuisance_factor, ink_floor):
+        if singled_out([truth_count, float(len(pa)), float(len(pb)), float(len(both))], 0,
+                       MindsEyeTask.nuisance_factor, ink_floor):
             continue
-        similar = _similarity_rows(square_distances(i + 1, j + 1, coarse_picture(both)))
-        layout = np.array([[*truth_stats, *similar[0]], [*stats[i], *similar[1]], [*stats[j], *similar[2]],
-                           [*foils.layout(both).tolist(), *similar[3]]])
         squares.append((i, j, both))
-        ordered = [float(counts.count(extreme) == 1) for extreme in (max(counts), min(counts))]
-        columns.append(count_shortcut_hits([len(points) for points in sets]))
-        pulls.append(np.concatenate([ordered, layout_shortcut_hits(layout)]))
+    return squares
+
+
+def _flat(options: Sequence[Sequence[XY]]) -> tuple[np.ndarray, np.ndarray]:
+    """The holes of many options as one (holes, 2) array, and each option's hole count."""
+    counts = np.array([len(o) for o in options])
+    return np.array([xy for o in options for xy in o], dtype=float).reshape(-1, 2), counts
+
+
+def layouts(foils: _Foils, options: Sequence[Sequence[XY]], flat: tuple[np.ndarray, np.ndarray] | None = None
+            ) -> np.ndarray:
+    """``_Foils.layout`` of many options at once (one row each), the sums over each option's holes taken in
+    one pass over all of them (``flat``: ``_flat(options)`` if at hand)."""
+    foils.layout(foils.truth)  # the outline's moments, worked out once
+    mass0, first0, second0 = foils._outline_moments
+    p, counts = flat if flat is not None else _flat(options)
+    group = np.repeat(np.arange(len(options)), counts)
+    m = len(options)
+    disc = math.pi * HOLE_RADIUS**2
+
+    def summed(values: np.ndarray) -> np.ndarray:
+        return np.bincount(group, weights=values, minlength=m)
+
+    mass = mass0 + disc * counts
+    fx, fy = first0[0] + disc * summed(p[:, 0]), first0[1] + disc * summed(p[:, 1])
+    spread = counts * HOLE_RADIUS**2 / 4
+    sxx = second0[0, 0] + disc * (summed(p[:, 0] * p[:, 0]) + spread)
+    syy = second0[1, 1] + disc * (summed(p[:, 1] * p[:, 1]) + spread)
+    sxy = second0[0, 1] + disc * summed(p[:, 0] * p[:, 1])
+    cx, cy = fx / mass, fy / mass
+    cxx, cyy, cxy = sxx / mass - cx * cx, syy / mass - cy * cy, sxy / mass - cx * cy
+    trace = cxx + cyy
+    return np.column_stack([cx, cy, np.sqrt(trace), np.hypot(cxx - cyy, 2 * cxy) / trace])
+
+
+def coarse_pictures(options: Sequence[Sequence[XY]], flat: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> np.ndarray:
+    """``coarse_picture`` of many options at once (one row each; ``flat``: ``_flat(options)`` if at hand)."""
+    p, counts = flat if flat is not None else _flat(options)
+    samples = (p.reshape(-1, 1, 2) + HOLE_SAMPLES).reshape(-1, 2)
+    cells = np.clip((samples * COARSE).astype(int), 0, COARSE - 1)
+    group = np.repeat(np.repeat(np.arange(len(options)), counts), len(HOLE_SAMPLES))
+    index = group * (COARSE * COARSE) + cells[:, 1] * COARSE + cells[:, 0]
+    return (np.bincount(index, minlength=len(options) * COARSE * COARSE).reshape(len(options), -1)
+            / len(HOLE_SAMPLES))
+
+
+def layout_shortcut_hits_many(stats: np.ndarray) -> np.ndarray:
+    """``layout_shortcut_hits`` of many squares at once: ``stats`` (squares, 4 options, statistics) -> (squares,
+    shortcuts); the same arithmetic value by value."""
+    ranked = np.sort(stats, axis=1)
+    median = (ranked[:, 1] + ranked[:, 2]) / 2  # four options
+    off = np.abs(stats - median[:, None, :])
+    scores = np.stack([stats, -stats, off, -off], axis=3)  # (squares, options, statistics, rules)
+    bar = scores.max(axis=1) - np.asarray(LAYOUT_TIES)[None, :, None]
+    top = scores >= bar[:, None]
+    hits = np.where(top[:, 0], 1.0 / top.sum(axis=1), 0.0)
+    return hits.reshape(len(stats), -1)
+
+
+def square_pulls(foils: _Foils, singles: Sequence[tuple[Error, list[XY]]],
+                 squares: Sequence[tuple[int, int, list[XY]]]) -> np.ndarray:
+    """The rows ``choose_foils`` pulls towards their targets (``PULL_WEIGHTS``), one column per square: whether
+    one option alone has the most and the fewest holes, then the layout shortcuts (``layout_shortcut_hits``) of
+    the square's layout statistics (``_Foils.layout``) and coarse-picture similarities (``similarity``).  The
+    statistics of the truth and the single errors, and the distances among their pictures, are worked out once
+    for all squares, the compound options' all at once."""
+    first, second = [i + 1 for i, _, _ in squares], [j + 1 for _, j, _ in squares]
+    readings = [foils.truth, *(points for _, points in singles)]
+    options = [*readings, *(both for _, _, both in squares)]
+    flat = _flat(options)
+    stats = layouts(foils, options, flat)
+    pictures = coarse_pictures(options, flat)
+    r = len(readings)
+    # the distances between the four options of each square
+    compound = pictures[r:]
+    a = np.abs(pictures[0] - compound).sum(axis=1)
+    b = np.abs(pictures[first] - compound).sum(axis=1)
+    c = np.abs(pictures[second] - compound).sum(axis=1)
+    from_truth = np.abs(pictures[0] - pictures[:r]).sum(axis=1)
+    tu, tv = from_truth[first], from_truth[second]
+    uv = np.abs(pictures[first] - pictures[second]).sum(axis=1)
+    # per option the least distance to another and the mean distance (summed in the row's order, / 3)
+    twin = [np.minimum(np.minimum(tu, tv), a), np.minimum(np.minimum(tu, uv), b),
+            np.minimum(np.minimum(tv, uv), c), np.minimum(np.minimum(a, b), c)]
+    mean = [((0.0 + tu) + tv + a) / 3, ((tu + 0.0) + uv + b) / 3, ((tv + uv) + 0.0 + c) / 3, ((a + b) + c + 0.0) / 3]
+    square_stats = np.stack([np.column_stack([stats[rows], twin[k], mean[k]]) for k, rows in
+                             enumerate((np.zeros(len(squares), dtype=int), first, second, np.arange(r, len(options))))],
+                            axis=1)
+    sizes = flat[1]
+    counts = np.column_stack([np.full(len(squares), sizes[0]), sizes[first], sizes[second], sizes[r:]])
+    ordered = [((counts == counts.max(axis=1, keepdims=True)).sum(axis=1) == 1).astype(float),
+               ((counts == counts.min(axis=1, keepdims=True)).sum(axis=1) == 1).astype(float)]
+    return np.vstack([*ordered, layout_shortcut_hits_many(square_stats).T])
+
+
+def choose_foils(rng: np.random.Generator, foils: _Foils, ink_floor: float = math.inf
+                 ) -> list[tuple[str, str, list[XY], dict[str, Any]]] | None:
+    """(role, template, holes, latent) for the three wrong options, or None if the item cannot have them.
+
+    The foils form a square with the truth: two reasoning errors of different templates, each made alone, and
+    both made together (``compound``).  Every option is then one error away from two others and two errors away
+    from the fourth, so no option is the common ancestor of the rest, and how alike the options look (twins, the
+    option closest to all others) says nothing about which one is right.
+
+    The truth is an exact unfolding, so its holes are more regular than an error's, and an error tends to move
+    a layout statistic the same way from the truth whichever error it is: the truth would often hold the
+    extreme value of a statistic.  So every viable square (``viable_squares``: errors that combine, at least one
+    that may be the confound, all four options valid and distinct hole sets) is scored by whether each
+    hole-count shortcut (``COUNT_SHORTCUTS``, ties broken at random) and each layout shortcut
+    (``layout_shortcut_hits`` over ``_Foils.layout``, all squares at once in ``square_pulls``) would pick the
+    truth, and the square is drawn with weights that bring every shortcut to chance in expectation: the truth's
+    hole count and its place among the options in where the ink sits, how far it spreads and how elongated it is
+    say nothing about the answer.  Squares whose hole counts let the truth's ink stand out by the base class's
+    nuisance audit (``singled_out`` with its factor and ``ink_floor``, the audit's ink floor in holes) are never
+    drawn: the options share their outline and creases, so their ink differs by their holes alone."""
+    singles = single_errors(foils)
+    squares = viable_squares(foils, singles, ink_floor)
     if not squares:
         return None
-    hits = np.stack(columns, axis=1)
-    soft = np.stack(pulls, axis=1) * PULL_WEIGHTS[:, None]
+    truth_count = len(foils.truth)
+    hits = np.stack([count_shortcut_hits([truth_count, len(singles[i][1]), len(singles[j][1]), len(both)])
+                     for i, j, both in squares], axis=1)
+    soft = square_pulls(foils, singles, squares) * PULL_WEIGHTS[:, None]
     # the other rows pull only as hard as the hole-count shortcuts can still come to chance
+    weights = None
     for strength in (1.0, 0.5, 0.25, 0.0):
         weights = balanced_weights(hits * SHORTCUT_WEIGHTS[:, None], SHORTCUT_WEIGHTS / 4,
-                                   pull=(soft * strength, PULL_TARGETS * strength))
+                                   pull=(soft * strength, PULL_TARGETS * strength), start=weights)
         if (np.abs(hits @ weights - 1.0 / 4) * SHORTCUT_WEIGHTS**2 <= MAX_SHORTCUT_EXCESS).all():
             break
     else:
@@ -858,12 +1095,12 @@ class PaperFolding(MindsEyeTask):
             folds = sample_folds(rng, sheet, shape, group)
             if folds is None:
                 continue
-            states = folding.fold_sequence(sheet, folds)
+            states = folded_states(shape, tuple(folds))
             points = sample_punches(rng, states[-1], punches)
             if points is None:
                 continue
             holes = [Hole(p, moved, at) for p in points for at, moved in folding.punch(states[-1], p)]
-            crease_segments = folding.creases(states, folds)
+            crease_segments = list(fold_creases(shape, tuple(folds)))
             foils = _Foils(rng, shape, sheet, crease_segments, folds, holes, FOLDS - 1, states[-1])
             if not foils.valid(foils.truth):
                 continue
@@ -899,7 +1136,20 @@ class PaperFolding(MindsEyeTask):
     def describe(self, content: Step | Sheet, side: int) -> dict[str, Any]:
         """The panel as drawn, in tile units quantised to 1e-4 (the drawing reads only this): a query step's sheet
         outline, layers (outline, flap or not) in drawing order, fold, dashed outline before the fold, arrow and
-        punches; an option's sheet outline, creases and holes."""
+        punches; an option's sheet outline, creases and holes.  The record of a panel just described (for the
+        item's scene) is handed out again when the same panel object is drawn (the render that follows), not made
+        anew: it is read, never changed."""
+        described = self.__dict__.setdefault("_described", {})
+        known = described.get(id(content))
+        if known is not None and known[0] is content and known[1] == side:
+            return known[2]
+        record = self._describe(content, side)
+        if len(described) >= 64:  # the panels of the last few items
+            described.clear()
+        described[id(content)] = (content, side, record)
+        return record
+
+    def _describe(self, content: Step | Sheet, side: int) -> dict[str, Any]:
         if isinstance(content, Sheet):
             return {"kind": "sheet", "outline": _q(content.outline), "creases": [_q(c) for c in content.creases],
                     "holes": _q(content.holes), "radius": _q1(content.radius)}
@@ -1125,6 +1375,61 @@ def arrow_shape(start: Sequence[float], end: Sequence[float]) -> dict[str, list[
     head = [(ex, ey), (ex - h * (tx + 0.55 * ty), ey - h * (ty - 0.55 * tx)),
             (ex - h * (tx - 0.55 * ty), ey - h * (ty + 0.55 * tx))]
     return {"shaft": _q(shaft), "head": _q(head)}
+
+
+def _merged(points: Sequence[XY], tolerance: float) -> tuple[list[XY], float]:
+    """``folding.dedup`` of the points, and the least distance between two points it keeps (inf for fewer than
+    two): each kept point is compared with every point kept before it, so those comparisons hold every pair."""
+    kept: list[XY] = []
+    least = math.inf
+    for x, y in points:
+        nearest = math.inf
+        for a, b in kept:
+            d = math.hypot(x - a, y - b)
+            if d < nearest:
+                nearest = d
+                if d < tolerance:
+                    break
+        if nearest >= tolerance:
+            kept.append((float(x), float(y)))
+            least = min(least, nearest)
+    return sorted(kept), least
+
+
+#: Plane affine maps as (a, b, c, d, e, f): x' = a x + b y + c, y' = d x + e y + f (``_Foils._map``).
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+
+
+def _after(p: tuple[float, ...], q: tuple[float, ...]) -> tuple[float, ...]:
+    """The map p q (q first, then p): the matrix product of the 3x3 affine matrices."""
+    a, b, c, d, e, f = p
+    qa, qb, qc, qd, qe, qf = q
+    return (a * qa + b * qd, a * qb + b * qe, a * qc + b * qf + c,
+            d * qa + e * qd, d * qb + e * qe, d * qc + e * qf + f)
+
+
+def _inverse(p: tuple[float, ...]) -> tuple[float, ...]:
+    a, b, c, d, e, f = p
+    det = a * e - b * d
+    ia, ib, id_, ie = e / det, -b / det, -d / det, a / det
+    return (ia, ib, -(ia * c + ib * f), id_, ie, -(id_ * c + ie * f))
+
+
+def _reflection(anchor: Sequence[float], angle_deg: float) -> tuple[float, ...]:
+    """``folding.reflection`` as an affine 6-tuple."""
+    t = math.radians(angle_deg)
+    cos, sin = math.cos(t), math.sin(t)
+    a, b, e = 2.0 * cos * cos - 1.0, 2.0 * cos * sin, 2.0 * sin * sin - 1.0
+    x, y = float(anchor[0]), float(anchor[1])
+    return (a, b, x - (a * x + b * y), b, e, y - (b * x + e * y))
+
+
+def _rotation(centre: Sequence[float], angle_deg: float) -> tuple[float, ...]:
+    """``folding.rotation`` as an affine 6-tuple."""
+    t = math.radians(angle_deg)
+    cos, sin = math.cos(t), math.sin(t)
+    x, y = float(centre[0]), float(centre[1])
+    return (cos, -sin, x - (cos * x - sin * y), sin, cos, y - (sin * x + cos * y))
 
 
 def _q1(value: float) -> float:

@@ -189,17 +189,24 @@ def folded_pieces(sheet: Sequence[Sequence[float]], folds: Sequence[Mapping[str,
     if none did)."""
     pieces: list[tuple[Polygon, int | None]] = [(Polygon(sheet), None)]
     for index, fold in enumerate(folds):
-        staying, moving = _halfplanes(fold)
-        out = []
-        for polygon, last in pieces:
-            for part in shapely.get_parts(polygon.intersection(staying)):
-                if isinstance(part, Polygon) and part.area > 1e-9:
-                    out.append((part, last))
-            for part in shapely.get_parts(polygon.intersection(moving)):
-                if isinstance(part, Polygon) and part.area > 1e-9:
-                    out.append((Polygon(_reflect_ring(list(part.exterior.coords)[:-1], fold)), index))
-        pieces = out
+        pieces = _fold_pieces(pieces, fold, index)
     return pieces
+
+
+def _fold_pieces(pieces: Sequence[tuple[Polygon, int | None]], fold: Mapping[str, Any], index: int
+                 ) -> list[tuple[Polygon, int | None]]:
+    """``folded_pieces`` one fold further: the pieces cut along ``fold`` (the ``index``-th), the moving parts
+    mirrored across it."""
+    staying, moving = _halfplanes(fold)
+    out = []
+    for polygon, last in pieces:
+        for part in shapely.get_parts(polygon.intersection(staying)):
+            if isinstance(part, Polygon) and part.area > 1e-9:
+                out.append((part, last))
+        for part in shapely.get_parts(polygon.intersection(moving)):
+            if isinstance(part, Polygon) and part.area > 1e-9:
+                out.append((Polygon(_reflect_ring(list(part.exterior.coords)[:-1], fold)), index))
+    return out
 
 
 def _fold_key(fold: Mapping[str, Any]) -> tuple[float, float, float, float]:
@@ -207,7 +214,17 @@ def _fold_key(fold: Mapping[str, Any]) -> tuple[float, float, float, float]:
 
 
 def _union(rings: Sequence[Sequence[Sequence[float]]]) -> Any:
-    return shapely.union_all([Polygon(r).buffer(0) for r in rings]) if rings else Polygon()
+    """The union of the polygons (each cleaned by a zero buffer), made in one call per step (a ring shapely cannot
+    make a polygon of goes the one-by-one way, which raises as it always did)."""
+    if not rings:
+        return Polygon()
+    try:
+        counts = [len(r) for r in rings]
+        flat = np.array([xy for r in rings for xy in r], dtype=float).reshape(-1, 2)
+        polygons = shapely.polygons(shapely.linearrings(flat, indices=np.repeat(np.arange(len(rings)), counts)))
+    except Exception:  # the plain way below raises the error a malformed ring gives
+        return shapely.union_all([Polygon(r).buffer(0) for r in rings])
+    return shapely.union_all(shapely.buffer(polygons, 0))
 
 
 def _differs(a: Any, b: Any) -> bool:
@@ -232,28 +249,33 @@ def record_failures(scene: Mapping[str, Any]) -> list[str]:
         failures.append("the final view's fold is not the last fold")
     # the sheet after the first n folds, cut once per n
     stages: dict[int, list[tuple[Polygon, int | None]]] = {}
+    unions: dict[tuple[int, bool], Any] = {}
 
     def folded(n: int) -> list[tuple[Polygon, int | None]]:
-        if n not in stages:
-            stages[n] = folded_pieces(sheet, folds[:n])
+        if n not in stages:  # the stage before, one fold further: ``folded_pieces(sheet, folds[:n])``
+            stages[n] = folded_pieces(sheet, []) if n == 0 else _fold_pieces(folded(n - 1), folds[n - 1], n - 1)
         return stages[n]
+
+    def paper(n: int, flap: bool = False) -> Any:
+        """The sheet after the first n folds (``flap``: only the part the n-th fold turned over), once per n."""
+        if (n, flap) not in unions:
+            last = n - 1 if n else None
+            unions[n, flap] = shapely.union_all([p for p, moved_last in folded(n)
+                                                 if not flap or (last is not None and moved_last == last)])
+        return unions[n, flap]
 
     for k, step in enumerate(steps):
         done = folds[:k] if k < len(steps) - 1 else folds
-        pieces = folded(len(done))
         name = f"query {k + 1}"
         if not same_holes(step["sheet"], sheet, 1e-9):
             failures.append(f"{name} records another sheet")
-        if _differs(_union([layer["ring"] for layer in step["layers"]]),
-                    shapely.union_all([p for p, _ in pieces])):
+        if _differs(_union([layer["ring"] for layer in step["layers"]]), paper(len(done))):
             failures.append(f"{name}: the stack drawn is not the sheet folded by the recorded folds")
-        last = len(done) - 1 if done else None
-        flap = shapely.union_all([p for p, moved_last in pieces if last is not None and moved_last == last])
         drawn_flap = _union([layer["ring"] for layer in step["layers"] if layer["flap"]])
-        if _differs(drawn_flap, flap):
+        if _differs(drawn_flap, paper(len(done), flap=True)):
             failures.append(f"{name}: the grey flap is not the part the fold turned over")
         if 0 < k < len(steps) - 1:
-            before = shapely.union_all([p for p, _ in folded(len(folds[: k - 1]))])
+            before = paper(len(folds[: k - 1]))
             if _differs(_union(step["ghost"]), before):
                 failures.append(f"{name}: the dashed outline is not where the paper was before the fold")
     crease_total = 0.0
@@ -304,7 +326,8 @@ def _eroded(mask: np.ndarray, k: int, axis: int) -> np.ndarray:
 def find_discs(tile: np.ndarray, radius_px: float) -> list[Point]:
     """Centres (output pixels, x right, y down) of the black discs of about ``radius_px`` in an RGB tile: the
     pixels whose whole inscribed square is black, grouped into blobs."""
-    dark = np.maximum(np.maximum(tile[..., 0], tile[..., 1]), tile[..., 2]) < DISC_DARK
+    red, green, blue = _channels(tile)
+    dark = np.maximum(np.maximum(red, green), blue) < DISC_DARK
     a = max(1, int(radius_px / math.sqrt(2.0) - 0.8))
     k = 2 * a + 1
     if dark.shape[0] < k or dark.shape[1] < k:
@@ -366,9 +389,11 @@ def fill_failures(tile: np.ndarray, description: Mapping[str, Any], side: int, n
         mask.ellipse((x - r, y - r, x + r, y + r), fill=255)
     valid = np.asarray(keep_out) == 0
     valid[:4], valid[-4:], valid[:, :4], valid[:, -4:] = False, False, False, False
-    grey = tile[..., 0].astype(np.int16) + tile[..., 1] + tile[..., 2]
+    red, green, blue = _channels(tile)
+    grey = red.astype(np.int16) + green + blue
     bad = np.abs(grey - 3 * np.asarray(expected, dtype=np.int16)) > 3 * FILL_TOLERANCE
-    share = float(bad[valid].mean()) if valid.any() else 0.0
+    kept = np.count_nonzero(valid)
+    share = np.count_nonzero(bad & valid) / kept if kept else 0.0  # the mean of bad over valid
     if share > FILL_BAD_SHARE:
         return [f"{name}: {share:.1%} of the paper and background away from the lines do not have the recorded fill "
                 f"(flap grey / white)"]
@@ -401,7 +426,17 @@ FRAME_MARGIN = 4
 
 def darkest_channel(tile: np.ndarray) -> np.ndarray:
     """The darkest channel of every pixel of an RGB tile (int16): 255 on paper, low on ink of any colour."""
-    return np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2]).astype(np.int16)
+    red, green, blue = _channels(tile)
+    return np.minimum(np.minimum(red, green), blue).astype(np.int16)
+
+
+def _channels(tile: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three channel planes of an RGB tile (``tile[..., c]``), as column slices of its rows when the tile is
+    contiguous (numpy works through those faster)."""
+    if tile.flags.c_contiguous and tile.ndim == 3 and tile.shape[2] == 3:
+        rows = tile.reshape(tile.shape[0], -1)
+        return rows[:, 0::3], rows[:, 1::3], rows[:, 2::3]
+    return tile[..., 0], tile[..., 1], tile[..., 2]
 
 
 def _inside_depth(ring: Sequence[Point], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -426,13 +461,13 @@ def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius:
     ``darkest``: the centre of the ink around it lies within ``HOLE_SHIFT`` pixels of the record, and about that
     centre the disc is whole to ``HOLE_INSET`` inside its radius (no bite, no gap)."""
     r = radius * side
-    darkness = (255 - darkest).astype(np.float32)
-    weight = np.clip((darkness - HOLE_FLOOR) / (235 - HOLE_FLOOR), 0.0, 1.0)
     reach = math.ceil(r + 3)
     failures = []
     for px, py in _px(holes, side):
         x0, y0 = max(int(px) - reach, 0), max(int(py) - reach, 0)
-        window = weight[y0:int(py) + reach + 1, x0:int(px) + reach + 1]
+        # the ink weight of the pixels round the hole only (each pixel's weight depends on that pixel alone)
+        darkness = (255 - darkest[y0:int(py) + reach + 1, x0:int(px) + reach + 1]).astype(np.float32)
+        window = np.clip((darkness - HOLE_FLOOR) / (235 - HOLE_FLOOR), 0.0, 1.0)
         # pixel centres as a column (y) and a row (x), broadcast to the window by every expression below
         ys = (np.arange(y0, y0 + window.shape[0]) + 0.5)[:, None]
         xs = (np.arange(x0, x0 + window.shape[1]) + 0.5)[None, :]
@@ -447,8 +482,7 @@ def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius:
             failures.append(f"{where} is drawn at ({cx:.1f}, {cy:.1f})")
             continue
         rho = np.hypot(xs - cx, ys - cy)
-        dark = darkness[y0:y0 + window.shape[0], x0:x0 + window.shape[1]]
-        light = int(np.count_nonzero((rho <= r - HOLE_INSET) & (dark < HALF_INK)))
+        light = int(np.count_nonzero((rho <= r - HOLE_INSET) & (darkness < HALF_INK)))
         if light:
             failures.append(f"{where} is not a whole disc ({light} pixels inside it light)")
     return failures
@@ -456,9 +490,12 @@ def hole_failures(darkest: np.ndarray, holes: Sequence[Sequence[float]], radius:
 
 @functools.lru_cache(maxsize=16)
 def _sheet_masks(outline: tuple[tuple[float, float], ...], creases: tuple[tuple[tuple[float, float], ...], ...],
-                 side: int) -> tuple[np.ndarray, np.ndarray]:
-    """For an option's sheet (tile units): the pixels near a crease, and the pixels clear of the outline and of
-    the panel's edge (``mark_failures``; the options of an item share their sheet, so it is worked out once)."""
+                 side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For an option's sheet (tile units): the pixels near a crease, the pixels clear of the outline and of the
+    panel's edge, the darkest level allowed at each pixel clear of every mark (paper, or a crease's grey near a
+    crease), and the rows and columns of the pixels under the outline's centre line that must be ink (all but
+    near a crease's end) (``mark_failures``; the options of an item share their sheet, so it is worked out
+    once)."""
     masks = Image.new("L", (side, side), 0)
     draw = ImageDraw.Draw(masks)
     for a, b in creases:
@@ -469,18 +506,27 @@ def _sheet_masks(outline: tuple[tuple[float, float], ...], creases: tuple[tuple[
     clear = np.abs(_inside_depth(_px(outline, side), xs, ys)) > CLEAR_OF_OUTLINE
     clear[:FRAME_MARGIN], clear[-FRAME_MARGIN:] = False, False
     clear[:, :FRAME_MARGIN], clear[:, -FRAME_MARGIN:] = False, False
-    near_crease.flags.writeable = False
-    clear.flags.writeable = False
-    return near_crease, clear
+    floor = np.where(near_crease, CREASE_GREY - PAPER_SLACK, 255 - PAPER_SLACK)
+    ring = _px(outline, side)
+    edges = list(zip(ring, [*ring[1:], ring[0]], strict=True))
+    points = np.concatenate([np.linspace(a, b, max(2, math.ceil(math.dist(a, b) / 0.5) + 1)) for a, b in edges])
+    ends = np.asarray([p for c in creases for p in _px(c, side)], dtype=float).reshape(-1, 2)
+    if len(ends):
+        gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1]).min(axis=1)
+        points = points[gap > CREASE_NEAR + 1]
+    cols = np.clip(points[:, 0].astype(int), 0, side - 1)
+    rows = np.clip(points[:, 1].astype(int), 0, side - 1)
+    for array in (near_crease, clear, floor, rows, cols):
+        array.flags.writeable = False
+    return near_crease, clear, floor, rows, cols
 
 
 def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, name: str) -> list[str]:
     """An option panel (its ``darkest_channel``) shows nothing but its record: paper away from the outline, creases
     and holes (so no dot, line or extra hole), and the sheet's outline without a gap."""
     r = float(option["radius"]) * side
-    outline = _px(option["outline"], side)
-    near_crease, clear = _sheet_masks(tuple(map(tuple, option["outline"])), tuple(tuple(map(tuple, c))
-                                                                                   for c in option["creases"]), side)
+    _, clear, floor, rows, cols = _sheet_masks(tuple(map(tuple, option["outline"])),
+                                               tuple(tuple(map(tuple, c)) for c in option["creases"]), side)
     clear = clear.copy()
     # pixel centres as a row (x) and a column (y): every expression below broadcasts them to the grid
     xs = (np.arange(side, dtype=np.float32) + np.float32(0.5))[None, :]
@@ -490,19 +536,10 @@ def mark_failures(darkest: np.ndarray, option: Mapping[str, Any], side: int, nam
         x0, y0 = max(int(hx) - reach, 0), max(int(hy) - reach, 0)
         wx, wy = xs[:, x0:int(hx) + reach + 1], ys[y0:int(hy) + reach + 1]
         clear[y0:y0 + wy.shape[0], x0:x0 + wx.shape[1]] &= (wx - hx) ** 2 + (wy - hy) ** 2 > (r + CLEAR_OF_HOLE) ** 2
-    floor = np.where(near_crease, CREASE_GREY - PAPER_SLACK, 255 - PAPER_SLACK)
     failures = []
     marks = int(np.count_nonzero(clear & (darkest < floor)))
     if marks:
         failures.append(f"{name}: {marks} pixels away from the recorded outline, creases and holes are dark")
-    edges = list(zip(outline, [*outline[1:], outline[0]], strict=True))
-    points = np.concatenate([np.linspace(a, b, max(2, math.ceil(math.dist(a, b) / 0.5) + 1)) for a, b in edges])
-    ends = np.asarray([p for c in option["creases"] for p in _px(c, side)], dtype=float).reshape(-1, 2)
-    if len(ends):
-        gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1]).min(axis=1)
-        points = points[gap > CREASE_NEAR + 1]
-    cols = np.clip(points[:, 0].astype(int), 0, side - 1)
-    rows = np.clip(points[:, 1].astype(int), 0, side - 1)
     gaps = int(np.count_nonzero(255 - darkest[rows, cols] < HALF_INK))
     if gaps:
         failures.append(f"{name}: the sheet's outline is broken ({gaps} points of its centre line not inked)")
