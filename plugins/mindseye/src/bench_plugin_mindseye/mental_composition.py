@@ -57,7 +57,7 @@ import numpy as np
 import shapely
 from PIL import Image
 
-from bench_core import Item, option_letters
+from bench_core import Item
 from bench_plugin_mindseye import raster3d
 from bench_plugin_mindseye.balancing import balanced_scales
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
@@ -784,13 +784,8 @@ class MentalComposition(MindsEyeTask):
 
     def render(self, problem: Any) -> list[Image.Image]:
         """The panels placed by the layout as the base class places them, composed as a palette image
-        (``raster3d.compose``)."""
-        stimulus, shown = problem.structure
-        layout = self.layout(problem.params["size"])
-        side = layout.tile
-        query = [self.draw_query(content, side) for content in stimulus.query]
-        options = [self.draw_option(o.content, side) for o in shown]
-        return [raster3d.compose(layout, query, options, stimulus.query_captions, option_letters(self.option_count))]
+        (``raster3d.render_item``)."""
+        return raster3d.render_item(self, problem)
 
     # -- the scene record and its verifier -----------------------------------------------------------------
     def describe(self, content: PolyNet | ConeNet | Solid, side: int) -> dict[str, Any]:

@@ -24,11 +24,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image, ImageChops
 
+from bench_core import option_letters
 from bench_plugin_mindseye import nuisance
 from bench_plugin_mindseye.layout import FRAME as LAYOUT_FRAME_RGB
 from bench_plugin_mindseye.layout import INK as LAYOUT_INK_RGB
@@ -807,6 +808,17 @@ def _keys(colours: np.ndarray) -> np.ndarray:
     """(r << 16) | (g << 8) | b of uint8 colours (n x 3): ascending keys are colours in ascending (r, g, b)."""
     c = colours.astype(np.uint32)
     return (c[:, 0] << 16) | (c[:, 1] << 8) | c[:, 2]
+
+
+def render_item(task: Any, problem: Any) -> list[Image.Image]:
+    """A solid task's ``render``: the panels ``task`` draws (``draw_query``, ``draw_option``) placed by its layout as
+    the base class places them, composed as a palette image (``compose``)."""
+    stimulus, shown = problem.structure
+    layout = task.layout(problem.params["size"])
+    side = layout.tile
+    query = [task.draw_query(content, side) for content in stimulus.query]
+    options = [task.draw_option(o.content, side) for o in shown]
+    return [compose(layout, query, options, stimulus.query_captions, option_letters(task.option_count))]
 
 
 def compose(layout, query: Sequence[Image.Image], options: Sequence[Image.Image], captions: Sequence[str],
