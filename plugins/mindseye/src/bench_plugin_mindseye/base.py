@@ -262,6 +262,11 @@ class MindsEyeTask(TaskImplementation):
         image, _ = layout.compose(query, options, stimulus.query_captions, option_letters(self.option_count))
         return [image]
 
+    def sketches(self, descriptions: Sequence[Mapping[str, Any]], side: int) -> list[np.ndarray]:
+        """``sketch`` of every description, in order (the panels ``verify`` compares with their pixels); a task
+        whose verifier sketches several panels more cheaply at once overrides this."""
+        return [self.sketch(d, side) for d in descriptions]
+
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
         scene = item.metadata["scene"]
         letters = option_letters(len(scene["options"]))
@@ -279,10 +284,10 @@ class MindsEyeTask(TaskImplementation):
         option_tiles = _tiles(image, scene["option_boxes"])
         query_tiles = _tiles(image, scene["query_boxes"])
         failures += panel_identity_failures(
-            option_tiles, [self.sketch(d, side) for d in scene["options"]], list(letters), self.sketch_agreement
+            option_tiles, self.sketches(scene["options"], side), list(letters), self.sketch_agreement
         )
         failures += panel_identity_failures(
-            query_tiles, [self.sketch(d, side) for d in scene["query"]],
+            query_tiles, self.sketches(scene["query"], side),
             [f"query {k + 1}" for k in range(len(query_tiles))], self.sketch_agreement,
         )
         # mean absolute difference of the grey levels (channel means), in thirds of a level: whole numbers

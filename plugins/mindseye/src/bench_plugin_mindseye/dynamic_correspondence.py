@@ -84,9 +84,6 @@ _CONFOUND_RANK = {"wrong_function": 0, "frozen": 0, "overshoot": 0, "swap_shapes
 Panel = tuple[np.ndarray, list[Box], list[np.ndarray]]
 #: A foil set: three (template, latent, scene).
 Foils = list[tuple[str, dict[str, Any], "Scene"]]
-#: The sketches ``DynamicCorrespondence.verify`` makes before the base class's checks ask for them one by one
-#: (``sketch``): per thread, so items verified at once in several threads never read each other's.
-_VERIFYING = threading.local()
 #: A priori knob values per difficulty (spec §7.1 item 4: DSC motion class and speed).
 MOTION_CLASS = {"easy": "linear", "medium": "periodic", "hard": "compound"}
 SPEED = {"easy": "fast", "medium": "medium", "hard": "slow"}
@@ -891,30 +888,19 @@ class DynamicCorrespondence(MindsEyeTask):
         return verifier.solve_scene(scene)
 
     def sketch(self, description: Mapping[str, Any], side: int) -> np.ndarray:
-        sketched = getattr(_VERIFYING, "sketched", None)
-        if sketched is not None and sketched[0] == side and id(description) in sketched[1]:
-            return sketched[1][id(description)]
         return verifier.sketch(description, side)
+
+    def sketches(self, descriptions: Sequence[Mapping[str, Any]], side: int) -> list[np.ndarray]:
+        """The panels' sketches made together (``verifier.sketches``: their strokes grown in one pass)."""
+        return verifier.sketches(descriptions, side)
 
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
         """The base class's checks, then the record's own consistency and, on the pixels, both outlines of every
-        panel drawn where recorded, in their colours and styles, and no ink elsewhere.  The sketches the base
-        class compares every panel with are made first, all at once (``verifier.sketches``)."""
+        panel drawn where recorded, in their colours and styles, and no ink elsewhere."""
         scene = item.metadata["scene"]
-        try:
-            outlines = verifier.outlines_px([*scene["query"], *scene["options"]])
-            queries = len(scene["query"])
-            descriptions = [*scene["options"], *scene["query"]]
-            made = verifier.sketches(descriptions, scene["tile"], [*outlines[queries:], *outlines[:queries]])
-            _VERIFYING.sketched = (scene["tile"], dict(zip(map(id, descriptions), made, strict=True)))
-        except Exception:  # a record the sketches cannot read: the base class's checks say what is wrong
-            outlines, _VERIFYING.sketched = None, None
-        try:
-            failures = super().verify(item, images)
-        finally:
-            _VERIFYING.sketched = None
+        failures = super().verify(item, images)
         failures += verifier.record_failures(scene)
-        failures += verifier.pixel_failures(scene, images[0], outlines)
+        failures += verifier.pixel_failures(scene, images[0])
         return failures
 
 
