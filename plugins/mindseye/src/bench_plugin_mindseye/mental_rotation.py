@@ -497,10 +497,9 @@ class MentalRotation(MindsEyeTask):
         worked out together first, for both)."""
         metadata = item.metadata
         scene = metadata.get("scene") if isinstance(metadata, Mapping) else None
-        with verifier.keys_held(scene):
-            verifier.prepare(scene)
-            return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
-                                                                          prepared=True)
+        verifier.prepare(scene)
+        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
+                                                                      prepared=True)
 
 
 TASK = MentalRotation()

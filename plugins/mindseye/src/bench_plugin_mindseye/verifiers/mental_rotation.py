@@ -178,34 +178,9 @@ _drawing = Memo(_draw)
 _paper = Memo(lambda key, side: paper_region(_parts(json.loads(key), side), side))
 
 
-#: The memo key (sorted JSON) of each description of the scene being verified, by the description's identity,
-#: while ``keys_held`` holds the scene (descriptions are neither changed nor freed meanwhile); empty otherwise.
-_KEYS: dict[int, tuple[Any, str]] = {}
-
-
 def _key(description: Mapping[str, Any]) -> str:
-    """``description`` as sorted JSON (the memo key), written once per verify."""
-    held = _KEYS.get(id(description))
-    if held is not None and held[0] is description:
-        return held[1]
+    """``description`` as sorted JSON: the memo key."""
     return json.dumps(description, sort_keys=True)
-
-
-class keys_held:  # used as a context manager, like a function
-    """While inside, the memo keys of ``scene``'s descriptions are written once and looked up by identity."""
-
-    def __init__(self, scene: Any):
-        self.scene = scene
-
-    def __enter__(self) -> None:
-        try:
-            for d in [*self.scene["query"], *self.scene["options"]]:
-                _KEYS[id(d)] = (d, json.dumps(d, sort_keys=True))
-        except Exception:
-            _KEYS.clear()
-
-    def __exit__(self, *exc: Any) -> None:
-        _KEYS.clear()
 
 
 def drawing(description: Mapping[str, Any], side: int) -> tuple[Drawing, np.ndarray]:
