@@ -58,7 +58,7 @@ from PIL import Image, ImageChops
 from bench_core import Item, Problem, option_letters, palette_indices
 from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import SUPERSAMPLE, Box, Layout, Tile
+from bench_plugin_mindseye.layout import SUPERSAMPLE, Box, Layout, Tile, colour_keys
 from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -333,14 +333,6 @@ def _stroke_boxes(outlines: Sequence[Sequence[tuple[float, float]]], reach: floa
     return boxes
 
 
-def _keys(pixels: np.ndarray) -> np.ndarray:
-    """One integer per RGB pixel, (r << 16) | (g << 8) | b: ascending keys are colours in ascending (r, g, b)."""
-    keys = pixels[..., 0].astype(np.uint32) << 16
-    keys |= pixels[..., 1].astype(np.uint32) << 8
-    keys |= pixels[..., 2]
-    return keys
-
-
 _WHITE = 0xFFFFFF
 
 
@@ -367,10 +359,10 @@ class _Backdrop:
         # composite of white panels differs from that of black ones; everywhere else the three composites agree
         self.shows = np.zeros((white.size[1], white.size[0]), dtype=bool)
         valid = True
-        blank_keys = _keys(blank)
+        blank_keys = colour_keys(blank)
         for box in self.boxes:
             x0, y0, x1, y1 = box
-            w, b, e = (_keys(np.asarray(image.crop(box))) for image in (white, black, empty))
+            w, b, e = (colour_keys(np.asarray(image.crop(box))) for image in (white, black, empty))
             shows = w != b
             self.shows[y0:y1, x0:x1] = shows
             # nothing mixed: a pixel that shows the panel shows it as it is, one that does not is the backdrop's
@@ -425,7 +417,7 @@ def _indexed_composite(backdrop: _Backdrop, size: tuple[int, int], panels: Seque
         for (x0, y0, x1, y1), drawn in zip(boxes, masks, strict=True):
             where = (slice(top + y0, top + y1), slice(left + x0, left + x1))
             drawn = drawn & backdrop.shows[where]
-            keys = _keys(pixels[y0:y1, x0:x1])[drawn]
+            keys = colour_keys(pixels[y0:y1, x0:x1])[drawn]
             removed += np.bincount(backdrop.indices[where][drawn], minlength=len(backdrop.keys))
             writes.append(((left + x0, top + y0), drawn, keys))
     kept = backdrop.keys[backdrop.counts > removed]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 BACKGROUND = (255, 255, 255)
@@ -215,6 +216,15 @@ def grey_level(colour: tuple[int, int, int]) -> int:
     if not colour[0] == colour[1] == colour[2]:
         raise ValueError(f"{colour} is not a grey: a grey tile draws only neutral colours")
     return colour[0]
+
+
+def colour_keys(pixels: np.ndarray) -> np.ndarray:
+    """One integer per RGB colour (the last axis, uint8), (r << 16) | (g << 8) | b: ascending keys are colours in
+    ascending (r, g, b), the order of the palette the core writes (``bench_core.palette_indices``)."""
+    keys = pixels[..., 0].astype(np.uint32) << 16
+    keys |= pixels[..., 1].astype(np.uint32) << 8
+    keys |= pixels[..., 2]
+    return keys
 
 
 def _divisors(count: int) -> list[int]:

@@ -29,10 +29,11 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image, ImageChops
 
-from bench_core import option_letters
+from bench_core import option_letters, palette_indices
 from bench_plugin_mindseye import nuisance
 from bench_plugin_mindseye.layout import FRAME as LAYOUT_FRAME_RGB
 from bench_plugin_mindseye.layout import INK as LAYOUT_INK_RGB
+from bench_plugin_mindseye.layout import colour_keys
 
 #: The fixed camera (degrees), matplotlib's default 3D view as used by the paper's release (spec §2.6).
 ELEVATION = 30.0
@@ -795,19 +796,11 @@ def _indexed(panel: Image.Image) -> tuple[np.ndarray, np.ndarray] | None:
     if panel.mode == "P":
         palette = np.frombuffer(bytes(panel.getpalette()), dtype=np.uint8).reshape(-1, 3)
         return np.asarray(panel), palette
-    from bench_core import palette_indices
-
     found = palette_indices(panel.convert("RGB"))
     if found is None:
         return None
     colours, indices = found
     return indices, np.asarray(colours, dtype=np.uint8).reshape(-1, 3)
-
-
-def _keys(colours: np.ndarray) -> np.ndarray:
-    """(r << 16) | (g << 8) | b of uint8 colours (n x 3): ascending keys are colours in ascending (r, g, b)."""
-    c = colours.astype(np.uint32)
-    return (c[:, 0] << 16) | (c[:, 1] << 8) | c[:, 2]
 
 
 def render_item(task: Any, problem: Any) -> list[Image.Image]:
@@ -850,8 +843,8 @@ def compose(layout, query: Sequence[Image.Image], options: Sequence[Image.Image]
             part = np.ascontiguousarray(indices[r0:r1, q0:q1])
             crop = Image.frombuffer("L", part.shape[::-1], part.tobytes(), "raw", "L", 0, 1)
             used = np.flatnonzero(crop.histogram()[:len(palette)])
-        crops.append((crop, _keys(palette)))
-        found.append(_keys(palette[used]))
+        crops.append((crop, colour_keys(palette)))
+        found.append(colour_keys(palette[used]))
     grey_keys = plane.levels.astype(np.uint32) * np.uint32(0x010101)
     keys = np.unique(np.concatenate([grey_keys, *found]))
     if len(keys) > 256:
