@@ -134,3 +134,44 @@ def test_a_grey_tile_draws_the_same_panel_as_an_rgb_one(supersample):
     assert np.array_equal(np.asarray(a), np.asarray(b))
     with pytest.raises(ValueError, match="not a grey"):
         grey_level((20, 30, 20))
+
+
+@pytest.mark.parametrize("layout", [Layout((1024, 1024), 3, 4, 2), Layout((600, 800), 1, 6, 2, beside=True),
+                                    Layout((600, 800), 0, 4, 2)], ids=lambda layout: layout.name)
+def test_a_grey_composite_is_the_rgb_composite_in_one_channel(layout):
+    """Panels given as mode "L" compose to the grey levels of the RGB composite of the same panels (frame,
+    captions and labels included), and ``grey_palette_image`` of it is the palette image the core writes."""
+    from bench_core import encode_png, palette_indices
+    from bench_plugin_mindseye.layout import grey_palette_image, grey_panel
+
+    rng = np.random.default_rng(3)
+    side = layout.tile
+    panels = []
+    for _ in range(layout.query_count + layout.option_count):
+        levels = rng.choice([0, 40, 128, 201, 255], size=(side, side)).astype(np.uint8)
+        panels.append(Image.fromarray(levels).convert("RGB"))
+    captions = [f"step {k + 1}" for k in range(layout.query_count)]
+    rgb, boxes = layout.compose(panels[:layout.query_count], panels[layout.query_count:], captions)
+    greys = [grey_panel(p) for p in panels]
+    grey, grey_boxes = layout.compose(greys[:layout.query_count], greys[layout.query_count:], captions)
+    assert grey.mode == "L" and grey_boxes == boxes
+    assert grey.convert("RGB").tobytes() == rgb.tobytes()
+    indexed = grey_palette_image(grey)
+    colours, indices = palette_indices(rgb)
+    assert indexed.mode == "P" and indexed.getpalette() == [v for colour in colours for v in colour]
+    assert np.array_equal(np.asarray(indexed), indices) and encode_png(indexed) == encode_png(rgb)
+
+
+def test_grey_panel_takes_only_neutral_pictures():
+    from bench_plugin_mindseye.layout import grey_panel
+
+    grey = Image.new("RGB", (8, 8), (90, 90, 90))
+    assert np.array_equal(np.asarray(grey_panel(grey)), np.full((8, 8), 90))
+    tinted = grey.copy()
+    tinted.putpixel((3, 5), (90, 91, 90))
+    assert grey_panel(tinted) is None
+    assert grey_panel(Image.new("RGBA", (8, 8))) is None
+    with pytest.raises(ValueError, match="mode L"):
+        from bench_plugin_mindseye.layout import grey_palette_image
+
+        grey_palette_image(grey)

@@ -171,7 +171,7 @@ def test_the_grey_composite_is_the_palette_image_of_the_plain_composite(size):
         params = DESCRIPTION.resolve_params({"size": size})
         random = ItemRandom(DESCRIPTION.id, DESCRIPTION.version, 7, index)
         problem = pf.TASK.generate({**params, "source": None}, random)
-        plain = MindsEyeTask.render(pf.TASK, problem)[0]
+        plain = MindsEyeTask.render(pf.TASK, problem)[0].convert("RGB")
         fast = pf.TASK.render(problem)[0]
         assert fast.mode == "P" and encode_png(fast) == encode_png(plain)
         colours, indices = palette_indices(plain)
@@ -182,7 +182,7 @@ def test_the_grey_composite_is_the_palette_image_of_the_plain_composite(size):
     with pytest.MonkeyPatch.context() as patch:
         real = pf.PaperFolding.draw_option
         patch.setattr(pf.PaperFolding, "draw_option", lambda self, content, side: real(self, content, side).copy())
-        assert pf.TASK.render(problem)[0].tobytes() == plain.tobytes()
+        assert pf.TASK.render(problem)[0].convert("RGB").tobytes() == plain.tobytes()
 
 
 def test_similarity_rows_equal_similarity_of():

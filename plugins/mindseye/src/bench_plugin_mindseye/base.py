@@ -20,7 +20,7 @@ from PIL import Image
 
 from bench_core import Item, ItemRandom, Problem, TaskImplementation, option_letters
 from bench_plugin_mindseye.descriptions.common import DIFFICULTIES, PROMPT_STYLES, tier_of
-from bench_plugin_mindseye.layout import SIZES, Layout, best_layout
+from bench_plugin_mindseye.layout import SIZES, Layout, best_layout, grey_palette_image, grey_panel
 from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus, arrange
 from bench_plugin_mindseye.prompts import PromptTexts, build_question
@@ -259,6 +259,13 @@ class MindsEyeTask(TaskImplementation):
         side = layout.tile
         query = [self.draw_query(content, side) for content in stimulus.query]
         options = [self.draw_option(o.content, side) for o in shown]
+        greys = [grey_panel(panel) for panel in (*query, *options)]
+        if all(panel is not None for panel in greys):
+            # every panel in neutral greys (as the frame and captions are): the composite is composed in one
+            # channel and handed to the core as the palette image it would make of its RGB form (same PNG)
+            query, options = greys[:len(query)], greys[len(query):]
+            image, _ = layout.compose(query, options, stimulus.query_captions, option_letters(self.option_count))
+            return [grey_palette_image(image)]
         image, _ = layout.compose(query, options, stimulus.query_captions, option_letters(self.option_count))
         return [image]
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 BACKGROUND = (255, 255, 255)
 INK = (20, 20, 20)
@@ -148,12 +148,18 @@ class Layout:
         self, query: Sequence[Image.Image], options: Sequence[Image.Image], query_captions: Sequence[str] | None = None,
         labels: Sequence[str] | None = None,
     ) -> tuple[Image.Image, dict[str, list[Box]]]:
-        """Paste panels (each ``tile`` x ``tile``) with a thin frame and captions; return image and boxes."""
+        """Paste panels (each ``tile`` x ``tile``) with a thin frame and captions; return image and boxes.
+
+        The image is RGB, or mode "L" when every panel is (``grey_panel`` gives a grey RGB panel as "L"):
+        then it holds the grey level each channel of the RGB composite would hold."""
         if len(query) != self.query_count or len(options) != self.option_count:
             raise ValueError(f"layout wants {self.query_count} query and {self.option_count} option panels")
         labels = list(labels or "ABCDEFGH"[: self.option_count])
         query_boxes, option_boxes = self.boxes()
-        canvas = Image.new("RGB", self.size, BACKGROUND)
+        # panels all in one grey channel (mode "L") compose on a grey canvas: the frame, captions and labels
+        # are neutral greys, and one channel gives what each of three would
+        grey = all(panel.mode == "L" for panel in (*query, *options))
+        canvas = Image.new("L", self.size, grey_level(BACKGROUND)) if grey else Image.new("RGB", self.size, BACKGROUND)
         draw = ImageDraw.Draw(canvas)
         caption_font = font(self._metrics["label"] * 0.62)
         label_font = font(self._metrics["label"] * 0.72)
@@ -169,12 +175,13 @@ class Layout:
     def _paste(self, canvas: Image.Image, draw: ImageDraw.ImageDraw, panel: Image.Image, box: Box) -> None:
         if panel.size != (box[2] - box[0], box[3] - box[1]):
             raise ValueError(f"panel is {panel.size}, tile is {box[2] - box[0]}x{box[3] - box[1]}")
-        canvas.paste(panel.convert("RGB"), box[:2])
-        draw.rectangle(box, outline=FRAME, width=max(1, self.tile // 200))
+        grey = canvas.mode == "L"
+        canvas.paste(panel if panel.mode == canvas.mode else panel.convert(canvas.mode), box[:2])
+        draw.rectangle(box, outline=grey_level(FRAME) if grey else FRAME, width=max(1, self.tile // 200))
 
     def _caption(self, draw: ImageDraw.ImageDraw, box: Box, text: str, face: ImageFont.FreeTypeFont) -> None:
         centre = ((box[0] + box[2]) / 2, box[3] + self._metrics["label"] / 2)
-        draw.text(centre, text, fill=INK, font=face, anchor="mm")
+        draw.text(centre, text, fill=grey_level(INK) if draw.im.mode == "L" else INK, font=face, anchor="mm")
 
 
 class Tile:
@@ -216,6 +223,34 @@ def grey_level(colour: tuple[int, int, int]) -> int:
     if not colour[0] == colour[1] == colour[2]:
         raise ValueError(f"{colour} is not a grey: a grey tile draws only neutral colours")
     return colour[0]
+
+
+def grey_panel(panel: Image.Image) -> Image.Image | None:
+    """``panel`` as one grey channel (mode "L") if it shows only neutral greys (it is "L", or an RGB panel
+    whose three channels agree), else None."""
+    if panel.mode == "L":
+        return panel
+    if panel.mode != "RGB":
+        return None
+    red, green, blue = panel.split()
+    if ImageChops.difference(red, green).getbbox() or ImageChops.difference(red, blue).getbbox():
+        return None
+    return red
+
+
+def grey_palette_image(image: Image.Image) -> Image.Image:
+    """A grey (mode "L") picture as the palette image (mode "P") the core writes for its RGB form
+    (``bench_core.palette_image``): the palette is the grey levels shown, ascending, and each pixel's index
+    its level's rank among them -- the same PNG, without reading three channels back."""
+    if image.mode != "L":
+        raise ValueError(f"a grey palette image is made from a mode L picture, not {image.mode}")
+    levels = sorted(level for _, level in image.getcolors(256))
+    rank = [0] * 256
+    for k, v in enumerate(levels):
+        rank[v] = k
+    result = image.point(rank)
+    result.putpalette(bytes(value for v in levels for value in (v, v, v)))
+    return result
 
 
 def colour_keys(pixels: np.ndarray) -> np.ndarray:
