@@ -51,6 +51,8 @@ singles it out among them, and a negative that alone is thin (or alone is not) i
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -62,7 +64,6 @@ from bench_core import Item, option_letters
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     LINE_ATTRIBUTES,
-    LineFigure,
     isolations,
     lookalike_pair,
 )
@@ -70,6 +71,7 @@ from bench_plugin_mindseye.balancing import SizePlannedTask, balanced_sizes
 from bench_plugin_mindseye.figure_checks import (
     LOOSE_APART,
     MIN_CROSSING_ANGLE,
+    QuickLineFigure,
     clearly_asymmetric,
     has_half_disc,
     legible_corners,
@@ -176,13 +178,75 @@ COSTLY = ("symmetric", "thin", "convex")
 def _turn_to(rng: np.random.Generator, figure: Figure, target: np.ndarray) -> tuple[float, float]:
     """An angle to turn the figure by, and how far its ink shape (``ink_shape``) then lies from ``target`` in units
     of SHAPE_SCALE: one at random of the angles on a grid of 2.5 degree steps within a unit of the target, else
-    the closest.  The shape repeats every quarter turn, so the quarter is drawn at random too."""
+    the closest.  The shape repeats every quarter turn, so the quarter is drawn at random too.  (``_negative``
+    takes these turns in two steps, ``_Turning``; this is what they are held to.)"""
     turns = rng.uniform(0.0, np.pi / 72) + np.arange(36) * np.pi / 72
     shapes = turned_ink_shapes([flatten(s, 0.05) for s in figure], turns)
     misfit = np.hypot.reduce((shapes - target) / SHAPE_SCALE, axis=1)
     close = np.flatnonzero(misfit <= 1.0)
     pick = int(close[rng.integers(len(close))]) if len(close) else int(np.argmin(misfit))
     return float(turns[pick] + rng.integers(4) * np.pi / 2), float(misfit[pick])
+
+
+def _turn_free_shape(polylines: Sequence[np.ndarray]) -> tuple[float, float]:
+    """The columns of ``ink_shape`` that no turn changes, its elongation and the log of the length over the spread,
+    in real arithmetic (``turned_ink_shapes`` has them in complex numbers: the same to rounding)."""
+    a = np.concatenate([p[:-1] for p in polylines])
+    b = np.concatenate([p[1:] for p in polylines])
+    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    length = np.hypot(bx - ax, by - ay)
+    total = float(length.sum())
+    cx = float((length * (ax + bx)).sum()) / (2 * total)
+    cy = float((length * (ay + by)).sum()) / (2 * total)
+    ux, uy, vx, vy = ax - cx, ay - cy, bx - cx, by - cy
+    real = float((length * (ux * ux - uy * uy + ux * vx - uy * vy + vx * vx - vy * vy)).sum())
+    imag = float((length * (2 * ux * uy + ux * vy + uy * vx + 2 * vx * vy)).sum())
+    polar = float((length * (ux * ux + uy * uy + ux * vx + uy * vy + vx * vx + vy * vy)).sum()) / 3
+    return math.hypot(real, imag) / 3 / polar, math.log(total) - math.log(polar / total) / 2
+
+
+#: How far ``_turn_free_shape``'s misfit bound is lowered to cover its rounding (many orders of magnitude more).
+_BOUND_SLACK = 1e-7
+
+
+@attrs.define
+class _Turning:
+    """``_turn_to`` in two steps: its random draws and a lower bound on the misfit when the figure is drawn (from
+    the columns of the ink shape that no turn changes), the best turn only when asked (``settle``).  A figure no
+    turn can bring within a unit of the target takes the closest turn, which needs no draw beyond the grid's
+    offset and the quarter, so the draws are those of ``_turn_to`` and so are the angle and misfit ``settle``
+    gives; a figure that might come within a unit is settled at once, exactly as ``_turn_to`` does it."""
+
+    lower: float
+    angle: float = 0.0
+    misfit: float | None = None
+    turns: np.ndarray | None = None
+    polylines: list[np.ndarray] | None = None
+    quarter: Any = None
+    target: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, rng: np.random.Generator, figure: Figure, target: np.ndarray) -> _Turning:
+        turns = rng.uniform(0.0, np.pi / 72) + np.arange(36) * np.pi / 72
+        polylines = [flatten(s, 0.05) for s in figure]
+        elongation, length = _turn_free_shape(polylines)
+        lower = max(0.0, math.hypot((elongation - target[0]) / SHAPE_SCALE[0],
+                                    (length - target[2]) / SHAPE_SCALE[2]) - _BOUND_SLACK)
+        if lower <= 1.0:  # some turn may come within a unit: ``_turn_to`` itself
+            shapes = turned_ink_shapes(polylines, turns)
+            misfit = np.hypot.reduce((shapes - target) / SHAPE_SCALE, axis=1)
+            close = np.flatnonzero(misfit <= 1.0)
+            pick = int(close[rng.integers(len(close))]) if len(close) else int(np.argmin(misfit))
+            return cls(lower, float(turns[pick] + rng.integers(4) * np.pi / 2), float(misfit[pick]))
+        return cls(lower, turns=turns, polylines=polylines, quarter=rng.integers(4), target=target)
+
+    def settle(self) -> None:
+        """The closest turn (``_turn_to`` with no turn within a unit)."""
+        if self.misfit is None:
+            shapes = turned_ink_shapes(self.polylines, self.turns)
+            misfit = np.hypot.reduce((shapes - self.target) / SHAPE_SCALE, axis=1)
+            pick = int(np.argmin(misfit))
+            self.angle, self.misfit = float(self.turns[pick] + self.quarter * np.pi / 2), float(misfit[pick])
 
 
 def _place(rng: np.random.Generator, figure: Figure, angle: float | None = None) -> Figure:
@@ -618,7 +682,7 @@ class RelationAbstraction(SizePlannedTask):
         if not all(legible_corners(s) for s in strokes):
             return None  # unclear corners or spikes
         polylines = [flatten(s, ARC_CHORD) for s in strokes]
-        measured = LineFigure(polylines)
+        measured = QuickLineFigure(polylines)
         wanted = sorted((k for k in want or {} if k in LINE_ATTRIBUTES), key=lambda k: k in COSTLY)
         if any(measured[k] != want[k] for k in wanted):  # the cheap ones first
             return None
@@ -647,7 +711,7 @@ class RelationAbstraction(SizePlannedTask):
             # where a stroke meets an arc, the arc's samples bend its tangent by up to a sample's angle (a few
             # degrees; the verifier takes the arc's own tangent): the angles there must come out alike with arcs
             # sampled twice as finely
-            fine = LineFigure([flatten(s, ARC_CHORD / 2) for s in strokes])
+            fine = QuickLineFigure([flatten(s, ARC_CHORD / 2) for s in strokes])
             if any(fine[k] != values[k] for k in ("acute", "obtuse", "angle", "right")):
                 return None
         return _Candidate(figure, strokes, polylines, {**values, "loose": loose}, family.removeprefix("fam_"))
@@ -667,8 +731,12 @@ class RelationAbstraction(SizePlannedTask):
         key = concept.attribute
         others = {k: v for k, v in want.items() if k != key}
         sources = near_families if near else concept.far
-        # (misfit, draw, program, family, angle to turn it by, the near miss's base)
-        pool: list[tuple[float, int, Figure, str, float, Figure | None]] = []
+        # (misfit, or while unsettled its lower bound; draw; the turn; program; family; the near miss's base).  The
+        # candidates are taken in the order of ``_turn_to``'s misfits (the draw breaking ties) without turning
+        # most of them: a candidate is settled when its lower bound comes first, then put back in its place
+        # (its misfit is no smaller), so only those measured, and those whose bound lies below a measured one's
+        # misfit, are ever turned.
+        pool: list[tuple[float, int, _Turning, Figure, str, Figure | None]] = []
         for attempt in range(NEGATIVE_ROUNDS):
             for draw in range(NEGATIVE_DRAWS):
                 family = sources[int(rng.integers(len(sources)))]
@@ -680,14 +748,19 @@ class RelationAbstraction(SizePlannedTask):
                     figure = concept.edit([s.copy() for s in base], rng, magnitude)
                     if figure is None:
                         continue
-                angle, misfit = _turn_to(rng, figure, target)
-                pool.append((misfit, attempt * NEGATIVE_DRAWS + draw, figure, family.__name__, angle,
-                             base if near else None))
-            pool.sort(key=lambda entry: entry[:2])
+                turning = _Turning.of(rng, figure, target)
+                key_value = turning.misfit if turning.misfit is not None else turning.lower
+                heapq.heappush(pool, (key_value, attempt * NEGATIVE_DRAWS + draw, turning, figure, family.__name__,
+                                      base if near else None))
             last = attempt == NEGATIVE_ROUNDS - 1
-            while pool and (last or pool[0][0] <= 1.0):  # close candidates first; all of them in the last round
-                _, _, figure, family, angle, base = pool.pop(0)
-                candidate = self._measure_placed(figure, _place(rng, figure, angle), family, others)
+            # close candidates first (no unsettled one is within a unit); all of them in the last round
+            while pool and (last or pool[0][0] <= 1.0):
+                _, number, turning, figure, family, base = heapq.heappop(pool)
+                if turning.misfit is None:
+                    turning.settle()
+                    heapq.heappush(pool, (turning.misfit, number, turning, figure, family, base))
+                    continue
+                candidate = self._measure_placed(figure, _place(rng, figure, turning.angle), family, others)
                 if candidate is None or (base is not None and self._measure(rng, base, family, want) is None):
                     continue  # unsound, or not the edit of a sound positive
                 value = candidate.attributes[key]
@@ -712,14 +785,21 @@ class RelationAbstraction(SizePlannedTask):
         to the figure's size, so scaling never changes them.  ``drawn`` receives the drawings of the last
         measurement, keyed by (figure, scale): those of the chosen scales are the panels."""
 
+        # every figure drawn at a scale once: (figure, scale) -> its drawing and features (the largest figure is
+        # drawn at scale 1 by the first measurement and, mostly, by the next)
+        seen: dict[tuple[int, float], tuple[Drawing, dict[str, float]]] = {}
+        extents = [float(np.ptp(np.vstack(f.polylines), axis=0).max()) for f in figures]
+
         def measure(scales: np.ndarray) -> list[dict[str, float]]:
             out = []
             drawn.clear()  # only the last measurement's drawings can be the ones chosen
             for k, (f, s) in enumerate(zip(figures, scales, strict=True)):
-                drawing = drawn[(k, float(s))] = Drawing.of(f.strokes, float(s), side)
-                tile = self._render(drawing, side)
-                pts = np.vstack(f.polylines)
-                out.append({**grey_features(tile), "reach": float(s) * float(np.ptp(pts, axis=0).max())})
+                at = (k, float(s))
+                if at not in seen:
+                    drawing = Drawing.of(f.strokes, float(s), side)
+                    seen[at] = drawing, {**grey_features(self._render(drawing, side)), "reach": float(s) * extents[k]}
+                drawn[at], features = seen[at]
+                out.append(dict(features))
             return out
 
         return balanced_sizes(rng, measure, len(figures), {"ink": 1.0, "extent": 2.0, "spread": 1.0}, rank, small_odd,

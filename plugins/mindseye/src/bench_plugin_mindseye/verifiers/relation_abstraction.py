@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, MultiPoint
+from shapely.geometry import LineString
 
 #: The attributes whose unique holder (or unique non-holder) would be an odd one out.
 VOCABULARY = ("closed", "convex", "curved", "symmetric", "lines", "thin", "acute", "obtuse", "angle", "crossing",
@@ -67,6 +67,10 @@ _THIN = (3.1, 3.6)  # aspect ratio of the smallest rectangle around the ink
 _REGULAR = (0.8, 1.25)  # max(side cv / 0.045, angle range / 6.5 degrees)
 _SYMMETRY_ZONES = (0.024, 0.028)  # reflected ink within the first matches, beyond the second misses
 _SYMMETRY_MISS = 0.05  # symmetric: at most this fraction misses the near zone (not: more misses the far one)
+
+
+#: Four floats as one record, compared field by field (a segment's ends, for sorting and searching).
+_QUAD = np.dtype([("x0", float), ("y0", float), ("x1", float), ("y1", float)])
 
 
 def _wrap(angle: float | np.ndarray) -> Any:
@@ -215,18 +219,39 @@ class FigureMeasure:
         #: which piece each segment of the dense polylines runs along (for the regions' boundaries)
         self._segment_owner = np.array(owners, dtype=int)
         ends = np.concatenate([np.stack([d[:-1], d[1:]], axis=1) for d in self.dense])
-        self._segments = shapely.STRtree(shapely.linestrings(ends))
-        #: the segment joining two vertices of the dense polylines, either way round (the first where two do)
-        self._segment_at: dict[tuple[float, ...], int] = {}
-        for g, (x0, y0, x1, y1) in enumerate(ends.reshape(-1, 4).tolist()):
-            self._segment_at.setdefault((x0, y0, x1, y1), g)
-            self._segment_at.setdefault((x1, y1, x0, y0), g)
+        #: the segments as lines, in a search tree made when ``_face_kind`` first needs one
+        self._ends, self._tree = ends, None
+        #: the segment joining two vertices of the dense polylines, either way round (the first where two do):
+        #: the ends of every segment forwards and backwards, sorted (stably, so of equal ends the first seen comes
+        #: first) for ``_segments_along``, and the segment each belongs to
+        quads = ends.reshape(-1, 4)
+        keys = np.stack([quads, quads[:, [2, 3, 0, 1]]], axis=1).reshape(-1, 4)
+        order = np.lexsort(keys.T[::-1])
+        self._keys = np.ascontiguousarray(keys[order]).view(_QUAD).ravel()
+        self._key_segment = (np.arange(len(keys)) // 2)[order]
         self.notes: list[str] = []
+        self._convex_hull: Any = None
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _ink(self) -> np.ndarray:
         """Points every 1/150 of the figure size along all its strokes."""
         return np.vstack(self.dense)
+
+    def _segments_along(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """For each edge from ``starts[i]`` to ``ends[i]``, the dense segment with exactly those ends (either way
+        round; the first of two), or -1."""
+        query = np.ascontiguousarray(np.hstack([starts, ends]), dtype=float).view(_QUAD).ravel()
+        at = np.searchsorted(self._keys, query)
+        inside = np.minimum(at, len(self._keys) - 1)
+        found = (at < len(self._keys)) & (self._keys[inside] == query)
+        return np.where(found, self._key_segment[inside], -1)
+
+    def _hull(self) -> Any:
+        """The convex hull of the ink points (made once; shapely's hull of their coordinates taken as one line,
+        which is the hull of the points, without a point geometry each)."""
+        if self._convex_hull is None:
+            self._convex_hull = shapely.convex_hull(shapely.linestrings(self._ink()))
+        return self._convex_hull
 
     def _join_kind(self, p: Piece, q: Piece, turn: float) -> str:
         """'same' (one straight line), 'smooth', 'corner' or UNDECIDED for the join of two pieces."""
@@ -423,12 +448,12 @@ class FigureMeasure:
         # the ring runs along the dense polylines: each edge belongs to the piece of the segment it lies on
         # an edge between two consecutive vertices of a dense polyline (the noding keeps them exactly) lies on
         # that segment; the others (at a crossing's node, along a carried stroke end) go to the nearest segment
-        at = self._segment_at
-        found = [at.get((x0, y0, x1, y1), -1) for (x0, y0), (x1, y1) in zip(ring.tolist(), nxt.tolist(), strict=True)]
-        segment = np.array(found, dtype=int)
+        segment = self._segments_along(ring, nxt)
         lost = np.flatnonzero(segment < 0)
         if len(lost):
-            nearest = self._segments.query_nearest(shapely.points(mids[lost]), all_matches=False)
+            if self._tree is None:
+                self._tree = shapely.STRtree(shapely.linestrings(self._ends))
+            nearest = self._tree.query_nearest(shapely.points(mids[lost]), all_matches=False)
             segment[lost[nearest[0]]] = nearest[1]
         owner = self._segment_owner[segment]
         # runs of ring edges along the same piece; a run shorter than a joint (a stroke end resting on
@@ -511,14 +536,12 @@ class FigureMeasure:
         """One closed outline with all its ink on its convex hull."""
         if not faces or parts != 1:
             return UNDECIDED if parts == UNDECIDED and faces else False
-        ink = self._ink()
-        hull = MultiPoint(ink).convex_hull
-        inside = shapely.distance(hull.exterior, shapely.points(ink)).max() / self.size
+        inside = _depth(self._ink(), self._hull()) / self.size
         return _band(float(inside), _CONVEX)
 
     def _thin(self) -> Any:
         """Long and narrow: the aspect ratio of the smallest rectangle around the ink."""
-        hull = np.asarray(MultiPoint(self._ink()).convex_hull.exterior.coords)
+        hull = np.asarray(self._hull().exterior.coords)
         edges = np.diff(hull, axis=0)
         norms = np.hypot(*edges.T)
         u = edges[norms > 1e-9] / norms[norms > 1e-9, None]
@@ -568,14 +591,16 @@ class FigureMeasure:
         near, far = (z * self.size for z in _SYMMETRY_ZONES)
         fine_cell, coarse_cell = self.size / 200.0, self.size / 100.0
         wide = far + 2 * reach * math.sin(math.radians(1.0)) + coarse_cell
-        fine_zones, fine_grid = _zones(marks, (near, far), fine_cell)
         (coarse_zone,), coarse_grid = _zones(marks, (wide,), coarse_cell)
         coarse = np.arange(0.0, 180.0, 2.0)
         screened = _misses(q, [coarse_zone], coarse_grid, coarse)[0]
         undecided = False
+        fine_zones = fine_grid = None  # made for the first axis the screen leaves open
         for k in np.argsort(screened):
             if screened[k] > _SYMMETRY_MISS:
                 break  # this axis, and every one after it, is clearly not a mirror within a degree
+            if fine_zones is None:
+                fine_zones, fine_grid = _zones(marks, (near, far), fine_cell)
             fine = coarse[k] + np.arange(-1.0, 1.0001, 0.1)
             near_miss, far_miss = _misses(q, fine_zones, fine_grid, fine)
             if near_miss.min() <= _SYMMETRY_MISS:
@@ -596,26 +621,53 @@ class FigureMeasure:
         return UNDECIDED if undecided else False
 
 
+def _depth(points: np.ndarray, hull: Any) -> float:
+    """The largest distance of ``points`` (all inside the convex polygon ``hull``) from its boundary.  Inside a
+    convex polygon a point's distance from the boundary is its least distance from the lines through the edges."""
+    ring = np.asarray(hull.exterior.coords)
+    a, edge = ring[:-1], np.diff(ring, axis=0)
+    norm = np.hypot(edge[:, 0], edge[:, 1])
+    a, edge, norm = a[norm > 0], edge[norm > 0], norm[norm > 0]
+    across = np.abs(np.outer(points[:, 1], edge[:, 0]) - np.outer(points[:, 0], edge[:, 1])
+                    - (a[:, 1] * edge[:, 0] - a[:, 0] * edge[:, 1])[None]) / norm[None]
+    return float(across.min(axis=1).max())
+
+
 def _discs(points: np.ndarray, width: int, height: int, radii: Sequence[float], centre: float) -> list[np.ndarray]:
     """For each radius (in cells), the flat boolean raster (``height`` x ``width`` cells) of the cells whose
     centres, at (i + ``centre``, j + ``centre``), lie within that radius of one of ``points`` (in cells)."""
-    reach = math.ceil(max(radii)) + 1
-    offsets = np.arange(-reach, reach + 1)
+    widest = max(radii)
+    dx, dy = _window(math.ceil(widest) + 1, widest)
     base = np.floor(points - centre).astype(np.int64)
-    # per point, the cells of a (2 reach + 1)^2 window: rows by dy, columns by dx; a cell's squared distance is
-    # the sum of its column's and its row's squares, so each axis is squared once
-    fx = (base[:, 0] + centre - points[:, 0])[:, None] + offsets[None]  # offsets of the cell centres from the points
-    fy = (base[:, 1] + centre - points[:, 1])[:, None] + offsets[None]
-    square = ((fx * fx)[:, None, :] + (fy * fy)[:, :, None]).reshape(len(points), -1)
-    cx, cy = base[:, 0, None] + offsets[None], base[:, 1, None] + offsets[None]
-    inside = (((cx >= 0) & (cx < width))[:, None, :] & ((cy >= 0) & (cy < height))[:, :, None]).reshape(len(points), -1)
-    flat = ((cy * width)[:, :, None] + cx[:, None, :]).reshape(len(points), -1)
+    # per point, the cells of its window that can lie within the largest radius (``_window``)
+    fx = (base[:, 0] + centre - points[:, 0])[:, None] + dx[None]  # offsets of the cell centres from the points
+    fy = (base[:, 1] + centre - points[:, 1])[:, None] + dy[None]
+    square = fx * fx + fy * fy
+    cx, cy = base[:, 0, None] + dx[None], base[:, 1, None] + dy[None]
+    keep = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height) & (square <= widest * widest)
+    flat, square = (cy * width + cx)[keep], square[keep]
     out = []
     for r in radii:
         raster = np.zeros(width * height, dtype=bool)
-        raster[flat[inside & (square <= r * r)]] = True
+        raster[flat[square <= r * r]] = True
         out.append(raster)
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def _window(reach: int, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The cell offsets (columns, rows) of a (2 reach + 1)^2 window about a point's cell that can hold a cell centre
+    within ``radius`` of the point: the centre of the cell at offset o lies o - f from the point along an axis,
+    with f in [0, 1) (a millionth wider, for rounding), so no nearer than the interval's least magnitude."""
+    offsets = np.arange(-reach, reach + 1)
+    least = np.where(offsets <= 0, -offsets, offsets - 1).astype(float) - 1e-6
+    least = np.maximum(least, 0.0)
+    near = least[None, :] ** 2 + least[:, None] ** 2 <= radius * radius  # rows by dy, columns by dx
+    rows, columns = np.nonzero(near)
+    dx, dy = offsets[columns], offsets[rows]
+    dx.flags.writeable = False
+    dy.flags.writeable = False
+    return dx, dy
 
 
 def _zones(points: np.ndarray, radii: Sequence[float],
@@ -840,17 +892,21 @@ def drawing_failures(image: Any, scene: Mapping[str, Any]) -> list[str]:
     whose centre line is not dark along its length (a missing stroke), ink further than half the stroke
     width (plus ``_SPREAD``) from every recorded stroke (an extra stroke, or a figure drawn elsewhere), or a
     light pixel ``_INSET`` inside a recorded stroke's edge (a short gap, or a stroke moved by a pixel or two)."""
-    rgb = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
-    grey = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])  # the darkest channel
+    rgb_image = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = rgb_image.size
     side = int(scene["tile"])
     failures = []
     for k, (box, description) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True)):
         letter = chr(ord("A") + k)
         left, top, right, bottom = (int(v) for v in box)
-        tile = grey[top:bottom, left:right]
-        if tile.shape != (side, side):
+        # the pixels the array slice [top:bottom, left:right] of the whole image would hold, cut from the image
+        # alone (a box that slice would cut short, or wrap, is not a panel)
+        rows, columns = range(height)[top:bottom], range(width)[left:right]
+        if (len(rows), len(columns)) != (side, side):
             failures.append(f"panel {letter}: box {box} is not {side} pixels square")
             continue
+        rgb = np.asarray(rgb_image.crop((columns.start, rows.start, columns.stop, rows.stop)))
+        tile = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2])  # the darkest channel
         _, _, allowed, inner = _masks(description, side)
         stray = (tile[_FRAME:-_FRAME, _FRAME:-_FRAME] < _INK_LEVEL) & ~allowed[_FRAME:-_FRAME, _FRAME:-_FRAME]
         if int(stray.sum()) > _STRAY:
