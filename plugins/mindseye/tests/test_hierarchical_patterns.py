@@ -254,8 +254,9 @@ def test_a_figure_drawn_with_one_part_changed_fails(how, size):
     for index in range(4):
         built = _build(32, index, size=size)
         _, shown = built.problem.structure
-        tiles = [np.asarray(built.images[0].crop(tuple(box)), dtype=int)
-                 for box in built.item.metadata["scene"]["option_boxes"]]
+        picture = built.images[0].convert("RGB")  # as drawn (the render may hand over a palette image)
+        boxes = built.item.metadata["scene"]["option_boxes"]
+        tiles = [np.asarray(picture.crop(tuple(box)), dtype=int) for box in boxes]
         for k in (_valid_index(built), "ABCD".index(built.item.answer)):
             redrawn = list(shown)
             redrawn[k] = attrs.evolve(shown[k], content=_changed_part(shown[k].content, how))
@@ -522,8 +523,9 @@ def _screened_matched(side, first, hidden, draw):
 
 def test_matched_draws_only_the_candidates_its_geometry_screen_lets_through(monkeypatch):
     """``_matched`` takes the figure ``_screened_matched`` takes and hands back its drawing, while drawing only the
-    target and the candidates that pass the screen (fewer than it sees)."""
-    side = 271
+    target and the candidates that pass the screen (fewer than it sees), on panels it measures at their own side
+    (``MATCH_SIDE``; a larger one takes the same figure, ``test_hp_match_side``)."""
+    side = hpe.MATCH_SIDE
     drawn = Counter()
     real_draw = hpe._draw_box
 

@@ -183,15 +183,15 @@ def _maps(parts: _Parts, root: int, target: int, reference: int | None) -> list[
         return [((x[1] - x[0]) / (r[1] - r[0]), x[0] - (x[1] - x[0]) / (r[1] - r[0]) * r[0]),
                 ((x[0] - x[1]) / (r[1] - r[0]), x[1] - (x[0] - x[1]) / (r[1] - r[0]) * r[0])]
     if code >= 3:
-        out = []
+        # every cyclic shift of the target's corners at once, one row per shift (row k: the corners rolled back
+        # by k, ``np.roll(x, -k)``): the least-squares similarity of the root onto each, kept where it fits
         rc = r - r.mean()
-        for shift in range(code):
-            xs = np.roll(x, -shift)
-            a = complex(np.sum((xs - xs.mean()) * rc.conj()) / np.sum(np.abs(rc) ** 2))
-            b = complex(xs.mean() - a * r.mean())
-            if np.abs(a * r + b - xs).max() < TOLERANCE:
-                out.append((a, b))
-        return out
+        shifted = x[_shifts(code)]
+        middle = shifted.mean(axis=1)
+        a = ((shifted - middle[:, None]) * rc.conj()).sum(axis=1) / np.sum(np.abs(rc) ** 2)
+        b = middle - a * r.mean()
+        fits = np.abs(a[:, None] * r + b[:, None] - shifted).max(axis=1) < TOLERANCE
+        return [(complex(a[k]), complex(b[k])) for k in np.flatnonzero(fits).tolist()]
     rho = parts.radius[target] / parts.radius[root]
     c_root, c_target = parts.centre[root], parts.centre[target]
     if reference is None:  # every circle is concentric with the root: the direction does not matter
@@ -208,6 +208,14 @@ def _maps(parts: _Parts, root: int, target: int, reference: int | None) -> list[
         a = rho * (reach / arm) / abs(reach / arm)
         out.append((complex(a), complex(c_target - a * c_root)))
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _shifts(n: int) -> np.ndarray:
+    """Row k: the indices (k, k + 1, ..., k - 1) mod n of the corners of an n-gon rolled back by k (read-only)."""
+    table = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
+    table.setflags(write=False)
+    return table
 
 
 def _levels(acts: Sequence[np.ndarray], root: int, count: int) -> int:
@@ -521,8 +529,13 @@ def _near_both(points: np.ndarray, inner_points: np.ndarray, side: int, inner: f
         np.subtract(left + (dx + 0.5), x, out=row)  # the whole number cx plus a half, less x
     np.square(across, out=across)
     origin = ((base[:, 1] + pad) * wide + base[:, 0] + pad).astype(np.int32)
-    columns = np.array(steps, dtype=np.int32)[:, None]
+    # each point's pixel at every column offset (row offset nil), made once: a row offset adds dy * wide to the
+    # pixels it marks
+    cells = origin[None, :] + np.array(steps, dtype=np.int32)[:, None]
     outer_limit, inner_limit = outer * outer, inner * inner
+    # the column offsets whose pixel centres can lie within ``inner`` of a point (at least |dx| - 0.5 away)
+    reach = min(int(np.floor(inner + 0.5)), span) if inner > 0 else 0
+    near_columns = slice(span - reach, span + reach + 1)
     for dy in steps:
         nearest = max(abs(dy) - 0.5, 0.0)  # the least distance from a point to this row's pixel centres
         if nearest > outer:
@@ -531,15 +544,21 @@ def _near_both(points: np.ndarray, inner_points: np.ndarray, side: int, inner: f
         if nearest + 1.0 > outer:  # a row at the circle's rim: only some points reach it
             live = np.flatnonzero(down <= outer_limit)
             d2 = across[:, live] + down[None, live]
-            where = origin[None, live] + (columns + dy * wide)
+            at = cells[:, live]
             flagged = inner_points[None, live]
         else:
             d2 = across + down[None, :]
-            where = origin[None, :] + (columns + dy * wide)
+            at = cells
             flagged = inner_points[None, :]
-        grids[1][where[d2 <= outer_limit]] = True
-        if inner > 0:
-            grids[0][where[(d2 <= inner_limit) & flagged]] = True
+        # the marked pixels picked by their flat places (``take`` of ``flatnonzero``: what boolean indexing
+        # gives, in less time)
+        hit = at.take(np.flatnonzero(d2 <= outer_limit))
+        hit += dy * wide
+        grids[1][hit] = True
+        if inner > 0 and nearest <= inner:  # a row further than ``inner`` from every point holds no inner pixel
+            hit = at[near_columns].take(np.flatnonzero((d2[near_columns] <= inner_limit) & flagged))
+            hit += dy * wide
+            grids[0][hit] = True
     return tuple(g.reshape(wide, wide)[pad:pad + side, pad:pad + side].copy() for g in grids)
 
 
