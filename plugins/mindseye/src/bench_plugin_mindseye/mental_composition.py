@@ -806,7 +806,8 @@ class MentalComposition(MindsEyeTask):
         worked out together first, for both)."""
         metadata = item.metadata
         verifier.prepare(metadata.get("scene") if isinstance(metadata, Mapping) else None)
-        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0])
+        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
+                                                                      prepared=True)
 
 
 TASK = MentalComposition()

@@ -30,6 +30,7 @@ outline width it was drawn with; ``verifiers.mental_rotation`` solves and checks
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -195,6 +196,14 @@ def twist_end_arm(chain: np.ndarray, first: bool, quarter_turns: int) -> np.ndar
     return twisted[::-1] if first else twisted
 
 
+@functools.cache
+def _turn(axis: str, degrees: int) -> np.ndarray:
+    """``raster3d.rotation`` of one of the few (axis, angle) pairs poses use, made once (read-only: shared)."""
+    matrix = raster3d.rotation(axis, degrees)
+    matrix.flags.writeable = False
+    return matrix
+
+
 def random_pose(rng: np.random.Generator, axes: int, angles: str) -> tuple[np.ndarray, list[list[Any]]]:
     """A rotation about ``axes`` distinct world axes (applied x, then y, then z), each by an angle from the
     set; with 2-3 axes, compositions that reduce to a turn about a single axis are redrawn (so the knob means
@@ -207,7 +216,7 @@ def random_pose(rng: np.random.Generator, axes: int, angles: str) -> tuple[np.nd
             continue
         matrix = np.eye(3)
         for a, d in zip(chosen, degrees, strict=True):
-            matrix = raster3d.rotation("xyz"[a], d) @ matrix
+            matrix = _turn("xyz"[a], d) @ matrix
         if axes > 1 and (np.abs(np.diag(matrix) - 1) < 1e-9).any():
             continue
         return matrix, [["xyz"[a], d] for a, d in zip(chosen, degrees, strict=True)]

@@ -225,8 +225,14 @@ def cube_visibility(voxels: np.ndarray, matrix: np.ndarray, side: int, camera: C
         lo = np.where(flat[:, None, None], np.where(outside, np.inf, -np.inf), lo)
         hi = np.where(flat[:, None, None], np.where(outside, -np.inf, np.inf), hi)
     first, last = lo.max(axis=0), hi.min(axis=0)
-    covered = xs >= first[:, :, None]
-    covered &= xs <= last[:, :, None]
+    # the columns whose centre lies in [first, last] run from ``start`` to ``stop`` (the centres ``xs`` never
+    # decrease), so the pixel tests are made on column numbers
+    kind = np.int16 if side < 2**15 else np.int64
+    start = np.searchsorted(xs, first.ravel(), side="left").astype(kind).reshape(first.shape)
+    stop = np.searchsorted(xs, last.ravel(), side="right").astype(kind).reshape(last.shape)
+    columns = np.arange(side, dtype=kind)
+    covered = columns >= start[:, :, None]
+    covered &= columns < stop[:, :, None]
     counts = np.zeros(len(voxels), dtype=np.int64)
     taken = covered[0].copy()
     counts[order[0]] = np.count_nonzero(taken)
@@ -320,10 +326,10 @@ def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, 
     whole-window steps; ``_zbuffer_by_face`` is the same fill worked out face by face.
 
     ``painter`` (a depth per face, larger nearer) paints the faces far to near instead, each over what is
-    there, without depths: for meshes whose ``centres`` allow it (``Mesh.centres``)."""
+    there, without depths, all faces at once (``_painted``): for meshes whose ``centres`` allow it
+    (``Mesh.centres``)."""
     r0, r1, c0, c1 = window
     px, py, depth, ncam = seen
-    zbuf = np.full((r1 - r0, c1 - c0), -np.inf, dtype=np.float32)
     ids = np.full((r1 - r0, c1 - c0), 0 if shifted else -1, dtype=np.uint8 if shifted else np.int32)
     front = np.flatnonzero(ncam[:, 2] >= 1e-4)  # back faces and faces seen edge-on are skipped
     if not len(front):
@@ -347,7 +353,11 @@ def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, 
     starts = np.cumsum(height) - height
     rows = by0[owner] + np.arange(len(owner)) - np.repeat(starts, height) + 0.5
     left, right = _face_spans(fx, fy, owner, rows)
+    if painter is not None:
+        return _painted(ids, labels, owner, (rows - 0.5).astype(np.int64) - r0, left, right, bx0[owner], bx1[owner],
+                        c0)
     # the depth plane n.(p - p0) = 0 in camera space, written in pixel coordinates
+    zbuf = np.full((r1 - r0, c1 - c0), -np.inf, dtype=np.float32)
     n = ncam[front]
     a = -n[:, 0] / (n[:, 2] * pix)
     b = n[:, 1] / (n[:, 2] * pix)
@@ -360,11 +370,6 @@ def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, 
         s, e = int(starts[j]), int(starts[j] + height[j])
         x0, x1, y0, y1 = int(bx0[j]) - c0, int(bx1[j]) - c0, int(by0[j]) - r0, int(by1[j]) - r0
         cols = xs[x0:x1]
-        if painter is not None:
-            win = cols >= left[s:e]
-            win &= cols <= right[s:e]
-            np.copyto(ids[y0:y1, x0:x1], int(labels[j]), where=win)
-            continue
         z = a32[j] * cols + row_depth[s:e]
         window_z = zbuf[y0:y1, x0:x1]
         win = cols >= left[s:e]
@@ -373,6 +378,39 @@ def _zbuffer(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, 
         np.copyto(window_z, z, where=win)
         np.copyto(ids[y0:y1, x0:x1], int(labels[j]), where=win)
     return ids
+
+
+def _painted(ids: np.ndarray, labels: np.ndarray, owner: np.ndarray, row: np.ndarray, left: np.ndarray,
+             right: np.ndarray, lo: np.ndarray, hi: np.ndarray, c0: int) -> np.ndarray:
+    """``_zbuffer``'s painting far to near, all faces at once: the window's map (``ids``: its shape, type and
+    background) with every face's covered pixels given its label, a face painted later over an earlier one.
+    Each entry is one pixel row of a face (``owner``, the faces in painting order; ``row`` in the window) whose
+    pixel centres from ``left`` to ``right`` (float32) within the face's box columns ``lo`` .. ``hi`` (panel
+    columns, end excluded; the window starts at column ``c0``) it covers: one run of columns, since a pixel centre
+    ``c + 0.5`` (exact in float32) lies in [left, right] iff ``c`` lies in [ceil(left - 0.5), floor(right - 0.5)]
+    (exact in float64).  The window's pixels, read row after row, are cut where runs start and end into stretches
+    that the same runs cover; each stretch goes to the last face painted among the runs over it (none: the
+    background), and the stretches are laid out in one go."""
+    height, width = ids.shape
+    first = np.maximum(np.ceil(left.astype(float) - 0.5), lo)
+    last = np.minimum(np.floor(right.astype(float) - 0.5), hi - 1)
+    full = first <= last  # False for rows the face does not cross (inf bounds)
+    if not full.any():
+        return ids
+    at = row[full] * width - c0  # columns are the panel's, the window's start at c0
+    starts = at + first[full].astype(np.int64)
+    ends = at + last[full].astype(np.int64) + 1
+    owner = owner[full]
+    places = np.sort(np.concatenate([[0, height * width], starts, ends]))
+    places = places[np.concatenate([[True], places[1:] != places[:-1]])]
+    a, b = np.searchsorted(places, starts), np.searchsorted(places, ends)  # runs cover stretches a .. b - 1
+    spans = b - a
+    stretch = np.repeat(a - np.cumsum(spans) + spans, spans) + np.arange(int(spans.sum()))
+    last_face = np.full(len(places) - 1, -1, dtype=np.int64)
+    np.maximum.at(last_face, stretch, np.repeat(owner, spans))
+    values = np.concatenate([[ids.flat[0]], labels]).astype(ids.dtype)
+    painted = np.repeat(values[last_face + 1], np.diff(places))
+    return painted.reshape(height, width)
 
 
 def _zbuffer_by_face(mesh: Mesh, seen: Screen, pix: float, window: tuple[int, int, int, int]) -> np.ndarray:
@@ -424,11 +462,14 @@ def _face_spans(fx: np.ndarray, fy: np.ndarray, owner: np.ndarray, rows: np.ndar
     slanted = np.abs(dy) > 1e-12  # a padded corner's zero-length edge never spans a row
     slope = (gx - fx) / np.where(slanted, dy, 1.0)
     low, high = np.minimum(fy, gy), np.maximum(fy, gy)
+    # edge by edge, each face's values of that edge looked up for its rows (a gather from one contiguous row)
+    fx, fy, slope, low, high = (np.ascontiguousarray(a.T) for a in (fx, fy, slope, low, high))
+    slanted = np.ascontiguousarray(slanted.T)
     left = np.full(len(rows), np.inf)
     right = np.full(len(rows), -np.inf)
-    for k in range(fx.shape[1]):
-        cross = fx[owner, k] + (rows - fy[owner, k]) * slope[owner, k]
-        spans = (rows >= low[owner, k]) & (rows <= high[owner, k]) & slanted[owner, k]
+    for k in range(fx.shape[0]):
+        cross = fx[k].take(owner) + (rows - fy[k].take(owner)) * slope[k].take(owner)
+        spans = (rows >= low[k].take(owner)) & (rows <= high[k].take(owner)) & slanted[k].take(owner)
         np.minimum(left, np.where(spans, cross, np.inf), out=left)
         np.maximum(right, np.where(spans, cross, -np.inf), out=right)
     return left.astype(np.float32), right.astype(np.float32)
@@ -569,8 +610,12 @@ def render(mesh: Mesh, side: int, scale: float, supersample: int = SUPERSAMPLE, 
     drawn.putpalette(palette.tobytes())
     # the palette entries the panel shows, and the box (left, top, right, bottom) outside which it is all
     # background, for ``compose`` (which counts them itself where that box reaches the panel's frame)
-    counts = np.bincount(part.ravel(), minlength=len(palette))
-    drawn.info[_SHOWN_KEY] = (np.union1d(np.flatnonzero(counts), [0]), (c0 // ss, r0 // ss, c1 // ss, r1 // ss),
+    # (a histogram of the indices, all below len(palette): their bincount, faster)
+    indices = Image.frombuffer("L", part.shape[::-1], part.tobytes(), "raw", "L", 0, 1)
+    counts = np.array(indices.histogram()[:len(palette)], dtype=np.int64)
+    shows = counts > 0
+    shows[0] = True
+    drawn.info[_SHOWN_KEY] = (np.flatnonzero(shows), (c0 // ss, r0 // ss, c1 // ss, r1 // ss),
                               counts, part)
     return Render(drawn, index, faces)
 
@@ -589,13 +634,15 @@ def _box_steps(index: np.ndarray, outline: np.ndarray, ss: int, solid: int) -> n
     lines = outline.view(np.uint8)
     off = lines * np.uint8(255)  # outline pixels never the least
     off |= index
-    first = off[0::ss, 0::ss].copy()
-    inked = lines[0::ss, 0::ss].copy()
-    for i in range(ss):
-        for j in range(ss):
-            if i or j:
-                np.minimum(first, off[i::ss, j::ss], out=first)
-                inked += lines[i::ss, j::ss]
+    # the rows of each block first (whole rows at a time), then its columns
+    least, lined = np.minimum(off[0::ss], off[1::ss]), lines[0::ss] + lines[1::ss]
+    for i in range(2, ss):
+        np.minimum(least, off[i::ss], out=least)
+        lined += lines[i::ss]
+    first, inked = np.minimum(least[:, 0::ss], least[:, 1::ss]), lined[:, 0::ss] + lined[:, 1::ss]
+    for j in range(2, ss):
+        np.minimum(first, least[:, j::ss], out=first)
+        inked += lined[:, j::ss]
     count = ss * ss
     out = inked * np.uint8(solid)  # below 256: the palette holds (solid * count + 1) entries at most
     out += first  # wraps only where every pixel is outline (first is then 255), set next
@@ -743,6 +790,10 @@ class _Plane(NamedTuple):
     shown: list[int]
     inner: list[tuple[int, int, int, int]]
     corners: list[tuple[int, int]]
+    #: the level of the canvas's margin, most of it, and where (flat) and in which level it shows another
+    common: int
+    marks: np.ndarray
+    marked: np.ndarray
 
 
 _PLANES: dict[tuple, _Plane] = {}
@@ -786,7 +837,10 @@ def _plane(layout, captions: tuple[str, ...], labels: tuple[str, ...]) -> _Plane
             raise ValueError("the layout draws colours: the caption plane must be grey")
         grey = green.point(list(_caption_table()))
         levels = np.flatnonzero(grey.histogram())
-        _PLANES[key] = _Plane(grey, levels, shown, inner, corners)
+        flat = np.asarray(grey).ravel()
+        common = int(flat[0])  # the margin's level: any level would do, this one leaves few marks
+        marks = np.flatnonzero(flat != common)
+        _PLANES[key] = _Plane(grey, levels, shown, inner, corners, common, marks, flat[marks])
     return _PLANES[key]
 
 
@@ -851,7 +905,11 @@ def compose(layout, query: Sequence[Image.Image], options: Sequence[Image.Image]
         return _compose_rgb(plane, panels)
     table = np.zeros(256, dtype=np.uint8)
     table[plane.levels] = np.searchsorted(keys, grey_keys)
-    canvas = plane.grey.point(table.tolist())
+    # the plane's levels turned into palette indices (``plane.grey.point(table)``, written where it is not the
+    # common level only)
+    mapped = np.full(plane.grey.width * plane.grey.height, table[plane.common], dtype=np.uint8)
+    mapped[plane.marks] = table[plane.marked]
+    canvas = Image.frombytes("L", plane.grey.size, mapped.tobytes())
     for (crop, local), (q0, r0, _, _), (left, top) in zip(crops, plane.inner, plane.corners, strict=True):
         mapped = np.minimum(np.searchsorted(keys, local), len(keys) - 1)  # entries the panel does not show: any
         table = np.zeros(256, dtype=np.int64)

@@ -382,12 +382,24 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     return drawing(description, side).rgb
 
 
-def pixel_failures(scene: Mapping[str, Any], image: Any) -> list[str]:
+def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the silhouette, inside each
     clearly visible face of the net or the solid its recorded colour (shaded as recorded on solids), and no small
     mark (``scene_mark_failures``).  A sector net's outline is drawn inside its rim, where the sketch does not
-    place it to a pixel, so on it only the paper around the net is checked for marks."""
-    prepare(scene)
+    place it to a pixel, so on it only the paper around the net is checked for marks.  ``prepared``: ``prepare``
+    has just been run on this scene."""
+    if not prepared:
+        prepare(scene)
     panels = scene_panels(scene, image, "the net")
-    return scene_pixel_failures(panels, scene["tile"], lambda description, side: (drawing(description, side), None),
-                                marker)
+    # each panel's memo key written once for the checks below (``drawing``, ``marker``), by the description's
+    # identity: the scene holds every description for the length of this call
+    keys = {id(panel.description): json.dumps(panel.description, sort_keys=True) for panel in panels}
+
+    def sketched(description: Mapping[str, Any], side: int) -> tuple[Drawing, None]:
+        return _drawing(keys[id(description)], side), None
+
+    def marked(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, bool]:
+        key = keys[id(description)]
+        return _drawing(key, side), _paper(key, side), description.get("net") != "sector"
+
+    return scene_pixel_failures(panels, scene["tile"], sketched, marked)

@@ -232,12 +232,6 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     return drawing(description, side)[0].rgb
 
 
-def _sketcher(description: Mapping[str, Any], side: int) -> tuple[Drawing, Any]:
-    sketched, owners = drawing(description, side)
-    colours = description["colours"]
-    return sketched, lambda f: f"a face of cube {owners[f] + 1} (colour {colours[owners[f]]})"
-
-
 def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the object's silhouette, on each
     clearly visible cube face that cube's recorded colour under the recorded light, and no small mark: every
@@ -246,4 +240,17 @@ def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False)
     if not prepared:
         prepare(scene)
     panels = scene_panels(scene, image, "the original")
-    return scene_pixel_failures(panels, scene["tile"], _sketcher, marker)
+    # each panel's memo key written once for the checks below (``drawing``, ``marker``), by the description's
+    # identity: the scene holds every description for the length of this call
+    keys = {id(panel.description): _key(panel.description) for panel in panels}
+
+    def sketched(description: Mapping[str, Any], side: int) -> tuple[Drawing, Any]:
+        drawn, owners = _drawing(keys[id(description)], side)
+        colours = description["colours"]
+        return drawn, lambda f: f"a face of cube {owners[f] + 1} (colour {colours[owners[f]]})"
+
+    def marked(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, bool]:
+        key = keys[id(description)]
+        return _drawing(key, side)[0], _paper(key, side), True
+
+    return scene_pixel_failures(panels, scene["tile"], sketched, marked)
