@@ -794,11 +794,16 @@ def _nuisance_tiles():
 
 
 def test_a_drawing_reduces_only_the_blocks_its_strokes_reach():
-    """``_drawing`` reduces only the supersampled blocks around the strokes and leaves the rest white: the same
-    pixels as reducing the whole supersampled tile, for figures at their place, moved by fractions of a pixel and
-    pushed over the tile's edge, at both canvases' tile sides."""
-    from bench_plugin_mindseye.layout import INK, grey_level
+    """``_drawing`` draws on a canvas covering only the supersampled blocks around the strokes and leaves the rest
+    white: the pixels of drawing the strokes (a wide line per polyline, a disc at each corner inside it) on the
+    whole supersampled tile and reducing it, for figures at their place,
+    moved by fractions of a pixel and pushed over the tile's edge, at both canvases' tile sides -- but for the
+    rare pixel where the rasteriser rounds a coordinate moved by the canvas's corner the other way (a pixel or
+    three of one figure in a hundred, by one supersampled pixel's share of the ink, 26 grey levels)."""
+    from bench_plugin_mindseye.layout import INK, SUPERSAMPLE, grey_level
 
+    share = math.ceil((255 - grey_level(INK)) / SUPERSAMPLE**2)
+    differing = []
     for _, stimulus in STIMULI[:6]:
         for option in stimulus.options:
             for dx in (0.0, 0.0123, 0.3):
@@ -808,11 +813,17 @@ def test_a_drawing_reduces_only_the_blocks_its_strokes_reach():
                     record = ss.TASK.describe(figure, side)
                     tile = Tile(side, grey=True)
                     width = max(1, round(record["stroke"] * tile.scale))
+                    radius = width / 2 - 1
                     for line in record["polylines"]:
-                        tile.draw.line([tile.px(x, y) for x, y in line], fill=grey_level(INK), width=width,
-                                       joint="curve")
-                    whole = tile.image.reduce(tile.supersample)
-                    assert ss.TASK._drawing(figure, side).tobytes() == whole.tobytes()
+                        points = [tile.px(x, y) for x, y in line]
+                        tile.draw.line(points, fill=grey_level(INK), width=width)
+                        for x, y in points[1:-1]:
+                            tile.draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=grey_level(INK))
+                    whole = np.asarray(tile.image.reduce(tile.supersample), dtype=int)
+                    gap = np.abs(np.asarray(ss.TASK._drawing(figure, side), dtype=int) - whole)
+                    assert gap.max() <= share
+                    differing.append(int(np.count_nonzero(gap)))
+    assert max(differing) <= 4 and sum(d > 0 for d in differing) <= 0.05 * len(differing)
 
 
 def test_grey_features_and_ink_mean_are_the_rgb_measures():
@@ -850,3 +861,16 @@ def test_an_option_is_drawn_once_and_handed_out_as_a_copy():
     moved = attrs.evolve(fresh, shift=(0.01, 0.0))
     assert not moved.drawings
     assert ss.TASK.draw_option(moved, SIDE).tobytes() == ss.TASK._drawing(moved, SIDE).convert("RGB").tobytes()
+
+
+def test_render_is_the_base_class_composite_of_the_drawn_options():
+    """``render`` hands the base class's compositing the grey drawings themselves: the same image as the base
+    class makes of the RGB panels ``draw_option`` gives (a palette image of the same pixels and palette)."""
+    from bench_plugin_mindseye.base import MindsEyeTask
+
+    for seed, index in ((1, 0), (2, 3)):
+        job = plan(TASK, {}, seed, index + 1)[index]
+        built = build_item(_HOST, TASK, seed, index, job.params, job.suffix, verify=False)
+        (ours,), (base,) = ss.TASK.render(built.problem), MindsEyeTask.render(ss.TASK, built.problem)
+        assert ours.mode == base.mode == "P"
+        assert ours.tobytes() == base.tobytes() and ours.getpalette() == base.getpalette()

@@ -36,7 +36,11 @@ stroke length or box area stands out.  The rest follows from the rule and is und
   like the answer letter (``_sizes``), so neither points at the answer (largest, smallest, median, most
   atypical) more often than at any other figure.
 
-Every panel is drawn from its scene description (``describe``: strokes quantised to 1e-4 tile units).  The
+Every panel is drawn from its scene description (``describe``: strokes quantised to 1e-4 tile units; wide lines
+with a round disc at every corner, ``draw_strokes``).  The generator rejects early and draws in bulk where it can
+without changing what it accepts: the odd figure's candidates are drawn and screened for elongation in batches
+(``odd_figures``), a set of conformers that cannot follow the size order is turned down before the odd figure is
+drawn (``may_fit``, on sizes worked out from the strokes, ``base_features``).  The
 generator checks its figures on their vertices (conformers have no symmetry beyond the intended one, the odd
 figure has none at all, by a clear margin).  Verify works from the record and the pixels alone
 (``verifiers.symmetric_structures``): it finds each figure's mirror axes and turns from the recorded strokes
@@ -49,19 +53,19 @@ import cmath
 import functools
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 import shapely
-from PIL import Image
+from PIL import Image, ImageDraw
 from shapely.geometry import MultiLineString
 
-from bench_core import GenerationError, Item, ItemRandom
+from bench_core import GenerationError, Item, ItemRandom, Problem, option_letters
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import Choices, MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import BACKGROUND, INK, SUPERSAMPLE, Tile, grey_level
+from bench_plugin_mindseye.layout import BACKGROUND, INK, SUPERSAMPLE, grey_level, grey_palette_image
 from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -107,10 +111,11 @@ SIZE_DRAWS = 64
 ELONGATION_MATCH = 0.02
 ELONGATION_CAP = 0.93
 ODD_DRAWS = 20
-#: Draws of the four figures an item may take (each a few hundredths of a second).  The hardest cell (bent last
-#: stroke, eight strokes, the odd figure the smallest) took 5.3 draws on average and at most 26 over 100 items
-#: (25 per symmetry type), about one success in six draws, so a failure within DRAWS has odds near 1e-30;
-#: ``GenerationError`` then.
+#: Draws of the four figures an item may take (each at most a few hundredths of a second; a draw whose conformers
+#: cannot follow the size order ends before the odd figure is drawn, ``may_fit``).  The hardest cell (bent last
+#: stroke, eight strokes, the odd figure the smallest) took 3.7 draws on average and at most 16 over 100 items
+#: (25 per symmetry type; 5.3 and 26 before version 0.2.3 counted fewer, costlier draws), about one success in
+#: four draws, so a failure within DRAWS has odds far below 1e-30; ``GenerationError`` then.
 DRAWS = 400
 LENGTH = (0.75, 1.25)  # stroke length range, path units
 #: The odd four-fold figure's ink is isotropic within this (``second_moment``; rendering alone leaves about
@@ -398,7 +403,7 @@ def symmetry_audit(polylines: Sequence[np.ndarray], kind: str | None, orientatio
     which = np.array([round(2.0 * float(axes_left[k])) if k < len(axes_left) else
                       _FINE_COUNT + _TURNS.index(other_turns[k - len(axes_left)]) for k in closest])
     sure = _exact_bounds(v, centre, segments_of(polylines), which) >= DRAWN_MARGIN
-    lines = MultiLineString([p.tolist() for p in polylines])
+    lines = MultiLineString([p.tolist() for p in polylines]) if not sure.all() else None
     for k in closest[~sure]:
         m = folding.reflection(centre, float(axes_left[k])) if k < len(axes_left) else \
             folding.rotation(centre, other_turns[k - len(axes_left)])
@@ -467,6 +472,16 @@ def make_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
                                  0 if broken is None else broken)
         if not elongation[0] - QUICK_SLACK <= quick <= elongation[1] + QUICK_SLACK:
             return None
+    return finish_figure(kind, orientation, headings, copy_headings, lengths, which, broken, latent, elongation)
+
+
+def finish_figure(kind: str, orientation: float, headings: np.ndarray, copy_headings: np.ndarray,
+                  lengths: np.ndarray, which: int, broken: int | None, latent: dict[str, Any],
+                  elongation: tuple[float, float]) -> tuple[tuple[np.ndarray, ...], dict[str, Any]] | None:
+    """``make_figure``'s figure from its drawn numbers (the path's ``headings`` and ``lengths``, copy ``which``
+    along ``copy_headings``), once they have passed its corner and quick elongation tests: the polylines
+    assembled and normalised (the odd four-fold one by ``twin_bend``), then the exact elongation, stroke clearance,
+    crossing and box tests.  None if one fails."""
     path = trace(headings, lengths)
     if kind == "rot4" and broken is not None:
         twin = twin_bend(path, copy_headings, lengths, broken, which)
@@ -738,6 +753,142 @@ def draw_figure(rng: np.random.Generator, kind: str, segments: int, orientation:
     return None
 
 
+#: The odd mirror and two-fold figures are drawn in batches (``odd_figures``): the first ODD_BATCH candidates, then
+#: twice as many each time up to ODD_BATCH_MAX, until ODD_DRAWS * ODD_TRIES candidates have been drawn.
+ODD_BATCH = 64
+ODD_BATCH_MAX = 512
+ODD_TRIES = 100
+
+
+def retaken_turns(rng: np.random.Generator, old: np.ndarray) -> np.ndarray:
+    """Per old turn (degrees, signed): a new turn uniform over the turns ``retake_turn`` allows (magnitude in TURN,
+    either sign, at least 40 degrees from the old one), one uniform number each.  ``retake_turn`` draws a magnitude
+    and a side, both uniform, until one is far enough from the old turn: a uniform draw over the two intervals
+    of TURN kept only where it lands outside (old - 40, old + 40), that is uniform over what is left of them.
+    Here what is left is four pieces (each interval less the open one, on either side of it, some empty) and the
+    uniform number is laid along them."""
+    low, high = TURN
+    old = np.asarray(old, dtype=float)
+    starts = np.stack([np.full_like(old, -high), np.maximum(-high, old + 40.0),
+                       np.full_like(old, low), np.maximum(low, old + 40.0)], axis=-1)
+    ends = np.stack([np.minimum(-low, old - 40.0), np.full_like(old, -low),
+                     np.minimum(high, old - 40.0), np.full_like(old, high)], axis=-1)
+    pieces = np.maximum(ends - starts, 0.0)
+    reach = np.cumsum(pieces, axis=-1)
+    u = rng.random(old.shape) * reach[..., -1]
+    # the piece u falls on (an empty piece ends where the previous one does, so u is never on one), at most the
+    # last non-empty piece (u rounded up onto the very end)
+    last = 3 - np.argmax(pieces[..., ::-1] > 0, axis=-1)
+    k = np.minimum((u[..., None] >= reach).sum(axis=-1), last)[..., None]
+    piece = np.take_along_axis(pieces, k, axis=-1)[..., 0]
+    offset = u - np.take_along_axis(reach, k, axis=-1)[..., 0] + piece
+    return np.take_along_axis(starts, k, axis=-1)[..., 0] + np.clip(offset, 0.0, piece)
+
+
+def _batch_sums(headings: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per row: the wire sums of the path from the origin with these headings (degrees) and lengths, as
+    ``_path_sums`` gives them (length, sums of z, z^2 and |z|^2 over the wire), on arrays."""
+    steps = lengths * np.exp(1j * np.radians(headings))
+    z = np.concatenate([np.zeros((len(steps), 1), dtype=complex), np.cumsum(steps, axis=1)], axis=1)
+    a, b = z[:, :-1], z[:, 1:]
+    total = lengths.sum(axis=1)
+    first = (lengths * (a + b)).sum(axis=1) / 2
+    second = (lengths * (a * a + a * b + b * b)).sum(axis=1) / 3
+    polar = (lengths * (a.real * a.real + a.imag * a.imag + a.real * b.real + a.imag * b.imag
+                        + b.real * b.real + b.imag * b.imag)).sum(axis=1) / 3
+    return total, first, second, polar
+
+
+def batch_elongation(kind: str, orientation: float, headings: np.ndarray, copy_headings: np.ndarray,
+                     lengths: np.ndarray) -> np.ndarray:
+    """``quick_elongation`` of the mirror or two-fold figures with copy 1 along ``copy_headings``, one per row, on
+    arrays (the same sums, added in another order: the two agree to float rounding)."""
+    total, first, second, polar = _batch_sums(headings, lengths)
+    _, bent_first, bent_second, bent_polar = _batch_sums(copy_headings, lengths)
+    if kind in ("vertical", "horizontal"):
+        axis = cmath.rect(1.0, 2.0 * math.radians(orientation))  # the mirror: z -> e^(2i angle) conj(z)
+        first = first + axis * np.conj(bent_first)
+        second = second + axis * axis * np.conj(bent_second)
+    elif kind == "rot2":
+        first, second = first - bent_first, second + bent_second  # the half turn: z -> -z
+    else:
+        raise ValueError(f"batch_elongation draws mirror and two-fold figures, not {kind}")
+    total, polar = 2.0 * total, polar + bent_polar
+    centre = first / total
+    return np.abs((second - total * centre * centre) / (polar - total * (centre.real ** 2 + centre.imag ** 2)))
+
+
+def odd_candidates(rng: np.random.Generator, kind: str, segments: int, orientation: float, broken: int,
+                   count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` odd mirror or two-fold figures' numbers as ``draw_figure`` draws them one by one (start heading,
+    turns, stroke lengths, the copy's turn at ``broken`` retaken), drawn at once: (headings, the bent copy's
+    headings, lengths, the retaken turn's change), one row per figure."""
+    low, high = TURN
+    if kind in ("vertical", "horizontal"):
+        start = orientation + rng.uniform(25.0, 155.0, size=count) * np.where(rng.integers(0, 2, size=count), 1.0, -1.0)
+    else:
+        start = np.full(count, float(orientation))
+    turns = rng.uniform(low, high, size=(count, segments - 1)) * np.where(
+        rng.integers(0, 2, size=(count, segments - 1)), 1.0, -1.0)
+    headings = np.concatenate([np.zeros((count, 1)), np.cumsum(turns, axis=1)], axis=1) + start[:, None]
+    lengths = rng.uniform(*LENGTH, size=(count, segments))
+    old = headings[:, broken] - headings[:, broken - 1]
+    delta = retaken_turns(rng, old) - old
+    bent = headings.copy()
+    bent[:, broken:] += delta[:, None]
+    return headings, bent, lengths, delta
+
+
+def odd_figures(rng: np.random.Generator, kind: str, segments: int, orientation: float, broken: int,
+                elongation: tuple[float, float], screen: Callable[[tuple[np.ndarray, ...]], bool] = lambda _: True):
+    """The odd figures ``draw_figure(..., odd=True, elongation=elongation)`` would give that pass ``screen`` (a test
+    on the polylines alone, taken before the costlier symmetry audit: a candidate must pass both, in either
+    order), one after another: at most ODD_DRAWS of them, from at most ODD_DRAWS * ODD_TRIES candidates, each
+    with its latent numbers.
+
+    A four-fold one comes from ``make_figure`` draw by draw.  Mirror and two-fold ones are drawn in batches
+    (``odd_candidates``) and screened on arrays (corners, ``batch_elongation`` with QUICK_SLACK): most candidates
+    miss the elongation window, and the few left take ``make_figure``'s remaining tests (``finish_figure``) in
+    the order drawn.  The candidates are independent draws from the distribution ``make_figure`` draws from,
+    taken in order, so the first that passes every test is a draw from what it would give."""
+    window = (elongation[0], min(elongation[1], ELONGATION_CAP))
+    left, size, given = ODD_DRAWS * ODD_TRIES, ODD_BATCH, 0
+    while left > 0 and given < ODD_DRAWS:
+        if kind == "rot4":
+            left -= 1
+            made = make_figure(rng, kind, segments, orientation, start_heading(rng, kind, orientation), broken, None,
+                               window)
+            found = [] if made is None else [made]
+        else:
+            count = min(size, left)
+            left -= count
+            size = min(2 * size, ODD_BATCH_MAX)
+            headings, bent, lengths, delta = odd_candidates(rng, kind, segments, orientation, broken, count)
+            quick = batch_elongation(kind, orientation, headings, bent, lengths)
+            keep = (quick >= window[0] - QUICK_SLACK) & (quick <= window[1] + QUICK_SLACK)
+            keep &= ~(flat_corners(headings) | flat_corners(bent))
+            found = (finish_figure(kind, orientation, headings[i], bent[i], lengths[i], 1, broken,
+                                   {"break": {"stroke": broken + 1, "degrees": round(float(delta[i]), 1)}}, window)
+                     for i in np.flatnonzero(keep))
+        for made in found:
+            if made is None or not screen(made[0]):
+                continue
+            miss = symmetry_audit(made[0], None, orientation)
+            if miss is None:
+                continue
+            made[1]["nearest_missing_symmetry"] = round(miss, 4)
+            given += 1
+            yield made
+            if given >= ODD_DRAWS:
+                return
+
+
+def flat_corners(headings: np.ndarray) -> np.ndarray:
+    """``flat_corner`` of every row of headings."""
+    turns = np.abs((np.diff(headings, axis=1) + 180.0) % 360.0 - 180.0)
+    return (turns < 20.0).any(axis=1) | (turns > 150.0).any(axis=1)
+
+
 #: Mirror axes (degrees) ``decisive_size`` measures.
 _FINE_AXES = np.arange(0.0, 180.0, 0.5)
 #: ``_exact_bounds`` is computed another way than the distances it bounds (and on vertices rounded to 1e-9): it is
@@ -799,6 +950,16 @@ def transform_bounds(v: np.ndarray, centre: np.ndarray, segs: np.ndarray) -> tup
     measured[exact] = _exact_bounds(v, centre, segs, np.flatnonzero(exact))
     reach = float(np.sqrt(((v - centre) ** 2).sum(axis=1)).max())
     return measured[_NEAREST] - 2.0 * reach * _OFF_AXIS * (1.0 + 1e-9), exact
+
+
+def decisive_floor(polylines: Sequence[np.ndarray]) -> float:
+    """A lower bound of ``decisive_size``: the least of its corner bounds (``transform_bounds``, each at most the
+    distance it bounds) less the same allowance for the half degree between axes; no stroke is measured."""
+    v = np.unique(np.round(np.concatenate(polylines), 9), axis=0)
+    centre = v.mean(axis=0)
+    bound, _ = transform_bounds(v, centre, segments_of(polylines))
+    reach = float(np.linalg.norm(v - centre, axis=1).max())
+    return float(bound.min()) - 2.0 * reach * math.radians(0.25)
 
 
 def decisive_size(polylines: Sequence[np.ndarray]) -> float:
@@ -904,6 +1065,72 @@ def proxies(figures: Sequence[Sequence[np.ndarray]]) -> tuple[list[float], list[
     return lengths, areas
 
 
+def stroke_pixels(side: int) -> float:
+    """The stroke width (output pixels) ``describe`` records for a tile of ``side`` pixels: STROKE of the side in
+    whole supersampled pixels, at least 2 output pixels (on the 600x800 canvas)."""
+    return max(2 * SUPERSAMPLE, round(STROKE * side * SUPERSAMPLE)) / SUPERSAMPLE
+
+
+#: The drawn ink's box reaches this far (pixels) beyond the strokes' edges: about the part of a pixel a stroke's
+#: edge must cover to make it ink (``ink_box``).
+INK_REACH = 0.25
+
+
+def ink_box(polylines: Sequence[np.ndarray], stroke: float) -> tuple[float, float]:
+    """Width and height (pixels) of the ink of ``polylines`` (pixels) drawn ``stroke`` pixels wide as ``_drawing``
+    draws them: every stroke a rectangle ending flat at its ends, a round joint (a disc) at every corner inside a
+    polyline; the box of those, grown by INK_REACH on every side."""
+    r = stroke / 2
+    corners = []
+    for p in polylines:
+        d = p[1:] - p[:-1]
+        n = np.stack([-d[:, 1], d[:, 0]], axis=1) * (r / np.hypot(d[:, 0], d[:, 1]))[:, None]
+        corners += [p[:-1] + n, p[:-1] - n, p[1:] + n, p[1:] - n, p[1:-1] - r, p[1:-1] + r]
+    points = np.concatenate(corners)
+    width, height = points.max(axis=0) - points.min(axis=0) + 2 * INK_REACH
+    return float(width), float(height)
+
+
+#: How ink and ink extent grow with a figure's scale (ink in proportion, extent with its square; ``_sizes``).
+SIZE_POWER = np.array([1.0, 2.0])
+#: ``may_fit`` turns conformers down only when their least spread exceeds SIZE_RANGE by more than this (float
+#: rounding of the sums it adds up in another order than ``size_trials``).
+FIT_SLACK = 1e-9
+
+
+def size_trials(base: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """Per row of ``gaps`` (SIZE_GAP steps, one per figure after the first): the log scales of the figures, in size
+    order, whose sizes at scale 1 are ``base`` (log ink and log extent per figure, in that order): the first at 0,
+    every next one the least that puts both its features SIZE_STEP (relative) above the previous figure's, plus
+    its gap."""
+    trial = np.zeros((len(gaps), len(base)))
+    for k in range(1, len(base)):
+        need = (base[k - 1] + SIZE_POWER * trial[:, k - 1, None] + math.log1p(SIZE_STEP) - base[k]) / SIZE_POWER
+        trial[:, k] = need.max(axis=1) + gaps[:, k - 1]
+    return trial
+
+
+def may_fit(base: Sequence[np.ndarray | None], order: Sequence[int]) -> bool:
+    """False when no figure in the place of the unknown ones (``None`` in ``base``, log sizes at scale 1 by figure
+    index) lets ``_sizes`` space the figures along ``order`` within SIZE_RANGE: a necessary condition, checked on
+    the conformers before the odd figure is drawn.
+
+    Every trial of ``size_trials`` moves each figure's log scale at least so far beyond the previous figure's that
+    both features rise by SIZE_STEP: by at least max over the features of (previous base - own base + log1p
+    (SIZE_STEP)) / power.  Between two known figures with m places apart (an unknown one between them), the
+    features rise by m steps, so the scales differ by at least max over the features of (earlier base - later
+    base + m log1p(SIZE_STEP)) / power, whatever the figures between; and the spread of the scales (what must
+    stay within SIZE_RANGE) is at least the sum of these least steps over any run of consecutive known figures."""
+    known = [(place, np.asarray(base[k])) for place, k in enumerate(order) if base[k] is not None]
+    least, low = 0.0, 0.0  # the running sum of least steps, and its lowest value so far
+    for (p, a), (q, b) in itertools.pairwise(known):
+        least += float(((a - b + (q - p) * math.log1p(SIZE_STEP)) / SIZE_POWER).max())
+        if least - low > math.log(SIZE_RANGE) + FIT_SLACK:
+            return False
+        low = min(low, least)
+    return True
+
+
 class SymmetricStructures(MindsEyeTask):
     """Odd one out by symmetry over four path drawings (paper App. C)."""
 
@@ -937,7 +1164,23 @@ class SymmetricStructures(MindsEyeTask):
                     ("confound", "perturbed_pair", turn[1], None, site),
                     ("filler", "plain", turn[2], None, None),
                     ("filler", "plain_alt", turn[3], None, None)]
-            drawn = [draw_figure(rng, kind, segments, *step[2:], odd=False) for step in plan[1:]]
+            # every figure's place in the size order (``_sizes``), the odd one's ``rank`` among them, is drawn
+            # before any shape
+            others = [int(k) + 1 for k in rng.permutation(self.option_count - 1)]
+            size_order = [*others[:rank], 0, *others[rank:]]
+            # the conformers one by one, each with its size at scale 1 and a check that the figures so far (any
+            # figure in the place of those still to come) could follow the size order within SIZE_RANGE
+            # (``may_fit``): if not, none of the rest (nor the odd figure) is drawn for them
+            base: list[np.ndarray | None] = [None] * self.option_count
+            drawn: list[Any] = []
+            for k, (*_, orientation, _, pair) in enumerate(plan[1:], start=1):
+                made = draw_figure(rng, kind, segments, orientation, None, pair, odd=False)
+                if made is not None:
+                    base[k] = self.base_features(made[0], side)
+                if made is None or not may_fit(base, size_order):
+                    drawn = [None]
+                    break
+                drawn.append(made)
             if any(d is None for d in drawn):
                 continue
             # the odd figure's elongation is that of a further conformer, drawn like the others and not shown
@@ -946,37 +1189,48 @@ class SymmetricStructures(MindsEyeTask):
             if target is None:
                 continue
             match = (target - ELONGATION_MATCH, target + ELONGATION_MATCH)
-            for _ in range(ODD_DRAWS):
-                odd = draw_figure(rng, kind, segments, *plan[0][2:], odd=True, elongation=match, tries=100)
-                if odd is None:
-                    continue
-                figures = [odd[0]] + [d[0] for d in drawn]
-                # no nuisance feature may single out any figure (the base class audits the rendered tiles with
-                # factor 2; these stand-ins use a stricter 1.5).  Every figure is held to it alike: a test on the
-                # odd figure alone kept it near the others' middle, where the typical figure was it
-                lengths, areas = proxies(figures)
-                if any(singled_out(lengths, k, 1.5, 0.5) or singled_out(areas, k, 1.5, 0.05) for k in range(4)):
-                    continue
+            # no nuisance feature may single out any figure (the base class audits the rendered tiles with
+            # factor 2; these stand-ins use a stricter 1.5).  Every figure is held to it alike: a test on the odd
+            # figure alone kept it near the others' middle, where the typical figure was it.  (Screened before the
+            # odd figure's symmetry audit, ``odd_figures``.)
+            shown = [d[0] for d in drawn]
+            shown_lengths, shown_areas = proxies(shown)  # figure by figure: the same numbers as among all four
+
+            def unremarkable(polylines: tuple[np.ndarray, ...], others: tuple = (shown_lengths, shown_areas)) -> bool:
+                (length,), (area,) = proxies([polylines])
+                lengths, areas = [length, *others[0]], [area, *others[1]]
+                return not any(singled_out(lengths, k, 1.5, 0.5) or singled_out(areas, k, 1.5, 0.05)
+                               for k in range(self.option_count))
+
+            for odd in odd_figures(rng, kind, segments, plan[0][2], site, match, unremarkable):
+                figures = [odd[0], *shown]
                 # the decisive difference (how far the odd figure is from its nearest symmetry) must be clearly
                 # visible as drawn: at least MIN_DECISIVE_PX on the item's canvas (checked once the scales are
                 # known).  The odd figure's scale will be about SIZE_RANGE ** -((3 - rank) / 3) (1 for the
                 # largest, 1 / SIZE_RANGE for the smallest), so a bend too small at that size is redrawn here,
-                # before the sizes are sought
+                # before the sizes are sought.  A lower bound that clears it (``decisive_floor``) settles it; the
+                # exact size is measured only then for an item whose sizes are found
+                miss = None
+                if decisive_floor(odd[0]) * FILL * side * likely_scale >= MIN_DECISIVE_PX:
+                    break
                 miss = decisive_size(odd[0])
                 if miss * FILL * side * likely_scale >= MIN_DECISIVE_PX:
                     break
             else:
                 continue
-            others = [int(k) + 1 for k in rng.permutation(self.option_count - 1)]
-            sized = self._sizes(rng, figures, side, [*others[:rank], 0, *others[rank:]])
+            base[0] = self.base_features(odd[0], side)
+            sized = self._sizes(rng, figures, side, size_order, np.array(base))
             if sized is None:
                 continue
             scales, measured = sized
+            if miss is None:
+                miss = decisive_size(odd[0])
             fill = measured[0].fill  # ``item_fill`` of these figures at these scales
             decisive = miss * fill * float(scales[0]) * side
             if decisive < MIN_DECISIVE_PX:
                 continue
             contents = [self.centred(rng, figure, side) for figure in measured]
+            lengths, _ = proxies(figures)
             latents = [{"symmetry": "none" if role == "correct" else kind,
                         "orientation": round(float(orientation) % 360.0, 1), **made[1]}
                        for (role, _, orientation, *_), made in zip(plan, [odd, *drawn], strict=True)]
@@ -1021,8 +1275,19 @@ class SymmetricStructures(MindsEyeTask):
         drawn = draw_figure(rng, kind, segments, orientations(rng, kind, 1)[0], None, pair, odd=False)
         return None if drawn is None else abs(second_moment(drawn[0]))
 
+    def base_features(self, polylines: Sequence[np.ndarray], side: int) -> np.ndarray:
+        """What ``_sizes`` spaces the figures by: the logarithms of a figure's ink and ink extent (``grey_features``)
+        at scale 1 and fill FILL, up to a constant common to every figure of an item (only their differences
+        count), worked out on the strokes, not drawn.  Ink is the strokes' length (the stroke width is fixed:
+        drawn ink is that length times the width, give or take the corners: within about 1% of the drawing's);
+        extent is the box of the drawn strokes (``ink_box``, within about 0.3% of the drawing's)."""
+        segs = segments_of(polylines)
+        length = float(np.hypot(segs[:, 1, 0] - segs[:, 0, 0], segs[:, 1, 1] - segs[:, 0, 1]).sum())
+        width, height = ink_box([p * (FILL * side) for p in polylines], stroke_pixels(side))
+        return np.array([math.log(length), math.log(width * height)])
+
     def _sizes(self, rng: np.random.Generator, figures: Sequence[Sequence[np.ndarray]], side: int,
-               order: Sequence[int]) -> tuple[np.ndarray, list[Figure]] | None:
+               order: Sequence[int], base: np.ndarray) -> tuple[np.ndarray, list[Figure]] | None:
         """Drawn scales for the figures (the odd one first) that leave ink and ink extent no information about
         the answer: both features rise along ``order`` (figure indices, smallest first), so they point at each
         place in it equally often, and the place of every figure, the odd one's included, is drawn before its
@@ -1035,33 +1300,26 @@ class SymmetricStructures(MindsEyeTask):
         (after a bend, a little more stroke for its box) made it the largest in 36% of the items bent at the last
         stroke.  Here no figure's place depends on its shape, and every figure is spaced alike.
 
-        Ink grows with the scale (the stroke width is fixed), the ink's box with its square: the scales put each
-        figure a random step (SIZE_GAP, on a log scale) beyond what the previous one needs, and the drawing
-        confirms the order (half a SIZE_STEP at least) and that no figure is singled out in either feature.
+        Ink grows with the scale (the stroke width is fixed), the ink's box with its square: from the figures'
+        sizes at scale 1 (``base``, ``base_features`` per figure), the scales put each figure a random step
+        (SIZE_GAP, on a log scale) beyond what the previous one needs (``size_trials``), and the drawing confirms
+        the order (half a SIZE_STEP at least) and that no figure is singled out in either feature.
 
         With the scales, the figures at those scales (``Figure``, the item's fill), holding the drawings measured."""
-        names, power = ("ink", "extent"), np.array([1.0, 2.0])
+        names = ("ink", "extent")
         count = len(figures)
-
-        def measure(scales: np.ndarray) -> tuple[np.ndarray, list[Figure]]:
-            fill = item_fill(figures, scales)
-            made = [Figure(tuple(f), float(s), fill) for f, s in zip(figures, scales, strict=True)]
-            drawn = [grey_features(self.grey_drawing(figure, side)) for figure in made]
-            return np.array([[d[name] for name in names] for d in drawn])[list(order)], made
-
-        base = np.log(measure(np.ones(count))[0])  # in ``order``; the fill only scales every figure alike
-        trial = np.zeros((SIZE_DRAWS, count))
         gaps = rng.uniform(*SIZE_GAP, size=(SIZE_DRAWS, count - 1))
-        for k in range(1, count):
-            need = (base[k - 1] + power * trial[:, k - 1, None] + math.log1p(SIZE_STEP) - base[k]) / power
-            trial[:, k] = need.max(axis=1) + gaps[:, k - 1]
+        trial = size_trials(np.asarray(base)[list(order)], gaps)
         fits = np.flatnonzero(np.ptp(trial, axis=1) <= math.log(SIZE_RANGE))
         if not len(fits):
             return None
         log_scales = np.empty(count)
         log_scales[list(order)] = trial[fits[0]]
         scales = np.exp(log_scales - log_scales.max())
-        values, made = measure(scales)
+        fill = item_fill(figures, scales)
+        made = [Figure(tuple(f), float(s), fill) for f, s in zip(figures, scales, strict=True)]
+        drawn = [grey_features(self.grey_drawing(figure, side)) for figure in made]
+        values = np.array([[d[name] for name in names] for d in drawn])[list(order)]
         if not (values[1:] >= values[:-1] * (1 + SIZE_STEP / 2)).all():
             return None
         floors = [self.nuisance_floor[name] / 2 for name in names]
@@ -1117,6 +1375,16 @@ class SymmetricStructures(MindsEyeTask):
         image."""
         return Image.fromarray(self.grey_drawing(content, side)).convert("RGB")
 
+    def render(self, problem: Problem) -> list[Image.Image]:
+        """The base class's composite of the grey panels (``MindsEyeTask.render``: composed in one channel and
+        handed to the core as its palette image), given the panels' grey drawings (``grey_drawing``) themselves:
+        the RGB panels ``draw_option`` makes would only be split back into one channel."""
+        stimulus, shown = problem.structure
+        layout = self.layout(problem.params["size"])
+        options = [Image.fromarray(self.grey_drawing(o.content, layout.tile)) for o in shown]
+        image, _ = layout.compose([], options, stimulus.query_captions, option_letters(self.option_count))
+        return [grey_palette_image(image)]
+
     def grey_drawing(self, content: Figure, side: int) -> np.ndarray:
         """The figure's drawing as grey levels (its three channels are equal), made once per side and kept
         read-only: the generator measures ink on it without converting it to RGB and back."""
@@ -1129,22 +1397,27 @@ class SymmetricStructures(MindsEyeTask):
     def _drawing(self, content: Figure, side: int) -> Image.Image:
         """The figure drawn from its record (``describe``) on a grey tile: its one channel (mode L).
 
-        Only the blocks of supersampled pixels that the strokes can reach (their corners' box grown by a stroke
-        width, in whole output pixels) are reduced; every other block is blank paper, which reduces to white."""
+        The strokes are drawn supersampled (SUPERSAMPLE, ``draw_strokes``) on a canvas covering only the blocks of
+        supersampled
+        pixels they can reach (their corners' box grown by a stroke width, in whole output pixels, within the
+        tile), their coordinates moved by the canvas's corner (whole blocks), and the canvas is reduced onto blank
+        paper: every other block would reduce to white.  (Drawn on the whole tile instead, a few pixels of one
+        figure in a hundred differ by a grey level or so, where the rasteriser rounds a moved coordinate the
+        other way.)"""
         record = self.describe(content, side)
-        tile = Tile(side, grey=True)  # black strokes on white
-        width = max(1, round(record["stroke"] * tile.scale))
-        lines = [[tile.px(x, y) for x, y in line] for line in record["polylines"]]
-        for line in lines:
-            tile.draw.line(line, fill=grey_level(INK), width=width, joint="curve")
+        factor = SUPERSAMPLE
+        scale = side * factor
+        width = max(1, round(record["stroke"] * scale))
+        lines = [[(x * scale, y * scale) for x, y in line] for line in record["polylines"]]
         corners = np.array([point for line in lines for point in line])
-        factor = tile.supersample
         left, top = (max(0, int(v - width) // factor) for v in corners.min(axis=0))
         right, bottom = (min(side, int(v + width) // factor + 1) for v in corners.max(axis=0))
         panel = Image.new("L", (side, side), grey_level(BACKGROUND))
         if right > left and bottom > top:
-            box = (left * factor, top * factor, right * factor, bottom * factor)
-            panel.paste(tile.image.reduce(factor, box), (left, top))
+            ox, oy = left * factor, top * factor
+            canvas = Image.new("L", ((right - left) * factor, (bottom - top) * factor), grey_level(BACKGROUND))
+            draw_strokes(ImageDraw.Draw(canvas), [[(x - ox, y - oy) for x, y in line] for line in lines], width)
+            panel.paste(canvas.reduce(factor), (left, top))
         return panel
 
     # -- verification from the written item (``verifiers.symmetric_structures``, no generator code) -----------
@@ -1159,9 +1432,22 @@ class SymmetricStructures(MindsEyeTask):
         """The base checks, then: every option panel shows exactly its recorded strokes (no ink off them, none of
         them missing), so the symmetry found in the record is the symmetry of the picture."""
         failures = super().verify(item, images)
-        image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")  # decoded items are RGB already
-        failures += verifier.pixel_failures(item.metadata["scene"], np.asarray(image))
+        failures += verifier.pixel_failures(item.metadata["scene"], images[0])  # reads the option boxes alone
         return failures
+
+
+def draw_strokes(draw: ImageDraw.ImageDraw, lines: Sequence[Sequence[tuple[float, float]]], width: int) -> None:
+    """Polylines (supersampled pixels) drawn in INK ``width`` pixels wide with round joints: each polyline as one
+    wide line, and a disc at every corner inside it, as wide as the pie slice Pillow's ``joint="curve"`` draws
+    there (the stroke width less a pixel each side).  The disc holds that pie slice and the rest of it lies
+    within the strokes, so the drawing is ``joint="curve"``'s but for a few pixels of a figure at corners' rims
+    (by at most a third of the ink's depth, after the reduction); one disc per corner costs less than the pie
+    slice and the gap-covering lines Pillow works out for each corner."""
+    ink, radius = grey_level(INK), width / 2 - 1
+    for line in lines:
+        draw.line(line, fill=ink, width=width)
+        for x, y in line[1:-1]:
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=ink)
 
 
 def grey_features(pixels: np.ndarray) -> dict[str, float]:
@@ -1179,13 +1465,13 @@ def grey_features(pixels: np.ndarray) -> dict[str, float]:
 
 def _ink_mean(pixels: np.ndarray) -> tuple[float, float]:
     """The mean (column, row) of a grey panel's ink pixels (below AUDIT_INK), as the option audit counts ink: from
-    the ink's counts per column and per row (whole numbers, so the means are exact)."""
-    ink = pixels < AUDIT_INK
-    per_column, per_row = ink.sum(axis=0), ink.sum(axis=1)
-    count = int(per_column.sum())
-    if not count:
+    the ink pixels' indices (whole numbers, so the means are exact: the sums of the ink's counts per column and
+    per row weighted by their index)."""
+    where = np.flatnonzero(pixels < AUDIT_INK)
+    if not len(where):
         return math.nan, math.nan
-    return (int(per_column @ np.arange(len(per_column))) / count, int(per_row @ np.arange(len(per_row))) / count)
+    rows, cols = np.divmod(where, pixels.shape[1])
+    return int(cols.sum()) / len(where), int(rows.sum()) / len(where)
 
 
 def _q(value: float) -> float:

@@ -9,7 +9,7 @@ from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_para
 TASK = Task(
     family="mindseye",
     name="symmetric-structures",
-    version="0.2.2",
+    version="0.2.3",
     answer_type="option",
     category="relation",
     description=(

@@ -44,11 +44,14 @@ CORE_LEVEL = 128
 #: centre lies INSET_PX or more inside a recorded stroke's edge (away from a free end, which is cut flat) must be
 #: ink, and every pixel whose centre lies more than OUTSIDE_PX outside all strokes must be paper, distances exact
 #: (on 400 real items per canvas, seeds 5 and 7: darkest channel at most 72 inside, nothing but white outside).
-#: OUTSIDE_PX is INSET_PX less the 0.1 px by which the distances of the last version (to points sampled every
-#: 0.7 px along the strokes) could fall short, so the outside band holds every pixel that version's held, and
-#: every pixel of the retired check that let ink lie 2 px beyond a stroke (tests check both on real figures).
+#: OUTSIDE_PX is below INSET_PX less the 0.1 px by which the distances of the last version (to points sampled
+#: every 0.7 px along the strokes) could fall short, so the outside band holds every pixel that version's held,
+#: and every pixel of the retired check that let ink lie 2 px beyond a stroke as Pillow drew that check's region
+#: (its wide polylines fall up to 1.1 px short of their width at some angles: on the 3200 figures of 400
+#: stimuli, at both canvases' tile sides, that region reached in to 0.88 px beyond a stroke's edge, where 0.9 let
+#: one pixel through); drawn ink reached at most 0.65 px beyond an edge there (tests check both on real figures).
 INSET_PX = 1.0
-OUTSIDE_PX = 0.9
+OUTSIDE_PX = 0.8
 #: The inside band leaves out the last half stroke width at a free end, so no more than GAP_SHARE of the samples
 #: along the centre lines (one a pixel) may be light: on a figure of few strokes that sees every end drawn short.
 GAP_SHARE = 0.02
@@ -180,10 +183,16 @@ class Figure:
 
 
 def properties(figure: Figure) -> dict[str, Any]:
-    """Which symmetries the figure has: ``mirror`` and ``turn n`` for n in ``ORDERS``, each True if held."""
+    """Which symmetries the figure has: ``mirror`` and ``turn n`` for n in ``ORDERS``, each True if held
+    (``Figure.has_turn``, the stroke ends of every turn, both ways, tried at once first: the same distances as
+    trying them turn by turn)."""
     out: dict[str, Any] = {"mirror": bool(figure.mirror_axes())}
-    for n in ORDERS:
-        out[f"turn {n}"] = figure.has_turn(n)
+    transforms = [turn_matrix(figure.centre, sign * 2 * math.pi / n) for n in ORDERS for sign in (1, -1)]
+    images = np.concatenate([figure.ends @ m.T + offset for m, offset in transforms])
+    ends = distance_to_strokes(images, figure.segs).reshape(len(transforms), -1).max(axis=1).reshape(-1, 2)
+    for k, (n, (there, back)) in enumerate(zip(ORDERS, ends, strict=True)):
+        # ``has_turn``: the ends first, then every sample both ways
+        out[f"turn {n}"] = bool(max(there, back) <= HOLD) and figure._two_way(*transforms[2 * k : 2 * k + 2]) <= HOLD
     return out
 
 
@@ -286,13 +295,17 @@ def panel_failures(low: np.ndarray, description: Mapping[str, Any], side: int, n
     return failures
 
 
-def pixel_failures(scene: Mapping[str, Any], image: np.ndarray) -> list[str]:
+def pixel_failures(scene: Mapping[str, Any], image: np.ndarray | Image.Image) -> list[str]:
     """Every option panel shows exactly its recorded strokes (``panel_failures`` on its darkest channel, taken
-    once): no stroke or piece of one missing or moved, no ink off them."""
+    once): no stroke or piece of one missing or moved, no ink off them.  ``image`` is the RGB picture as an array,
+    or as a PIL image, of which only the option boxes are read."""
     side = int(scene["tile"])
     failures = []
     for k, (box, description) in enumerate(zip(scene["option_boxes"], scene["options"], strict=True)):
-        tile = image[box[1] : box[3], box[0] : box[2]]
+        if isinstance(image, Image.Image):
+            tile = np.asarray(image.crop(tuple(int(v) for v in box)).convert("RGB"))
+        else:
+            tile = image[box[1] : box[3], box[0] : box[2]]
         low = np.minimum(np.minimum(tile[..., 0], tile[..., 1]), tile[..., 2])
         failures += panel_failures(low, description, side, f"option {chr(ord('A') + k)}")
     return failures
