@@ -138,53 +138,87 @@ def palette_compose(scene: dict[str, Any], sprites: list[np.ndarray]) -> Image.I
     """``compose``'s picture as the palette image the core would write for it (its colours ascending, nothing
     else: the same PNG bytes), put together as palette indices; None when the picture shows more than 256
     colours or a copy's ink would fall on a pixel that is not white (there ``compose`` mixes colours by the
-    darker channel, which indices cannot): the caller then composes in RGB."""
-    chrome_keys, chrome_indices = _chrome_indexed(
-        tuple(scene["image_size"]), tuple(tuple(box) for box in scene["option_boxes"])
-    )
+    darker channel, which indices cannot): the caller then composes in RGB.
+
+    The chrome (frames and labels, mostly white) is laid in from its pixels that are not white
+    (``kit.indexed.backdrop_in_palette``).  Which colours the picture shows is known without counting its
+    pixels: every colour of the chrome (a copy only covers white pixels, and white shows in the margins) and
+    every colour of each strip's sprite, when each strip has a copy stamped whole inside the canvas (a D4 map
+    only moves a sprite's pixels); only when a strip's every copy is clipped by the canvas are the pixels
+    counted (``kit.indexed.shown_palette_picture``)."""
+    backdrop = _chrome_backdrop(tuple(scene["image_size"]), tuple(tuple(box) for box in scene["option_boxes"]))
+    chrome_keys = backdrop[0]
     pieces = [np.unique(indexed.colour_keys(sprite), return_inverse=True) for sprite in sprites]
     palette = np.unique(np.concatenate([chrome_keys, *(keys for keys, _ in pieces)]))
-    if len(palette) > 256:
+    if len(palette) > 256 or palette[-1] != WHITE_KEY:  # white, the largest key, is then the last
         return None
-    white = int(np.searchsorted(palette, WHITE_KEY))
-    if white == len(palette) or palette[white] != WHITE_KEY:
-        return None
-    canvas = indexed.in_palette(chrome_keys, chrome_indices, palette)
+    white = len(palette) - 1
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
+    height, width = canvas.shape
+    flat = canvas.reshape(-1)  # a view: writes land in ``canvas``
+    whole = True
     for strip, sprite, (keys, inverse) in zip(scene["strips"], sprites, pieces, strict=True):
         base = np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
+        inside = False
         for op in {copy["op"] for copy in strip["copies"]}:
             turned = probe.apply(op, base)
-            if not all(
-                _stamp_indices(canvas, turned, white, copy["x"], copy["y"])
-                for copy in strip["copies"]
-                if copy["op"] == op
-            ):
-                return None
+            rows, cols = np.nonzero(turned != white)
+            offsets, ink = rows * width + cols, turned[rows, cols]  # the sprite's ink, as flat canvas offsets
+            half = turned.shape[0] // 2
+            for copy in strip["copies"]:
+                if copy["op"] != op:
+                    continue
+                top, left = copy["y"] - half, copy["x"] - half
+                if 0 <= top <= height - turned.shape[0] and 0 <= left <= width - turned.shape[1]:
+                    # ``_stamp_indices`` of a sprite lying whole inside the canvas, on its ink pixels alone
+                    spot = offsets + (top * width + left)
+                    if np.any(flat[spot] != white):
+                        return None
+                    flat[spot] = ink
+                    inside = True
+                    continue
+                stamped = _stamp_indices(canvas, turned, white, copy["x"], copy["y"])
+                if stamped is None:
+                    return None
+                inside = inside or stamped
+        whole = whole and inside
+    if whole:
+        return indexed.palette_picture(canvas, palette)
     return indexed.shown_palette_picture(canvas, palette)  # a sprite's colour may lie where the canvas clips it
 
 
-def _stamp_indices(canvas: np.ndarray, sprite: np.ndarray, white: int, x: int, y: int) -> bool:
+def _stamp_indices(canvas: np.ndarray, sprite: np.ndarray, white: int, x: int, y: int) -> bool | None:
     """``groups.stamp`` on palette indices: the sprite's (odd side) pixels other than ``white`` written with its
-    centre pixel at (x, y), clipped to the canvas; False (nothing written) when one would cover a pixel that is
-    not white."""
+    centre pixel at (x, y), clipped to the canvas; None (nothing written) when one would cover a pixel that is
+    not white; else whether the whole sprite lay inside the canvas."""
     half = sprite.shape[0] // 2
     top, left = y - half, x - half
     t0, l0 = max(0, top), max(0, left)
     t1, l1 = min(canvas.shape[0], top + sprite.shape[0]), min(canvas.shape[1], left + sprite.shape[1])
     if t0 >= t1 or l0 >= l1:
-        return True
+        return False
     region, piece = canvas[t0:t1, l0:l1], sprite[t0 - top : t1 - top, l0 - left : l1 - left]
     ink = piece != white
     if np.any(region[ink] != white):
-        return False
+        return None
     region[ink] = piece[ink]
-    return True
+    return piece.shape == sprite.shape
 
 
 @functools.lru_cache(maxsize=16)
-def _chrome_indexed(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``_chrome`` as (its colours' keys ascending, each pixel's index among them), neither to be changed."""
-    return indexed.kept(_chrome(size, boxes))
+def _chrome_backdrop(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]):
+    """``_chrome`` kept as a backdrop: ``kit.indexed.kept_backdrop``'s (its colours' keys ascending, white's the
+    last; the flat positions of its pixels that are not white; their indices among the keys; its shape), read-only,
+    found from its pixels that are not white alone (no pass of the palette conversion over its white)."""
+    chrome = _chrome(size, boxes)
+    pixels = chrome.reshape(-1, 3)
+    positions = np.flatnonzero(np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2]) != 255)
+    keys, inked = np.unique(indexed.colour_keys(pixels[positions]), return_inverse=True)  # 16 greys at most
+    keys = np.append(keys, np.int32(WHITE_KEY)).astype(np.int32)
+    inked = inked.reshape(-1).astype(np.uint8)
+    for array in (keys, positions, inked):
+        array.flags.writeable = False
+    return keys, positions, inked, chrome.shape[:2]
 
 
 @functools.lru_cache(maxsize=16)
@@ -196,9 +230,14 @@ def _chrome(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]) -> np.nda
     for k, box in enumerate(boxes):
         layout.frame(draw, box, FRAME)
         layout.caption(draw, ((box[0] + box[2]) / 2, box[3] + LABEL_BAND / 2), layout.label(k), LABEL_SIZE)
-    chrome = (np.rint(np.asarray(image) / GREY_STEP) * GREY_STEP).astype(np.uint8)
+    chrome = np.asarray(image.point(_GREY_LEVELS * 3))  # every channel rounded to a multiple of GREY_STEP
     chrome.flags.writeable = False
     return chrome
+
+
+#: Each channel value rounded to the nearest multiple of GREY_STEP (``np.rint(v / GREY_STEP) * GREY_STEP``), as
+#: a lookup table: the picture is rounded in one pass instead of in floating point.
+_GREY_LEVELS = [int(np.rint(v / GREY_STEP) * GREY_STEP) for v in range(256)]
 
 
 def base_sprite(strip: dict[str, Any], radius: int) -> np.ndarray:
@@ -257,9 +296,9 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
         colours = [list(PALETTE)[int(i)] for i in rng.permutation(len(PALETTE))[:4]]
         radius = motif_radius(count, lay)
         height = canvas_height(count, lay)
-        strips, sprites = [], []
+        strips, sprites, shapes = [], [], []  # shapes: each strip's sprite as ``_shape``, appended by ``_motif``
         for k, name in enumerate(names):
-            spec, base = self._motif(family, colours[k], radius, rng, sprites)
+            spec, base = self._motif(family, colours[k], radius, rng, shapes)
             inner = strip_geometry(count, lay, k)[1]
             # each frieze a few pixels off the strip's middle: where its ink's centre falls tells nothing
             across = int(SHIFT[0] * step_of(count))
@@ -290,7 +329,8 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
         """A motif of ``family`` in ``colour`` with no symmetry of its own (``groups.self_symmetries``: no turn, no
         mirror line at any angle) that changes clearly under the mirror, the flip and the half-turn
         (``groups.motif_changes`` >= CHANGE_MIN each), in a random D4 orientation, and its sprite, strongly
-        distinct (``kit.compare``) from the other strips' sprites ``others``: no strip repeats another's motif."""
+        distinct (``kit.compare``) from the other strips' sprites (``others``: their ``_shape``s, to which the
+        chosen sprite's is appended): no strip repeats another's motif."""
         for _attempt in range(ATTEMPTS):
             spec = motifs.sample(family, rng, "asym", colour=colour)
             sprite = groups.centred_sprite(spec, radius)[0]
@@ -298,7 +338,9 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
                 continue
             orientation = probe.D4[int(rng.integers(8))]
             sprite = probe.apply(orientation, sprite)
-            if all(compare.distinct(_shape(sprite), _shape(other)) for other in others):
+            shape = _shape(sprite)
+            if all(compare.distinct(shape, other) for other in others):
+                others.append(shape)
                 return {"motif": spec, "orientation": orientation}, sprite
         raise GenerationError(f"frieze-groups: no {family} motif without symmetry, changing clearly under mirror, flip "
                               f"and half-turn and distinct from the other strips' in {ATTEMPTS} draws")

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bench_core import GenerationError, Problem
 from bench_plugin_sphinx import transform_words as words
-from bench_plugin_sphinx.kit import channels, compare, complexity, layout, probe
+from bench_plugin_sphinx.kit import channels, compare, complexity, indexed, layout, probe
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.layout import LETTERS
 from bench_plugin_sphinx.kit.sampling import cyclic
@@ -60,6 +60,49 @@ def compose(scene: dict[str, Any], tiles: tuple[np.ndarray, np.ndarray] | None =
     layout.paste(canvas, tf.framed(tiles[1], BORDER), *RIGHT_BOX[:2])
     _arrow(ImageDraw.Draw(canvas))
     return np.asarray(canvas)
+
+
+def palette_compose(scene: dict[str, Any], motif: np.ndarray) -> Image.Image | None:
+    """``compose``'s picture of the drawn ``motif`` as the palette image the core would write for it (its colours
+    ascending, nothing else: the same PNG bytes), put together as palette indices; None when it shows more than
+    256 colours (the caller then composes in RGB).
+
+    The chrome (the white canvas, both tiles' frames and blank graph paper, the arrow) is laid in from its
+    pixels that are not white (``kit.indexed.backdrop_in_palette``), then each tile's motif pixels (those
+    ``kit.transforms.place`` draws: not pure white) at their places.  Every colour listed shows: the left tile
+    shows the whole motif; the frames and the arrow are black and the margins white; a motif never reaches a
+    tile's first row, whose pixels show both grid colours (a motif of the largest side moved up by a king move
+    still starts 7 px below it)."""
+    chrome_keys = _chrome_backdrop()[0]
+    inked = channels.differs(motif, 255)
+    keys = indexed.colour_keys(motif)
+    palette = np.unique(np.concatenate([chrome_keys, keys[inked]]))
+    if len(palette) > 256:
+        return None
+    canvas = indexed.backdrop_in_palette(_chrome_backdrop(), palette)
+    where = np.full(motif.shape[:2], 255, np.uint8)  # the motif's pixels as palette indices (255 off its ink)
+    where[inked] = np.searchsorted(palette, keys[inked]).astype(np.uint8)
+    op, vector = scene["transform"], scene["vector"]
+    moved = (0, 0) if op != "translate" else tuple(vector)
+    for box, picture, ink, shift in ((LEFT_BOX, where, inked, (0, 0)),
+                                     (RIGHT_BOX, *((where, inked) if op == "translate" else
+                                                   (probe.view(op, where), probe.view(op, inked))), moved)):
+        rows, cols = tf.motif_window(motif.shape[0], shift)
+        top, left = box[1] + BORDER + rows.start, box[0] + BORDER + cols.start
+        region = canvas[top: top + motif.shape[0], left: left + motif.shape[1]]
+        region[ink] = picture[ink]
+    return indexed.palette_picture(canvas, palette)
+
+
+@functools.lru_cache(maxsize=1)
+def _chrome_backdrop():
+    """``compose``'s picture with both tiles blank graph paper, kept as a backdrop (``kit.indexed.kept_backdrop``)."""
+    blank = tf.paper()
+    canvas = Image.new("RGB", SIZE, layout.WHITE)
+    layout.paste(canvas, tf.framed(blank, BORDER), *LEFT_BOX[:2])
+    layout.paste(canvas, tf.framed(blank, BORDER), *RIGHT_BOX[:2])
+    _arrow(ImageDraw.Draw(canvas))
+    return indexed.kept_backdrop(np.asarray(canvas))
 
 
 def unique_under_d4(source: np.ndarray, target: np.ndarray, op: str) -> bool:
@@ -168,13 +211,17 @@ class TransformPairInfer(PaperSets, task="transform-pair-infer"):
         metadata = {"scene": scene, "transform": truth, "answer_class": keys[position], "motif": family,
                     "complexity": record, "paper_answer": f"({LETTERS[position]})",
                     **({} if level is None else {"difficulty_knobs": {"transform_tier": TIERS[truth]}})}
+        picture = palette_compose(scene, motif)
+        if picture is None:
+            picture = Image.fromarray(compose(scene, tiles=tiles))
         return Problem(question=question, answer="ABCDEF"[position], image_size=SIZE,
                        params={**params, "transform": truth, "motif": family}, options=texts, answer_type="option",
-                       metadata=metadata, structure=compose(scene, tiles=tiles))
+                       metadata=metadata, structure=picture)
 
     def render(self, problem):
-        picture = problem.structure if problem.structure is not None else compose(problem.metadata["scene"])
-        return [Image.fromarray(picture)]
+        if problem.structure is not None:  # the picture generate composed (a palette image, when it could)
+            return [problem.structure]
+        return [Image.fromarray(compose(problem.metadata["scene"]))]
 
     def verify(self, item, images):
         return verifier.verify(item, images)

@@ -340,9 +340,10 @@ def compose(scene: dict[str, Any], pictures: list[np.ndarray] | None = None) -> 
 
 
 @functools.lru_cache(maxsize=2)
-def _chrome_indexed() -> tuple[np.ndarray, np.ndarray]:
-    """``_chrome`` as (its colours' keys ascending, each pixel's index among them), neither to be changed."""
-    return indexed.kept(_chrome())
+def _chrome_backdrop():
+    """``_chrome`` kept as a backdrop (``kit.indexed.kept_backdrop``: its colours' keys ascending, white's the last,
+    and its pixels that are not white), read-only."""
+    return indexed.kept_backdrop(_chrome())
 
 
 def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> Image.Image | None:
@@ -350,23 +351,52 @@ def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> I
     else: the same PNG bytes), put together as palette indices from each patch's sprites (``sprites[k]``: patch
     k's, one per part, as ``patch_sprites`` draws them); None when the picture shows more than 256 colours or a
     copy's non-white pixel falls on another's (there ``pattern_canvas`` keeps the darker channel, which indices
-    cannot): the caller then composes in RGB."""
-    chrome_keys, chrome_indices = _chrome_indexed()
+    cannot): the caller then composes in RGB.
+
+    The chrome (frames and labels, mostly white) is laid in from its pixels that are not white
+    (``kit.indexed.backdrop_in_palette``), and a copy lying whole inside its pattern is written on its ink
+    pixels alone.  Which colours the picture shows is known without counting its pixels when every sprite has
+    a copy lying whole inside its pattern (copies never overlap, so such a copy shows every colour of its
+    sprite; the chrome's colours lie outside the patterns, and white shows in the gutters); otherwise the
+    pixels are counted (``kit.indexed.shown_palette_picture``)."""
+    backdrop = _chrome_backdrop()
+    chrome_keys = backdrop[0]
     pieces = [[np.unique(indexed.colour_keys(sprite), return_inverse=True) for sprite in own] for own in sprites]
     palette = np.unique(np.concatenate([chrome_keys, *(keys for own in pieces for keys, _ in own)]))
     if len(palette) > 256:
         return None
-    white = int(np.searchsorted(palette, indexed.WHITE_KEY))  # the chrome is white around its frames
-    canvas = indexed.in_palette(chrome_keys, chrome_indices, palette)
+    white = len(palette) - 1  # the chrome is white around its frames, and white's key is the largest
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
+    every_sprite_whole = True
     for patch, own, found in zip(scene["patches"], sprites, pieces, strict=True):
         stamps = [np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
                   for sprite, (keys, inverse) in zip(own, found, strict=True)]
         pattern = np.full((INNER, INNER), white, np.uint8)
-        written = sum(_stamp_indices(pattern, stamps[k], white, x, y) for x, y, k in patch["copies"])
+        flat = pattern.reshape(-1)  # a view: writes land in ``pattern``
+        inks = [None] * len(stamps)  # per part: its ink's flat offsets in the pattern and its indices there
+        whole = [False] * len(stamps)
+        written = 0
+        for x, y, k in patch["copies"]:
+            stamp = stamps[k]
+            half = stamp.shape[0] // 2
+            top, left = y - half, x - half
+            if 0 <= top <= INNER - stamp.shape[0] and 0 <= left <= INNER - stamp.shape[1]:
+                if inks[k] is None:
+                    rows, cols = np.nonzero(stamp != white)
+                    inks[k] = (rows * INNER + cols, stamp[rows, cols])
+                offsets, ink = inks[k]
+                flat[offsets + (top * INNER + left)] = ink  # ``_stamp_indices`` of a copy lying whole inside
+                written += len(offsets)
+                whole[k] = True
+            else:
+                written += _stamp_indices(pattern, stamp, white, x, y)
         if np.count_nonzero(pattern != white) != written:  # some pixel was written twice
             return None
+        every_sprite_whole = every_sprite_whole and all(whole)
         left, top, right, bottom = patch["box"]
         canvas[top:bottom, left:right] = viewed(patch["view"], pattern)
+    if every_sprite_whole:
+        return indexed.palette_picture(canvas, palette)
     return indexed.shown_palette_picture(canvas, palette)  # a sprite's colour may lie where the patch clips it
 
 

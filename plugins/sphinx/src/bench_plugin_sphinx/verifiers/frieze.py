@@ -22,7 +22,7 @@ import numpy as np
 
 from bench_plugin_sphinx import frieze_words as words
 from bench_plugin_sphinx.verifiers.odd_group import has_black_frame, odd_one_failures
-from bench_plugin_sphinx.verifiers.periodic import best_shift_from_spectra, darkness, mismatch
+from bench_plugin_sphinx.verifiers.periodic import INK, best_shift_from_spectra, darkness, mismatch
 from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
@@ -48,14 +48,44 @@ def _reflect_rows(array: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
+#: ``mismatch`` at reach 0 on darknesses (``periodic.darkness``) read on the darkest channel itself: a pixel is inked
+#: (darkness above ``periodic.INK``) when its darkest channel is at most INK_LOW, and two pixels differ (darkness
+#: more than STEP apart) when their darkest channels are at least STEP_LOW apart.
+INK_LOW = int(np.ceil(255 * (1 - INK))) - 1
+STEP_LOW = int(np.floor(255 * STEP)) + 1
+
+
+def darkest(strip: np.ndarray) -> np.ndarray:
+    """The darkest channel of each pixel of an RGB array, uint8 (h, w): ``periodic.darkness`` before scaling."""
+    return np.minimum(np.minimum(strip[:, :, 0], strip[:, :, 1]), strip[:, :, 2])
+
+
+def period_mismatch(low: np.ndarray, period: int) -> float:
+    """``mismatch(dark[:, :-period], dark[:, period:], reach=0, step=STEP)`` of the strip's darknesses ``dark``,
+    counted on its darkest channels ``low`` (``darkest``) in whole numbers: the same pixels inked and changed."""
+    w = low.shape[1]
+    x, y = low[:, : w - period], low[:, period:]
+    inked = (x <= INK_LOW) | (y <= INK_LOW)
+    total = int(np.count_nonzero(inked))
+    if not total:
+        return 0.0
+    apart = np.abs(x.astype(np.int16) - y) >= STEP_LOW
+    return float(np.count_nonzero(inked & apart)) / total
+
+
 def read_group(strip: np.ndarray, period: int) -> tuple[str | None, dict[str, float], list[str]]:
     """(group, measurements, failures) of one strip's pixels (RGB, inside the frame) with the claimed period."""
-    dark = darkness(strip)
+    return read_darkest(darkest(strip), period)
+
+
+def read_darkest(low: np.ndarray, period: int) -> tuple[str | None, dict[str, float], list[str]]:
+    """``read_group`` of a strip given by its pixels' darkest channels ``low`` (``darkest``)."""
+    dark = darkness(low)
     h, w = dark.shape
     failures: list[str] = []
     if not 8 <= period <= w:
         return None, {}, [f"the claimed period {period} px does not fit a strip {w} px wide"]
-    scores = {"period": mismatch(dark[:, : w - period], dark[:, period:], reach=REACH, step=STEP)}
+    scores = {"period": period_mismatch(low, period)}
     fold = np.zeros((h, period), np.float32)
     counts = np.zeros(period, np.float32)
     for start in range(0, w, period):
@@ -119,16 +149,34 @@ def classify(vertical: bool, reflection: str | None, half_turn: bool) -> str | N
     return {"mirror": "p11m", "glide": "p11g", None: "p1"}[reflection]
 
 
+def _option_pixels(image, outer, inner) -> tuple[np.ndarray, list[int], list[int]]:
+    """(RGB pixels, the option's box in them, the strip's box in them) of an option whose box ``outer`` (its frame)
+    and strip box ``inner`` lie on the picture: only the option's box is read, the picture's margins and labels
+    are not needed; any other boxes are read off the whole picture as they are."""
+    width, height = image.size
+    try:
+        outer, inner = [int(v) for v in outer], [int(v) for v in inner]
+    except (TypeError, ValueError):
+        outer = inner = None
+    if (outer is None or len(outer) != 4 or len(inner) != 4 or not 0 <= outer[0] < outer[2] <= width
+            or not 0 <= outer[1] < outer[3] <= height or not outer[0] <= inner[0] <= inner[2] <= outer[2]
+            or not outer[1] <= inner[1] <= inner[3] <= outer[3]):
+        return rgb_pixels(image), outer, inner
+    x, y = outer[0], outer[1]
+    return (rgb_pixels(image.crop(tuple(outer))), [0, 0, outer[2] - x, outer[3] - y],
+            [inner[0] - x, inner[1] - y, inner[2] - x, inner[3] - y])
+
+
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the frieze definition and one of the task's stems")
-    rgb = rgb_pixels(images[0])
+    image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
     groups = []
     for k, strip in enumerate(scene["strips"]):
-        left, top, right, bottom = strip["box"]
-        if not has_black_frame(rgb, scene["option_boxes"][k]):
+        rgb, frame, (left, top, right, bottom) = _option_pixels(image, scene["option_boxes"][k], strip["box"])
+        if not has_black_frame(rgb, frame):
             failures.append(f"strip {'abcd'[k]} has no black frame")
         group, _scores, problems = read_group(rgb[top:bottom, left:right], int(strip["period"]))
         failures += [f"strip {'abcd'[k]}: {p}" for p in problems]

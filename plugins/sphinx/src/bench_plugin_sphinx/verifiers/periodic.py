@@ -13,9 +13,10 @@ STEP = 0.3
 
 
 def darkness(rgb: np.ndarray) -> np.ndarray:
-    """1 - (darkest channel) / 255 per pixel, float32 (h, w): white 0, any palette colour well above ``INK``."""
+    """1 - (darkest channel) / 255 per pixel, float32 (h, w): white 0, any palette colour well above ``INK``.  An
+    (h, w) array is taken as the darkest channels themselves."""
     rgb = np.asarray(rgb)
-    low = np.minimum(np.minimum(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2])
+    low = rgb if rgb.ndim == 2 else np.minimum(np.minimum(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2])
     if low.dtype != np.uint8:
         return 1.0 - low.astype(np.float32) / 255.0
     out = low.astype(np.float32)  # the same float32 steps, in place (no temporaries: several times faster)
