@@ -715,9 +715,34 @@ def _one(values: Sequence[Any], mixed: str = "mixed") -> Any:
     return values[0] if all(v == values[0] for v in values) else mixed
 
 
-def _components(marks: Sequence[Polygon]) -> list[Any]:
-    """Connected pieces of ink (overlapping or touching marks merge)."""
-    return list(shapely.get_parts(shapely.unary_union([grown(m) for m in marks])))
+def ink_pieces(marks: Sequence[Polygon]) -> list[Any]:
+    """Connected pieces of ink (overlapping or touching marks merge): the marks grown by 0.002 (``grown``),
+    grouped by which of them meet (pairs whose boxes are apart are not tested); a mark that meets no other is a
+    piece as it is, the marks of a group are merged (their union's parts)."""
+    grown_marks = [grown(m) for m in marks]
+    boxes = [memoised(g, "bounds", _bounds) for g in grown_marks]
+    parent = list(range(len(marks)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            u0, v0, u1, v1 = boxes[j]
+            if u0 <= x1 and x0 <= u1 and v0 <= y1 and y0 <= v1 and grown_marks[i].intersects(grown_marks[j]):
+                parent[root(j)] = root(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(marks)):
+        groups.setdefault(root(i), []).append(i)
+    pieces: list[Any] = []
+    for group in groups.values():
+        if len(group) == 1:
+            pieces.append(grown_marks[group[0]])
+        else:
+            pieces += shapely.get_parts(shapely.unary_union([grown_marks[i] for i in group])).tolist()
+    return pieces
 
 
 def grown(mark: Polygon) -> Polygon:
@@ -767,9 +792,7 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
     >= 0.88); False only if, for every axis, some mark's centre lands well away (> 0.06) from the centre of
     every mark of its colour and size (0.02-0.06, depending on how far apart the marks are), so that even a
     viewer who ignores how the shapes are turned sees no symmetry; AMBIGUOUS otherwise."""
-    union = shapely.unary_union([m for m, _ in marks])
-    c = union.centroid
-    cx, cy = c.x, c.y
+    cx, cy = _ink_centroid([m for m, _ in marks])
     centres = np.array([memoised(m, "centre", _centre) for m, _ in marks])
     colours = [colour for _, colour in marks]
     areas = [memoised(m, "area", _area) for m, _ in marks]
@@ -808,6 +831,23 @@ def scene_symmetry(marks: Sequence[tuple[Polygon, Any]]) -> bool | str:
         if misses.max() <= tolerance:
             return AMBIGUOUS
     return False
+
+
+def _ink_centroid(marks: Sequence[Polygon]) -> tuple[float, float]:
+    """The centroid of the marks' ink (of their union): the marks' centroids weighted by their areas when no two
+    marks meet (pairs whose boxes are apart are not tested), the union's centroid otherwise."""
+    boxes = [memoised(m, "bounds", _bounds) for m in marks]
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            u0, v0, u1, v1 = boxes[j]
+            if u0 <= x1 and x0 <= u1 and v0 <= y1 and y0 <= v1 and marks[i].intersects(marks[j]):
+                c = shapely.unary_union(list(marks)).centroid
+                return c.x, c.y
+    areas = [memoised(m, "area", _area) for m in marks]
+    centres = [memoised(m, "centre", _centre) for m in marks]
+    total = math.fsum(areas)
+    return (math.fsum(a * x for a, (x, _) in zip(areas, centres, strict=True)) / total,
+            math.fsum(a * y for a, (_, y) in zip(areas, centres, strict=True)) / total)
 
 
 def _median(values: list[float]) -> float:
@@ -891,7 +931,7 @@ def scene_attributes(marks: Sequence[tuple[Polygon, Any]]) -> dict[str, Any]:
     (thin/medium/thick/mixed stroke of the hollow marks) and ``topology`` ('closed'/'open'/'mixed' outlines).
     """
     polys = [m for m, _ in marks]
-    pieces = _components(polys)
+    pieces = ink_pieces(polys)
     result: dict[str, Any] = {"number": len(pieces)}
     centres = np.array([[p.centroid.x, p.centroid.y] for p in pieces])
     result["aligned"] = None

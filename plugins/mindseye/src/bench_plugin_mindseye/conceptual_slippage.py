@@ -100,6 +100,11 @@ SAME_FEATURES = ("spacing", "word")
 #: filled, against how far apart): the densest panels first have their marks moved apart (``Panel.spread``),
 #: so that box over ink is more alike across panels and one size order can rank both.
 SPREAD = ("topology", "border", "hollowness", "number")
+#: How many panels an attempt draws again because the panels could take no size order with the violator at its
+#: place before it gives up, and the next attempt draws the item's majority and shape kind afresh: some of them
+#: cannot take some places at all (a thin-bordered violator among thick ones as the largest panel while the
+#: smallest lies furthest from the median), and redrawing panel after panel would not change that.
+UNSIZED_REDRAWS = 8
 
 
 # -- marks ------------------------------------------------------------------------------------------
@@ -295,6 +300,7 @@ class ConceptualSlippage(SizePlannedTask):
                                  lambda: draw_look(rng, concept, slippage, item_kind, fixed), strength, majority)
 
         draws = [redraw(k) for k in range(6)]
+        unsized = 0  # redraws because no size order could be found
         names = ("mirrored",) if concept == "word" else SCENE_ATTRIBUTES
         key = CONCEPT_ATTRIBUTE[concept]
         for _ in range(30):
@@ -317,13 +323,17 @@ class ConceptualSlippage(SizePlannedTask):
                     sized = self._sized(rng, concept, panels, v, table, side, rank, small_odd)
                     if sized is None:  # these panels cannot take such an order: draw one of them again,
                         # the best of a few draws when it should come out larger or smaller
+                        unsized += 1
+                        if unsized > UNSIZED_REDRAWS:
+                            return None  # the item's draws (majority, shape kind) cannot take this order
                         k, want = self._in_the_way(rng, panels, v, side, rank)
                         draws[k] = redraw(k, want)
                         continue
                     panels = sized
                 tiles = [self._render(p, side) for p in panels]
                 features = [self._features(p, side) for p in panels]
-                same = lookalike_pair(tiles, 1.5 * self.min_option_difference)
+                same = (lookalike_pair(tiles, 1.5 * self.min_option_difference)
+                        or _alike_in_channels(tiles, 1.5 * self.min_option_difference))
                 if same is not None:
                     culprit = same[1] if same[1] != v else same[0]  # two panels too alike in grey: redraw one
                 else:
@@ -413,7 +423,9 @@ class ConceptualSlippage(SizePlannedTask):
         container or a mirror position widen the ink's box.  Saturation follows the ink (the palette's hues
         are equally colourful).  The attributes do not depend on the scale (border
         widths are relative to the shape, positions only grow further from or closer to exact); panels drawn
-        smaller than made are measured again to be sure."""
+        smaller than made, and panels moved apart, are measured again as drawn to be sure, once a size order is
+        found (most size searches that fail do so before: measuring first was wasted on them)."""
+        moved = [False] * 6
         if concept in SPREAD:  # first move the marks of the densest panels apart, towards the median box/ink
             ratios = []
             for panel in panels:
@@ -421,10 +433,24 @@ class ConceptualSlippage(SizePlannedTask):
                 ratios.append((x1 - x0) * (y1 - y0) / sum(m.polygon.area for m in panel.marks))
             target = float(np.median(ratios))
             spread = [_spread(p, target) for p in panels]
-            for k, (moved, panel) in enumerate(zip(spread, panels, strict=True)):
-                if moved is not panel and moved.attributes() != table[k]:
-                    spread[k] = panel
-            panels = spread
+            moved = [a is not b for a, b in zip(spread, panels, strict=True)]
+            sized = self._sizes(rng, spread, v, side, rank, small_odd)
+            if sized is None:
+                return None
+            # the panels as drawn are measured only once a size order is found (most draws of a size order fail
+            # before): a moved panel whose attributes its move changed goes back to where it was, and the
+            # sizes are found again
+            back = [k for k in range(6) if moved[k] and sized[k][0].attributes() != table[k]]
+            if not back:
+                return self._checked(sized, moved, table)
+            panels = [panels[k] if k in back else spread[k] for k in range(6)]
+            moved = [moved[k] and k not in back for k in range(6)]
+        sized = self._sizes(rng, panels, v, side, rank, small_odd)
+        return None if sized is None else self._checked(sized, moved, table)
+
+    def _sizes(self, rng: np.random.Generator, panels: Sequence[Panel], v: int, side: int, rank: int,
+               small_odd: bool) -> list[tuple[Panel, float]] | None:
+        """Each panel as drawn and its scale (``_sized``: ``balanced_sizes`` within each panel's room), or None."""
         order = [v, *(k for k in range(6) if k != v)]
         chosen = [panels[k] for k in order]
         rooms = np.array([p.room() for p in chosen])
@@ -439,12 +465,19 @@ class ConceptualSlippage(SizePlannedTask):
                                 SIZE_STEP, 1.0, SIZE_DRAWS, bounds=rooms)
         if scales is None:
             return None
-        out = list(panels)
+        out: list[tuple[Panel, float]] = [(panels[k], 1.0) for k in range(6)]
         for k, panel, scale in zip(order, drawn, scales, strict=True):
-            if scale < 1 - 1e-9 and panel.attributes() != table[k]:
-                return None
-            out[k] = panel
+            out[k] = (panel, float(scale))
         return out
+
+    @staticmethod
+    def _checked(sized: Sequence[tuple[Panel, float]], moved: Sequence[bool],
+                 table: Sequence[Mapping[str, Any]]) -> list[Panel] | None:
+        """The panels as drawn, if each one moved apart or drawn smaller than made measures as its draw did."""
+        for k, (panel, scale) in enumerate(sized):
+            if (moved[k] or scale < 1 - 1e-9) and panel.attributes() != table[k]:
+                return None
+        return [panel for panel, _ in sized]
 
     def _in_the_way(self, rng: np.random.Generator, panels: Sequence[Panel], v: int, side: int, rank: int
                     ) -> tuple[int, int]:
@@ -648,6 +681,24 @@ class ConceptualSlippage(SizePlannedTask):
 
 #: How far (supersampled pixels) the window ``_window`` draws in reaches past the marks' extreme coordinates.
 _WINDOW_MARGIN = 4
+
+
+def _alike_in_channels(tiles: Sequence[Image.Image], threshold: float) -> tuple[int, int] | None:
+    """The first pair of panels whose channel means (the grey level verify compares: the mean of red, green and
+    blue, not the luminance ``lookalike_pair`` compares) differ by less than ``threshold`` levels on average, or
+    None.  Two panels of hues whose luminances lie apart can have channel means as alike as verify refuses."""
+    sums = []
+    for tile in tiles:
+        pixels = np.asarray(tile.convert("RGB"))
+        total = pixels[..., 0].astype(np.int16)
+        total += pixels[..., 1]
+        total += pixels[..., 2]
+        sums.append(total)
+    for i in range(len(sums)):
+        for j in range(i + 1, len(sums)):
+            if sums[i].shape == sums[j].shape and float(np.abs(sums[i] - sums[j]).sum()) < 3 * threshold * sums[i].size:
+                return i, j
+    return None
 
 
 def window_features(left: int, top: int, window: Image.Image, side: int) -> dict[str, float]:

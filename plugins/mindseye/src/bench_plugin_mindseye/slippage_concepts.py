@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 import attrs
 import numpy as np
 import shapely
-from shapely import affinity
 from shapely.geometry import Polygon
 
 from bench_plugin_mindseye.attributes import (
@@ -34,10 +33,10 @@ from bench_plugin_mindseye.slippage_panels import (
     Panel,
     affine_chain,
     open_outline,
-    outline,
     rotation,
     rows_residual,
     scatter,
+    shape_outline,
     shape_polygon,
 )
 
@@ -130,7 +129,7 @@ def _mark_shape(kind: str, x: float, y: float, radius: float, rotation: float, w
     shape = shape_polygon(kind, (x, y), radius, rotation)
     if width is None:
         return shape
-    shape = outline(shape, max(MIN_WIDTH, width * inradius(shape)))
+    shape = shape_outline(kind, (x, y), radius, rotation, max(MIN_WIDTH, width * inradius(shape)))
     if gap is not None:
         shape = open_outline(shape, (x, y), angle, gap)
     return shape
@@ -295,7 +294,8 @@ def build_enclosure(rng: np.random.Generator, look: Look, strength: str, majorit
     container_kind = str(rng.choice(["circle", "square", "hexagon", "pentagon"]))
     container = shape_polygon(container_kind, centre, big, look.rotation)
     try:
-        band = outline(container, max(MIN_WIDTH, rng.uniform(*WIDTH["medium"]) * inradius(container)))
+        band = shape_outline(container_kind, centre, big, look.rotation,
+                             max(MIN_WIDTH, rng.uniform(*WIDTH["medium"]) * inradius(container)))
     except ValueError as exc:
         raise Unbuildable(str(exc)) from exc
     # inside: well within the container's hole, spread round its centre
@@ -397,36 +397,49 @@ def build_symmetry(rng: np.random.Generator, look: Look, strength: str, majority
     # box, which moving in seldom shrinks)
     x0, y0, x1, y1 = marks_bounds([m.polygon for m in marks])
     boxes = [m.polygon.bounds for m in marks]
-    versions = []
-    for _ in range(VERSIONS):  # which objects move, which way
-        broken, broken_boxes = list(marks), list(boxes)
+    recipes = []
+    for _ in range(VERSIONS):  # which objects move, which way: every try's shift drawn now, tried when asked for
         movers = [int(rng.integers(len(marks)))]
         if strength == "strong":
             movers.append((movers[0] + 3) % len(marks))
-        for k in movers:
-            u0, v0, u1, v1 = boxes[k]
-            for _ in range(100):
-                shift = rng.uniform(0.1, 0.14) * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
-                dx, dy = float(shift[0]), float(shift[1])
-                # a translation moves the box by the shift exactly (adding is monotone), so the box is tested
-                # before the mark is moved; the marks' boxes are measured once
-                if u0 + dx < x0 - 0.04 or v0 + dy < y0 - 0.04 or u1 + dx > x1 + 0.04 or v1 + dy > y1 + 0.04:
-                    continue
-                box = (u0 + dx, v0 + dy, u1 + dx, v1 + dy)
-                moved = affinity.translate(marks[k].polygon, dx, dy)
-                if not all(_box_gap(box, broken_boxes[j]) > 0.025 + 1e-12 or moved.distance(m.polygon) > 0.025
-                           for j, m in enumerate(broken) if j != k):
-                    continue
-                broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
-                broken_boxes[k] = moved.bounds
-                break
-            else:
-                break
+        lengths = rng.uniform(0.1, 0.14, size=(len(movers), SHIFT_TRIES))
+        angles = rng.uniform(0, 2 * np.pi, size=(len(movers), SHIFT_TRIES))
+        recipes.append(functools.partial(_moved_off_mirror, marks, boxes, (x0, y0, x1, y1), movers, lengths,
+                                         angles))
+    return marks, Versions(recipes, "nowhere to move")
+
+
+#: How many shifts ``build_symmetry`` draws for each object it moves (the first that fits is taken).
+SHIFT_TRIES = 100
+
+
+def _moved_off_mirror(marks: Sequence[Mark], boxes: Sequence[tuple[float, float, float, float]],
+                      bounds: tuple[float, float, float, float], movers: Sequence[int], lengths: np.ndarray,
+                      angles: np.ndarray) -> list[Mark] | None:
+    """``marks`` with each of ``movers`` moved by the first of its drawn shifts (row of ``lengths`` and ``angles``)
+    that keeps it within ``bounds`` (the box of the symmetric layout, 0.04 to spare) and more than 0.025 from every
+    other mark; None if some mover has no such shift."""
+    x0, y0, x1, y1 = bounds
+    broken, broken_boxes = list(marks), list(boxes)
+    for row, k in enumerate(movers):
+        u0, v0, u1, v1 = boxes[k]
+        for length, angle in zip(lengths[row].tolist(), angles[row].tolist(), strict=True):
+            dx, dy = length * math.cos(angle), length * math.sin(angle)
+            # a translation moves the box by the shift exactly (adding is monotone), so the box is tested
+            # before the mark is moved; the marks' boxes are measured once
+            if u0 + dx < x0 - 0.04 or v0 + dy < y0 - 0.04 or u1 + dx > x1 + 0.04 or v1 + dy > y1 + 0.04:
+                continue
+            box = (u0 + dx, v0 + dy, u1 + dx, v1 + dy)
+            moved = affine_chain(marks[k].polygon, ((1.0, 0.0, 0.0, 1.0, dx, dy),))
+            if not all(_box_gap(box, broken_boxes[j]) > 0.025 + 1e-12 or moved.distance(m.polygon) > 0.025
+                       for j, m in enumerate(broken) if j != k):
+                continue
+            broken[k] = Mark(moved, marks[k].colour, marks[k].kind)
+            broken_boxes[k] = moved.bounds
+            break
         else:
-            versions.append(broken)
-    if not versions:
-        raise Unbuildable("nowhere to move")
-    return marks, Versions.of(versions, "nowhere to move")
+            return None
+    return broken
 
 
 def _mirrored(shape: Polygon, axis: float) -> Polygon:

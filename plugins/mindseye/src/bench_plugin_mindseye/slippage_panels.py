@@ -22,7 +22,7 @@ from shapely.geometry import Polygon, box
 from bench_plugin_mindseye.attributes import (
     AMBIGUOUS,
     border_width,
-    grown,
+    ink_pieces,
     mark_fill,
     marks_bounds,
     scene_attributes,
@@ -143,6 +143,36 @@ def outline(shape: Polygon, width: float) -> Polygon:
     if inner.is_empty or inner.geom_type != "Polygon" or inner.area < 0.12 * shape.area:
         raise ValueError("outline too thick for this shape")
     return shape.difference(inner)
+
+
+#: Shape kinds whose edges all touch one circle round the centre (the regular polygons, the 48-gon circle, the
+#: regular star, the rhombus): shrunk inwards by a width, such a shape is the shape scaled about its centre.
+TANGENTIAL = frozenset({"circle", "square", "triangle", "pentagon", "hexagon", "star", "diamond"})
+
+
+@functools.cache
+def _edge_distance(kind: str) -> float:
+    """How far the edges of a tangential kind (``TANGENTIAL``) lie from its centre at unit circumradius."""
+    a = _unit_shape(kind)
+    b = np.roll(a, -1, axis=0)
+    return float((np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]) / np.hypot(*(b - a).T)).min())
+
+
+def shape_outline(kind: str, centre: Sequence[float], radius: float, rotation: float, width: float) -> Polygon:
+    """``outline(shape_polygon(kind, centre, radius, rotation), width)``, measured rather than overlaid for the
+    kinds of ``TANGENTIAL``: their inward mitred offset (the hole) is the shape scaled about its centre by (d -
+    width) / d, d the edges' distance from the centre, and the band is made with its rings as GEOS's difference
+    orders them (the shell the shape's corners in reverse from its last corner, the hole the scaled corners from
+    the second one on), the same polygon but for the last bits of the hole's coordinates (test_cs_fast_paths)."""
+    if kind not in TANGENTIAL:
+        return outline(shape_polygon(kind, centre, radius, rotation), width)
+    corners = _turned_shape(kind, rotation) * radius + np.asarray(centre)
+    distance = _edge_distance(kind) * radius
+    factor = (distance - width) / distance
+    if factor <= 0 or factor * factor < 0.12:
+        raise ValueError("outline too thick for this shape")
+    inner = np.asarray(centre) + (corners - np.asarray(centre)) * factor
+    return Polygon(corners[::-1], [np.roll(inner, -1, axis=0)])
 
 
 def open_outline(band: Polygon, centre: Sequence[float], angle: float, gap: float) -> Polygon:
@@ -390,7 +420,7 @@ def _rows_residual_of(centres: np.ndarray, masks: np.ndarray, apart: float) -> f
 
 def two_rows(polygons: Sequence[Polygon]) -> bool | str:
     """Whether the objects stand in two parallel rows (True), clearly do not (False) or neither (AMBIGUOUS)."""
-    pieces = shapely.get_parts(shapely.unary_union([grown(p) for p in polygons]))
+    pieces = ink_pieces(polygons)
     centres = np.array([[p.centroid.x, p.centroid.y] for p in pieces])
     if rows_residual(centres, ROWS_CLEAR) <= ROWS_ON:
         return True
