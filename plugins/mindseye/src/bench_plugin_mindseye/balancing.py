@@ -261,6 +261,54 @@ def _small_end_spacings(rng: np.random.Generator, base: np.ndarray, power: np.nd
     return float(spread[best]), trial[best]
 
 
+def _small_end_spacings_of(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float,
+                           factor: float, floors: np.ndarray, reach: np.ndarray, draws: int
+                           ) -> list[tuple[float, np.ndarray] | None]:
+    """``_small_end_spacings`` of several candidate orders at once (``base``: orders x options x features,
+    ``reach``: orders x options), each the same to the bit as called alone, one after another: every order's
+    random numbers are the ones those calls draw, in the same sequence (its gaps, then where its largest option
+    goes, as ``Generator.uniform`` makes them from the same doubles).
+
+    The arithmetic runs on one contiguous (orders, draws) array per option and feature, every element computed
+    as ``_small_end_spacings``' broadcast expressions compute it, and the order conditions (``_ranked_rows``,
+    which says what ``_ranked_small_end`` says) are tested only on the spacings whose largest option has room."""
+    orders, count, features = base.shape
+    m = count // 2
+    raw = rng.random((orders, draws * (count - 1)))  # per order: its gaps, then its draws for the largest option
+    gaps = (0.15 * raw[:, :draws * (count - 2)]).reshape(orders, draws, count - 2)  # as uniform(0.0, 0.15) makes them
+    where = 0.25 + 0.5 * raw[:, draws * (count - 2):]  # as uniform(0.25, 0.75) makes them
+    shift = math.log1p(step)
+    # b[k][f]: option k's log feature f at scale 1, as a column against the draws
+    b = [[np.ascontiguousarray(base[:, k, f, None]) for f in range(features)] for k in range(count)]
+    trial = [np.zeros((orders, draws))]  # log scale of each option in size order
+    for j in range(1, count - 1):
+        need = None
+        for f in range(features):
+            x = (b[j - 1][f] + power[f] * trial[j - 1] + shift - b[j][f]) / power[f]
+            need = x if need is None else np.maximum(need, x)
+        trial.append(need + gaps[:, :, j - 1])
+    lo = hi = None
+    for f in range(features):
+        v0, v1, vm, vl = (np.exp(b[k][f] + power[f] * trial[k]) for k in (0, 1, m, count - 2))
+        lower = np.maximum(vl * (1 + step), v1 + (v1 - v0 - floors[f]) / factor)
+        upper = vm + (vm - v0) / (1 + step)
+        low = (np.log(lower) - b[-1][f]) / power[f]
+        high = (np.log(upper) - b[-1][f]) / power[f]
+        lo = low if lo is None else np.maximum(lo, low)
+        hi = high if hi is None else np.minimum(hi, high)
+    trial.append(lo + (hi - lo) * where)
+    size = [reach[:, k, None] + trial[k] for k in range(count)]
+    spread = functools.reduce(np.maximum, size) - functools.reduce(np.minimum, size)
+    ok = hi > lo
+    rows, cols = np.nonzero(ok)
+    ok[rows, cols] = _ranked_rows(base[rows], power, [t[rows, cols] for t in trial], step, factor, floors, True)
+    best = np.where(ok, spread, np.inf).argmin(axis=1)
+    found: list[tuple[float, np.ndarray] | None] = []
+    for k, d in enumerate(best.tolist()):
+        found.append((float(spread[k, d]), np.array([t[k, d] for t in trial])) if ok[k, d] else None)
+    return found
+
+
 def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Sequence[Mapping[str, float]]],
                     count: int, exponents: Mapping[str, float], rank: int | None, factor: float,
                     floors: Mapping[str, float], step: float, longest: float, rounds: int = 3,
@@ -311,15 +359,17 @@ def balanced_scales(rng: np.random.Generator, measure: Callable[[np.ndarray], Se
                 candidates = [np.array(p) for p in itertools.permutations(range(count))]
             else:
                 candidates = [np.array([*p[:rank], 0, *p[rank:]]) for p in itertools.permutations(range(1, count))]
-            for candidate in candidates:
-                found = _small_end_spacings(rng, base[candidate], power, step, factor, floor, reach[candidate], draws)
+            picks = np.array(candidates)
+            for candidate, found in zip(candidates, _small_end_spacings_of(rng, base[picks], power, step, factor, floor,
+                                                                           reach[picks], draws), strict=True):
                 if found is not None and (best is None or found[0] < best[0]):
                     best = (found[0], candidate, found[1])
             if best is None or best[0] > math.log(longest):
                 return None
             _, order, trial = best
         else:
-            found = _small_end_spacings(rng, base[order], power, step, factor, floor, reach[order], draws)
+            found = _small_end_spacings_of(rng, base[order][None], power, step, factor, floor, reach[order][None],
+                                           draws)[0]
             if found is None or found[0] > math.log(longest):
                 return None
             trial = found[1]

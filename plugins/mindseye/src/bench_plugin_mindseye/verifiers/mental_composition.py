@@ -180,18 +180,28 @@ def _fold(faces: Sequence[Sequence[Point]], links: Mapping[int, list[tuple[int, 
     return len(placed) == len(faces) == len(solid.cycles)
 
 
-def polygons_fold(net: Mapping[str, Any], solid: Mapping[str, Any]) -> bool:
-    """True if the polygon net folds along its drawn hinges into the polyhedron (up to scale)."""
+def _net_sides(net: Mapping[str, Any]) -> list[tuple[list[list[Point]], dict[int, list[tuple[int, int, int]]],
+                                                        float]]:
+    """The polygon net as ``polygons_fold`` folds it, seen from the front and from the back: its faces
+    (``_net_faces``), hinges (``_hinges``) and perimeter."""
+    parts = []
+    for mirrored in (False, True):
+        faces = _net_faces(net, mirrored)
+        parts.append((faces, _hinges(faces), sum(sum(_sides(f)) for f in faces)))
+    return parts
+
+
+def polygons_fold(net: Mapping[str, Any], solid: Mapping[str, Any], sides: Sequence[tuple] | None = None) -> bool:
+    """True if the polygon net folds along its drawn hinges into the polyhedron (up to scale).  ``sides``: the
+    net's ``_net_sides``, if already worked out (they do not depend on the solid)."""
     if solid.get("solid") != "polyhedron" or len(solid["faces"]) != len(net["faces"]):
         return False
     if sorted(len(f) for f in solid["faces"]) != sorted(len(f) for f in net["faces"]):
         return False
     shape = Polyhedron(solid["vertices"], solid["faces"])
     tolerance = FOLD_TOLERANCE * shape.mean_edge
-    for mirrored in (False, True):
-        faces = _net_faces(net, mirrored)
-        links = _hinges(faces)
-        scale = sum(sum(_sides(f)) for f in faces) / shape.perimeter
+    for faces, links, perimeter in _net_sides(net) if sides is None else sides:
+        scale = perimeter / shape.perimeter
         first = [x / scale for x in _sides(faces[0])]
         n = len(first)
         for root, sides in enumerate(shape.sides):
@@ -228,9 +238,19 @@ def folds_into(net: Mapping[str, Any], solid: Mapping[str, Any]) -> bool:
 
 
 def solve_scene(scene: Mapping[str, Any]) -> list[int]:
-    """Indices of the options the net folds into."""
+    """Indices of the options the net folds into (``folds_into`` of each, the net's two sides worked out once)."""
     net = scene["query"][0]
-    return [k for k, solid in enumerate(scene["options"]) if folds_into(net, solid)]
+    sides: list = []
+
+    def folds(solid: Mapping[str, Any]) -> bool:
+        if net.get("net") != "polygons" or solid.get("solid") != "polyhedron" \
+                or len(solid["faces"]) != len(net["faces"]):
+            return folds_into(net, solid)
+        if not sides:
+            sides.extend(_net_sides(net))
+        return polygons_fold(net, solid, sides)
+
+    return [k for k, solid in enumerate(scene["options"]) if folds(solid)]
 
 
 # -- sketches and pixels -----------------------------------------------------------------------------------
@@ -345,13 +365,13 @@ def prepare(scene: Any) -> None:
     (``draw_face_sets``, ``paper_regions``) for the checks that follow, which find them memoised: the same as
     they would work out panel by panel.  A panel that cannot be read is left to them."""
     try:
-        side, keys = scene["tile"], [json.dumps(d, sort_keys=True) for d in [*scene["query"], *scene["options"]]]
+        side, described = scene["tile"], [*scene["query"], *scene["options"]]
+        keys = {json.dumps(d, sort_keys=True): d for d in described}  # each key's description, as read
     except Exception:
         return
     solids, parted, reaches = {}, {}, []
-    for key in dict.fromkeys(keys):
+    for key, description in keys.items():
         try:
-            description = json.loads(key)
             if (key, side) not in _drawing and "net" not in description:
                 solids[key] = _solid_faces(description, side)
             if (key, side) not in _paper:
