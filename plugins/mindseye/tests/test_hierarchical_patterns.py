@@ -649,8 +649,8 @@ def test_close_boxes_are_the_pairs_the_full_table_finds():
 def test_verifier_grows_marks_on_their_box_as_on_the_whole_grid():
     """``line_raster.grown_box`` (the verifier's growth on the box of the marks, aligned as its sketch needs)
     gives ``line_raster.dilate(line_raster.mark(...))`` exactly (points off the grid, at its edges and none at all
-    included), ``_near_both`` gives the two ``_near`` grids, and ``sketch`` the coverage
-    ``line_raster.stroke_coverage`` paints."""
+    included), ``_near_both`` gives the two ``_near`` grids, and ``sketch`` the pixels ``line_raster.near`` finds
+    within half the pen of the centre lines painted the ink."""
     from bench_plugin_mindseye.verifiers import line_raster
 
     rng = np.random.default_rng(9)
@@ -676,8 +676,8 @@ def test_verifier_grows_marks_on_their_box_as_on_the_whole_grid():
         for description in built.item.metadata["scene"]["options"]:
             for side in (407, 271):
                 segments, _ = verifier._polylines(description, side)
-                cover = line_raster.stroke_coverage(side, segments, float(description["pen"]))
-                painted = line_raster.paint(side, [(cover, description["ink"])])
+                near = line_raster.near(side, segments, float(description["pen"]) / 2)
+                painted = line_raster.paint(side, [(near.astype(np.float32), description["ink"])])
                 assert np.array_equal(verifier.sketch(description, side), painted)
 
 

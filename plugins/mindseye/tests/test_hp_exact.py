@@ -91,16 +91,26 @@ def test_own_samples_are_those_no_other_part_comes_near():
                               _own_plainly(points, parts, side, reach))
 
 
-def test_sketch_paints_each_pixel_the_colour_of_its_coverage():
-    """The sketch equals ``line_raster.paint`` of ``line_raster.stroke_coverage`` for pens of every width and an
-    ink of three different channels."""
+def test_sketch_paints_the_pixels_within_half_the_pen_the_ink():
+    """The sketch equals ``line_raster.paint`` of ``line_raster.near`` at half the pen for pens of every width, inks
+    of three different channels and records with nothing to draw, inside ``shared_lines`` (twice) too."""
     rng = np.random.default_rng(8)
-    for _ in range(20):
+    descriptions = []
+    for k in range(20):
         side = int(rng.integers(20, 90))
         description = {"pen": float(rng.uniform(1.0, 5.0)), "ink": [int(v) for v in rng.integers(0, 200, 3)],
                        "segments": rng.uniform(0.05, 0.95, (int(rng.integers(1, 6)), 4)).tolist(),
                        "polygons": [rng.uniform(0.1, 0.9, (3, 2)).tolist()], "circles": [[0.5, 0.5, 0.2]]}
+        if k % 7 == 0:
+            description.update(segments=[], polygons=[], circles=[])
+        if k % 5 == 0:  # reaching off the tile
+            description["segments"].append([-0.3, 0.5, 1.4, 0.6])
+        descriptions.append((description, side))
         segments, _ = verifier._polylines(description, side)
-        cover = line_raster.stroke_coverage(side, segments, description["pen"])
-        painted = line_raster.paint(side, [(cover, description["ink"])])
+        near = line_raster.near(side, segments, description["pen"] / 2)
+        painted = line_raster.paint(side, [(near.astype(np.float32), description["ink"])])
         assert np.array_equal(verifier.sketch(description, side), painted)
+    for description, side in descriptions:
+        plain = [verifier.sketch(description, side), verifier.sketch(description, side)]
+        with verifier.shared_lines():
+            assert all(np.array_equal(verifier.sketch(description, side), b) for b in plain)

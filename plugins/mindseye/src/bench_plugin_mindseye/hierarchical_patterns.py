@@ -170,12 +170,22 @@ def _reach(groups: Sequence[tuple[str, np.ndarray]], margin: float) -> tuple[np.
     low, high = np.full(2, np.inf), np.full(2, -np.inf)
     for kind, data in groups:
         if kind == "circle":
-            low = np.minimum(low, (data[:, :2] - data[:, 2:]).min(axis=0))
-            high = np.maximum(high, (data[:, :2] + data[:, 2:]).max(axis=0))
+            low = np.minimum(low, _least(data[:, :2] - data[:, 2:]))
+            high = np.maximum(high, _most(data[:, :2] + data[:, 2:]))
         else:
-            flat = data.reshape(-1, 2)
-            low, high = np.minimum(low, flat.min(axis=0)), np.maximum(high, flat.max(axis=0))
+            low, high = np.minimum(low, _least(data)), np.maximum(high, _most(data))
     return low - margin, high + margin
+
+
+def _least(points: np.ndarray) -> np.ndarray:
+    """The least x and the least y of ``points`` (..., 2): ``points.reshape(-1, 2).min(axis=0)``, each coordinate
+    taken apart (numpy reduces down the long axis of an n x 2 array slowly)."""
+    return np.array([points[..., 0].min(), points[..., 1].min()])
+
+
+def _most(points: np.ndarray) -> np.ndarray:
+    """The greatest x and y of ``points`` (..., 2), as ``_least``."""
+    return np.array([points[..., 0].max(), points[..., 1].max()])
 
 
 def _pen(side: int, supersample: int) -> int:
@@ -454,10 +464,11 @@ class HierarchicalPatterns(MindsEyeTask):
     def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
         """The base class's checks, then the record's claims against the figures found and, on the pixels, every
         recorded part drawn where recorded and no ink elsewhere."""
-        failures = super().verify(item, images)
-        scene = item.metadata["scene"]
-        failures += verifier.record_failures(scene)
-        failures += verifier.pixel_failures(scene, images[0])
+        with verifier.shared_lines():  # the sketches and the pixel checks share each panel's centre lines
+            failures = super().verify(item, images)
+            scene = item.metadata["scene"]
+            failures += verifier.record_failures(scene)
+            failures += verifier.pixel_failures(scene, images[0])
         return failures
 
 
@@ -576,8 +587,8 @@ def _wire_layout(groups: Sequence[recursion.Group], pen: float) -> np.ndarray:
             first += complex((length * centre).sum())
             second += complex((length * centre * centre).sum())
             polar += float((length * (np.abs(centre) ** 2 + radius * radius + pen * pen / 12)).sum())
-            low = np.minimum(low, (d[:, :2] - d[:, 2:]).min(axis=0))
-            high = np.maximum(high, (d[:, :2] + d[:, 2:]).max(axis=0))
+            low = np.minimum(low, _least(d[:, :2] - d[:, 2:]))
+            high = np.maximum(high, _most(d[:, :2] + d[:, 2:]))
             continue
         z = d[..., 0] + 1j * d[..., 1]
         a, b = (z[:, 0], z[:, 1]) if g.kind == "seg" else (z.ravel(), np.roll(z, -1, axis=1).ravel())
@@ -590,8 +601,7 @@ def _wire_layout(groups: Sequence[recursion.Group], pen: float) -> np.ndarray:
         second += complex((length * ((a * a + a * b + b * b) / 3 - pen * pen / 12 * along)).sum())
         ends = np.abs(a) ** 2 + (a * np.conj(b)).real + np.abs(b) ** 2
         polar += float((length * (ends / 3 + pen * pen / 12)).sum())
-        flat = d.reshape(-1, 2)
-        low, high = np.minimum(low, flat.min(axis=0)), np.maximum(high, flat.max(axis=0))
+        low, high = np.minimum(low, _least(d)), np.maximum(high, _most(d))
     if total <= 0:
         return np.array([0.0, math.log(1e-6), math.log(1e-6), math.log(1e-6)])
     centre = first / total
