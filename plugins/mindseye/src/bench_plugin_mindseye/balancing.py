@@ -44,6 +44,24 @@ def _ranked(values: np.ndarray, step: float, factor: float, floors: np.ndarray, 
     return ok.all(axis=-1)
 
 
+def _stepped_trials(base: np.ndarray, power: np.ndarray, shift: float, gaps: np.ndarray
+                    ) -> tuple[list[list[np.ndarray]], list[np.ndarray]]:
+    """The columns ``b[k][f]`` (option k's log feature f at scale 1, (orders, 1), contiguous) and the log scales of
+    all but the largest option in size order (each (orders, draws)): the smallest at 0, each next one the least
+    that raises every feature by ``shift`` (in logs) over the one before, plus its random ``gaps`` (orders, draws,
+    options - 2)."""
+    orders, count, features = base.shape
+    b = [[np.ascontiguousarray(base[:, k, f, None]) for f in range(features)] for k in range(count)]
+    trial = [np.zeros((orders, gaps.shape[1]))]
+    for j in range(1, count - 1):
+        need = None
+        for f in range(features):
+            x = (b[j - 1][f] + power[f] * trial[j - 1] + shift - b[j][f]) / power[f]
+            need = x if need is None else np.maximum(need, x)
+        trial.append(need + gaps[:, :, j - 1])
+    return b, trial
+
+
 def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, step: float, factor: float,
               floors: np.ndarray, reach: np.ndarray, draws: int, small_odd: bool,
               room: np.ndarray | None = None, loose: float | None = None,
@@ -61,16 +79,7 @@ def _spacings(rng: np.random.Generator, base: np.ndarray, power: np.ndarray, ste
     orders, count, features = base.shape
     m = count // 2
     gaps = rng.uniform(0.0, gap, size=(orders, draws, count - 2))
-    shift = math.log1p(step)
-    # b[k][f]: option k's log feature f at scale 1, as a column against the draws
-    b = [[np.ascontiguousarray(base[:, k, f, None]) for f in range(features)] for k in range(count)]
-    trial = [np.zeros((orders, draws))]  # log scale of each option in size order
-    for j in range(1, count - 1):
-        need = None
-        for f in range(features):
-            x = (b[j - 1][f] + power[f] * trial[j - 1] + shift - b[j][f]) / power[f]
-            need = x if need is None else np.maximum(need, x)
-        trial.append(need + gaps[:, :, j - 1])
+    b, trial = _stepped_trials(base, power, math.log1p(step), gaps)
 
     def feature(k: int, f: int) -> np.ndarray:
         """Option k's feature f at its trial scale."""
@@ -277,16 +286,7 @@ def _small_end_spacings_of(rng: np.random.Generator, base: np.ndarray, power: np
     raw = rng.random((orders, draws * (count - 1)))  # per order: its gaps, then its draws for the largest option
     gaps = (0.15 * raw[:, :draws * (count - 2)]).reshape(orders, draws, count - 2)  # as uniform(0.0, 0.15) makes them
     where = 0.25 + 0.5 * raw[:, draws * (count - 2):]  # as uniform(0.25, 0.75) makes them
-    shift = math.log1p(step)
-    # b[k][f]: option k's log feature f at scale 1, as a column against the draws
-    b = [[np.ascontiguousarray(base[:, k, f, None]) for f in range(features)] for k in range(count)]
-    trial = [np.zeros((orders, draws))]  # log scale of each option in size order
-    for j in range(1, count - 1):
-        need = None
-        for f in range(features):
-            x = (b[j - 1][f] + power[f] * trial[j - 1] + shift - b[j][f]) / power[f]
-            need = x if need is None else np.maximum(need, x)
-        trial.append(need + gaps[:, :, j - 1])
+    b, trial = _stepped_trials(base, power, math.log1p(step), gaps)
     lo = hi = None
     for f in range(features):
         v0, v1, vm, vl = (np.exp(b[k][f] + power[f] * trial[k]) for k in (0, 1, m, count - 2))
