@@ -36,14 +36,14 @@ so none of them singles the answer out.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
 
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
-from bench_plugin_sphinx.kit import channels, complexity, indexed, layout, motifs
+from bench_plugin_sphinx.kit import channels, compare, complexity, indexed, layout, motifs
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.kit.sampling import cyclic
 from bench_plugin_sphinx.sets import PaperSets
@@ -170,9 +170,23 @@ def _edge_magnitudes(tile: np.ndarray) -> np.ndarray:
     return np.hypot(np.diff(grey, axis=1)[:-1, :], np.diff(grey, axis=0)[:, :-1])
 
 
+def nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a 2-D ``mask`` (the rows and the columns of its True pixels in row order, int64), from the
+    flat positions: the same arrays, several times faster with numpy 2."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
+
+
+def covariance_of(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``kit.transforms.moments(mask)[1]`` (the 2 x 2 covariance of the True pixels) from the mask's ``nonzero``:
+    the kit's own arithmetic on the same arrays."""
+    points = np.stack([cols, rows]).astype(np.float64)
+    delta = points - points.mean(axis=1)[:, None]
+    return delta @ delta.T / points.shape[1]
+
+
 def _sums(edges: np.ndarray, dark: np.ndarray) -> np.ndarray:
     """``_glance_sums`` from the edge magnitudes (summed as they are laid out) and the dark pixels."""
-    rows, cols = np.nonzero(dark)
+    rows, cols = nonzero(dark)
     x, y = cols.astype(np.float64), rows.astype(np.float64)
     return np.array([float(edges.sum()), len(x), x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()])
 
@@ -199,7 +213,16 @@ def glance(tile: np.ndarray, drawn: tuple[slice, slice] | None = None) -> np.nda
     paper's.  ``drawn``: the window outside which the tile is known to be the blank paper (``kit.transforms.
     mapped_window``), where the changed pixels are looked for; the whole tile when None."""
     drawn = (slice(0, tf.SIDE), slice(0, tf.SIDE)) if drawn is None else drawn
-    changed = channels.differs(tile[drawn], tf.paper()[drawn])
+    return _glance_changed(tile, drawn, channels.differs(tile[drawn], tf.paper()[drawn]))
+
+
+def glance_drawn(piece: Drawn) -> np.ndarray:
+    """``glance(piece.tile, piece.drawn)`` of a ``Drawn`` tile, its changed pixels found among those it wrote."""
+    return _glance_changed(piece.tile, piece.drawn, piece.ink())
+
+
+def _glance_changed(tile: np.ndarray, drawn: tuple[slice, slice], changed: np.ndarray) -> np.ndarray:
+    """``glance`` of ``tile`` with the pixels of its window ``drawn`` that differ from the blank paper."""
     rows = np.nonzero(changed.any(axis=1))[0] + drawn[0].start
     cols = np.nonzero(changed.any(axis=0))[0] + drawn[1].start
     top, left = max(int(rows[0]) - 1, 0), max(int(cols[0]) - 1, 0)
@@ -244,12 +267,22 @@ def prestretch(covariance: np.ndarray, least: float) -> np.ndarray:
     return vectors @ np.diag([1 / k, k]) @ vectors.T
 
 
+def centred(moved: np.ndarray) -> np.ndarray:
+    """``moved - moved.mean(axis=1, keepdims=True)`` for a C-contiguous (maps, points, 2) float64 array, computed on
+    its (x, y) pairs read as complex numbers: numpy sums a middle axis point by point in order, as the running sum
+    (``np.add.accumulate``) does, each part divided by the count, and a complex subtraction subtracts the parts."""
+    pairs = moved.view(np.complex128)[..., 0]
+    total = np.add.accumulate(pairs, axis=1)[:, -1]
+    mean = np.empty(len(total), np.complex128)
+    mean.real, mean.imag = total.real / moved.shape[1], total.imag / moved.shape[1]
+    return (pairs - mean[:, None]).view(np.float64).reshape(moved.shape)
+
+
 def canonical_coverage(points: np.ndarray, maps: np.ndarray, weight: float) -> np.ndarray:
     """The ink points (n x 2, each standing for ``weight`` pixels) under each map of ``maps``, in their principal-axis
     frame measured in radii of gyration: the share of every cell of a QUICK_GRID square of QUICK_REACH radii they
     cover, in the four sign choices of the axes; shape (len(maps), 4, QUICK_GRID ** 2)."""
-    moved = points[None] @ np.swapaxes(maps, 1, 2)
-    moved = moved - moved.mean(axis=1, keepdims=True)
+    moved = centred(points[None] @ np.swapaxes(maps, 1, 2))
     values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
     radius2 = values.sum(axis=1)
     frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
@@ -258,8 +291,11 @@ def canonical_coverage(points: np.ndarray, maps: np.ndarray, weight: float) -> n
     inside = valid[..., 0] & valid[..., 1]
     base = np.arange(len(maps))[:, None] * QUICK_GRID ** 2
     share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * QUICK_REACH / QUICK_GRID) ** 2
-    return np.stack([np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0)
-                     for counts in flipped_counts(cells, inside, base)], axis=1)
+    # the coverage of the axes as they are, read reversed for the flips (``flipped_counts``): the share of a
+    # flipped grid's cell is the plain share of the mirrored cell, the same number
+    plain = np.minimum(flipped_counts(cells, inside, base)[0] * share[:, None, None], 1.0)
+    return np.stack([plain[:, ::flip_y, ::flip_x].reshape(len(maps), -1) for flip_x in (1, -1) for flip_y in (1, -1)],
+                    axis=1)
 
 
 def flipped_counts(cells: np.ndarray, inside: np.ndarray, base: np.ndarray) -> list[np.ndarray]:
@@ -283,6 +319,19 @@ def quick_similarity(points: np.ndarray, maps: np.ndarray) -> np.ndarray:
     views = canonical_coverage(points, maps, weight)
     plain = views[:, None, None, 0]
     return (np.minimum(plain, views[None]).sum(axis=3) / np.maximum(plain, views[None]).sum(axis=3)).max(axis=2)
+
+
+def quick_worst(points: np.ndarray, maps: np.ndarray) -> float:
+    """The largest score ``quick_similarity`` gives two different maps of ``maps`` (i != j), computed for those
+    pairs alone: the same sums of the same numbers."""
+    weight = 1.0
+    if len(points) > QUICK_POINTS:
+        step = len(points) // QUICK_POINTS
+        points, weight = points[::step], float(step)
+    views = canonical_coverage(points, maps, weight)
+    first, second = np.nonzero(~np.eye(len(maps), dtype=bool))
+    plain, other = views[first, None, 0], views[second]
+    return float((np.minimum(plain, other).sum(axis=2) / np.maximum(plain, other).sum(axis=2)).max())
 
 
 def stroke_width(mask: np.ndarray) -> float:
@@ -327,6 +376,112 @@ def tile_of(art: np.ndarray, option: dict[str, Any]) -> np.ndarray:
     return tf.mapped_tile(art, np.array(option["matrix"]), tuple(option["offset"]), resample=RESAMPLE)
 
 
+class Drawn(NamedTuple):
+    """One tile as ``drawn_tile`` draws it: the tile (``tile_of``'s pixels, an (h, w, 3) view of 4-byte pixels), the
+    window it drew in (rows, columns; the blank paper outside), which pixels of the window it wrote (the rest are
+    the paper's) and the drawing's 4-byte pixels over the window (``_words``)."""
+
+    tile: np.ndarray
+    drawn: tuple[slice, slice]
+    written: np.ndarray
+    words: np.ndarray
+
+    @property
+    def window(self) -> np.ndarray:
+        """The drawing's pixels over the window, (h, w, 3)."""
+        return _rgb_view(self.words)
+
+    def ink(self) -> np.ndarray:
+        """The pixels of the window where the tile differs from the blank paper (``channels.differs(tile[drawn],
+        paper[drawn])``): written pixels of another colour than the paper's there (the pad bytes left out)."""
+        return self.written & ((self.words ^ _paper_words()[self.drawn]) & 0xFFFFFF != 0)
+
+    def ink_keys(self) -> np.ndarray:
+        """The colours of the written pixels (in row order) as ``kit.indexed.colour_keys``, r << 16 | g << 8 | b."""
+        words = self.words[self.written]
+        return ((words & 0xFF) << 16 | (words & 0xFF00) | (words >> 16 & 0xFF)).astype(np.int32)
+
+
+def _words(picture: Image.Image) -> np.ndarray:
+    """An RGB picture's pixels as Pillow keeps them: one little-endian 4-byte word each (r, g, b, a pad byte),
+    shape (h, w)."""
+    return np.frombuffer(picture.tobytes("raw", "RGBX"), "<u4").reshape(picture.height, picture.width)
+
+
+def _rgb_view(words: np.ndarray) -> np.ndarray:
+    """The (h, w, 3) view of the colour bytes of ``_words`` pixels."""
+    return words.view(np.uint8).reshape(*words.shape, 4)[..., :3]
+
+
+@lru_cache(maxsize=1)
+def _paper_words() -> np.ndarray:
+    """The blank graph paper (``kit.transforms.paper``) as ``_words`` (read-only)."""
+    return _words(Image.fromarray(tf.paper()))
+
+
+def drawn_tile(art: Image.Image, matrix, offset=(0.0, 0.0)) -> Drawn:
+    """``kit.transforms.mapped_window(art, matrix, offset, resample=RESAMPLE)`` for the motif's picture ``art`` (an
+    RGB ``art_of`` made a Pillow image once per motif): the same warp, reduction and window, the same pixels (a test
+    holds it to the kit's), with the drawing copied onto the paper as whole 4-byte pixels (where any of its channels
+    lies below 250, as the kit copies) rather than channel by channel."""
+    big = tf.SIDE * tf.SUPER
+    inverse = np.linalg.inv(np.asarray(matrix, dtype=np.float64))
+    w, h = art.size
+    c_in = (w / 2, h / 2)
+    c_out = (big / 2 + offset[0] * tf.SUPER, big / 2 + offset[1] * tf.SUPER)
+    a, b, d, e = inverse[0, 0], inverse[0, 1], inverse[1, 0], inverse[1, 1]
+    corners = np.asarray(matrix, dtype=np.float64) @ (np.array([[0, w, 0, w], [0, 0, h, h]]) - np.array(c_in)[:, None])
+    x0, y0 = (int(np.floor((corners[k].min() + c_out[k] - 2) / tf.SUPER)) * tf.SUPER for k in (0, 1))
+    x1, y1 = (int(np.ceil((corners[k].max() + c_out[k] + 2) / tf.SUPER)) * tf.SUPER for k in (0, 1))
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, big), min(y1, big)
+    tile = _paper_words().copy()
+    if x1 <= x0 or y1 <= y0:
+        empty = np.zeros((0, 0), bool)
+        return Drawn(_rgb_view(tile), (slice(0, 0), slice(0, 0)), empty, np.zeros((0, 0), "<u4"))
+    c = c_in[0] - a * c_out[0] - b * c_out[1] + a * x0 + b * y0
+    f = c_in[1] - d * c_out[0] - e * c_out[1] + d * x0 + e * y0
+    warped = art.transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, (a, b, c, d, e, f),
+                           resample=Image.Resampling[RESAMPLE.upper()], fillcolor=(255, 255, 255))
+    words = _words(warped.reduce(tf.SUPER))
+    written = channels.darkest(_rgb_view(words)) < 250
+    drawn = (slice(y0 // tf.SUPER, y1 // tf.SUPER), slice(x0 // tf.SUPER, x1 // tf.SUPER))
+    np.copyto(tile[drawn], words, where=written)
+    return Drawn(_rgb_view(tile), drawn, written, words)
+
+
+def ink_box(piece: Drawn) -> tuple[int, int, int, int] | None:
+    """(top, bottom, left, right) of the pixels where a ``Drawn`` tile differs from the blank paper (bottom and
+    right exclusive), None where it does not: looked for among the pixels it wrote, the only ones that can."""
+    rows, cols = piece.drawn
+    ink = piece.ink()
+    if not ink.any():
+        return None
+    found_rows, found_cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    return (rows.start + int(found_rows[0]), rows.start + int(found_rows[-1]) + 1,
+            cols.start + int(found_cols[0]), cols.start + int(found_cols[-1]) + 1)
+
+
+def pairwise_distinct(drawn: list[Drawn]) -> bool:
+    """``kit.transforms.pairwise_distinct`` of the ``Drawn`` tiles: every two strongly distinct on the box around
+    the union of their inks (the box around both inks' boxes), the whole tiles where neither has any."""
+    boxes = [ink_box(piece) for piece in drawn]
+    for a in range(len(drawn)):
+        for b in range(a + 1, len(drawn)):
+            found = [box for box in (boxes[a], boxes[b]) if box is not None]
+            window = (slice(None), slice(None))
+            if found:
+                window = (slice(min(box[0] for box in found), max(box[1] for box in found)),
+                          slice(min(box[2] for box in found), max(box[3] for box in found)))
+            if not compare.distinct(drawn[a].tile[window], drawn[b].tile[window]):
+                return False
+    return True
+
+
+def drawn_of(art: Image.Image, option: dict[str, Any]) -> Drawn:
+    """``drawn_tile`` of an option's (or the source's) matrix and offset: ``tile_of``'s tile."""
+    return drawn_tile(art, np.array(option["matrix"]), tuple(option["offset"]))
+
+
 def compose(scene: dict[str, Any], tiles: list[np.ndarray] | None = None) -> np.ndarray:
     """The item's picture: the source tile at the top, the four labelled options below (``tiles``: the source's
     and the options' tiles in that order, when already drawn).  The framed tiles are written into a white canvas
@@ -362,6 +517,75 @@ def palette_compose(tiles: list[np.ndarray]) -> Image.Image | None:
         inside = canvas[top + BORDER : bottom - BORDER, left + BORDER : right - BORDER]
         inside[...] = indexed.in_palette(keys, indices, palette)
     return indexed.palette_picture(canvas, palette)  # every colour shows: the backdrop's outside the tiles
+
+
+def drawn_palette_compose(drawn: list[Drawn]) -> Image.Image | None:
+    """``palette_compose`` of the ``Drawn`` tiles (the source's and the options'), put together from their written
+    pixels alone: the backdrop with blank graph paper in every tile (``_paper_backdrop``) is laid in, then each
+    tile's written pixels, whose colours are the only ones a tile adds to the paper's.  Every colour listed shows:
+    the backdrop's outside the tiles, the paper's where some tile leaves a pixel of that colour unwritten
+    (``_paper_shows``), the written ones.  None when a paper colour is hidden in every tile or the picture shows more
+    than 256 colours (the caller then composes in RGB)."""
+    if not _paper_shows(drawn):
+        return None
+    backdrop = _paper_backdrop()
+    inks = [piece.ink_keys() for piece in drawn]
+    keys = np.concatenate(inks)
+    palette = np.union1d(backdrop[0], keys)
+    if len(palette) > 256:
+        return None
+    canvas = indexed.backdrop_in_palette(backdrop, palette)
+    indices = np.searchsorted(palette, keys).astype(np.uint8)
+    start = 0
+    for (left, top, _right, _bottom), piece, ink in zip(_boxes(), drawn, inks, strict=True):
+        rows, cols = piece.drawn
+        top, left = top + BORDER + rows.start, left + BORDER + cols.start
+        canvas[top : top + piece.written.shape[0], left : left + piece.written.shape[1]][piece.written] = \
+            indices[start : start + len(ink)]
+        start += len(ink)
+    return indexed.palette_picture(canvas, palette)
+
+
+def _paper_shows(drawn: list[Drawn]) -> bool:
+    """Whether every colour of the blank paper (white aside, which the canvas shows around the tiles) shows in some
+    tile: at its first pixel (``_paper_spots``), unless the tile wrote over it."""
+    for row, col in _paper_spots():
+        for piece in drawn:
+            rows, cols = piece.drawn
+            if not (rows.start <= row < rows.stop and cols.start <= col < cols.stop) or \
+                    not piece.written[row - rows.start, col - cols.start]:
+                break
+        else:
+            return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _paper_spots() -> tuple[tuple[int, int], ...]:
+    """(row, column) of the first pixel of each colour of the blank paper but white."""
+    keys = indexed.colour_keys(tf.paper()).ravel()
+    found = [divmod(int(np.argmax(keys == key)), tf.SIDE) for key in np.unique(keys) if key != indexed.WHITE_KEY]
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def _paper_backdrop() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """``compose``'s picture with blank graph paper in every tile, kept as ``kit.indexed.kept_backdrop`` keeps it
+    (``kept_backdrop``)."""
+    return kept_backdrop(compose({"options": [None] * 4}, [tf.paper()] * 5))
+
+
+def kept_backdrop(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """``kit.indexed.kept_backdrop(rgb)`` for a picture that shows white and fewer than 256 other colours, found
+    from its pixels that are not white alone (the same arrays, read-only; a test holds it to the kit's): once per
+    process, but a third of the kit's time on this picture."""
+    positions = np.flatnonzero(channels.darkest(rgb) != 255)
+    keys, inked = np.unique(indexed.colour_keys(rgb.reshape(-1, 3)[positions]), return_inverse=True)
+    keys = np.append(keys, np.int32(indexed.WHITE_KEY)).astype(np.int32)
+    inked = inked.astype(np.uint8)
+    for array in (keys, positions, inked):
+        array.flags.writeable = False
+    return keys, positions, inked, rgb.shape[:2]
 
 
 def _boxes() -> list[list[int]]:
@@ -425,10 +649,10 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
                        answer_type="option", metadata=metadata, structure=self._picture(scene, tiles))
 
     @staticmethod
-    def _picture(scene: dict[str, Any], tiles: list[np.ndarray]) -> Image.Image:
-        """The item's picture: a palette image where it can be (``palette_compose``), else RGB (``compose``)."""
-        picture = palette_compose(tiles)
-        return picture if picture is not None else Image.fromarray(compose(scene, tiles))
+    def _picture(scene: dict[str, Any], tiles: list[Drawn]) -> Image.Image:
+        """The item's picture: a palette image where it can be (``drawn_palette_compose``), else RGB (``compose``)."""
+        picture = drawn_palette_compose(tiles)
+        return picture if picture is not None else Image.fromarray(compose(scene, [piece.tile for piece in tiles]))
 
     def _draw(self, variant, family, tier, rng):
         """(spec, the source, the answer option, the three others, the least distortion between two versions; the
@@ -436,9 +660,10 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         option does not pass the canonical checker."""
         spec = motifs.sample(family, rng, "asym")
         art = art_of(spec)
+        picture = Image.fromarray(art)
         mask = channels.differs(art, 255)
-        _centre, own = tf.moments(mask)
-        rows, cols = np.nonzero(mask)
+        rows, cols = nonzero(mask)
+        own = covariance_of(rows, cols)
         points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
         found = self._versions(variant, tier, art, own, points, stroke_width(mask), rng)
         if found is None:
@@ -447,7 +672,7 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         shown = int(rng.integers(len(maps)))
         others = [k for k in range(len(maps)) if k != shown]
         source = {"matrix": _rounded(maps[shown]), "offset": [0.0, 0.0]}
-        source["tile"] = tile_of(art, source)
+        source["tile"] = drawn_of(picture, source)
         if variant == "one_dissimilar":
             answer = option_map(rng, maps[others[0]], scales, False)
             rest = [option_map(rng, maps[shown], scales, True) for _ in range(3)]
@@ -456,8 +681,8 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
             rest = [option_map(rng, maps[k], scales, False) for k in others]
         group = [answer, *rest]
         for option in group:
-            option["tile"] = tile_of(art, option)
-        if not tf.pairwise_distinct([option["tile"] for option in group]):
+            option["tile"] = drawn_of(picture, option)
+        if not pairwise_distinct([option["tile"] for option in group]):
             return None
         strength = min(distortion(maps[k] @ np.linalg.inv(maps[shown])) for k in others)
         return spec, source, answer, rest, strength
@@ -472,6 +697,7 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         the odd one must not stand out by its edges or moments).  All tests are blind to which version goes on
         top.  Up to VERSION_TRIES turn sets are drawn, RANKED of each tried; None when none passes."""
         edges = edge_elements(art)
+        picture = Image.fromarray(art)
         for _ in range(VERSION_TRIES):
             target = float(rng.uniform(*TIERS[tier]))
             if variant == "one_dissimilar":
@@ -486,15 +712,14 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
             for maps in ranked_versions(covariance, candidate_turns(offsets, rng), base, edges)[:RANKED]:
                 # the quick checker first (it turns most candidates away): no test draws from rng, so their order
                 # changes nothing but the time
-                scores = quick_similarity(points, maps)
-                if scores[~np.eye(len(maps), dtype=bool)].max() > QUICK_DISSIMILAR:
+                if quick_worst(points, maps) > QUICK_DISSIMILAR:
                     continue
                 scales = scale_range(maps, points, width)
                 if scales[1] < scales[0] * MIN_RANGE:
                     continue
                 if variant == "one_similar":
                     return maps, scales
-                first, second = (glance(*tf.mapped_window(art, m, resample=RESAMPLE)) for m in maps)
+                first, second = (glance_drawn(drawn_tile(picture, m)) for m in maps)
                 if (np.abs(first - second) <= GLANCE_TOLERANCE).all():
                     return maps, scales
         return None
