@@ -125,10 +125,26 @@ def _turned(voxels: np.ndarray, colours: Sequence[Any] | None) -> tuple[np.ndarr
 
 def canonical(voxels: np.ndarray, colours: Sequence[Any] | None = None) -> tuple:
     """A key equal for two sets of distinct coloured voxels iff one is a proper rotation plus translation of the
-    other: the least, over the rotations, of the turned set's sorted (cell, tag) pairs, moved to the origin."""
-    turned, codes, tags = _turned(voxels, colours)
-    best = int(np.lexsort(codes[:, ::-1].T)[0])  # the least sorted row is the least sorted list of pairs
-    return tuple(sorted(zip(map(tuple, turned[best].tolist()), tags, strict=True)))
+    other: the least, over the rotations, of the turned set's sorted (cell, tag) pairs, moved to the origin.
+    The last few keys are kept (a try asks for the same shapes' keys several times)."""
+    voxels = np.asarray(voxels, dtype=np.int64)
+    memo = (voxels.tobytes(), voxels.shape,
+            None if colours is None else tuple((type(c).__name__, repr(c)) for c in colours))
+    key = _CANONICAL.get(memo)
+    if key is None:
+        turned, codes, tags = _turned(voxels, colours)
+        best = int(np.lexsort(codes[:, ::-1].T)[0])  # the least sorted row is the least sorted list of pairs
+        key = tuple(sorted(zip(map(tuple, turned[best].tolist()), tags, strict=True)))
+        if len(_CANONICAL) >= _MEMO_SIZE:
+            _CANONICAL.clear()
+        _CANONICAL[memo] = key
+    return key
+
+
+#: ``canonical``'s keys by (cubes, each tag's type and repr), and how many answers such memos keep before they forget
+#: them all.
+_CANONICAL: dict[tuple, tuple] = {}
+_MEMO_SIZE = 4096
 
 
 def self_symmetries(voxels: np.ndarray, colours: Sequence[Any] | None = None) -> int:
@@ -252,9 +268,22 @@ def readable_pose(matrix: np.ndarray) -> bool:
 
 def every_cube_visible(view: PolycubeView, side: int = 72) -> bool:
     """True if every cube shows at least ``MIN_VISIBLE`` of a face's area in the panel (checked on a small,
-    unsmoothed render: ``raster3d.cube_visibility``, cube by cube; the fraction does not depend on the scale)."""
-    counts, scale = raster3d.cube_visibility(view.voxels, view.matrix, side)
-    return bool(counts.min() >= MIN_VISIBLE * scale**2)
+    unsmoothed render: ``raster3d.cube_visibility``, cube by cube; the fraction does not depend on the scale).
+    The answer depends on the cubes, the pose and the side alone: the last few are kept (pose searches draw the
+    same few poses again and again)."""
+    key = (view.voxels.tobytes(), view.voxels.shape, view.matrix.tobytes(), side)
+    seen = _VISIBLE.get(key)
+    if seen is None:
+        counts, scale = raster3d.cube_visibility(view.voxels, view.matrix, side)
+        seen = bool(counts.min() >= MIN_VISIBLE * scale**2)
+        if len(_VISIBLE) >= _MEMO_SIZE:
+            _VISIBLE.clear()
+        _VISIBLE[key] = seen
+    return seen
+
+
+#: ``every_cube_visible``'s answers by (cubes, pose, side).
+_VISIBLE: dict[tuple, bool] = {}
 
 
 class MentalRotation(MindsEyeTask):
@@ -464,12 +493,16 @@ class MentalRotation(MindsEyeTask):
         meshes = [query.mesh(), *(v.mesh() for v in views)]
         scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
         tiles = []
-        for view, mesh in zip([query, *views], meshes, strict=True):
+        # the options first: the audit reads only them, and the query is drawn only for a stimulus it keeps
+        for view, mesh in zip([*views, query], [*meshes[1:], meshes[0]], strict=True):
             drawn = raster3d.render(mesh, side, scale)
             view.relative_scale = scale / side
             view.cache = {side: drawn.indexed}
             tiles.append(drawn.indexed)
-        return raster3d.panels_clean(tiles[1:], self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
+            if len(tiles) == len(views) and not raster3d.panels_clean(tiles, self.nuisance_factor, self.nuisance_floor,
+                                                                      self.min_option_difference):
+                return False
+        return True
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolycubeView, side: int) -> Image.Image:

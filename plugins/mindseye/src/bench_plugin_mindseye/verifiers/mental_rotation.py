@@ -193,16 +193,19 @@ def prepare(scene: Any) -> None:
     ``paper_regions``) for the checks that follow, which find them memoised: the same as they would work out
     panel by panel.  A panel that cannot be read is left to them."""
     try:
-        side, keys = scene["tile"], [_key(d) for d in [*scene["query"], *scene["options"]]]
+        side, described = scene["tile"], {}
+        for description in [*scene["query"], *scene["options"]]:
+            described.setdefault(_key(description), description)  # the first panel of each key
     except Exception:
         return
     drawn, parted = {}, {}
-    for key in dict.fromkeys(keys):
+    for key, description in described.items():
         try:
             need_faces, need_parts = (key, side) not in _drawing, (key, side) not in _paper
             if not (need_faces or need_parts):
                 continue
-            faces, owners, parts = _faces_and_parts(json.loads(key), side, need_faces, need_parts)
+            # the description itself stands for its key: JSON gives back the very values it was written from
+            faces, owners, parts = _faces_and_parts(description, side, need_faces, need_parts)
             if need_faces:
                 drawn[key] = (faces, owners)
             if parts:

@@ -85,9 +85,17 @@ def fill_canvases(xs: np.ndarray, ys: np.ndarray, side: int, depth: np.ndarray |
     if crowded.any():
         contested = np.repeat(crowded, lengths)
         reach = np.concatenate([[0], np.cumsum(np.where(crowded, lengths, 0))])  # contested pixels before each bound
-        before = reach[np.searchsorted(bounds, np.concatenate([starts, ends]))]
+        edges = np.searchsorted(bounds, np.concatenate([starts, ends]))  # the bound each run starts and ends at
+        before = reach[edges]
         runs = np.flatnonzero(before[len(starts):] > before[:len(starts)])  # runs over a contested pixel
-        _settle(settled, contested, owner[runs], row[runs], first[runs], last[runs], at[runs], depth, labels)
+        # each such run cut to its first and last contested stretch (the pixels between still sorted by
+        # ``_settle``): the same (run, contested pixel) pairs in the same order
+        stretch = np.arange(len(crowded))
+        ahead = np.minimum.accumulate(np.where(crowded, stretch, len(crowded))[::-1])[::-1]  # next contested
+        behind = np.maximum.accumulate(np.where(crowded, stretch, -1))  # last contested so far
+        lead = bounds[ahead[edges[runs]]] - at[runs]
+        tail = bounds[behind[edges[len(starts) + runs] - 1] + 1] - 1 - at[runs]
+        _settle(settled, contested, owner[runs], row[runs], lead, tail, at[runs], depth, labels)
     for k in np.flatnonzero(used).tolist():
         box = settled[offset[k]:offset[k + 1]].reshape(int(height[k]), int(stride[k]))[:, :-1]
         boxes[k] = ((int(r0[k]), int(c0[k])), box)
@@ -149,15 +157,22 @@ _BAND = 2
 _TESTED = np.arange(4 * _BAND + 2)
 
 
+def _passing(a: np.ndarray, b: np.ndarray, c: np.ndarray, cy: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """Whether the pixel centre of each column ``col`` (columns x rows) of each row passes every edge test of the
+    row's polygon (``a``, ``b``, ``c``: edges x rows), as ``rasterise`` defines it."""
+    cx = col + 0.5
+    inside = (a[0] * cy)[None, :] - b[0][None, :] * cx - c[0][None, :] >= -1e-9
+    for k in range(1, a.shape[0]):
+        inside &= (a[k] * cy)[None, :] - b[k][None, :] * cx - c[k][None, :] >= -1e-9
+    return inside
+
+
 def _hits(a: np.ndarray, b: np.ndarray, c: np.ndarray, cy: np.ndarray, col: np.ndarray,
           tested: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The first and last of the ``tested`` columns ``col`` (columns x rows) of each row whose pixel centre
     passes every edge test of the row's polygon (``a``, ``b``, ``c``: edges x rows), as ``rasterise``
     defines it (int64 extremes where none does)."""
-    cx = col + 0.5
-    inside = tested.copy()
-    for k in range(a.shape[0]):
-        inside &= (a[k] * cy)[None, :] - b[k][None, :] * cx - c[k][None, :] >= -1e-9
+    inside = tested & _passing(a, b, c, cy, col)
     first = np.where(inside, col, np.iinfo(np.int64).max).min(axis=0, initial=np.iinfo(np.int64).max)
     last = np.where(inside, col, np.iinfo(np.int64).min).max(axis=0, initial=np.iinfo(np.int64).min)
     return first, last
@@ -171,9 +186,10 @@ def _row_spans(a: np.ndarray, b: np.ndarray, c: np.ndarray, x0: np.ndarray, x1: 
 
     Each edge's test, as computed in floating point, holds on a run of columns that starts or ends the row
     (its value moves one way as the column grows), so the covered pixels of a row are one run.  Its ends are
-    estimated by solving each edge's test for the column and confirmed by testing the ``_BAND`` pixels either
-    side of them; rows with an edge too close to horizontal to solve for are tested pixel by pixel, short
-    rows on every pixel between the estimates' bands."""
+    estimated by solving each edge's test for the column and confirmed by testing the two estimates and the
+    pixels just beyond them; rows where that fails are tested on the ``_BAND`` pixels either side of the
+    estimates (``_banded``), rows with an edge too close to horizontal to solve for pixel by pixel, short rows
+    on every pixel between the estimates' bands."""
     lo, hi = x0[owner], x1[owner] - 1
     a, b, c = a.T[:, owner], b.T[:, owner], c.T[:, owner]  # edges x rows
     rest = a * cy - c
@@ -185,6 +201,25 @@ def _row_spans(a: np.ndarray, b: np.ndarray, c: np.ndarray, x0: np.ndarray, x1: 
     level = (((b == 0) & (rest < -1e-9)) | ((b != 0) & (np.abs(b) < _STEEP))).any(axis=0)
     start = np.clip(start, lo - 1, hi + 1).astype(np.int64)
     stop = np.clip(stop, lo - 1, hi + 1).astype(np.int64)
+    # the estimates confirmed where they hold: both ends covered, the pixels just beyond them not (or off the box);
+    # the covered pixels being one run, it is then exactly [start, stop]
+    probe = np.stack([start - 1, start, stop, stop + 1])
+    passed = _passing(a, b, c, cy, probe) & (probe >= lo) & (probe <= hi)
+    sure = ~level & (start <= stop) & passed[1] & passed[2] & ~passed[0] & ~passed[3]
+    if sure.all():
+        return start, stop
+    first, last = start.copy(), stop.copy()
+    rows = np.flatnonzero(~sure)
+    first[rows], last[rows] = _banded(a[:, rows], b[:, rows], c[:, rows], cy[rows], lo[rows], hi[rows], start[rows],
+                                      stop[rows], level[rows])
+    return first, last
+
+
+def _banded(a: np.ndarray, b: np.ndarray, c: np.ndarray, cy: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+            start: np.ndarray, stop: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_row_spans`` of rows whose estimated ends (``start``, ``stop``, within ``lo - 1`` .. ``hi + 1``) are not
+    confirmed: the ``_BAND`` pixels either side of each estimate tested, every pixel of a short row, and every
+    pixel of the box of a row marked ``level``."""
     near_from = np.maximum(lo, start - _BAND)  # the covered run lies within [near_from, near_to]
     near_to = np.minimum(hi, stop + _BAND)
     whole = near_to - near_from < 4 * _BAND + 2  # at most 4 * _BAND + 2 pixels: every one tested

@@ -163,14 +163,19 @@ def finish(ids: np.ndarray, groups: np.ndarray, colours: np.ndarray, edge_width:
     boundary[1:] |= down
     boundary[:-1] |= down
     line = _dilate(boundary, radius)
-    palette = np.vstack([[255.0, 255.0, 255.0], np.clip(np.rint(colours), 0, 255), EDGE]).astype(np.uint8)
-    index = window + 1
-    index[line] = len(palette) - 1
+    palette = np.empty((len(colours) + 2, 3), dtype=np.uint8)  # white, the faces' colours, the edge colour
+    palette[0], palette[-1] = 255, EDGE
+    palette[1:-1] = np.clip(np.rint(colours), 0, 255)  # whole numbers in range: exact as bytes
     if len(palette) <= 256:  # the colours looked up by Pillow, as a palette image turned RGB
-        lookup = Image.fromarray(index.astype(np.uint8), "L")
+        index = window.astype(np.uint8)
+        index += np.uint8(1)  # the background's -1 wraps round to 0
+        index[line] = len(palette) - 1
+        lookup = Image.fromarray(index, "L")
         lookup.putpalette(palette.tobytes())
         rgb[r0:r1, c0:c1] = np.asarray(lookup.convert("RGB"))
     else:
+        index = window + 1
+        index[line] = len(palette) - 1
         rgb[r0:r1, c0:c1] = np.take(palette, index, axis=0)
     inner = (window >= 0) & ~_dilate(line, 2)
     return Drawing(rgb, window, colours, inner, box=(r0, r1, c0, c1), index=index, palette=palette, shown=shown,
