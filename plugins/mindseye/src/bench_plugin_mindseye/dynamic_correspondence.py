@@ -58,7 +58,7 @@ from PIL import Image, ImageChops
 from bench_core import Item, Problem, option_letters, palette_indices
 from bench_plugin_mindseye import motion
 from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
-from bench_plugin_mindseye.layout import SUPERSAMPLE, Box, Layout, Tile, colour_keys
+from bench_plugin_mindseye.layout import SUPERSAMPLE, Box, Layout, Tile, colour_keys, grey_ranks
 from bench_plugin_mindseye.nuisance import FRAME, INK_THRESHOLD, plane_features, singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -383,10 +383,7 @@ class _Backdrop:
             # (``palette_indices`` gives the same), and a pixel's index its level's rank
             histogram = grey.histogram()
             levels = [v for v, count in enumerate(histogram) if count]
-            rank = [0] * 256
-            for k, v in enumerate(levels):
-                rank[v] = k
-            self.image = grey.point(rank)
+            self.image = grey_ranks(grey, levels)
             self.indices = np.asarray(self.image)
             colours = [(v, v, v) for v in levels]
             self.counts = np.array([histogram[v] for v in levels])

@@ -238,17 +238,25 @@ def grey_panel(panel: Image.Image) -> Image.Image | None:
     return red
 
 
-def grey_palette_image(image: Image.Image) -> Image.Image:
-    """A grey (mode "L") picture as the palette image (mode "P") the core writes for its RGB form
-    (``bench_core.palette_image``): the palette is the grey levels shown, ascending, and each pixel's index
-    its level's rank among them -- the same PNG, without reading three channels back."""
-    if image.mode != "L":
-        raise ValueError(f"a grey palette image is made from a mode L picture, not {image.mode}")
-    levels = sorted(level for _, level in image.getcolors(256))
+def grey_ranks(image: Image.Image, levels: Sequence[int]) -> Image.Image:
+    """A grey (mode "L") picture with each pixel's level replaced by its rank among ``levels`` (ascending, every
+    level the picture shows): the indices of the palette image of those greys, still mode "L"."""
     rank = [0] * 256
     for k, v in enumerate(levels):
         rank[v] = k
-    result = image.point(rank)
+    return image.point(rank)
+
+
+def grey_palette_image(image: Image.Image, levels: Sequence[int] | None = None) -> Image.Image:
+    """A grey (mode "L") picture as the palette image (mode "P") the core writes for its RGB form
+    (``bench_core.palette_image``): the palette is the grey levels shown, ascending (``levels`` when the caller
+    has counted them already), and each pixel's index its level's rank among them -- the same PNG, without
+    reading three channels back."""
+    if image.mode != "L":
+        raise ValueError(f"a grey palette image is made from a mode L picture, not {image.mode}")
+    if levels is None:
+        levels = sorted(level for _, level in image.getcolors(256))
+    result = grey_ranks(image, levels)
     result.putpalette(bytes(value for v in levels for value in (v, v, v)))
     return result
 

@@ -70,7 +70,7 @@ from bench_core import Item, Problem, option_letters
 from bench_plugin_mindseye import folding
 from bench_plugin_mindseye.base import MindsEyeTask
 from bench_plugin_mindseye.folding import XY, Fold, Layer
-from bench_plugin_mindseye.layout import INK, Layout, Tile, grey_level
+from bench_plugin_mindseye.layout import INK, Layout, Tile, grey_level, grey_palette_image
 from bench_plugin_mindseye.nuisance import singled_out
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -1332,13 +1332,7 @@ def _grey_composite(layout: Layout, captions: tuple[str, ...], labels: tuple[str
     for grey, box, mask in zip(greys, backdrop.boxes, backdrop.masks, strict=True):
         canvas.paste(grey, box[:2], mask)
         shown = [a + b for a, b in zip(shown, grey.histogram(mask=mask), strict=True)]
-    levels = [v for v, count in enumerate(shown) if count]
-    rank = [0] * 256
-    for k, v in enumerate(levels):
-        rank[v] = k
-    image = canvas.point(rank)  # "L", made "P" by its palette
-    image.putpalette(bytes(v for level in levels for v in (level, level, level)))
-    return image
+    return grey_palette_image(canvas, [v for v, count in enumerate(shown) if count])
 
 
 #: Arrow: how far the arc bulges sideways (times its length), its head length (tile units), its shortest length.
