@@ -60,3 +60,16 @@ def conformance_suite(task):
                 metafunc.parametrize("task", [task], ids=[task.id])
 
     return TestConformance
+
+
+def kept_backdrop_by_definition(rgb):
+    """``kit.indexed.kept_backdrop`` by its definition, from the palette conversion of the whole picture
+    (``kit.indexed.kept``): its keys, the flat positions whose index is not white's (the last), their indices and
+    the picture's shape."""
+    import numpy as np
+    from bench_plugin_sphinx.kit import indexed
+
+    keys, indices = indexed.kept(rgb)
+    flat = indices.ravel()
+    positions = np.flatnonzero(flat != len(keys) - 1)
+    return keys, positions, flat[positions], indices.shape

@@ -12,7 +12,7 @@ import pytest
 from bench_plugin_sphinx import multi_column_arithmetic as mc
 from bench_plugin_sphinx.kit import complexity
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, kept_backdrop_by_definition, task_of
 
 from bench_core import ItemRandom, ParameterError, assert_rejected, encode_png, plan, score
 
@@ -185,6 +185,8 @@ def test_the_backdrop_moved_by_its_inked_pixels_equals_the_whole_backdrop_moved(
     keys, indices = indexed.kept(rgb)
     backdrop = indexed.kept_backdrop(rgb)
     assert np.array_equal(backdrop[0], keys)
+    for found, defined in zip(backdrop, kept_backdrop_by_definition(rgb), strict=True):
+        assert np.array_equal(found, defined) and np.asarray(found).dtype == np.asarray(defined).dtype
     for extra in ([], [0x000001, 0x808081, 0xFFFFFE], list(range(0x102030, 0x102030 + 100))):
         palette = np.unique(np.concatenate([keys, np.array(extra, np.int32)]))
         whole = indexed.in_palette(keys, indices, palette)

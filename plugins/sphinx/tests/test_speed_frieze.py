@@ -10,7 +10,7 @@ from bench_plugin_sphinx import frieze_groups as fg
 from bench_plugin_sphinx.verifiers import frieze as verifier
 from bench_plugin_sphinx.verifiers.periodic import darkness, mismatch
 from PIL import Image
-from sphinx_helpers import build_run, task_of
+from sphinx_helpers import build_run, kept_backdrop_by_definition, task_of
 
 from bench_core import decode_png, encode_png
 
@@ -91,8 +91,8 @@ def test_option_pixels_read_what_the_whole_picture_shows(items):
 
 def test_chrome_is_the_float_rounding_and_its_backdrop_the_kits():
     """The chrome's greys rounded by the lookup table are the float rounding of the drawn picture, and its backdrop
-    found from its inked pixels is ``kit.indexed.kept_backdrop`` of it, for every layout."""
-    from bench_plugin_sphinx.kit import indexed, layout
+    is ``kit.indexed.kept_backdrop``'s definition (the palette conversion of the whole chrome), for every layout."""
+    from bench_plugin_sphinx.kit import layout
     from PIL import ImageDraw
 
     for count in range(fg.COPIES[0], fg.COPIES[1] + 1):
@@ -108,7 +108,7 @@ def test_chrome_is_the_float_rounding_and_its_backdrop_the_kits():
             expected = (np.rint(np.asarray(image) / fg.GREY_STEP) * fg.GREY_STEP).astype(np.uint8)
             chrome = fg._chrome(size, boxes)
             assert np.array_equal(chrome, expected)
-            mine, kits = fg._chrome_backdrop(size, boxes), indexed.kept_backdrop(chrome)
+            mine, kits = fg._chrome_backdrop(size, boxes), kept_backdrop_by_definition(chrome)
             assert mine[3] == kits[3]
             for a, b in zip(mine[:3], kits[:3], strict=True):
                 assert a.dtype == b.dtype and np.array_equal(a, b)

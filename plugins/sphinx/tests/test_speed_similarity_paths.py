@@ -14,7 +14,7 @@ from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 from bench_plugin_sphinx.verifiers import transforms as px
 from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from PIL import Image
-from sphinx_helpers import build_run, task_of
+from sphinx_helpers import build_run, kept_backdrop_by_definition, task_of
 
 from bench_core import encode_png
 
@@ -217,7 +217,7 @@ def test_the_covariance_from_nonzero_is_the_kits_moments():
 
 def test_the_kept_paper_backdrop_is_the_kits():
     picture = ts.compose({"options": [None] * 4}, [tf.paper()] * 5)
-    ours, kits = ts._paper_backdrop(), indexed.kept_backdrop(picture)
+    ours, kits = ts._paper_backdrop(), kept_backdrop_by_definition(picture)
     for a, b in zip(ours[:3], kits[:3], strict=True):
         assert np.array_equal(a, b) and a.dtype == b.dtype and not a.flags.writeable
     assert tuple(ours[3]) == tuple(kits[3])

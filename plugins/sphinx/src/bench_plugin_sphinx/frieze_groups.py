@@ -207,18 +207,8 @@ def _stamp_indices(canvas: np.ndarray, sprite: np.ndarray, white: int, x: int, y
 
 @functools.lru_cache(maxsize=16)
 def _chrome_backdrop(size: tuple[int, int], boxes: tuple[tuple[int, ...], ...]):
-    """``_chrome`` kept as a backdrop: ``kit.indexed.kept_backdrop``'s (its colours' keys ascending, white's the
-    last; the flat positions of its pixels that are not white; their indices among the keys; its shape), read-only,
-    found from its pixels that are not white alone (no pass of the palette conversion over its white)."""
-    chrome = _chrome(size, boxes)
-    pixels = chrome.reshape(-1, 3)
-    positions = np.flatnonzero(np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2]) != 255)
-    keys, inked = np.unique(indexed.colour_keys(pixels[positions]), return_inverse=True)  # 16 greys at most
-    keys = np.append(keys, np.int32(WHITE_KEY)).astype(np.int32)
-    inked = inked.reshape(-1).astype(np.uint8)
-    for array in (keys, positions, inked):
-        array.flags.writeable = False
-    return keys, positions, inked, chrome.shape[:2]
+    """``_chrome`` kept as a backdrop (``kit.indexed.kept_backdrop``), once per layout."""
+    return indexed.kept_backdrop(_chrome(size, boxes))
 
 
 @functools.lru_cache(maxsize=16)

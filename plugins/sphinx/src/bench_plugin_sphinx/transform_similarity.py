@@ -570,22 +570,9 @@ def _paper_spots() -> tuple[tuple[int, int], ...]:
 
 @lru_cache(maxsize=1)
 def _paper_backdrop() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
-    """``compose``'s picture with blank graph paper in every tile, kept as ``kit.indexed.kept_backdrop`` keeps it
-    (``kept_backdrop``)."""
-    return kept_backdrop(compose({"options": [None] * 4}, [tf.paper()] * 5))
-
-
-def kept_backdrop(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
-    """``kit.indexed.kept_backdrop(rgb)`` for a picture that shows white and fewer than 256 other colours, found
-    from its pixels that are not white alone (the same arrays, read-only; a test holds it to the kit's): once per
-    process, but a third of the kit's time on this picture."""
-    positions = np.flatnonzero(channels.darkest(rgb) != 255)
-    keys, inked = np.unique(indexed.colour_keys(rgb.reshape(-1, 3)[positions]), return_inverse=True)
-    keys = np.append(keys, np.int32(indexed.WHITE_KEY)).astype(np.int32)
-    inked = inked.astype(np.uint8)
-    for array in (keys, positions, inked):
-        array.flags.writeable = False
-    return keys, positions, inked, rgb.shape[:2]
+    """``compose``'s picture with blank graph paper in every tile, kept as a backdrop
+    (``kit.indexed.kept_backdrop``)."""
+    return indexed.kept_backdrop(compose({"options": [None] * 4}, [tf.paper()] * 5))
 
 
 def _boxes() -> list[list[int]]:

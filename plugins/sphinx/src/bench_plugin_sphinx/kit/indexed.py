@@ -75,17 +75,22 @@ def kept(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kept_backdrop(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
-    """A mostly white picture (a backdrop every item shares, showing white) kept for ``backdrop_in_palette``: (its
-    colours' keys ascending, white's the last; the flat positions of its pixels that are not white; their indices
-    among the keys; its (h, w) shape), read-only."""
-    keys, indices = kept(rgb)
-    if keys[-1] != WHITE_KEY:
+    """A mostly white picture (a backdrop every item shares, showing white and at most 255 other colours) kept for
+    ``backdrop_in_palette``: (its colours' keys ascending, white's the last; the flat positions of its pixels that
+    are not white; their indices among the keys; its (h, w) shape), read-only -- what ``kept`` gives, found from
+    the pixels that are not white alone (no pass of the palette conversion over the white)."""
+    pixels = rgb.reshape(-1, 3)
+    positions = np.flatnonzero(np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2]) != 255)
+    if len(positions) == len(pixels):
         raise ValueError("a backdrop must show white")
-    flat = indices.ravel()
-    positions = np.flatnonzero(flat != len(keys) - 1)
-    inked = flat[positions]
-    positions.flags.writeable = inked.flags.writeable = False
-    return keys, positions, inked, indices.shape
+    keys, inked = np.unique(colour_keys(pixels[positions]), return_inverse=True)
+    if len(keys) > 255:
+        raise ValueError(f"a backdrop shows at most 256 colours, this one {len(keys) + 1}")
+    keys = np.append(keys, np.int32(WHITE_KEY)).astype(np.int32)  # white's key is the largest
+    inked = inked.reshape(-1).astype(np.uint8)
+    for array in (keys, positions, inked):
+        array.flags.writeable = False
+    return keys, positions, inked, rgb.shape[:2]
 
 
 def backdrop_in_palette(
