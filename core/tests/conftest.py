@@ -1,3 +1,5 @@
+import faulthandler
+
 import pytest
 import toy_plugin
 
@@ -17,3 +19,15 @@ def toy_host(monkeypatch):
 def _lenient_plugins(monkeypatch):
     """Isolation tests need broken plugins to be recorded, not raised (tox sets BENCH_STRICT_PLUGINS=1)."""
     monkeypatch.delenv("BENCH_STRICT_PLUGINS", raising=False)
+
+
+#: Seconds a single test may take before the run is stopped with every thread's traceback: a hang (a deadlocked
+#: worker pool, say) then fails the run at once, naming where it hung, instead of stalling CI until its limit.
+TEST_LIMIT = 600
+
+
+@pytest.fixture(autouse=True)
+def _hang_guard():
+    faulthandler.dump_traceback_later(TEST_LIMIT, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()

@@ -22,7 +22,7 @@ from bench_core.errors import (
 from bench_core.hookspecs import hookimpl, hookspec
 from bench_core.types import ANSWER_TYPES, Item, Parameter, Problem, PromptStyle, Score, Task, option_letters
 
-__version__ = "0.2.11"
+__version__ = "0.2.12"
 
 #: The version of the contract between the core and its plugins (hooks, types, the public API).  A plugin
 #: states the one it was written for as ``BENCH_ABI`` beside its entry point; the host refuses a plugin

@@ -26,6 +26,9 @@ from bench_core.score_tally import merge_trace
 __all__ = ["PART_BYTES", "build_index", "parts", "score_in_workers"]
 
 _JOB: dict[str, Any] = {}  # what the workers inherit when they are forked
+#: A flag in shared memory, made before each pool is forked: the parent sets it when it stops reading results
+#: early, and the workers then skip the jobs still queued.
+_STOP: Any = None
 
 
 def parts(path: Path, size: int | None = None) -> list[tuple[int, int]]:
@@ -51,10 +54,40 @@ def chunk_size(jobs: int, workers: int) -> int:
 
 
 def _in_processes(function: Callable[..., Any], jobs: list[Any], workers: int) -> Iterator[Any]:
-    """``function(job)`` of each job, in order, computed by ``workers`` forked processes."""
+    """``function(job)`` of each job, in order, computed by ``workers`` forked processes.
+
+    The pool is always wound down the graceful way (close, then join), never terminated: terminating a pool
+    while its task-handler thread is still handing jobs over can deadlock on the job queue's lock (seen once in
+    CI).  So when the caller stops early (closes this generator), :data:`_STOP` is set for the workers, which
+    answer the jobs still queued at once, without doing them, and the remaining results are drained before the pool is
+    closed."""
+    global _STOP
     workers = min(workers, len(jobs))
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        yield from pool.imap(function, jobs, chunksize=chunk_size(len(jobs), workers))
+    context = multiprocessing.get_context("fork")
+    _STOP = context.RawValue("b", 0)
+    pool = context.Pool(workers)
+    results = pool.imap(function, jobs, chunksize=chunk_size(len(jobs), workers))
+    finished = False
+    try:
+        yield from results
+        finished = True
+    finally:
+        if not finished:
+            _STOP.value = 1
+            _drain(results)
+        pool.close()
+        pool.join()
+
+
+def _drain(results: Iterator[Any]) -> None:
+    """Read ``results`` to the end, ignoring what they hold (an error a job raised included)."""
+    while True:
+        try:
+            next(results)
+        except StopIteration:
+            return
+        except Exception:  # a job that failed while the run was being stopped: nothing to report
+            continue
 
 
 def build_index(predictions: str | os.PathLike[str], workers: int = 1) -> PredictionIndex:
@@ -68,6 +101,8 @@ def build_index(predictions: str | os.PathLike[str], workers: int = 1) -> Predic
 
 
 def _index_part(job: tuple[Any, tuple[int, int]]) -> Any:
+    if _STOP.value:
+        return None
     path, (start, end) = job
     return index_range(path, start, end)
 
@@ -76,6 +111,8 @@ def _score_part(part: tuple[int, int]) -> tuple[str, Any]:
     """("ok", the Part of the items in ``part``), or ("error", message)."""
     from bench_core.report import score_part
 
+    if _STOP.value:
+        return "skipped", None
     job = _JOB
     try:
         return "ok", score_part(job["root"], part[0], part[1], job["index"], job["scorer"], job["extra"])
@@ -92,13 +129,15 @@ def score_in_workers(root: str | os.PathLike[str], ranges: list[tuple[int, int]]
     if not _can_fork() or len(ranges) < 2:
         return False
     _JOB.update(root=root, index=index, scorer=scorer, extra=extra)
+    results = _in_processes(_score_part, ranges, workers)
     try:
-        for status, part in _in_processes(_score_part, ranges, workers):
+        for status, part in results:
             if status != "ok":
                 return False  # the caller starts again from a fresh tally
             add(part)
             index.mark_asked(part.asked)
             merge_trace(trace, part.trace)
     finally:
+        results.close()  # winds the pool down before the job is forgotten
         _JOB.clear()
     return True
