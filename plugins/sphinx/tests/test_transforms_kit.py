@@ -72,3 +72,29 @@ def test_symmetric_motifs_are_rejected_as_degenerate():
     assert not tf.degenerate(art)
     tiles = [tf.transformed(art, op) for op in tf.D4_MAPS]
     assert tf.pairwise_distinct(tiles)
+
+
+def _draw_by_definition(family, rng, probe_side):
+    """``draw_motif``'s loop written out: a spec must pass the degeneracy test at ``probe_side`` (when given),
+    then at the motif's own side."""
+    side = tf.motif_side(rng)
+    for _ in range(40):
+        spec = motifs.sample(family, rng, "asym")
+        if probe_side is not None and tf.degenerate(motifs.render(spec, probe_side)):
+            continue
+        art = motifs.render(spec, side)
+        if not tf.degenerate(art):
+            return spec, art
+    return None
+
+
+@pytest.mark.parametrize("probe_side", [tf.PROBE_SIDE, None])
+def test_draw_motif_probes_the_small_rendering_only_when_asked(probe_side):
+    """The default probes each spec at ``PROBE_SIDE`` px first (transform-result-identify); without the probe
+    (transform-pair-infer) only the rendering shown is tested.  Either way the motif has no self-symmetry."""
+    for k, family in enumerate(("gear", "segment", "polygon", "glyph", "clock")):
+        expected = _draw_by_definition(family, np.random.default_rng(k), probe_side)
+        drawn = (tf.draw_motif(family, np.random.default_rng(k)) if probe_side == tf.PROBE_SIDE
+                 else tf.draw_motif(family, np.random.default_rng(k), probe_side=probe_side))
+        assert drawn[0] == expected[0] and np.array_equal(drawn[1], expected[1])
+        assert not tf.degenerate(drawn[1])

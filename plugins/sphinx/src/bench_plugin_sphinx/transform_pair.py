@@ -2,12 +2,12 @@
 arrow between them; which single operation turns the left tile into the right one?  Six text options.
 
 The true operation is one of the eight families of ``kit.transforms`` (a D4 map of the whole tile, or a
-king-move translation of the untransformed motif).  The motif must change under every D4 map (``kit.probe``)
-and the right tile must differ strongly from the left tile under every other D4 map (``kit.compare``), so
-exactly one family maps left to right.  The options are five operations and "none of the above", always
-last: one item in six leaves the truth out (answer: none), as the paper's generator does; otherwise the
-truth is among the five.  Showing "none" in every item keeps it from being a cue: it is the answer exactly as
-often as any operation shown (1/6), and the answer letters are balanced over the six.
+king-move translation of the untransformed motif).  The motif must change under every D4 map (``kit.probe``,
+on the motif as drawn, at its own size) and the right tile must differ strongly from the left tile under every
+other D4 map (``kit.compare``), so exactly one family maps left to right.  The options are five operations and
+"none of the above", always last: one item in six leaves the truth out (answer: none), as the paper's generator
+does; otherwise the truth is among the five.  Showing "none" in every item keeps it from being a cue: it is the
+answer exactly as often as any operation shown (1/6), and the answer letters are balanced over the six.
 """
 
 from __future__ import annotations
@@ -76,7 +76,9 @@ def palette_compose(scene: dict[str, Any], motif: np.ndarray) -> Image.Image | N
     chrome_keys = _chrome_backdrop()[0]
     inked = channels.differs(motif, 255)
     keys = indexed.colour_keys(motif)
-    palette = np.unique(np.concatenate([chrome_keys, keys[inked]]))
+    # np.unique of the colours, as a sort (np.unique's first call imports numpy.ma, some 5 ms)
+    palette = np.sort(np.concatenate([chrome_keys, keys[inked]]))
+    palette = palette[np.concatenate(([True], palette[1:] != palette[:-1]))]
     if len(palette) > 256:
         return None
     canvas = indexed.backdrop_in_palette(_chrome_backdrop(), palette)
@@ -105,31 +107,84 @@ def _chrome_backdrop():
     return indexed.kept_backdrop(np.asarray(canvas))
 
 
-def unique_under_d4(source: np.ndarray, target: np.ndarray, op: str) -> bool:
-    """The target tile differs strongly from the source tile under every D4 map but the truth ``op``
-    (``kit.transforms.distinct_tiles``; a translation differs from every centred image by its place alone, and
-    its D4 images are checked all the same).  The source tile shows the motif centred: the graph paper and the
-    motif's square are symmetric under every D4 map, so the tile of the mapped motif is the mapped tile, and the
-    box around its ink (pixels off the blank paper) the mapped box of the source's; only the comparison window
-    (the box around either tile's ink) of the mapped tile is gathered."""
-    side = source.shape[0]
-    blank = tf.paper()
-    source_box = _ink_box(channels.differs(source, blank))
-    target_box = _ink_box(channels.differs(target, blank))
-    pixels = source.reshape(-1, 3)
+def unique_under_d4(motif: np.ndarray, op: str, vector) -> bool:
+    """The tile of ``motif`` under ``op`` (``target_tile``) differs strongly from the source tile (``kit.
+    transforms.place(motif)``) under every D4 map but the truth ``op``: ``kit.compare.distinct`` on the window
+    where the motifs lie, the box around both tiles' ink (pixels off the blank paper; a translation differs from
+    every centred image by its place alone, and its D4 images are checked all the same).
+
+    Neither tile is drawn.  The graph paper and the motif's centred square are symmetric under every D4 map, so
+    the tile of the mapped motif is the mapped tile, and the box around its ink the mapped box of the source's.
+    ``distinct`` first asks whether at least 5 % of the window's pixels change luminance by more than 8; that is
+    counted here on the tiles' luminance, found once (the paper's, kept, with the motif's laid over it) and read
+    through each map as a view.  That luminance is summed channel by channel, not by ``kit.compare.luminance``'s
+    matrix product, so a value may differ from it in the last bits: pixels whose change lies within ``_BAND`` of
+    8 count as undecided, and an op whose verdict they could turn (or that ``distinct`` settles by its hash) is
+    compared by ``distinct`` itself on the drawn tiles' window.  The verdict is ``distinct``'s on every map."""
+    side, size = motif.shape[0], tf.SIDE
+    rows, cols = tf.motif_window(side)
+    blank, paper_luma = _paper_and_luma()
+    inked = channels.differs(motif, 255)
+    motif_luma = _luma(motif)[inked]
+    source_ink = inked & channels.differs(motif, blank[rows, cols])  # the source tile's ink, within the motif's square
+    source_luma = paper_luma.copy()
+    source_luma[rows, cols][inked] = motif_luma
+    source_box = _box_in(source_ink, rows.start, cols.start)
+    if op == "translate":
+        moved = tf.motif_window(side, tuple(vector))
+        target_luma = paper_luma.copy()
+        target_luma[moved][inked] = motif_luma
+        target_box = _box_in(inked & channels.differs(motif, blank[moved]), moved[0].start, moved[1].start)
+    else:
+        target_luma = probe.view(op, source_luma)
+        target_box = _mapped_box(source_box, size, op)
+    tiles: list[np.ndarray] = []
     for other in tf.D4_MAPS:
         if other == op:
             continue
-        boxes = [b for b in (_mapped_box(source_box, side, other), target_box) if b is not None]
-        index = _d4_index(side, other)
-        if boxes:
-            window = (slice(min(b[0] for b in boxes), max(b[1] for b in boxes)),
-                      slice(min(b[2] for b in boxes), max(b[3] for b in boxes)))
-            if not compare.distinct(np.take(pixels, index[window], axis=0), target[window]):
-                return False
-        elif not compare.distinct(np.take(pixels, index, axis=0), target):
+        boxes = [b for b in (_mapped_box(source_box, size, other), target_box) if b is not None]
+        window = (slice(min(b[0] for b in boxes), max(b[1] for b in boxes)),
+                  slice(min(b[2] for b in boxes), max(b[3] for b in boxes))) if boxes else (slice(None), slice(None))
+        change = np.abs(probe.view(other, source_luma)[window] - target_luma[window])
+        if np.count_nonzero(change > compare.LUMA_STEP + _BAND) / change.size >= compare.DISTINCT_FRACTION:
+            continue
+        if not tiles:  # undecided by the luminance: draw the tiles and ask ``distinct`` itself
+            tiles = [tf.place(motif), target_tile(motif, op, vector)]
+        index = _d4_index(size, other)
+        if not compare.distinct(np.take(tiles[0].reshape(-1, 3), index[window], axis=0), tiles[1][window]):
             return False
     return True
+
+
+#: How far (in luminance) ``unique_under_d4``'s channel sums may lie from ``kit.compare.luminance``'s products:
+#: far above their rounding (float32 values below 256 are exact to about 3e-5).
+_BAND = 1e-3
+
+
+def _luma(rgb: np.ndarray) -> np.ndarray:
+    """Rec. 601 luminance (float32) of an (h, w, 3) uint8 array, channel by channel: each pixel's value depends on
+    its colour alone (``kit.compare.luminance``'s matrix product rounds a pixel by where it lies in the array)."""
+    out = rgb[..., 0].astype(np.float32)
+    out *= np.float32(0.299)
+    out += rgb[..., 1] * np.float32(0.587)
+    out += rgb[..., 2] * np.float32(0.114)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _paper_and_luma() -> tuple[np.ndarray, np.ndarray]:
+    """The blank paper (``kit.transforms.paper``) and its ``_luma`` (both read-only)."""
+    blank = tf.paper()
+    luma = _luma(blank)
+    blank.setflags(write=False)
+    luma.setflags(write=False)
+    return blank, luma
+
+
+def _box_in(ink: np.ndarray, top: int, left: int) -> tuple[int, int, int, int] | None:
+    """``_ink_box`` of ``ink`` moved to the tile's place (``top``, ``left``)."""
+    box = _ink_box(ink)
+    return None if box is None else (box[0] + top, box[1] + top, box[2] + left, box[3] + left)
 
 
 def _ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -141,15 +196,29 @@ def _ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
 
 
 def _mapped_box(box: tuple[int, int, int, int] | None, side: int, op: str) -> tuple[int, int, int, int] | None:
-    """The box ``box`` covers once its tile is mapped by ``op``: the box around its mapped corners (a D4 map of
-    the pixel grid keeps boxes boxes)."""
+    """The box ``box`` covers once its ``side`` square tile is mapped by ``op`` (``kit.probe.apply``): the box
+    around its mapped corners (a D4 map of the pixel grid keeps boxes boxes)."""
     if box is None:
         return None
     top, bottom, left, right = box
-    where = _d4_target(side, op)
-    rows, cols = zip(*(divmod(int(where[r * side + c]), side) for r in (top, bottom - 1) for c in (left, right - 1)),
-                     strict=True)
+    (row0, col0), (row_r, col_r), (row_c, col_c) = _d4_affine(op)
+    rows, cols = [], []
+    for r in (top, bottom - 1):
+        for c in (left, right - 1):
+            rows.append(row0 * (side - 1) + row_r * r + row_c * c)
+            cols.append(col0 * (side - 1) + col_r * r + col_c * c)
     return min(rows), max(rows) + 1, min(cols), max(cols) + 1
+
+
+@functools.lru_cache(maxsize=8)
+def _d4_affine(op: str) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Where the D4 map ``op`` (``kit.probe.apply``) shows the pixel (r, c) of an n x n square, as (row, column) =
+    ``corner`` * (n - 1) + r * ``down`` + c * ``across``: (``corner``, ``down``, ``across``), read off the map of a
+    2 x 2 square (the map is affine on the pixel grid, its corner pixel going to a corner)."""
+    shown = probe.apply(op, np.arange(4).reshape(2, 2))
+    at = {int(shown[i, j]): (i, j) for i in range(2) for j in range(2)}
+    corner, below, beside = at[0], at[2], at[1]
+    return (corner, (below[0] - corner[0], below[1] - corner[1]), (beside[0] - corner[0], beside[1] - corner[1]))
 
 
 @functools.lru_cache(maxsize=16)
@@ -159,15 +228,6 @@ def _d4_index(side: int, op: str) -> np.ndarray:
     index = probe.apply(op, np.arange(side * side).reshape(side, side))
     index.setflags(write=False)
     return index
-
-
-@functools.lru_cache(maxsize=16)
-def _d4_target(side: int, op: str) -> np.ndarray:
-    """For every source pixel (flat index), the flat index of the pixel showing it under ``op`` (read-only)."""
-    where = np.empty(side * side, np.intp)
-    where[_d4_index(side, op).ravel()] = np.arange(side * side)
-    where.setflags(write=False)
-    return where
 
 
 class TransformPairInfer(PaperSets, task="transform-pair-infer"):
@@ -181,11 +241,10 @@ class TransformPairInfer(PaperSets, task="transform-pair-infer"):
         family = params["motif"] or cyclic(random, FAMILIES, "motif-order")
         vector = list(tf.KING_MOVES[int(rng.integers(len(tf.KING_MOVES)))]) if truth == "translate" else None
         for _attempt in range(ATTEMPTS):
-            drawn = tf.draw_motif(family, rng)
+            drawn = tf.draw_motif(family, rng, probe_side=None)
             if drawn is None:
                 continue
-            tiles = tf.place(drawn[1]), target_tile(drawn[1], truth, vector)
-            if unique_under_d4(*tiles, truth):
+            if unique_under_d4(drawn[1], truth, vector):
                 spec, motif = drawn
                 break
         else:
@@ -213,7 +272,7 @@ class TransformPairInfer(PaperSets, task="transform-pair-infer"):
                     **({} if level is None else {"difficulty_knobs": {"transform_tier": TIERS[truth]}})}
         picture = palette_compose(scene, motif)
         if picture is None:
-            picture = Image.fromarray(compose(scene, tiles=tiles))
+            picture = Image.fromarray(compose(scene, tiles=(tf.place(motif), target_tile(motif, truth, vector))))
         return Problem(question=question, answer="ABCDEF"[position], image_size=SIZE,
                        params={**params, "transform": truth, "motif": family}, options=texts, answer_type="option",
                        metadata=metadata, structure=picture)

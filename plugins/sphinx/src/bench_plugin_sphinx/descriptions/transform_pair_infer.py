@@ -12,7 +12,7 @@ FAMILIES = tuple(f for f in MOTIF_FAMILIES if f != "ladder")
 TASK = Task(
     family=FAMILY,
     name="transform-pair-infer",
-    version="0.1.0",
+    version="0.1.1",
     answer_type="option",
     category="sequence",
     description=(

@@ -144,13 +144,19 @@ def pairwise_distinct(tiles: list[np.ndarray]) -> bool:
     return True
 
 
-def draw_motif(family: str, rng: np.random.Generator, tries: int = 40) -> tuple[dict, np.ndarray] | None:
+#: The side (px) of the first, small rendering ``draw_motif`` probes a drawn spec on by default.
+PROBE_SIDE = 96
+
+
+def draw_motif(family: str, rng: np.random.Generator, tries: int = 40,
+               probe_side: int | None = PROBE_SIDE) -> tuple[dict, np.ndarray] | None:
     """An asymmetric motif of ``family`` and its rendering (even side within ``MOTIF_FRACTION``) that no D4
-    map leaves looking unchanged, or None after ``tries`` draws."""
+    map leaves looking unchanged, or None after ``tries`` draws.  A drawn spec must first pass the same test
+    rendered ``probe_side`` px wide (None: only the rendering at the motif's side is probed, the one shown)."""
     side = motif_side(rng)
     for _ in range(tries):
         spec = motifs.sample(family, rng, "asym")
-        if degenerate(motifs.render(spec, 96)):
+        if probe_side is not None and degenerate(motifs.render(spec, probe_side)):
             continue
         art = motifs.render(spec, side)
         if not degenerate(art):

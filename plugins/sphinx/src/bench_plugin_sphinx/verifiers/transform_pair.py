@@ -6,16 +6,30 @@ ink box lands on the right one's (any vector, not only the generator's king move
 must look the same (at most 1 % of the motif window's pixels differ) and every other D4 map must clearly
 differ (``kit.compare.distinct``).  The options are read back as operations; the answer must be the letter of
 the operation found, or of "none of the above" (the last option) when it is not listed.
+
+The layers are read as the pixels' keys (``pixels.image_keys``) and their luminance (``pixels.
+luminance_of_keys``, once per layer); each comparison counts the changed pixels of its window from that
+luminance, and makes it on the RGB layers themselves (``transforms.relation``) only when the count leaves the
+verdict open (``layer_operations_found``): the verdicts are those of the RGB layers.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from bench_plugin_sphinx import transform_words as words
+from bench_plugin_sphinx.kit import compare
 from bench_plugin_sphinx.verifiers import transforms as px
-from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
+from bench_plugin_sphinx.verifiers.pixels import image_keys, luminance_of_keys
 from bench_plugin_sphinx.verifiers.records import guarded
+
+#: White's key (``pixels.image_keys``).
+WHITE = 0xFFFFFF
+#: How far (in luminance) ``pixels.luminance_of_keys``'s channel sums may lie from ``kit.compare.luminance``'s
+#: matrix products: far above their rounding (float32 values below 256 are exact to about 3e-5).
+BAND = 1e-3
 
 
 def operations_found(left: np.ndarray, right: np.ndarray) -> tuple[list[str], list[str]]:
@@ -35,6 +49,165 @@ def operations_found(left: np.ndarray, right: np.ndarray) -> tuple[list[str], li
     return found, unclear
 
 
+class Layer:
+    """A tile's motif layer (``transforms.motif_layer``) read from the pixels' keys: ``ink`` (the pixels that are
+    neither the blank paper nor white), its ``box`` (``transforms.ink_box``), and ``luma``, each pixel's
+    luminance with the paper made white (``pixels.luminance_of_keys``; found on the ink box only, white
+    elsewhere).  ``rgb()`` is the layer itself, drawn when a comparison needs it."""
+
+    def __init__(self, content: np.ndarray, blank: np.ndarray):
+        self.content, self.blank = content, blank
+        paper = content == blank
+        self.ink = ~paper & (content != WHITE)
+        rows, cols = np.nonzero(self.ink.any(axis=1))[0], np.nonzero(self.ink.any(axis=0))[0]
+        self.box = None if not len(rows) else (int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1)
+        self.luma = np.full(content.shape, _white_luma(), np.float32)
+        if self.box is not None:
+            left, top, right, bottom = self.box
+            keys = np.where(paper[top:bottom, left:right], WHITE, content[top:bottom, left:right])
+            self.luma[top:bottom, left:right] = luminance_of_keys(keys)
+        self._rgb = None
+
+    def rgb(self) -> np.ndarray:
+        """``transforms.motif_layer`` of the tile: its RGB pixels, white where the blank paper shows."""
+        if self._rgb is None:
+            keys = np.where(self.content == self.blank, WHITE, self.content).astype("<u4")
+            self._rgb = np.ascontiguousarray(keys.view(np.uint8).reshape(*keys.shape, 4)[..., :3])
+        return self._rgb
+
+
+def layer_operations_found(left: Layer, right: Layer) -> tuple[list[str], list[str]]:
+    """``operations_found(left.rgb(), right.rgb())``, found on the layers' luminance.  Each comparison counts the
+    window's pixels whose luminance changes by more than 8 (``kit.compare``) from the luminance found once per
+    layer, as a count at least ``BAND`` above 8 and one at least ``BAND`` below: when the fraction ``kit.compare``
+    would find lies on one side of a threshold whichever way the last bits round, that side decides; otherwise
+    (or when ``kit.compare``'s hash would have to decide) the comparison is made on the layers themselves, as
+    ``operations_found`` makes it.  The verdicts are ``operations_found``'s."""
+    found, unclear = [], []
+    a, b = left.box, right.box
+    side = left.luma.shape[0]
+    for op in px.FORMULAS:
+        live = [box for box in (_moved_box(a, side, op), b) if box is not None]
+        if live:
+            window = (slice(min(box[1] for box in live), max(box[3] for box in live)),
+                      slice(min(box[0] for box in live), max(box[2] for box in live)))
+        else:
+            window = (slice(None), slice(None))
+        kind = _verdict(np.take(left.luma.ravel(), _window_source(side, op, window)), right.luma[window], distinct=True)
+        if kind is None:
+            kind = px.relation_mapped(left.rgb(), op, right.rgb(), (a, b))
+        if kind == "same":
+            found.append(op)
+        elif kind == "unclear":
+            unclear.append(op)
+    movable = a is not None and b is not None and (a[0], a[1]) != (b[0], b[1]) and (
+        a[2] - a[0], a[3] - a[1]) == (b[2] - b[0], b[3] - b[1])
+    if movable:
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ink = _shifted(left.ink, dx, dy, False) | right.ink
+        rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+        window = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+        kind = _verdict(_shifted(left.luma, dx, dy, _white_luma())[window], right.luma[window], distinct=False)
+        if kind is None:
+            kind = "same" if px.looks_same(px.shifted(left.rgb(), dx, dy), right.rgb()) else "other"
+        if kind == "same":
+            found.append("translate")
+    return found, unclear
+
+
+def _verdict(a: np.ndarray, b: np.ndarray, distinct: bool) -> str | None:
+    """``transforms.relation`` of two windows from their luminance ``a`` and ``b`` (``Layer.luma``): ``same``
+    when at most 1 % of the pixels surely change, ``distinct`` when at least 5 % surely do (``other`` when more
+    than 1 % do and ``distinct`` is not asked), None when undecided by the counts."""
+    change = np.abs(a - b)
+    size = change.size
+    if distinct and np.count_nonzero(change > compare.LUMA_STEP + BAND) / size >= compare.DISTINCT_FRACTION:
+        return "distinct"
+    if np.count_nonzero(change > compare.LUMA_STEP - BAND) / size <= compare.SAME_FRACTION:
+        return "same"
+    if not distinct and np.count_nonzero(change > compare.LUMA_STEP + BAND) / size > compare.SAME_FRACTION:
+        return "other"
+    return None
+
+
+def _shifted(plane: np.ndarray, dx: int, dy: int, fill) -> np.ndarray:
+    """``transforms.shifted`` of a plane (h, w): ``plane`` moved by (dx, dy) pixels, ``fill`` where nothing moved in."""
+    h, w = plane.shape
+    out = np.full_like(plane, fill)
+    out[max(dy, 0): h + min(dy, 0), max(dx, 0): w + min(dx, 0)] = plane[max(-dy, 0): h - max(dy, 0),
+                                                                         max(-dx, 0): w - max(dx, 0)]
+    return out
+
+
+def _window_source(side: int, op: str, window: tuple[slice, slice]) -> np.ndarray:
+    """For every pixel of ``window`` (rows, columns) of a ``side`` square layer under the map ``op``
+    (``transforms.mapped``), the flat index of the pixel it shows: the inverse map's coordinate formula at the
+    window's pixels (each of its coordinates reads one of the pixel's, so the window's rows and columns are
+    mapped once and broadcast)."""
+    rows, cols = (np.arange(*part.indices(side)) for part in window)
+    centre = (side - 1) / 2
+    u, v = _inverse_formula(op)((cols - centre)[None, :], (rows - centre)[:, None])
+    return np.rint(v + centre).astype(np.intp) * side + np.rint(u + centre).astype(np.intp)
+
+
+@functools.lru_cache(maxsize=8)
+def _inverse_formula(op: str):
+    """The coordinate formula (``transforms.FORMULAS``) that undoes ``op``'s, found on two points."""
+    points = ((1.0, 2.0), (3.0, -5.0))
+    return next(back for back in px.FORMULAS.values()
+                if all(back(*px.FORMULAS[op](u, v)) == (u, v) for u, v in points))
+
+
+def _moved_box(box, side: int, op: str):
+    """``transforms._moved_box``: the ``ink_box`` (left, top, right, bottom) of a ``side`` square layer's box after
+    the map ``op``, its corner pixels moved by the coordinate formula."""
+    if box is None:
+        return None
+    left, top, right, bottom = box
+    centre = (side - 1) / 2
+    moved = [px.FORMULAS[op](x - centre, y - centre) for y in (top, bottom - 1) for x in (left, right - 1)]
+    xs = [round(u + centre) for u, _ in moved]
+    ys = [round(v + centre) for _, v in moved]
+    return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+
+def _ring_is_black(tile: np.ndarray, border: int) -> bool:
+    """``transforms.frame_is_black`` of a framed tile's keys: no pixel of the ring (the tile without
+    [border:-border, border:-border]) is lit, read from the ring's four sides (its rows above and below the
+    inside, its columns left and right of it)."""
+    if border <= 0:  # no ring: the whole tile is counted against nothing
+        return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
+    inside = tile[border:-border]
+    return not (tile[:border].any() or tile[-border:].any() or inside[:, :border].any() or inside[:, -border:].any())
+
+
+@functools.cache
+def _white_luma() -> np.float32:
+    """White's ``pixels.luminance_of_keys``."""
+    return luminance_of_keys(np.array([WHITE], np.uint32))[0]
+
+
+@functools.lru_cache(maxsize=8)
+def _blank_keys(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarray:
+    """The blank paper the scene describes (``transforms.blank_paper``) as keys (read-only)."""
+    blank = px.blank_paper({"side": side, "minor": minor, "minor_rgb": minor_rgb, "axis_rgb": axis_rgb})
+    wide = blank.astype(np.uint32)
+    keys = wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
+    keys.setflags(write=False)
+    return keys
+
+
+def _box_keys(image, boxes) -> list[np.ndarray]:
+    """The keys (``pixels.image_keys``) of each box (left, top, right, bottom) of the picture, as numpy's slicing
+    of the picture's pixels would cut them: a box inside the picture is cut out first (only its pixels read)."""
+    picture = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = picture.size
+    if all(0 <= left <= right <= width and 0 <= top <= bottom <= height for left, top, right, bottom in boxes):
+        return [image_keys(picture.crop(tuple(box))) for box in boxes]
+    keys = image_keys(picture)
+    return [keys[top:bottom, left:right] for left, top, right, bottom in boxes]
+
+
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
@@ -46,17 +219,19 @@ def verify(item, images) -> list[str]:
     for k, text in enumerate(item.options):
         if f"({'abcdef'[k]}) {text}" not in item.question:
             failures.append(f"option ({'abcdef'[k]}) is not listed in the question")
-    pixels = rgb_pixels(images[0])
-    border, blank = scene["border"], px.blank_paper(scene["paper"])
-    if not all(px.frame_is_black(pixels, box, border) for box in (scene["left_box"], scene["right_box"])):
+    border, paper = scene["border"], scene["paper"]
+    blank = _blank_keys(int(paper["side"]), int(paper["minor"]), tuple(int(v) for v in paper["minor_rgb"]),
+                        tuple(int(v) for v in paper["axis_rgb"]))
+    framed = _box_keys(images[0], [scene["left_box"], scene["right_box"]])
+    if not all(_ring_is_black(t, border) for t in framed):
         failures.append("a tile's frame is not black")
-    left = px.motif_layer(px.tile_content(pixels, scene["left_box"], border), blank)
-    right = px.motif_layer(px.tile_content(pixels, scene["right_box"], border), blank)
-    if left.shape != blank.shape or right.shape != blank.shape:
+    contents = [px.tile_content(t, [0, 0, t.shape[1], t.shape[0]], border) for t in framed]
+    if any(content.shape != blank.shape for content in contents):
         return [*failures, "a tile is not the size of the recorded graph paper"]
-    if px.ink_box(left) is None:
+    left, right = (Layer(content, blank) for content in contents)
+    if left.box is None:
         return [*failures, "the left tile shows no motif"]
-    found, unclear = operations_found(left, right)
+    found, unclear = layer_operations_found(left, right)
     if unclear:
         failures.append(f"the map(s) {unclear} neither give the right tile nor clearly differ from it")
     if len(found) != 1:
