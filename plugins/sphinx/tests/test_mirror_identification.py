@@ -63,6 +63,7 @@ def _fault(built, change) -> list[str]:
     scene = {**built.item.metadata["scene"]}
     scene["seeds"] = [dict(s) for s in scene["seeds"]]
     picture = change(scene)
+    assert not np.array_equal(picture, mi.compose(built.item.metadata["scene"])), "the fault changed nothing"
     return assert_rejected(HOST, TASK, built.item, [Image.fromarray(picture)], "planted rendering fault")
 
 
@@ -84,17 +85,24 @@ def test_planted_rendering_faults_are_caught():
             out[:4], out[-4:], out[:, :4], out[:, -4:] = 0, 0, 0, 0
             return out
 
-        def recolour_one_copy(scene):
+        def recolour_one_copy(scene):  # the first copy drawn in another colour, its mirror image not
+            first, rest = scene["seeds"][:1], scene["seeds"][1:]
+            other = "red" if scene["motif"]["colour"] != "red" else "blue"
+            recoloured = mi.compose({**scene, "motif": {**scene["motif"], "colour": other}, "seeds": first, "ops": []})
+            mirrored = mi.probe.apply(scene["ops"][0], mi.compose({**scene, "seeds": first, "ops": []}))
+            return np.minimum(mi.compose({**scene, "seeds": rest}), np.minimum(recoloured, mirrored))
+
+        def turn_one_copy(scene):  # the first copy (not its mirror images) drawn in another orientation
             seeds = [dict(s) for s in scene["seeds"]]
-            other = "red" if seeds[0]["motif"]["colour"] != "red" else "blue"
-            changed = {**scene, "seeds": [{**seeds[0], "motif": {**seeds[0]["motif"], "colour": other}}], "ops": []}
-            return np.minimum(mi.compose({**scene, "seeds": seeds[1:]} if len(seeds) > 1 else {**scene, "seeds": []}),
-                              np.minimum(mi.compose(changed), mi.probe.apply(scene["ops"][0], mi.compose(
-                                  {**scene, "seeds": seeds[:1], "ops": []}))))
+            turned = {**scene, "seeds": [{**seeds[0], "turn": mi.probe.compose(seeds[0]["turn"], "rot90")}],
+                      "ops": []}
+            mirrored = mi.probe.apply(scene["ops"][0], mi.compose({**scene, "seeds": seeds[:1], "ops": []}))
+            return np.minimum(mi.compose({**scene, "seeds": seeds[1:]}), np.minimum(mi.compose(turned), mirrored))
 
         _fault(built, forget_the_mirror)
         _fault(built, shift_one_mirror_copy)
         _fault(built, recolour_one_copy)
+        _fault(built, turn_one_copy)
 
 
 def test_a_scene_with_two_classes_of_symmetry_is_refused():

@@ -6,11 +6,16 @@ from bench_core import Difficulty, Parameter, Task
 from bench_plugin_sphinx.descriptions.common import ALIASES, FAMILY, MOTIF_FAMILIES, PRESETS
 
 CLASSES = ("vertical", "horizontal", "main-diagonal", "anti-diagonal", "both-axes", "none")
+#: Families the scenes cycle through by default: all but the gear and the ladder, whose asymmetric variants (a
+#: gear missing one tooth of 7-12; two rails, one a little longer) the self-symmetry probe mostly finds nearly
+#: symmetric (gear four draws in five, ladder nine in ten at some scene sizes); the released generator leaves
+#: both out of this task's motif weights too.  ``motif="gear"`` or ``"ladder"`` still draws them.
+SCENE_FAMILIES = tuple(f for f in MOTIF_FAMILIES if f not in ("gear", "ladder"))
 
 TASK = Task(
     family=FAMILY,
     name="mirror-identification",
-    version="0.1.0",
+    version="0.1.1",
     answer_type="option",
     category="symmetry",
     description=(
@@ -23,7 +28,8 @@ TASK = Task(
         Parameter("symmetry", "str", None, choices=CLASSES,
                   help="the scene's symmetry class (default: the six in one seeded order, repeated)"),
         Parameter("motif", "str", None, choices=MOTIF_FAMILIES,
-                  help="motif family of the copies (default: the families in one seeded order, repeated)"),
+                  help="motif family of the copies (default: the families but the gear and the ladder in one "
+                       "seeded order, repeated)"),
         *PRESETS,
     ),
     difficulty=Difficulty(

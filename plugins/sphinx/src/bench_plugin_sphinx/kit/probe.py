@@ -125,12 +125,29 @@ def invariant_ops(rgb: np.ndarray, ops: Iterable[str] = D4[1:], fraction: float 
     one-pixel neighbourhoods read once.  A D4 operation commutes with those per-pixel reads and with padding a
     square by its edge pixels, and it only permutes the nine shifts of a neighbourhood, so each op's changed
     pixels are found as the inverse op's image of the motif against the motif's own neighbourhoods (the same
-    count over the inked pixels, taken in another order)."""
+    count over the inked pixels, taken in another order).
+
+    Most ops change far more than ``fraction`` of a motif, which a cheaper count shows first: a pixel whose
+    value lies more than the limit below the smallest or above the largest of the nine neighbours' values
+    differs from each of them by more than the limit, so it surely changed.  When the pixels that surely
+    changed reach ``fraction`` already, the op is not invariant (the full count is at least as large); only
+    otherwise are the nine neighbours compared one by one."""
+    return _invariant(rgb, ops, fraction, first=False)
+
+
+def any_invariant(rgb: np.ndarray, ops: Iterable[str] = D4[1:], fraction: float = INVARIANT_FRACTION) -> bool:
+    """``bool(invariant_ops(rgb, ops, fraction))``, stopping at the first invariant op: whether the motif is
+    degenerate for any of ``ops`` (the question a task that rejects degenerate motifs asks)."""
+    return bool(_invariant(rgb, ops, fraction, first=True))
+
+
+def _invariant(rgb: np.ndarray, ops: Iterable[str], fraction: float, first: bool) -> list[str]:
     square = centred_square(rgb)
     planes = np.stack([_grey(square), square[:, :, 0]]).astype(np.int16)  # luminance, red: (2, n, n)
     ink = ink_mask(square)
-    neighbours = _neighbourhoods(planes)
+    neighbours = None
     per_pixel = planes.transpose(1, 2, 0)  # (n, n, 2) view, for the ops
+    below, above = _window_bounds(planes)  # (2, n, n) each: a value surely changed below / above these
     out = []
     for op in ops:
         if op == "identity":
@@ -141,15 +158,40 @@ def invariant_ops(rgb: np.ndarray, ops: Iterable[str] = D4[1:], fraction: float 
         if not total:
             changed = 0.0
         else:
-            # |a - b| > limit exactly when b - (a - limit), read as unsigned, exceeds 2 limit; the nearest of
-            # the nine neighbours decides
-            low = _view(back, per_pixel).transpose(2, 0, 1) - _LIMITS[:, None, None]
-            spread = (neighbours - low).view(np.uint16).min(axis=0)
-            moved = (spread[0] > 2 * _LIMITS[0]) | (spread[1] > 2 * _LIMITS[1])
-            changed = np.count_nonzero(moved & inked) / total
+            lum, red = _view(back, planes[0]), _view(back, planes[1])
+            sure = (lum < below[0]) | (lum > above[0]) | (red < below[1]) | (red > above[1])
+            changed = np.count_nonzero(sure & inked) / total
+            if changed < fraction:  # not enough surely: count exactly
+                if neighbours is None:
+                    neighbours = _neighbourhoods(planes)
+                # |a - b| > limit exactly when b - (a - limit), read as unsigned, exceeds 2 limit; the nearest of
+                # the nine neighbours decides
+                low = _view(back, per_pixel).transpose(2, 0, 1) - _LIMITS[:, None, None]
+                spread = (neighbours - low).view(np.uint16).min(axis=0)
+                moved = (spread[0] > 2 * _LIMITS[0]) | (spread[1] > 2 * _LIMITS[1])
+                changed = np.count_nonzero(moved & inked) / total
         if changed < fraction:
             out.append(op)
+            if first:
+                break
     return out
+
+
+def _window_bounds(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the smallest of each pixel's nine edge-padded neighbours' values less the limit, the largest plus the
+    limit), per plane, as (c, h, w) int16 arrays: a value outside [below, above] differs from all nine by more
+    than the limit."""
+    c, h, w = planes.shape
+    padded = np.empty((c, h + 2, w + 2), planes.dtype)
+    padded[:, 1:-1, 1:-1] = planes
+    padded[:, 0, 1:-1], padded[:, -1, 1:-1] = planes[:, 0], planes[:, -1]
+    padded[:, :, 0], padded[:, :, -1] = padded[:, :, 1], padded[:, :, -2]
+    rows_low = np.minimum(np.minimum(padded[:, :-2], padded[:, 1:-1]), padded[:, 2:])
+    rows_high = np.maximum(np.maximum(padded[:, :-2], padded[:, 1:-1]), padded[:, 2:])
+    low = np.minimum(np.minimum(rows_low[:, :, :-2], rows_low[:, :, 1:-1]), rows_low[:, :, 2:])
+    high = np.maximum(np.maximum(rows_high[:, :, :-2], rows_high[:, :, 1:-1]), rows_high[:, :, 2:])
+    limits = _LIMITS[:, None, None]
+    return low - limits, high + limits
 
 
 def _neighbourhoods(planes: np.ndarray) -> np.ndarray:

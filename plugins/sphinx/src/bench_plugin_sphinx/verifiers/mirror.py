@@ -5,14 +5,19 @@ four mirror lines of the square (vertical, horizontal, main and anti-diagonal) t
 whose mirror pixel has the same colour is measured.  A line holds at >= 0.97, fails at <= 0.85; between is a
 failure (the picture would be ambiguous to a person too).  The class follows from the lines that hold, and the option at
 the answer letter must name it, every other option another class.
+
+Only the coloured pixels are read (``line_agreements``): their indices, their mirror pixels' indices by arithmetic
+(the frame is the same on every side, so a mirror of the whole picture is the mirror of its inside), and the
+colours there.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from PIL import Image
 
 from bench_plugin_sphinx import mirror_words as words
-from bench_plugin_sphinx.verifiers.pixels import NAMED, image_keys, key_of, rgb_pixels
+from bench_plugin_sphinx.verifiers.pixels import NAMED, channels, key_of
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLDS, FAILS = 0.97, 0.85
@@ -41,6 +46,9 @@ def coloured(keys: np.ndarray) -> np.ndarray:
     return _TABLE[(keys * _MULTIPLIER) >> np.uint32(32 - _SLOT_BITS)] == keys
 
 
+LINES = ("vertical", "horizontal", "main-diagonal", "anti-diagonal")
+
+
 def _mirror(labels: np.ndarray, line: str) -> np.ndarray:
     if line == "vertical":
         return np.fliplr(labels)
@@ -61,18 +69,54 @@ def agreement(keys: np.ndarray, line: str, mask: np.ndarray | None = None) -> fl
     return float(np.count_nonzero((_mirror(keys, line) == keys) & mask) / total)
 
 
+def _mirror_index(line: str, rows: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
+    """Flat index in an (n, n) array of the mirror image across ``line`` of each pixel (row, col)."""
+    if line == "vertical":
+        return rows * n + (n - 1 - cols)
+    if line == "horizontal":
+        return (n - 1 - rows) * n + cols
+    if line == "main-diagonal":
+        return cols * n + rows
+    return (n - 1 - cols) * n + (n - 1 - rows)
+
+
+#: A white pixel's Pillow 4-byte word (RGBX read as little-endian): ``image_keys``'s key with the pad byte.
+_WHITE_WORD = int(np.frombuffer(Image.new("RGB", (1, 1), (255, 255, 255)).tobytes("raw", "RGBX"), "<u4")[0])
+
+
+def line_agreements(words: np.ndarray, border: int) -> dict[str, float]:
+    """``agreement`` on every line of a square picture inside a frame ``border`` pixels wide, from the picture's
+    Pillow 4-byte words (RGBX read as little-endian, (n, n) uint32: ``image_keys`` with the pad byte, which is
+    the same in every word): the coloured pixels inside the frame are found among the non-white ones, and each
+    is compared with its mirror pixel, found by index (a mirror of the square maps the inside of the frame onto
+    itself as the inside's own mirror does)."""
+    n = words.shape[0]
+    flat = np.ascontiguousarray(words).ravel()
+    inside = flat.reshape(n, n)[border: n - border, border: n - border]
+    rows, cols = np.divmod(np.flatnonzero(inside != _WHITE_WORD), n - 2 * border)
+    rows += border
+    cols += border
+    seen = flat[rows * n + cols]
+    kept = coloured(seen & np.uint32(0xFFFFFF))
+    total = np.count_nonzero(kept)
+    if not total:
+        return dict.fromkeys(LINES, 1.0)
+    rows, cols, seen = rows[kept], cols[kept], seen[kept]
+    return {line: float(np.count_nonzero(flat[_mirror_index(line, rows, cols, n)] == seen) / total)
+            for line in LINES}
+
+
 def symmetry_class(image, border: int) -> tuple[str | None, dict[str, float], list[str]]:
     """(class, agreement per line, failures) read from the picture."""
-    rgb = rgb_pixels(image)
     failures = []
-    if rgb.shape[0] != rgb.shape[1]:
-        return None, {}, [f"the picture is {rgb.shape[1]}x{rgb.shape[0]}, not square"]
-    if not (rgb[:border].max() < 60 and rgb[-border:].max() < 60):
+    if image.width != image.height:
+        return None, {}, [f"the picture is {image.width}x{image.height}, not square"]
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    words = np.frombuffer(rgb.tobytes("raw", "RGBX"), dtype="<u4").reshape(rgb.height, rgb.width)
+    frame = np.concatenate([words[:border].ravel(), words[-border:].ravel()]) & np.uint32(0xFFFFFF)
+    if not all(int(channel.max(initial=0)) < 60 for channel in channels(frame)):
         failures.append("the frame is not black")
-    keys = image_keys(image)[border:-border, border:-border]
-    mask = coloured(keys)
-    scores = {line: agreement(keys, line, mask) for line in ("vertical", "horizontal", "main-diagonal",
-                                                             "anti-diagonal")}
+    scores = line_agreements(words, border)
     held = [line for line, s in scores.items() if s >= HOLDS]
     unclear = [line for line, s in scores.items() if FAILS < s < HOLDS]
     if unclear:
