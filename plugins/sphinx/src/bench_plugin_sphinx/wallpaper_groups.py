@@ -41,7 +41,7 @@ from PIL import Image, ImageDraw
 from bench_core import GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.descriptions.wallpaper_groups import COPIES, WALLPAPER_FAMILIES
-from bench_plugin_sphinx.kit import compare, complexity, groups, indexed, layout, motifs, probe
+from bench_plugin_sphinx.kit import channels, compare, complexity, groups, indexed, layout, motifs, probe
 from bench_plugin_sphinx.kit.distractors import other_letters
 from bench_plugin_sphinx.kit.palette import PALETTE
 from bench_plugin_sphinx.kit.sampling import cyclic, matched_order
@@ -205,6 +205,17 @@ def pattern_canvas(patch: dict[str, Any], sprites: list | None = None) -> np.nda
     return canvas
 
 
+def pattern_darkest(patch: dict[str, Any], sprites: list[np.ndarray]) -> np.ndarray:
+    """``channels.darkest(pattern_canvas(patch, sprites))`` (uint8, INNER x INNER), stamped from each sprite's
+    darkest channels: the canvas keeps the darker value per channel, so its darkest channel is the darkest of the
+    sprites' darkest channels."""
+    lows = [channels.darkest(sprite) for sprite in sprites]
+    canvas = np.full((INNER, INNER), 255, np.uint8)
+    for x, y, k in patch["copies"]:
+        groups.stamp(canvas, lows[k], x, y)
+    return canvas
+
+
 def render_patch(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
     """One patch's pixels (INNER x INNER) from its record: its pattern (``pattern_canvas``) seen through its
     ``view`` (a D4 operation: the lattice's rows may run across or down, either way round)."""
@@ -269,7 +280,7 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     others = [1.0]
     if tried:
         shifts, owners = np.concatenate(tried), np.array(owners)
-        quick = ink.changes(np.array(maps)[owners], shifts, NEAR_POINTS)
+        quick = ink.changes(np.array(maps), shifts, NEAR_POINTS, owners)
         for k in np.unique(owners):
             mine = np.flatnonzero(owners == k)
             best = mine[np.argmin(quick[mine])]
@@ -433,15 +444,21 @@ def _crop(reps, lattice: groups.Lattice, seed, radius: float, rng) -> np.ndarray
     lo, hi = np.clip(moved - radius, 0, INNER), np.clip(moved + radius, 0, INNER)
     weight = np.prod(hi - lo, axis=2)
     total = weight.sum(axis=1)
+    # every place's centre and second moments at once, each the same sum over its copies in the same order as one
+    # place at a time (the sums run along the copies for every place alike); a place showing nothing is skipped
+    shown = total > 0
+    share = np.where(shown, total, 1.0)
+    mean = (moved * weight[:, :, None]).sum(axis=1) / share[:, None]  # (places, 2)
+    dx, dy = (moved - mean[:, None, :]).transpose(2, 0, 1)  # (places, copies) each
+    cxx, cyy, cxy = ((np.stack([dx * dx, dy * dy, dx * dy], axis=1) * weight[:, None, :]).sum(axis=2)
+                     / share[:, None]).T
     best, best_score = None, np.inf
     for k, origin in enumerate(origins):
-        if total[k] <= 0:
+        if not shown[k]:
             continue
-        mean = (moved[k] * weight[k][:, None]).sum(axis=0) / total[k]
-        dx, dy = (moved[k] - mean).T
-        cxx, cyy, cxy = (np.array([dx * dx, dy * dy, dx * dy]) * weight[k]).sum(axis=1) / total[k]
-        elongation = float(np.hypot(cxx - cyy, 2 * cxy) / (cxx + cyy)) if cxx + cyy > 0 else 1.0
-        score = float(np.hypot(*(mean - centre))) / (0.05 * INNER) + elongation / 0.05
+        spread = cxx[k] + cyy[k]
+        elongation = float(np.hypot(cxx[k] - cyy[k], 2 * cxy[k]) / spread) if spread > 0 else 1.0
+        score = float(np.hypot(*(mean[k] - centre))) / (0.05 * INNER) + elongation / 0.05
         if score < best_score:
             best, best_score = origin, score
     return best
@@ -493,14 +510,14 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         else:
             raise GenerationError(f"wallpaper-groups: no {family} motif drawing {majority} and {odd} patches that show "
                                   f"their groups clearly in {LAYOUTS} layouts (up to {RETRY_ATTEMPTS} draws a patch)")
-        radius, patches, canvases, sprites = drawn
+        radius, patches, sprites = drawn
         scene = {"image_size": list(SIZE), "copies": count, "copies_per_patch": copies, "radius": round(radius, 3),
                  "frame": FRAME,
                  "family": family, "majority": majority, "odd": odd, "patches": patches,
                  "option_boxes": [patch_boxes(k)[0] for k in range(4)]}
         picture = palette_compose(scene, sprites)
         if picture is None:
-            pictures = [viewed(patch["view"], canvas) for patch, canvas in zip(patches, canvases, strict=True)]
+            pictures = [render_patch(patch, own) for patch, own in zip(patches, sprites, strict=True)]
             picture = Image.fromarray(compose(scene, pictures))
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
@@ -514,7 +531,7 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                        options=("A", "B", "C", "D"), answer_type="option", metadata=metadata, structure=picture)
 
     def _patches(self, names, copies, family, rng, attempts):
-        """(radius, records, patterns, sprites) of the four patches of groups ``names`` (each its own colour, a
+        """(radius, records, sprites) of the four patches of groups ``names`` (each its own colour, a
         lattice on its own scale, about ``copies`` copies of the motif to a patch, the motif's radius a share of
         the smallest clearance), or None when a patch finds no motif that shows its group clearly in ``attempts``
         draws (``_patch``):
@@ -534,22 +551,22 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                 clearance = float(groups.seed_clearance(reps, lattice, seed[None, :])[0])
             plans.append((name, lattice, reps, seed, clearance))
         radius = RADIUS_SHARE * min(p[4] for p in plans)
-        patches, canvases, sprites, shapes = [], [], [], []
+        patches, sprites, shapes = [], [], []
         for k, (name, lattice, reps, seed, _clearance) in enumerate(plans):
             drawn = self._patch(name, lattice, reps, seed, radius, family, colours[k], k, rng, shapes, attempts)
             if drawn is None:
                 return None
             patches.append(drawn[0])
-            canvases.append(drawn[1])
-            sprites.append(drawn[2])
-        return radius, patches, canvases, sprites
+            sprites.append(drawn[1])
+        return radius, patches, sprites
 
     def _patch(self, name, lattice, reps, seed, radius, family, colour, k, rng, shapes, attempts):
-        """One patch's record, pattern (``pattern_canvas``, before its view) and sprites (``patch_sprites``): a
+        """One patch's record and sprites (``patch_sprites``): a
         motif from ``_motif`` that differs in shape from the other patches' (``shapes``, appended to), the copies in
         the patch, the most evenly centred crop (``_crop``) and a random view; redrawn while the drawn pattern does
         not show its group clearly (``clearly_symmetric``: the generator's own margins, measured on the pixels with
-        the isometries the construction knows); None when no motif of ``attempts`` draws does (a motif without symmetry,
+        the isometries the construction knows, on the pattern's darkest channels, ``pattern_darkest``); None when
+        no motif of ``attempts`` draws does (a motif without symmetry,
         changing clearly under the lattice's turns and mirrors, distinct from the other patches' and drawing a
         patch that shows its group clearly)."""
         checks = [p for p in groups.lattice_symmetries(lattice) if not _linear_identity(p)]
@@ -580,10 +597,10 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
                          origin=[round(float(v), 4) for v in origin], seed=[round(float(v), 4) for v in seed],
                          copies=placed)
             sprites = patch_sprites(patch, trial)
-            canvas = pattern_canvas(patch, sprites)
-            if clearly_symmetric(symmetry_readings(canvas, lattice, reps, seed, origin, radius)):
+            lows = pattern_darkest(patch, sprites)  # all the measure reads of ``pattern_canvas``
+            if clearly_symmetric(symmetry_readings(lows, lattice, reps, seed, origin, radius)):
                 shapes.append(shape)
-                return patch, canvas, sprites
+                return patch, sprites
         return None
 
     @staticmethod

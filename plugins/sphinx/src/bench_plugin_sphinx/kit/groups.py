@@ -541,11 +541,13 @@ _PATTERN_INK_MAX = _ink_max()
 class PatternInk:
     """A drawn pattern's darkness and inked pixels, for measuring how far an isometry x -> A x + t (pixels, x
     right, y down) is from being a symmetry of the picture.  ``reach`` 0 compares pixels in place (a pattern
-    drawn exactly on the pixel grid), 1 within one pixel (one whose copies sit to the nearest pixel)."""
+    drawn exactly on the pixel grid), 1 within one pixel (one whose copies sit to the nearest pixel).  An (h, w)
+    picture is taken as the darkest channels themselves."""
 
     def __init__(self, rgb: np.ndarray, reach: int):
         # darkness in float32: it is k / 255, and no two such values lie LIKE_NEAR or LIKE_IN_PLACE apart exactly
-        low = channels.darkest(np.asarray(rgb)[:, :, :3])
+        picture = np.asarray(rgb)
+        low = picture if picture.ndim == 2 else channels.darkest(picture[:, :, :3])  # (h, w): the darkest channels
         if low.dtype == np.uint8:  # the same float32 steps in place; ink read off the bytes (``_PATTERN_INK_MAX``)
             self.dark = (255 - low).astype(np.float32)
             self.dark /= np.float32(255)
@@ -553,6 +555,8 @@ class PatternInk:
         else:
             self.dark = (255 - low).astype(np.float32) / np.float32(255)
             inked = self.dark > PATTERN_INK
+        self._low = low if low.dtype == np.uint8 else None  # the darkest channels' bytes (``_levels``)
+        self._level_state: tuple[np.ndarray, np.ndarray] | bool | None = False  # not yet known
         self.reach = reach
         self.h, self.w = self.dark.shape
         flat = np.flatnonzero(inked)
@@ -562,6 +566,42 @@ class PatternInk:
         self.padded = np.zeros((self.h + 2 * reach + 2, self.w + 2 * reach + 2), np.float32)  # np.pad's, faster
         self.padded[reach + 1: reach + 1 + self.h, reach + 1: reach + 1 + self.w] = self.dark
         self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
+        self._flat_ink = flat
+
+    def _levels(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """For comparing within ``reach`` > 0 in one gather: (per padded pixel, flat, a bit for each darkness level
+        of the inked pixels that some pixel within ``reach`` of it is alike to, within LIKE_NEAR by the float32
+        difference ``_compared`` takes; per inked pixel, the bit of its own level), or None when the picture is not
+        bytes or its inked pixels show more than 64 levels (a pattern's snapped colours show 16 at most)."""
+        if self._level_state is not False:
+            return self._level_state
+        self._level_state = None
+        if self._low is None or self.reach == 0:
+            return None
+        inked = self._low.ravel().take(self._flat_ink)
+        levels = np.flatnonzero(np.bincount(inked, minlength=256))
+        if len(levels) > 64:
+            return None
+        kind = np.uint16 if len(levels) <= 16 else np.uint32 if len(levels) <= 32 else np.uint64
+        bits = np.left_shift(kind(1), np.arange(len(levels), dtype=kind))
+        every = (255 - np.arange(256)).astype(np.float32) / np.float32(255)  # each byte's darkness, as ``dark``'s
+        own = every[levels]
+        alike = np.abs(every[:, None] - own[None, :]) <= np.float32(LIKE_NEAR)  # [byte found, inked level]
+        table = np.bitwise_or.reduce(np.where(alike, bits[None, :], kind(0)), axis=1).astype(kind)
+        r = self.reach
+        one = np.full(self.padded.shape, table[255], kind)  # the padding is white
+        one[r + 1: r + 1 + self.h, r + 1: r + 1 + self.w] = table.take(self._low)
+        # the bits within reach, one axis at a time (every pixel a gather can centre on lies reach from the rim)
+        rows = one.copy()
+        for d in range(1, r + 1):
+            rows[:, d:-d] |= one[:, : -2 * d] | one[:, 2 * d:]
+        spread = rows.copy()
+        for d in range(1, r + 1):
+            spread[d:-d] |= rows[: -2 * d] | rows[2 * d:]
+        index = np.zeros(256, np.intp)
+        index[levels] = np.arange(len(levels))
+        self._level_state = spread.ravel(), bits.take(index.take(inked))
+        return self._level_state
 
     def _spread(self, points: int | None) -> slice | np.ndarray:
         """Which inked pixels to compare: all (``points`` None or at least as many), else ``points`` of them
@@ -579,14 +619,22 @@ class PatternInk:
         return self._compared(*self._images(maps, shifts, chosen), chosen)
 
     def _images(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray,
-                out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                out: tuple[np.ndarray, np.ndarray] | None = None, owners: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
         """(x, y) of the ``chosen`` inked pixels' images under each map x -> A x + t, whole pixels (as floats):
-        (maps, points) each, written into ``out`` when given."""
-        image = self.points[chosen] @ np.swapaxes(maps, 1, 2)  # (n, points, 2)
+        (maps, points) each, written into ``out`` when given.  ``owners``: the row of ``maps`` each shift's A is
+        (each distinct A's product with the pixels taken once), else one row of ``maps`` per shift."""
+        image = self.points[chosen] @ np.swapaxes(maps, 1, 2)  # (maps, points, 2)
+        n = len(shifts)
         if out is None:
-            out = np.empty(image.shape[:2]), np.empty(image.shape[:2])
+            out = np.empty((n, image.shape[1])), np.empty((n, image.shape[1]))
         for k, plane in enumerate(out):  # the sum, then its rounding, in place
-            np.rint(np.add(image[..., k], shifts[:, k, None], out=plane), out=plane)
+            if owners is None:
+                np.add(image[..., k], shifts[:, k, None], out=plane)
+            else:
+                np.take(image[..., k], owners, axis=0, out=plane)
+                plane += shifts[:, k, None]
+            np.rint(plane, out=plane)
         return out
 
     def _compared(self, x: np.ndarray, y: np.ndarray, chosen: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -605,6 +653,13 @@ class PatternInk:
         y *= width
         y += x
         at = y.astype(np.int64)
+        levels = self._levels() if r else None
+        if levels is not None:  # one gather of the levels within reach (``_levels``): the same verdicts
+            found = levels[0].take(at + ((r + 1) * width + r + 1), mode="clip")
+            found &= levels[1][chosen]
+            compared = np.count_nonzero(inside, axis=1)
+            inside &= found == 0
+            return np.count_nonzero(inside, axis=1), compared
         alike = None
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
@@ -616,20 +671,25 @@ class PatternInk:
         inside &= ~alike
         return np.count_nonzero(inside, axis=1), compared
 
-    def changes(self, maps: np.ndarray, shifts: Sequence[Sequence[float]], points: int | None = None) -> np.ndarray:
+    def changes(self, maps: np.ndarray, shifts: Sequence[Sequence[float]], points: int | None = None,
+                owners: np.ndarray | None = None) -> np.ndarray:
         """For each isometry x -> A x + t (A a row of ``maps``, 2 x 2 each, or one A for every t; t a row of
         ``shifts``), the share of inked pixels (at most ``points`` of them, spread over the picture; all when None)
         that it or its inverse does not carry onto ink of like darkness: 0 for an exact symmetry, 1 when nothing
-        lands inside the picture.  The maps' images and their inverses' are compared in one pass."""
+        lands inside the picture.  The maps' images and their inverses' are compared in one pass.  ``owners``: for
+        each t, the row of ``maps`` that is its A (``changes(maps[owners], shifts)``, each A's products taken once)."""
         shifts = np.atleast_2d(np.asarray(shifts, np.float64))
-        maps = np.broadcast_to(np.asarray(maps, np.float64).reshape(-1, 2, 2), (len(shifts), 2, 2))
-        inverse = np.linalg.inv(maps)
-        chosen = self._spread(points)
+        maps = np.asarray(maps, np.float64).reshape(-1, 2, 2)
         n = len(shifts)
+        if owners is None:
+            owners = np.zeros(n, np.intp) if len(maps) == 1 else None
+        inverse = np.linalg.inv(maps)
+        moved = -((inverse if owners is None else inverse[owners]) @ shifts[:, :, None])[:, :, 0]
+        chosen = self._spread(points)
         count = len(self.points) if isinstance(chosen, slice) else len(chosen)
         x, y = np.empty((2 * n, count)), np.empty((2 * n, count))  # the maps' images, then their inverses'
-        self._images(maps, shifts, chosen, (x[:n], y[:n]))
-        self._images(inverse, -(inverse @ shifts[:, :, None])[:, :, 0], chosen, (x[n:], y[n:]))
+        self._images(maps, shifts, chosen, (x[:n], y[:n]), owners)
+        self._images(inverse, moved, chosen, (x[n:], y[n:]), owners)
         changed, compared = self._compared(x, y, chosen)
         total = compared[:n] + compared[n:]
         return np.where(total > 0, (changed[:n] + changed[n:]) / np.maximum(total, 1), 1.0)
@@ -656,20 +716,27 @@ class PatternInk:
         around = np.arange(-half, half + 1) % size[0]
         corr = corr.take(around, axis=1).take(around, axis=2)  # shift (0, 0) in the middle
         inner = corr[:, 1:-1, 1:-1]
+        # the half-size picture turns about its own middle pixel, not about c: every shift moves accordingly
+        offset = middle - np.asarray(centre)
+        moves = np.array([(np.eye(2) - a) @ offset for a in maps]).reshape(-1, 2)  # one product per map, as before
+        # peaks are looked for only where a shift can be kept (each coordinate of 2 (i + 1 - half) + moved within
+        # 2 radius: inner cells lo .. hi - 1 each way); np.nonzero's order there is its order on the whole window
+        reach = math.ceil(radius + float(np.abs(moves).max(initial=0.0)) / 2) + 1
+        lo, hi = max(0, half - 1 - reach), min(side - 2, half + reach)
         # a local peak: at least each of its eight neighbours, i.e. at least the largest (the figures are finite)
         around_max = None
         for dy in (0, 1, 2):
             for dx in (0, 1, 2):
                 if dy != 1 or dx != 1:
-                    neighbour = corr[:, dy: dy + side - 2, dx: dx + side - 2]
+                    neighbour = corr[:, lo + dy: hi + dy, lo + dx: hi + dx]
                     around_max = neighbour.copy() if around_max is None else np.maximum(around_max, neighbour,
                                                                                           out=around_max)
-        peak = inner >= around_max
+        peak = inner[:, lo:hi, lo:hi] >= around_max
         out = []
         for k, exclude in enumerate(excludes):
-            # the half-size picture turns about its own middle pixel, not about c: every shift moves accordingly
-            moved = (np.eye(2) - maps[k]) @ (middle - np.asarray(centre))
-            places = [np.nonzero(peak[k])] + ([_rim(half, exclude)] if exclude else [])
+            moved = moves[k]
+            ys, xs = np.nonzero(peak[k])
+            places = [(ys + lo, xs + lo)] + ([_rim(half, exclude)] if exclude else [])
             found = []
             for ys, xs in places:
                 shifts = 2 * np.stack([xs + 1 - half, ys + 1 - half], axis=1) + moved

@@ -29,9 +29,10 @@ import itertools
 import math
 
 import numpy as np
+from PIL import Image, ImageChops
 
 from bench_plugin_sphinx import wallpaper_words as words
-from bench_plugin_sphinx.verifiers.odd_group import has_black_frame, odd_one_failures
+from bench_plugin_sphinx.verifiers.odd_group import FRAME_DARK, has_black_frame, odd_one_failures
 from bench_plugin_sphinx.verifiers.periodic import INK, darkness
 from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
@@ -109,8 +110,7 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
     # whole bins in int32 where every coordinate fits it with room to spare (a real patch's lattice: its remainder
     # is the faster), else in int64
     whole = np.int32 if float(np.abs(inverse).sum(axis=1).max()) * max(h, w) < 2.0**30 else np.int64
-    i = np.rint(inverse[0, 0] * xs[None, :] + inverse[0, 1] * ys[:, None]).astype(whole) % whole(bins)
-    j = np.rint(inverse[1, 0] * xs[None, :] + inverse[1, 1] * ys[:, None]).astype(whole) % whole(bins)
+    i, j = (_whole_bins(inverse[row, 0] * xs, inverse[row, 1] * ys, whole, bins) for row in (0, 1))
     i *= whole(bins)
     i += j
     flat = i.ravel().astype(np.intp)
@@ -118,6 +118,15 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
     sums = np.bincount(flat, weights=dark[::STRIDE, ::STRIDE].ravel().astype(np.float64), minlength=bins * bins)
     table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
     return table.astype(np.float32), counts.reshape(bins, bins), flat
+
+
+def _whole_bins(across: np.ndarray, down: np.ndarray, whole: type, bins: int) -> np.ndarray:
+    """``np.rint(across[None, :] + down[:, None]).astype(whole) % whole(bins)``, its sums and roundings in place
+    (the same values: a sum's order does not change it)."""
+    values = np.add.outer(down, across)
+    np.rint(values, out=values)
+    out = values.astype(whole)
+    return np.remainder(out, whole(bins), out=out)
 
 
 def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -187,19 +196,42 @@ class Pixels:
     when None), for checking isometries x -> A x + t (pixels, x right, y down) on the pixels themselves."""
 
     def __init__(self, dark: np.ndarray, reach: int, samples: int | None = SAMPLES,
-                 shared: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None):
-        """``shared``: (rows, columns of the inked pixels, the darkness padded by two), when another ``Pixels`` of
-        the same ``dark`` has them (``share``)."""
+                 shared: tuple[np.ndarray, np.ndarray, np.ndarray, dict] | None = None,
+                 low: np.ndarray | None = None):
+        """``shared``: (rows, columns of the inked pixels, the darkness padded by two, what ``_levels`` found), when
+        another ``Pixels`` of the same ``dark`` has them (``share``).  ``low``: the darkest channels (uint8) whose
+        ``darkness`` ``dark`` is, when known: pixels are then compared within ``reach`` > 0 in one gather."""
         self.dark, self.reach = dark, reach
         h, w = dark.shape
-        ys, xs, self.padded = shared if shared is not None else (*_inked(dark), np.pad(dark, 2))
+        if shared is None:  # the inked pixels read off the bytes when known (``_INK_BYTES``: the same pixels)
+            inked = _inked(dark) if low is None else np.divmod(np.flatnonzero(low <= np.uint8(_INK_BYTES)), w)
+            shared = (*inked, np.pad(dark, 2), {})
+        ys, xs, self.padded, self._known = shared
         every = max(1, -(-len(xs) // samples)) if samples else 1
+        self._every = every
         self.points = np.stack([xs[::every], ys[::every]], axis=1).astype(float)
         self.values = dark[ys[::every], xs[::every]]
         self.h, self.w = h, w
         self._inked = (ys, xs)
         self._ink: np.ndarray | None = None
         self._inverses: dict[bytes, np.ndarray] = {}
+        if low is not None:
+            self._known.setdefault("low", low)
+
+    def _levels(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(per pixel of the padded darkness, flat, a bit for each darkness level of the inked pixels that some
+        pixel within ``reach`` of it is alike to, by the float32 difference ``_both_ways`` takes; per sampled inked
+        pixel, the bit of its own level), or None: compared in place, or the darkest channels unknown, or more
+        than 64 levels inked (the task's snapped colours show 16 at most)."""
+        if self.reach == 0 or "low" not in self._known:
+            return None
+        if "spread" not in self._known:
+            self._known["spread"] = _level_spread(self._known["low"], self._inked, self.reach, self.padded.shape)
+        found = self._known["spread"]
+        if found is None:
+            return None
+        spread, own = found
+        return spread, own[:: self._every]
 
     def translation(self, t: np.ndarray) -> float:
         """``mismatch(identity, t)`` for a translation t; where pixels are compared in place, on every inked pixel,
@@ -213,10 +245,18 @@ class Pixels:
             return 1.0
         rows_here, cols_here = slice(max(0, -ty), h - max(0, ty)), slice(max(0, -tx), w - max(0, tx))
         rows_there, cols_there = slice(max(0, ty), h - max(0, -ty)), slice(max(0, tx), w - max(0, -tx))
-        here = self.dark[rows_here, cols_here]  # p, with p + t in the patch
-        there = self.dark[rows_there, cols_there]  # p + t
-        difference = np.subtract(there, here)
-        changed = np.abs(difference, out=difference) > 0.1
+        low = self._known.get("low")
+        if low is not None:  # on the darkest channels' bytes: darkness differs by more than 0.1 where they differ by
+            # _CHANGED_BYTES or more
+            difference = np.subtract(low[rows_there, cols_there], low[rows_here, cols_here], dtype=np.int16)
+            changed = np.abs(difference, out=difference) >= _CHANGED_BYTES
+            if self._ink is None:
+                self._ink = low <= np.uint8(_INK_BYTES)
+        else:
+            here = self.dark[rows_here, cols_here]  # p, with p + t in the patch
+            there = self.dark[rows_there, cols_there]  # p + t
+            difference = np.subtract(there, here)
+            changed = np.abs(difference, out=difference) > 0.1
         if self._ink is None:  # the inked pixels, for every translation (``dark > INK``, read once)
             self._ink = self.dark > INK
         # the inked pixels mapped one way, and the other
@@ -225,9 +265,9 @@ class Pixels:
         both = np.count_nonzero(ink_here & changed) + np.count_nonzero(ink_there & changed)
         return both / compared if compared else 1.0
 
-    def share(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def share(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
         """What another ``Pixels`` of the same darkness can reuse (``shared``)."""
-        return (*self._inked, self.padded)
+        return (*self._inked, self.padded, self._known)
 
     def _images(self, a: np.ndarray, shifts: np.ndarray, every: int) -> tuple[np.ndarray, np.ndarray]:
         """(x, y) of the images a p + t of every ``every``-th sampled inked pixel p, per shift t (rows of
@@ -241,17 +281,28 @@ class Pixels:
         ``shifts``): sampled inked pixels p whose image lies in the patch (at least ``reach`` from its edge), and of
         those the ones with no pixel of like darkness (within 0.3, or 0.1 when compared in place) within ``reach``
         of the image.  Both maps' images are compared in one pass."""
+        return self._both_ways_of([(a, shifts)], limit)[0]
+
+    def _both_ways_of(self, pairs: list[tuple[np.ndarray, np.ndarray]], limit: int | None
+                      ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """``_both_ways(a, shifts, limit)`` for each (a, shifts) of ``pairs``, every map's images compared in one
+        pass (each row of images, and so each count, as the map's own call makes it)."""
         every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
         values = self.values[::every]
-        inverse = self._inverse(a)
-        n = len(shifts)
         points = self.points[::every]
+        sizes = [len(shifts) for _a, shifts in pairs]
+        n = sum(sizes)
         qx, qy = np.empty((2 * n, len(points))), np.empty((2 * n, len(points)))  # (2 shifts, points)
-        for rows, (image, moved) in ((slice(0, n), (points @ a.T, shifts)),
-                                     (slice(n, 2 * n), (points @ inverse.T, -shifts @ inverse.T))):
-            # ``_images``' sums and roundings, written in place
-            np.rint(np.add(image[:, 0], moved[:, 0, None], out=qx[rows]), out=qx[rows])
-            np.rint(np.add(image[:, 1], moved[:, 1, None], out=qy[rows]), out=qy[rows])
+        start = 0
+        for (a, shifts), size in zip(pairs, sizes, strict=True):
+            inverse = self._inverse(a)
+            for rows, (image, moved) in ((slice(start, start + size), (points @ a.T, shifts)),
+                                         (slice(n + start, n + start + size), (points @ inverse.T,
+                                                                               -shifts @ inverse.T))):
+                # ``_images``' sums and roundings, written in place
+                np.rint(np.add(image[:, 0], moved[:, 0, None], out=qx[rows]), out=qx[rows])
+                np.rint(np.add(image[:, 1], moved[:, 1, None], out=qy[rows]), out=qy[rows])
+            start += size
         r = self.reach  # the image's whole neighbourhood inside the patch: nothing is known beyond its edge
         inside = qx >= r
         inside &= qx < self.w - r
@@ -265,17 +316,29 @@ class Pixels:
         qy *= width
         qy += qx
         at = qy.astype(np.intp)
-        same = None
-        for dy in range(-r, r + 1):
-            for dx in range(-r, r + 1):
-                found = flat.take(at + ((dy + 2) * width + dx + 2), mode="clip")
-                found -= values
-                alike = np.abs(found, out=found) <= step
-                same = alike if same is None else np.logical_or(same, alike, out=same)
-        compared = np.count_nonzero(inside, axis=1)
-        inside &= ~same
+        levels = self._levels()
+        if levels is not None:  # the levels within reach of each pixel, in one gather: the same verdicts
+            found = levels[0].take(at + (2 * width + 2), mode="clip")
+            found &= levels[1][::every]
+            compared = np.count_nonzero(inside, axis=1)
+            inside &= found == 0
+        else:
+            same = None
+            for dy in range(-r, r + 1):
+                for dx in range(-r, r + 1):
+                    found = flat.take(at + ((dy + 2) * width + dx + 2), mode="clip")
+                    found -= values
+                    alike = np.abs(found, out=found) <= step
+                    same = alike if same is None else np.logical_or(same, alike, out=same)
+            compared = np.count_nonzero(inside, axis=1)
+            inside &= ~same
         changed = np.count_nonzero(inside, axis=1)
-        return changed[:n], compared[:n], changed[n:], compared[n:]
+        out, start = [], 0
+        for size in sizes:
+            ahead, back = slice(start, start + size), slice(n + start, n + start + size)
+            out.append((changed[ahead], compared[ahead], changed[back], compared[back]))
+            start += size
+        return out
 
     def _inverse(self, a: np.ndarray) -> np.ndarray:
         """``np.linalg.inv(a)``, computed once per map (a map's shift is searched for at many shifts)."""
@@ -287,10 +350,16 @@ class Pixels:
     def mismatch(self, a: np.ndarray, shifts: np.ndarray, limit: int | None = None) -> np.ndarray:
         """Per shift t, the share of compared inked pixels that x -> a x + t, or its inverse, does not carry onto
         ink of like darkness: 0 for a symmetry of the patch (1 when nothing can be compared)."""
-        shifts = np.atleast_2d(np.asarray(shifts, float))
-        c1, n1, c2, n2 = self._both_ways(np.asarray(a, float), shifts, limit)
-        total = n1 + n2
-        return np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0)
+        return self.mismatch_of([(a, shifts)], limit)[0]
+
+    def mismatch_of(self, pairs: list[tuple[np.ndarray, np.ndarray]], limit: int | None = None) -> list[np.ndarray]:
+        """``mismatch(a, shifts, limit)`` for each (a, shifts) of ``pairs``, measured in one pass."""
+        pairs = [(np.asarray(a, float), np.atleast_2d(np.asarray(shifts, float))) for a, shifts in pairs]
+        out = []
+        for c1, n1, c2, n2 in self._both_ways_of(pairs, limit):
+            total = n1 + n2
+            out.append(np.where(total > 0, (c1 + c2) / np.maximum(total, 1), 1.0))
+        return out
 
     def best(self, a: np.ndarray, t: np.ndarray, radius: int, windows: int = 1) -> tuple[float, np.ndarray]:
         """(mismatch, shift): the map's shift refined from ``t`` (the fold's bins are coarser than a pixel), then
@@ -300,26 +369,70 @@ class Pixels:
         motif of long straight bars also mismatches less and less along them towards the shift, and the fold's
         estimate can lie further off than ``radius`` along them: while the best trial lies on the window's rim, the
         window is moved to it (up to ``windows`` windows in all)."""
+        return self.best_of([(a, t)], radius, windows)[0]
+
+    def best_of(self, pairs: list[tuple[np.ndarray, np.ndarray]], radius: int, windows: int = 1
+                ) -> list[tuple[float, np.ndarray]]:
+        """``best(a, t, radius, windows)`` for each (a, t) of ``pairs``: every map's search steps taken together
+        (each map's trials, choices and end exactly as its own search takes them), each step's trials of all the
+        maps still searching measured in one pass, and the final measures in one."""
+        pairs = [(np.asarray(a, float), np.asarray(t, float)) for a, t in pairs]
+        shifts: list[np.ndarray] = []
         if self.reach == 0:
             window = _square_window(radius)
-            shift = np.rint(t)
+            shifts = [np.rint(t) for _a, t in pairs]
+            searching = list(range(len(pairs)))
             for _window in range(windows):  # the best trial on the window's rim: the window moves there
-                trials = shift + window
-                k = int(np.argmin(self.mismatch(a, trials, limit=REFINE)))
-                shift = trials[k]
-                if np.abs(window[k]).max() < radius:
+                if not searching:
                     break
+                trials = [shifts[j] + window for j in searching]
+                scores = self.mismatch_of([(pairs[j][0], tried) for j, tried in zip(searching, trials, strict=True)],
+                                          limit=REFINE)
+                still = []
+                for j, tried, score in zip(searching, trials, scores, strict=True):
+                    k = int(np.argmin(score))
+                    shifts[j] = tried[k]
+                    if np.abs(window[k]).max() >= radius:
+                        still.append(j)
+                searching = still
         else:
-            t, step, known = np.asarray(t, float), np.zeros(2), {}
+            steps = [np.zeros(2) for _ in pairs]
+            known: list[dict[tuple[float, float], float]] = [{} for _ in pairs]
+            searching = list(range(len(pairs)))
             for _step in range(radius):  # whole-pixel steps from t, each shift measured once
-                steps = step + NEIGHBOURS
-                scores = self._remembered(a, t, steps, known)
-                k = int(np.argmin(scores))
-                step = steps[k]
-                if k == 4:  # the centre: no neighbour does better
+                if not searching:
                     break
-            shift = t + step
-        return float(self.mismatch(a, shift)[0]), shift
+                tried = [steps[j] + NEIGHBOURS for j in searching]
+                every_scores = self._remembered_of([(pairs[j][0], pairs[j][1], trial, known[j])
+                                                    for j, trial in zip(searching, tried, strict=True)])
+                still = []
+                for j, trial, scores in zip(searching, tried, every_scores, strict=True):
+                    k = int(np.argmin(scores))
+                    steps[j] = trial[k]
+                    if k != 4:  # the centre: no neighbour does better
+                        still.append(j)
+                searching = still
+            shifts = [t + step for (_a, t), step in zip(pairs, steps, strict=True)]
+        finals = self.mismatch_of([(a, shift) for (a, _t), shift in zip(pairs, shifts, strict=True)])
+        return [(float(final[0]), shift) for final, shift in zip(finals, shifts, strict=True)]
+
+    def _remembered_of(self, climbs: list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[tuple[float, float], float]]]
+                       ) -> list[np.ndarray]:
+        """``_remembered(a, t, steps, known)`` for each (a, t, steps, known) of ``climbs``, the new steps of all
+        measured in one pass."""
+        keys = [[(float(x), float(y)) for x, y in steps] for _a, _t, steps, _known in climbs]
+        new = [[k for k, key in enumerate(mine) if key not in known] for mine, (_a, _t, _s, known)
+               in zip(keys, climbs, strict=True)]
+        wanted = [(j, (a, t + steps[fresh])) for j, ((a, t, steps, _known), fresh) in enumerate(zip(climbs, new,
+                                                                                                   strict=True))
+                  if fresh]
+        if wanted:
+            measured = self.mismatch_of([pair for _j, pair in wanted], limit=CLIMB)
+            for (j, _pair), values in zip(wanted, measured, strict=True):
+                mine, known = keys[j], climbs[j][3]
+                known.update(zip([mine[k] for k in new[j]], values.tolist(), strict=True))
+        return [np.array([known[key] for key in mine]) for mine, (_a, _t, _s, known) in zip(keys, climbs,
+                                                                                           strict=True)]
 
     def _remembered(self, a: np.ndarray, t: np.ndarray, steps: np.ndarray, known: dict[tuple[float, float], float]
                     ) -> np.ndarray:
@@ -331,6 +444,54 @@ class Pixels:
             measured = self.mismatch(a, t + steps[new], limit=CLIMB).tolist()
             known.update(zip([keys[k] for k in new], measured, strict=True))
         return np.array([known[key] for key in keys])
+
+
+def _byte_steps() -> tuple[int, int]:
+    """(the least difference of two darkest-channel bytes whose ``darkness`` values differ by more than 0.1, by the
+    float32 difference ``Pixels.translation`` takes; the largest byte whose darkness is ink, above ``INK``),
+    each checked on every byte or pair of bytes to stand for the formula exactly."""
+    dark = darkness(np.arange(256, dtype=np.uint8).reshape(1, 256))[0]
+    differs = np.abs(np.subtract(dark[None, :], dark[:, None])) > 0.1
+    gap = np.abs(np.arange(256)[None, :] - np.arange(256)[:, None])
+    least = int(gap[differs].min())
+    inked = dark > INK
+    top = int(np.flatnonzero(inked).max())
+    if not np.array_equal(differs, gap >= least) or not np.array_equal(inked, np.arange(256) <= top):
+        raise AssertionError("darkness does not order the bytes as the byte comparisons assume")
+    return least, top
+
+
+_CHANGED_BYTES, _INK_BYTES = _byte_steps()
+
+
+def _level_spread(low: np.ndarray, inked: tuple[np.ndarray, np.ndarray], reach: int, shape: tuple[int, int]
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``Pixels._levels`` of the darkest channels ``low`` (uint8), the inked pixels (rows, columns) and a padding of
+    two: each darkness level of the inked pixels gets a bit; a pixel's word holds the bits of the levels alike
+    (within 0.3, as ``_both_ways`` compares: the float32 difference of the ``darkness`` values) to its own
+    darkness, ORed over every pixel within ``reach``."""
+    ys, xs = inked
+    bytes_inked = low[ys, xs]
+    levels = np.flatnonzero(np.bincount(bytes_inked, minlength=256))
+    if len(levels) > 64:
+        return None
+    kind = np.uint16 if len(levels) <= 16 else np.uint32 if len(levels) <= 32 else np.uint64
+    bits = np.left_shift(kind(1), np.arange(len(levels), dtype=kind))
+    every = darkness(np.arange(256, dtype=np.uint8).reshape(1, 256))[0]  # each byte's darkness, as ``dark``'s
+    alike = np.abs(every[:, None] - every[levels][None, :]) <= np.float32(0.3)  # [byte found, inked level]
+    table = np.bitwise_or.reduce(np.where(alike, bits[None, :], kind(0)), axis=1).astype(kind)
+    one = np.full(shape, table[255], kind)  # the padding is white: darkness 0, as byte 255's
+    h, w = low.shape
+    one[2: 2 + h, 2: 2 + w] = table.take(low)
+    rows = one.copy()  # the bits within reach, one axis at a time (a gather centres at least two from the rim)
+    for d in range(1, reach + 1):
+        rows[:, d:-d] |= one[:, : -2 * d] | one[:, 2 * d:]
+    spread = rows.copy()
+    for d in range(1, reach + 1):
+        spread[d:-d] |= rows[: -2 * d] | rows[2 * d:]
+    index = np.zeros(256, np.intp)
+    index[levels] = np.arange(len(levels))
+    return spread.ravel(), bits.take(index.take(bytes_inked))
 
 
 @functools.lru_cache(maxsize=16)
@@ -351,7 +512,11 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     u, v = reduced(np.array(basis_rows[0], float), np.array(basis_rows[1], float))
     basis = np.stack([u, v], axis=1)
     area = abs(float(np.linalg.det(basis)))
-    dark = darkness(patch)
+    patch = np.asarray(patch)
+    low = None
+    if patch.dtype == np.uint8:  # the darkest channels (an (h, w) patch is taken as them, as ``darkness`` does)
+        low = patch if patch.ndim == 2 else np.minimum(np.minimum(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
+    dark = darkness(patch if low is None else low)
     h, w = dark.shape
     failures: list[str] = []
     if area < 64 or area > h * w / 2:
@@ -359,7 +524,7 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     maps = lattice_maps(basis)
     # a lattice with sixth or third turns cannot be drawn exactly on square pixels: compare within one pixel
     hexagonal = any(round(np.linalg.det(m)) == 1 and _order(m) in (3, 6) for m in maps)
-    pixels = Pixels(dark, reach=1 if hexagonal else 0)
+    pixels = Pixels(dark, reach=1 if hexagonal else 0, low=low)
     bins = fold_bins(max(np.hypot(*u), np.hypot(*v)))
     table = fold(dark, basis, bins)[0]
     spectrum = np.fft.rfft2(table)
@@ -390,10 +555,13 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
             continue
         seen.append(m)
     taus = _best_shifts(table, np.array([_mapped(table, m) for m in seen]), spectrum=spectrum) / bins
+    starts = []
     for m, tau in zip(seen, taus, strict=True):
         a = basis @ m @ np.linalg.inv(basis)  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
+        starts.append((a, central(a, -basis @ m @ tau)))
+    for m, (a, _start), (score, shift) in zip(seen, starts, pixels.best_of(starts, reach, WANDER), strict=True):
         name = f"M{m.ravel().tolist()}"
-        scores[name], shift = pixels.best(a, central(a, -basis @ m @ tau), reach, WANDER)
+        scores[name] = score
         found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
         maps_px[name] = (a, shift)
     # the fold's peak can miss a map that is the product of two that hold (a half-turn under a quarter-turn that holds,
@@ -478,18 +646,35 @@ def _centred(m: np.ndarray) -> bool:
     return abs(round(float(np.linalg.det(np.stack([along, across], axis=1))))) == 2
 
 
+def darkest_in(image: Image.Image, box) -> np.ndarray:
+    """The darkest channel of each pixel of the RGB ``image`` in ``box`` (left, top, right, bottom), uint8 (h, w):
+    ``channels.darkest(rgb_pixels(image)[top:bottom, left:right])``, taken by Pillow on the box alone (the whole
+    picture's RGB array is never made)."""
+    red, green, blue = image.crop(tuple(box)).split()
+    return np.asarray(ImageChops.darker(ImageChops.darker(red, green), blue))
+
+
+def framed(image: Image.Image, box) -> bool:
+    """``has_black_frame(rgb_pixels(image), box)`` read off the four strips two pixels wide alone."""
+    left, top, right, bottom = box
+    if right - left < 2 or bottom - top < 2:
+        return has_black_frame(rgb_pixels(image), box)
+    strips = ((left, top, right, top + 2), (left, bottom - 2, right, bottom), (left, top, left + 2, bottom),
+              (right - 2, top, right, bottom))
+    return max(int(np.asarray(image.crop(strip)).max()) for strip in strips) <= FRAME_DARK
+
+
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the wallpaper definition and one of the task's stems")
-    rgb = rgb_pixels(images[0])
+    image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
     found = []
     for k, patch in enumerate(scene["patches"]):
-        left, top, right, bottom = patch["box"]
-        if not has_black_frame(rgb, scene["option_boxes"][k]):
+        if not framed(image, scene["option_boxes"][k]):
             failures.append(f"patch {'abcd'[k]} has no black frame")
-        group, _scores, problems = read_group(rgb[top:bottom, left:right], patch["basis"])
+        group, _scores, problems = read_group(darkest_in(image, patch["box"]), patch["basis"])
         failures += [f"patch {'abcd'[k]}: {p}" for p in problems]
         if group is not None and group != patch["group"]:
             failures.append(f"patch {'abcd'[k]} shows {group} on its pixels, the record says {patch['group']}")
