@@ -69,6 +69,7 @@ class Drawing(NamedTuple):
     shown: tuple[int, int, int, int] | None = None
     outline: np.ndarray | None = None
     edges: np.ndarray | None = None
+    core: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def camera_basis(elevation: float, azimuth: float) -> np.ndarray:
@@ -186,7 +187,8 @@ class FaceSet(NamedTuple):
     """One panel's faces turned to the camera, ready to fill and colour (``draw_faces``): their corners in
     pixels (``xs``, ``ys``: faces x corners, short faces padded by repeating a corner), their depth planes
     (None for a convex solid, whose faces never cover one another) and indices among all faces (``labels``),
-    and every face's shaded colour, the outline groups, the edge width and the panel's side."""
+    and every face's shaded colour, the outline groups, the edge width and the panel's side; ``corners``, the
+    vertex of each corner (padded alike), tells which faces share an edge."""
 
     xs: np.ndarray
     ys: np.ndarray
@@ -196,6 +198,7 @@ class FaceSet(NamedTuple):
     groups: np.ndarray
     edge: float
     side: int
+    corners: np.ndarray | None = None
 
 
 def face_set(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
@@ -233,7 +236,7 @@ def face_set(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.n
         offset = q0[:, 2] - gx * ((q0[:, 0] - middle[0]) * scale + side / 2)
         offset -= gy * (side / 2 - (q0[:, 1] - middle[1]) * scale)
         plane = np.stack([gx, gy, offset], axis=1)
-    return FaceSet(px[corners], py[corners], plane, shown, shaded, groups, edge, side)
+    return FaceSet(px[corners], py[corners], plane, shown, shaded, groups, edge, side, corners)
 
 
 def draw_faces(vertices: np.ndarray, faces: Sequence[Sequence[int]], colours: np.ndarray, groups: Sequence[int],
@@ -266,7 +269,233 @@ def draw_face_sets(sets: Sequence[FaceSet]) -> list[Drawing]:
     for faces, fill in zip(sets, fills, strict=True):
         origin, ids = ((0, 0), np.full((0, 0), -1, dtype=np.int32)) if fill is None else fill
         drawings.append(finish(ids, faces.groups, faces.shaded, faces.edge, origin, faces.side))
+    convex = [k for k, faces in enumerate(sets) if faces.plane is None and faces.corners is not None]
+    for k, core in zip(convex, outline_cores([sets[k] for k in convex]), strict=True):
+        drawings[k] = drawings[k]._replace(core=core)
     return drawings
+
+
+#: The renderer's supersampling (``raster3d.SUPERSAMPLE``), at which the outline core is worked out.
+CORE_SUPERSAMPLE = 2
+
+
+def outline_core(faces: FaceSet) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns; panel pixels) that the outline of a convex solid's panel covers whole.
+
+    The rule: the faces filled at twice the resolution (as ``fill_canvases`` fills them with corners and side
+    doubled), the sub-pixel left of and the one above each change of outline group marked, the marks widened
+    by a square pen one sub-pixel narrower than the renderer's (radius ``max(1, round((2 edge - 1) / 2)) - 1``;
+    the renderer marks the same sub-pixels and widens them by one more, so the narrowing leaves room for a
+    mark placed a sub-pixel off where the two fills' arithmetic differ at a tie), and a pixel is core when its
+    whole 2 x 2 block lies under that pen: the renderer draws it in the edge colour and nothing else.
+
+    The marks are placed without filling.  The faces of a convex solid turned to the camera tile its
+    silhouette without covering one another, so along a row of sub-pixel centres the outline group changes
+    only where the row crosses an edge between faces of two groups or an edge of the silhouette (an edge no
+    other face turned to the camera shares; ``_group_edges``), and between two neighbouring centres it changes
+    when the group before the first such crossing between them differs from the group after the last
+    (``_changes``): the change is marked at the centre before.  Likewise down the columns, as rows of the
+    solid's mirror image in the diagonal.  Held to the filled rule by the tests."""
+    return outline_cores([faces])[0]
+
+
+def outline_cores(sets: Sequence[FaceSet]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``outline_core`` of several convex solids' face sets, worked out together."""
+    ss = CORE_SUPERSAMPLE
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    cores = [empty] * len(sets)
+    edges = _group_edges(sets)
+    if edges is None:
+        return cores
+    ends, inner, outer, turn, panel = edges
+    ends = ends * ss
+    x0, y0, x1, y1 = ends.T
+    count = len(x0)
+    # rows of the panel, then rows of its mirror image (x and y swapped: the columns); the face lies before the
+    # crossing (left, or above) when its side of the edge is the one the coordinate across falls to
+    first = np.concatenate([np.sign(y1 - y0) == turn, -np.sign(x1 - x0) == turn])
+    line, col, place, owner = _crossings(np.concatenate([x0, y0]), np.concatenate([y0, x0]),
+                                         np.concatenate([x1, y1]), np.concatenate([y1, x1]))
+    inner, outer = np.concatenate([inner, inner]), np.concatenate([outer, outer])
+    before, after = np.where(first, inner, outer)[owner], np.where(first, outer, inner)[owner]
+    mirrored = owner >= count
+    panel = np.concatenate([panel, panel])[owner]
+    line, col, mirrored, panel = _changes(line, col, mirrored, panel, place, before, after)
+    rows, cols = np.where(mirrored, col, line), np.where(mirrored, line, col)
+    sides = np.array([faces.side for faces in sets]) * ss
+    keep = (rows >= 0) & (rows < sides[panel]) & (cols >= 0) & (cols < sides[panel])
+    rows, cols, panel = rows[keep], cols[keep], panel[keep]
+    pens = [max(1, round((ss * faces.edge - 1) / 2)) - 1 for faces in sets]
+    if len(set(pens)) == 1:  # one pen (as at the tasks' sizes): all panels together
+        _cores_of(sets, rows, cols, panel, pens[0], cores)
+        return cores
+    for pen in sorted(set(pens)):
+        of = np.asarray(pens)[panel] == pen
+        _cores_of(sets, rows[of], cols[of], panel[of], pen, cores)
+    return cores
+
+
+def _cores_of(sets: Sequence[FaceSet], rows: np.ndarray, cols: np.ndarray, panel: np.ndarray, pen: int,
+              cores: list) -> None:
+    """The core of every panel of ``sets`` with marks (sub-pixels ``rows``, ``cols`` of ``panel``), all drawn with a
+    pen of radius ``pen``, into ``cores``: each panel's marks over their box of 2 x 2 blocks grown by the pen's
+    reach, the boxes stacked with that much room between them and their whole blocks read at once."""
+    ss = CORE_SUPERSAMPLE
+    reach = -(-pen // ss) + 1
+    brow, bcol = rows // ss, cols // ss
+    # the marks come panel by panel (``_changes`` orders them so): each panel's box of blocks from its run
+    shown = np.flatnonzero(np.bincount(panel, minlength=len(sets)))
+    starts = np.searchsorted(panel, shown)
+    top = np.minimum.reduceat(brow, starts) - reach
+    left = np.minimum.reduceat(bcol, starts) - reach
+    height = np.maximum.reduceat(brow, starts) + reach + 1 - top
+    width = int((np.maximum.reduceat(bcol, starts) + reach + 1 - left).max())
+    start = np.concatenate([[0], np.cumsum(height)])  # each panel's first row in the stack
+    shift = start[:-1] - top  # block row in the stack less block row in the panel
+    at = np.repeat(np.arange(len(shown)), np.diff(np.append(starts, len(panel))))
+    whole = _whole_blocks(rows + ss * shift[at], cols - ss * left[at], (int(start[-1]), width), pen)
+    r, c = np.divmod(np.flatnonzero(whole), width)
+    owner = np.searchsorted(start, r, side="right") - 1
+    bounds = np.searchsorted(owner, np.arange(len(shown) + 1))
+    for k, panel_k in enumerate(shown.tolist()):
+        mine = slice(bounds[k], bounds[k + 1])
+        pr, pc = r[mine] - shift[k], c[mine] + left[k]
+        on = (pr >= 0) & (pr < sets[panel_k].side) & (pc >= 0) & (pc < sets[panel_k].side)  # the box may reach out
+        cores[panel_k] = (pr[on], pc[on])
+
+
+#: A 2 x 2 block's sub-pixels (0, 0), (0, 1), (1, 0), (1, 1) as the bits 8, 4, 2, 1 of a byte (``_whole_blocks``),
+#: and the masks of its left column, right column, top row and bottom row.
+_HALVES = (np.uint8(10), np.uint8(5), np.uint8(12), np.uint8(3))
+
+
+def _whole_blocks(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], pen: int) -> np.ndarray:
+    """The 2 x 2 blocks (``shape`` blocks) whose every sub-pixel lies within ``pen`` sub-pixels (in squares) of a
+    marked sub-pixel (``rows``, ``cols``).  A pen of one (the outline of panels up to 324 px) is worked by block,
+    each block's four sub-pixels as four bits of a byte (``_HALVES``): a sub-pixel reaches its neighbours in its
+    own block and the nearest sub-pixels of the next blocks."""
+    if pen != 1:
+        marks = np.zeros((2 * shape[0], 2 * shape[1]), dtype=bool)
+        marks[rows, cols] = True
+        grown = _square_grown(marks, pen)
+        return grown[0::2, 0::2] & grown[0::2, 1::2] & grown[1::2, 0::2] & grown[1::2, 1::2]
+    bits = np.zeros(shape[0] * shape[1], dtype=np.uint8)
+    block = (rows >> 1) * shape[1] + (cols >> 1)
+    corner = (rows & 1) << 1 | (cols & 1)
+    for k, bit in enumerate((8, 4, 2, 1)):  # a block marked twice at one sub-pixel takes the same value twice
+        at = block[corner == k]
+        bits[at] = bits[at] | np.uint8(bit)
+    bits = bits.reshape(shape)
+    left, right, top, bottom = _HALVES
+    # across: each sub-pixel to its neighbour in the block, the right column to the next block's left one
+    grown = bits | ((bits & left) >> 1) | ((bits & right) << 1)
+    grown[:, 1:] |= (bits[:, :-1] & right) << 1
+    grown[:, :-1] |= (bits[:, 1:] & left) >> 1
+    # down: likewise between the block's rows and the next block's
+    whole = grown | ((grown & top) >> 2) | ((grown & bottom) << 2)
+    whole[1:] |= (grown[:-1] & bottom) << 2
+    whole[:-1] |= (grown[1:] & top) >> 2
+    return whole == 15
+
+
+def _group_edges(sets: Sequence[FaceSet]) -> tuple[np.ndarray, ...] | None:
+    """The edges of convex solids' faces turned to the camera (``sets``, each with its vertices) where the outline
+    group changes, each once (those no other such face of the solid shares: the silhouette; and those shared by
+    faces of two groups): its ends (edges x (x0, y0, x1, y1), pixels), the group of the face it was taken from
+    and of the one across it (-1: none), the side of the edge that face lies on (the sign of (end - start) x
+    (point - start) inside it) and the face set it belongs to.  None if none."""
+    parts = []
+    offset = 0
+    for k, faces in enumerate(sets):
+        corners = faces.corners
+        step = np.concatenate([corners[:, 1:], corners[:, :1]], axis=1)
+        kept = step != corners  # edges between two vertices (padding repeats one)
+        row, col = np.nonzero(kept)
+        start, end = corners[row, col] + offset, step[row, col] + offset
+        offset = int(start.max(initial=offset)) + 1
+        nxt = (col + 1) % corners.shape[1]
+        group = np.asarray(faces.groups, dtype=np.int64)[faces.labels][row]
+        centre_x, centre_y = faces.xs.mean(axis=1)[row], faces.ys.mean(axis=1)[row]
+        parts.append(np.stack([start, end, faces.xs[row, col], faces.ys[row, col], faces.xs[row, nxt],
+                               faces.ys[row, nxt], group, centre_x, centre_y, np.full(len(row), k)], axis=1))
+    table = np.concatenate(parts) if parts else np.zeros((0, 10))
+    if not len(table):
+        return None
+    start, end = table[:, 0].astype(np.int64), table[:, 1].astype(np.int64)
+    key = np.minimum(start, end) * (offset + 1) + np.maximum(start, end)  # one key for an edge from both faces
+    order = np.argsort(key)
+    key, table = key[order], table[order]
+    same = key[1:] == key[:-1]  # an edge and the next are one (a closed surface: never more than two faces)
+    group = table[:, 6].astype(np.int64)
+    across = np.full(len(key), -1, dtype=np.int64)
+    across[:-1][same] = group[1:][same]
+    across[1:][same] = group[:-1][same]
+    chosen = across != group
+    chosen[1:] &= ~same  # an edge two faces share, once
+    ends = table[:, 2:6]
+    x0, y0, x1, y1 = ends.T
+    turn = np.sign((x1 - x0) * (table[:, 8] - y0) - (y1 - y0) * (table[:, 7] - x0))
+    return ends[chosen], group[chosen], across[chosen], turn[chosen], table[chosen, 9].astype(np.int64)
+
+
+def _crossings(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where segments (sub-pixel units) cross the rows of sub-pixel centres (y = i + 0.5, within the segment's
+    span): per crossing its row, the last column whose centre lies before it (x + 0.5 < crossing), the crossing's
+    x and its segment.  Level segments cross none."""
+    low, high = np.minimum(y0, y1), np.maximum(y0, y1)
+    first = np.ceil(low - 0.5).astype(np.int64)
+    last = np.floor(high - 0.5).astype(np.int64)
+    level = y0 == y1
+    count = np.where(level, 0, np.maximum(last - first + 1, 0))
+    owner = np.repeat(np.arange(len(x0)), count)
+    row = np.arange(len(owner)) + np.repeat(first - (np.cumsum(count) - count), count)
+    slope = (x1 - x0) / np.where(level, 1.0, y1 - y0)
+    at = x0[owner] + (row + 0.5 - y0[owner]) * slope[owner]
+    return row, np.ceil(at - 0.5).astype(np.int64) - 1, at, owner
+
+
+def _changes(row: np.ndarray, col: np.ndarray, mirrored: np.ndarray, panel: np.ndarray, place: np.ndarray,
+             before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The crossings (``row``, ``col``: the centre before it; ``mirrored``: of the mirror image's rows; ``panel``)
+    where the group changes from that centre to the next: of the crossings between the two (``place`` along the
+    row; the groups ``before`` and ``after`` each), the group before the first differs from the group after the
+    last."""
+    if not len(row):
+        return row, col, mirrored, panel
+    low, high = int(min(row.min(), col.min())), int(max(row.max(), col.max()))
+    span = high - low + 1
+    key = (((panel * 2 + mirrored) * span) + (row - low)) * span + (col - low)
+    # sorted with each crossing's index below the key (sorting values is quicker than sorting indices)
+    order = np.sort(key * len(key) + np.arange(len(key))) % len(key)
+    key = key[order]
+    repeated = np.flatnonzero(key[1:] == key[:-1])
+    if len(repeated):  # several crossings between two centres (near a corner): taken in order along the row
+        shared = np.unique(np.concatenate([repeated, repeated + 1]))
+        order[shared] = order[shared][np.lexsort((place[order[shared]], key[shared]))]
+    start = np.ones(len(key), dtype=bool)
+    start[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(start)
+    ends = np.append(starts[1:], len(key)) - 1
+    first = order[starts]
+    first = first[before[first] != after[order[ends]]]
+    return row[first], col[first], mirrored[first], panel[first]
+
+
+def _square_grown(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` grown by ``radius`` pixels with a square (Chebyshev) pen, one axis after the other."""
+    out = mask
+    for axis in (0, 1):
+        grown = out.copy()
+        for k in range(1, radius + 1):
+            if axis == 0:
+                grown[k:] |= out[:-k]
+                grown[:-k] |= out[k:]
+            else:
+                grown[:, k:] |= out[:, :-k]
+                grown[:, :-k] |= out[:, k:]
+        out = grown
+    return out
 
 
 def draw_flat(polygons: Sequence[Sequence[Sequence[float]]], colours: np.ndarray, side: int, edge_width: float,
@@ -369,6 +598,16 @@ class Tile:
         if self.image is None:
             return _within_tolerance(self._rgb[rows, cols], colour, tolerance)
         return np.take(_within_tolerance(self.colours, colour, tolerance), self.indices[rows, cols])
+
+    def count_off(self, colour: Sequence[int], tolerance: int, rows: np.ndarray, cols: np.ndarray) -> int:
+        """How many of the pixels at (``rows``, ``cols``) have a channel more than ``tolerance`` off ``colour``."""
+        if not len(rows):
+            return 0
+        colour = np.asarray(colour, dtype=np.int16)
+        if self.image is None:
+            return int(np.count_nonzero(~_within_tolerance(self._rgb[rows, cols], colour, tolerance)))
+        near = _within_tolerance(self.colours, colour, tolerance)
+        return int(np.count_nonzero(~np.take(near, self.indices[rows, cols])))
 
     def face_tally(self, rows: slice, cols: slice, inner: np.ndarray, ids: np.ndarray, expected: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -541,7 +780,9 @@ def scene_failures(panels: Sequence[Panel], side: int, sketcher: Sketcher) -> li
 #: a few pixels of slack on faces and paper keep a fresh item from failing on antialiasing, while every planted
 #: mark (a dot of radius 1.4 px covers 9 pixel centres) still breaks a rule by more.  An outline pixel far from
 #: any edge-coloured one is not antialiasing (the pen is 3 px wide), and a gap in a thin edge at 600x800 leaves
-#: as few as one such pixel: none is allowed.
+#: as few as one such pixel: none is allowed.  Nor is a pixel of the outline core off the edge colour
+#: (``outline_core``: the renderer draws it in the edge colour alone; none was off it in 720 fresh
+#: mental-composition items, both canvases, sized with and without ``ESTIMATED_FIRST_ROUND``), so none is allowed.
 EDGE_MATCH = 30
 INNER_REACH = 2
 PEN = 3.0
@@ -549,7 +790,7 @@ PEN = 3.0
 #: pixel a quarter pixel clear of the outline.
 BEYOND_PEN = 0.75
 PAPER_SLACK = 60
-MARK_SLACK = {"outline": 0, "face": 3, "paper": 2}
+MARK_SLACK = {"outline": 0, "core": 0, "face": 3, "paper": 2}
 
 
 def projected(vertices: np.ndarray, view: Mapping[str, Any], side: int) -> np.ndarray:
@@ -718,9 +959,11 @@ def mark_failures(tile: Tile | np.ndarray, drawing: Drawing, paper: Paper | np.n
     """Small marks the silhouette and face-share checks let through: a gap or bite in an outline (outline
     pixels with no edge-coloured pixel within one pixel), a dot or line on a face (a face pixel two pixels clear
     of every outline off its colour), a dot, a line or an outline moved beside the object (a pixel of the
-    ``paper`` zone, see ``paper_zone``, not paper).  ``outline`` False skips the first two, for drawings whose
-    outlines the sketch does not place to a pixel.  The first two look only inside the box of the sketched
-    object grown by a few pixels."""
+    ``paper`` zone, see ``paper_zone``, not paper), and on a drawing with an outline core (a convex solid's,
+    ``outline_core``) a pixel the outline covers whole off the edge colour (a notch through part of an outline's
+    width, which leaves an edge-coloured pixel within a pixel of every outline pixel).  ``outline`` False skips
+    all but the paper rule, for drawings whose outlines the sketch does not place to a pixel.  The outline and
+    face rules look only inside the box of the sketched object grown by a few pixels."""
     return _mark_check(_as_tile(tile), drawing, paper, name, outline, None)
 
 
@@ -772,6 +1015,9 @@ def _mark_check(tile: Tile, drawing: Drawing, paper: Paper | np.ndarray, name: s
     inked = tile.near(EDGE, EDGE_MATCH, slice(r0, r1), slice(c0, c1))
     counts["outline"] = ("outline pixels with no edge colour beside them (a gap or a bite)",
                          int(np.count_nonzero(changed & ~_dilate(inked, 1))))
+    if drawing.core is not None:
+        counts["core"] = ("pixels the outline covers whole not in the edge colour (a notch through an outline)",
+                          tile.count_off(EDGE, EDGE_MATCH, *drawing.core))
     if off_inner is None or not roomy:
         ids = _read(drawing.ids, box, region, -1)
         inner = (ids >= 0) & ~_dilate(_read(line, box, region, False), INNER_REACH)
