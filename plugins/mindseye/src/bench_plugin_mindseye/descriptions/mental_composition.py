@@ -9,7 +9,7 @@ from bench_plugin_mindseye.descriptions.common import PROMPT_STYLES, common_para
 TASK = Task(
     family="mindseye",
     name="mental-composition",
-    version="0.2.3",
+    version="0.2.4",
     answer_type="option",
     category="transformation",
     description=(
