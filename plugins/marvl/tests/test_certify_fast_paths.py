@@ -26,3 +26,21 @@ def test_the_direct_filled_generator_traces_the_public_routes_polygons():
                 assert np.array_equal(p, q)
             for p, q in zip(a_codes, b_codes, strict=True):
                 assert np.array_equal(p, q)
+
+
+def test_one_generator_per_window_traces_each_level_as_a_fresh_one():
+    """``_Components`` keeps one filled-contour generator per window for every level traced over it: the
+    polygons of each level are those of a generator made for that level alone, in any order of levels."""
+    rng = np.random.default_rng(8)
+    xs, ys = np.linspace(-5, 5, 60), np.linspace(-4, 4, 50)
+    g = np.sin(xs[None, :] * 1.3) * np.cos(ys[:, None] * 1.9) + 0.05 * rng.normal(size=(50, 60))
+    shared = certify._Components(xs, ys, g)
+    window = (5, 40, 10, 55)
+    for level in (0.4, -0.2, 0.4, 0.75, 0.0):
+        points, codes, boxes = shared._filled(level, window)
+        fresh = certify._Components(xs, ys, g)._filled(level, window)
+        assert len(points) == len(fresh[0])
+        assert all(np.array_equal(p, q) for p, q in zip(points, fresh[0], strict=True))
+        assert all(np.array_equal(p, q) for p, q in zip(codes, fresh[1], strict=True))
+        assert np.array_equal(boxes, fresh[2])
+    assert len(shared.generators) == 1

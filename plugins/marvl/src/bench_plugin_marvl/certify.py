@@ -123,6 +123,7 @@ class _Components:
         self.cache: dict[tuple[float, tuple[int, int, int, int]], tuple[list[np.ndarray], list[np.ndarray],
                                                                         np.ndarray]] = {}
         self.tol = 1e-9 * max(xs[-1] - xs[0], ys[-1] - ys[0])
+        self.generators: dict[tuple[int, int, int, int], Any] = {}
 
     def _filled(self, level: float, window: tuple[int, int, int, int]
                 ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
@@ -130,8 +131,11 @@ class _Components:
         from, column to) and their bounding boxes; cached."""
         key = (level, window)
         if key not in self.cache:
-            r0, r1, c0, c1 = window
-            generator = _filled_generator(self.xs[c0:c1], self.ys[r0:r1], self.g[r0:r1, c0:c1])
+            generator = self.generators.get(window)
+            if generator is None:  # one generator per window serves every level traced over it
+                r0, r1, c0, c1 = window
+                generator = _filled_generator(self.xs[c0:c1], self.ys[r0:r1], self.g[r0:r1, c0:c1])
+                self.generators[window] = generator
             points, codes = generator.filled(level, np.inf)
             boxes = np.array([[p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max()] for p in points])
             self.cache[key] = (points, codes, boxes.reshape(-1, 4))
@@ -291,7 +295,7 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
             reasons["plateau"] += 1
         g = s * z
         # grid_disagreement: the render grid's own count and positions
-        hits = _window_hits(z, kind)
+        hits = _window_hits(z, kind, analysis.unflat)
         if hits is None:
             reasons["plateau"] += 1
             hits = np.zeros((0, 2), dtype=int)
@@ -350,12 +354,17 @@ def certify(analysis: Analysis, kinds: Sequence[str] | frozenset[str], *, levels
     return Verdict(accepted=not ordered, reasons=ordered, count=count, margins=margins)
 
 
-def _window_hits(z: np.ndarray, kind: str) -> np.ndarray | None:
+def _window_hits(z: np.ndarray, kind: str, unflat: bool = False) -> np.ndarray | None:
     """Render-grid extrema by the 5 x 5 window rule, or None when the grid is too flat to count.
 
     Samples of sloped flat runs (``flat_structure``: a numerically level valley floor that runs into a
-    deeper point) and of the global floor are no features, so they are dropped before the window rule."""
-    structure = flat_structure(z, kind)
+    deeper point) and of the global floor are no features, so they are dropped before the window rule.
+    ``unflat`` (the analysis found no two neighbours equal on a grid holding ``z``) skips ``flat_structure``,
+    which then finds nothing flat."""
+    if unflat:
+        structure = (np.zeros(z.shape, dtype=bool), np.zeros(z.shape, dtype=bool))
+    else:
+        structure = flat_structure(z, kind)
     if structure is None:
         return None
     g = _sign(kind) * z

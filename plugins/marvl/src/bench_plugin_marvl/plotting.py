@@ -95,9 +95,16 @@ def value_range(*grids: np.ndarray) -> tuple[float, float]:
     lo, hi = math.inf, -math.inf
     for z in grids:
         finite = np.asarray(z, dtype=float)
-        finite = finite[np.isfinite(finite)]
         if finite.size:
-            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
+            # a finite minimum and maximum mean every value is finite (NaN and +-inf would be among them), so
+            # they are the finite values' own: the mask and copy below only where that fails
+            low, high = float(finite.min()), float(finite.max())
+            if not (math.isfinite(low) and math.isfinite(high)):
+                finite = finite[np.isfinite(finite)]
+                if not finite.size:
+                    continue
+                low, high = float(finite.min()), float(finite.max())
+            lo, hi = min(lo, low), max(hi, high)
     if not math.isfinite(lo):
         return 0.0, 1.0
     if hi - lo <= 1e-12 * max(1.0, abs(lo), abs(hi)):
@@ -264,6 +271,53 @@ def _cmap(name: str) -> Any:
     return matplotlib.colormaps[name].with_extremes(bad=_BAD_COLOUR)
 
 
+_COLOUR_WORDS: dict[tuple, tuple] = {}
+
+
+def _colour_words(name: str) -> tuple[np.ndarray, int, int, int, int] | None:
+    """The colour map ``_cmap(name)`` as the table its ``__call__(x, bytes=True)`` reads -- every entry as one
+    4-byte word (read-only), with the table's length N and the entries it gives values under the range, over
+    it and undefined -- made once per colour map."""
+    key = (name, _cmap)  # the colour map as ``_cmap`` makes it now (a test may plant another)
+    found = _COLOUR_WORDS.get(key)
+    if found is None:
+        cmap = _cmap(name)
+        cmap(0.5)  # builds its table
+        try:
+            lut = np.ascontiguousarray((cmap._lut * 255).astype(np.uint8)).view(np.uint32)[:, 0].copy()
+            found = (lut, int(cmap.N), int(cmap._i_under), int(cmap._i_over), int(cmap._i_bad))
+        except (AttributeError, TypeError, ValueError):  # another matplotlib's colour map: call it instead
+            found = ()
+        if found:
+            lut.setflags(write=False)
+        if len(_COLOUR_WORDS) >= 16:  # a whole clear: safe beside another thread's lookup
+            _COLOUR_WORDS.clear()
+        _COLOUR_WORDS[key] = found
+    return found or None
+
+
+def colour_words(position: np.ndarray, name: str) -> np.ndarray | None:
+    """``_cmap(name)(position, bytes=True)`` for a float array ``position`` (NaN where undefined), each pixel's
+    four bytes as one word: the same steps as matplotlib's ``Colormap._get_rgba_and_mask`` (scale by N, the
+    top of the range to the last entry, out-of-range and undefined values to their entries, the table
+    read with clipping); None where the colour map's table cannot be read (the caller calls it)."""
+    table = _colour_words(name)
+    if table is None:
+        return None
+    lut, n, under, over, bad = table
+    xa = position * n
+    xa[xa == n] = n - 1
+    mask_under = xa < 0
+    mask_over = xa >= n
+    mask_bad = np.isnan(xa)
+    with np.errstate(invalid="ignore"):
+        index = xa.astype(int)
+    index[mask_under] = under
+    index[mask_over] = over
+    index[mask_bad] = bad
+    return lut.take(index, mode="clip")
+
+
 def _decorate(surface: _Surface, extent: tuple[float, float, float, float], titles: tuple[str | None, ...]) -> None:
     """Put the axes of ``surface`` in the state for ``extent`` and ``titles``; draw and keep the empty
     background (frame, ticks, labels, titles) the first time this state is seen.
@@ -422,7 +476,7 @@ def _line_generator(xs: np.ndarray, ys: np.ndarray, z: np.ndarray, hidden: np.nd
 
     if DIRECT_LINES and z.ndim == 2 and z.shape == (len(ys), len(xs)) and min(z.shape) >= 2:
         cls = contourpy.SerialContourGenerator
-        grid_x, grid_y = np.meshgrid(np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64))
+        grid_x, grid_y = _mesh(np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64))
         try:
             return cls(grid_x, grid_y, np.asarray(z, dtype=np.float64), hidden if hidden.any() else None,
                        corner_mask=cls.supports_corner_mask(), line_type=contourpy.LineType.Separate,
@@ -434,9 +488,32 @@ def _line_generator(xs: np.ndarray, ys: np.ndarray, z: np.ndarray, hidden: np.nd
     return contourpy.contour_generator(xs, ys, field, line_type="Separate")
 
 
+_MESHES: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _mesh(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.meshgrid(xs, ys)``, kept (read-only) for the few axes a run draws: every plot of one extent and grid
+    size has the same sample axes, and the two grids cost more to fill than a small window of lines to trace."""
+    key = xs.tobytes() + b"|" + ys.tobytes()
+    found = _MESHES.get(key)
+    if found is None:
+        found = np.meshgrid(xs, ys)
+        for grid in found:
+            grid.setflags(write=False)
+        if len(_MESHES) >= 8:  # a whole clear: safe beside another thread's lookup
+            _MESHES.clear()
+        _MESHES[key] = found
+    return found
+
+
 #: Build the contour-line generator directly (``_line_generator``); False by ``contourpy.contour_generator``
 #: (the tests compare the two).
 DIRECT_LINES = True
+
+
+#: Colour heatmap samples from a kept table of the colour map (``colour_words``); False by calling the colour
+#: map (the tests compare the two).
+FAST_COLOURS = True
 
 
 #: Draw heatmaps from their pixels (``_heatmap_pixels``); False draws them with matplotlib's image artist
@@ -530,7 +607,9 @@ def _heatmap_pixels(z: np.ndarray, cmap: str, vmin: float, vmax: float, maps: _P
     with np.errstate(invalid="ignore"):
         position = (z - vmin) / (vmax - vmin)
     position[~np.isfinite(z)] = np.nan
-    colours = np.ascontiguousarray(_cmap(cmap)(position, bytes=True)).view(np.uint32)[..., 0]
+    colours = colour_words(position, cmap) if FAST_COLOURS and position.dtype == np.float64 else None
+    if colours is None:
+        colours = np.ascontiguousarray(_cmap(cmap)(position, bytes=True)).view(np.uint32)[..., 0]
     pixels = colours.take(maps.rows, axis=0).take(maps.cols, axis=1)  # one 4-byte word per pixel
     return pixels.view(np.uint8).reshape(*pixels.shape, 4)
 
@@ -575,7 +654,9 @@ def _draw(surface: _Surface, panels: Sequence[tuple[np.ndarray, str]], extent: t
         for spine in ax.spines.values():
             spine.draw(renderer)
     width, height = canvas.get_width_height()
-    return Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba()).convert("RGB")
+    # the canvas's RGBA bytes read as RGB, the fourth byte of each pixel skipped: what converting the RGBA image
+    # to RGB gives (that conversion drops the alpha), in one pass instead of two
+    return Image.frombytes("RGB", (width, height), canvas.buffer_rgba(), "raw", "RGBX")
 
 
 def _check_grid(z: Any, name: str) -> np.ndarray:
