@@ -27,10 +27,11 @@ def memoised(obj: Any, name: str, compute: Callable[[Any], T]) -> T:
         return entry[1]
     value = compute(obj)
 
-    def forget(ref: weakref.ref, key: tuple[str, int] = key) -> None:
-        current = _ENTRIES.get(key)
+    # the table is bound here: at interpreter exit the module's globals may already be gone when a weakref fires
+    def forget(ref: weakref.ref, key: tuple[str, int] = key, table: dict = _ENTRIES) -> None:
+        current = table.get(key)
         if current is not None and current[0] is ref:
-            del _ENTRIES[key]
+            del table[key]
 
     _ENTRIES[key] = (weakref.ref(obj, forget), value)
     return value

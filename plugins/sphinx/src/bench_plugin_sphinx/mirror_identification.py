@@ -376,6 +376,13 @@ class MirrorIdentification(PaperSets, task="mirror-identification"):
     def distractors(self, problem, count, random):
         return other_letters(problem.answer, count, "ABCDEF")
 
+    def categorical_coverage(self, name, params, start, count):
+        """The motif family cycles over ``SCENE_FAMILIES`` when unset: every family but the gear and the ladder
+        (``motif=`` still draws those two), so a run shows at most that many families."""
+        if name == "motif" and params.get("motif") is None:
+            return min(count, len(SCENE_FAMILIES)), "the default cycle leaves out the gear and the ladder"
+        return None
+
     def hardness(self, item):
         """The number of motif copies in the scene (the knob)."""
         return float(item.metadata["scene"]["count"])
