@@ -55,6 +55,7 @@ from bench_plugin_marvl.extrema import (
     edge_distance,
     flat_structure,
     window_extrema,
+    window_tops,
 )
 
 #: Every reason code the certifier can give, in the order the gates run.
@@ -361,14 +362,16 @@ def _window_hits(z: np.ndarray, kind: str, unflat: bool = False) -> np.ndarray |
     deeper point) and of the global floor are no features, so they are dropped before the window rule.
     ``unflat`` (the analysis found no two neighbours equal on a grid holding ``z``) skips ``flat_structure``,
     which then finds nothing flat."""
-    if unflat:
-        structure = (np.zeros(z.shape, dtype=bool), np.zeros(z.shape, dtype=bool))
+    # the global floor of g = sign * z, read on z itself (negation is exact): the samples at z's minimum
+    # (maxima) or at its maximum (minima); NaN anywhere leaves no sample there, as on g
+    floor = (z <= z.min()) if kind == "maxima" else (z >= z.max())
+    if unflat:  # nothing flat: the floor alone
+        ignore = floor
     else:
         structure = flat_structure(z, kind)
-    if structure is None:
-        return None
-    g = _sign(kind) * z
-    ignore = structure[1] | (g <= g.min())
+        if structure is None:
+            return None
+        ignore = structure[1] | floor
     if ignore.all():
         return None
     hits = window_extrema(z, kind, radius=WINDOW_RADIUS, ignore=ignore)
@@ -403,5 +406,8 @@ def _grid_top(g: np.ndarray, e: Extremum, xs: np.ndarray, ys: np.ndarray) -> tup
 def _rivals(g: np.ndarray, floor: float) -> np.ndarray:
     """(row, col) of every 3 x 3 local top of g (edge samples included, ties kept) at or above ``floor``:
     the highest point of any superlevel component is one of them."""
+    at = window_tops(g, np.greater_equal, 1, floor)
+    if at is not None:  # the same samples, read at the few that top their row neighbours
+        return np.stack([at // g.shape[1], at % g.shape[1]], axis=1)
     best = box_max(np.pad(g, 1, mode="constant", constant_values=-np.inf))
     return cells_of((g >= best) & (g >= floor))

@@ -340,7 +340,27 @@ def window_extrema(z: np.ndarray, kind: str, radius: int = 2, ignore: np.ndarray
     representative each (the paper's ``peak_local_max(min_distance=2)`` on the render grid, spec §2.3
     "Agreement"); array edges are padded so that edge samples can qualify.  Samples in ``ignore`` compete
     but do not qualify."""
-    g = _sign(kind) * z
+    sign = _sign(kind)
+    at = window_tops(z, np.greater_equal if sign > 0 else np.less_equal, radius)
+    if at is not None:
+        # the samples no lower (maxima) / no higher (minima) than every sample of their window: the same ones
+        # as below (negating the grid is exact), found among the few that pass against their row neighbours
+        value = np.ravel(z)[at]
+        keep = np.isfinite(value)
+        if ignore is not None:
+            keep &= ~np.ravel(ignore)[at]
+        hits = np.stack([at[keep] // z.shape[1], at[keep] % z.shape[1]], axis=1)
+    else:
+        hits = _window_hits_whole(sign * z, radius, ignore)
+    if len(hits) <= 1:
+        return hits
+    # merge touching hits of one plateau, keeping the first hit of each (touching hits are equal: each is in
+    # the other's window and at least every value there)
+    return hits[first_of_groups(hits, z.shape)]
+
+
+def _window_hits_whole(g: np.ndarray, radius: int, ignore: np.ndarray | None) -> np.ndarray:
+    """``window_extrema``'s samples (before plateaus are merged) over the whole grid of ``g`` (maxima)."""
     # the running maximum along the rows (the window clipped at the array's edges, as padding with -inf
     # would), then the few samples equal to theirs checked against the rows above and below: a sample
     # equals its window's maximum exactly when it equals its row's and is no lower than the other rows'
@@ -357,12 +377,44 @@ def window_extrema(z: np.ndarray, kind: str, radius: int = 2, ignore: np.ndarray
         other = rows + k
         inside = (other >= 0) & (other < g.shape[0])
         keep[inside] &= value[inside] >= across[other[inside], cols[inside]]
-    hits = hits[keep]
-    if len(hits) <= 1:
-        return hits
-    # merge touching hits of one plateau, keeping the first hit of each (touching hits are equal: each is in
-    # the other's window and at least every value there)
-    return hits[first_of_groups(hits, g.shape)]
+    return hits[keep]
+
+
+#: ``window_extrema`` (and the certifier's rivals) test whole windows only at the samples that pass against
+#: their two row neighbours (``window_tops``); False: the whole-grid route (the tests compare the two).
+FAST_WINDOWS = True
+#: The share of samples passing the row test beyond which ``window_tops`` leaves the grid to the whole route.
+WINDOW_CANDIDATES = 0.125
+
+
+def window_tops(z: np.ndarray, beats: Any, radius: int, floor: float | None = None) -> np.ndarray | None:
+    """Flat indices (ascending) of the samples ``s`` of ``z`` with ``beats(s, t)`` for every sample ``t`` of their
+    (2 radius + 1)^2 window clipped to the grid (``np.greater_equal``: no lower than any; NaN fails) and, with
+    ``floor``, ``beats(s, floor)``.  Every such sample beats its two row neighbours, and few samples of a
+    landscape do, so the whole window is read at those alone (indices clamped to the grid land inside the
+    clipped window).  None where more than ``WINDOW_CANDIDATES`` of the samples pass the row test (a flat
+    grid), or ``z`` is no 2-D grid of at least two columns, or ``radius`` < 1, or ``FAST_WINDOWS`` is False: the
+    caller's whole-grid route."""
+    if not FAST_WINDOWS or z.ndim != 2 or z.shape[1] < 2 or radius < 1:
+        return None
+    rows, cols = z.shape
+    mask = np.empty(z.shape, dtype=bool)
+    mask[:, 0] = True
+    beats(z[:, 1:], z[:, :-1], out=mask[:, 1:])
+    mask[:, :-1] &= beats(z[:, :-1], z[:, 1:])
+    at = np.flatnonzero(mask)
+    if at.size > WINDOW_CANDIDATES * z.size:
+        return None
+    flat = np.ravel(z)
+    value = flat[at]
+    keep = beats(value, value) if floor is None else beats(value, floor)
+    r, c = at // cols, at % cols
+    for dr in range(-radius, radius + 1):
+        base = np.clip(r + dr, 0, rows - 1) * cols
+        for dc in range(-radius, radius + 1):
+            if dr or abs(dc) > 1:  # the two row neighbours are tested
+                keep &= beats(value, flat[base + np.clip(c + dc, 0, cols - 1)])
+    return at[keep]
 
 
 def first_of_groups(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:

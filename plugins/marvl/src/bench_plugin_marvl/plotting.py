@@ -306,6 +306,15 @@ def colour_words(position: np.ndarray, name: str) -> np.ndarray | None:
         return None
     lut, n, under, over, bad = table
     xa = position * n
+    if FAST_RANGE and xa.size:
+        # every value inside [0, N] (a NaN fails both tests): no entry for under, over or undefined values is
+        # read, and the top of the range is the last entry -- the steps below, without their masks
+        low, high = xa.min(), xa.max()
+        if low >= 0 and high <= n:
+            index = xa.astype(int)
+            if high == n:
+                np.minimum(index, n - 1, out=index)
+            return lut.take(index, mode="clip")
     xa[xa == n] = n - 1
     mask_under = xa < 0
     mask_over = xa >= n
@@ -516,6 +525,11 @@ DIRECT_LINES = True
 FAST_COLOURS = True
 
 
+#: Skip the masks of undefined and out-of-range values where no value needs them (``colour_words``,
+#: ``_heatmap_pixels``); False applies them always (the tests compare the two).
+FAST_RANGE = True
+
+
 #: Draw heatmaps from their pixels (``_heatmap_pixels``); False draws them with matplotlib's image artist
 #: (the tests compare the two).
 FAST_HEATMAPS = True
@@ -606,7 +620,10 @@ def _heatmap_pixels(z: np.ndarray, cmap: str, vmin: float, vmax: float, maps: _P
     pixels ``maps`` says show it."""
     with np.errstate(invalid="ignore"):
         position = (z - vmin) / (vmax - vmin)
-    position[~np.isfinite(z)] = np.nan
+    # undefined samples are NaN; with a finite least and greatest position every sample is defined (NaN and
+    # infinities would be among them), and the mask below would change nothing
+    if not (FAST_RANGE and position.size and np.isfinite(position.min()) and np.isfinite(position.max())):
+        position[~np.isfinite(z)] = np.nan
     colours = colour_words(position, cmap) if FAST_COLOURS and position.dtype == np.float64 else None
     if colours is None:
         colours = np.ascontiguousarray(_cmap(cmap)(position, bytes=True)).view(np.uint32)[..., 0]

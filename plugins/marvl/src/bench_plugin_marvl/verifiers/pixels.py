@@ -324,8 +324,14 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: Callable
         return [f"{label}: the panel has (almost) no contour lines"]
     # an ink pixel is explained if some level lies between the smallest and largest value within reach
     reach = int(np.ceil(INK_REACH_PX / plot.px_per_sample))
-    low, high = _lattice_range(z, i0, j0, reach, reach)
-    low_next, high_next = _lattice_range(z, i0 + 1, j0 + 1, reach, reach)
+    cells = int(np.ceil(ON_LINE_PX / plot.px_per_sample))
+    if SHARED_SLABS:  # the three ranges below from one gathering of the rows they read
+        (low, high), (low_next, high_next), (cell_low, cell_high) = _lattice_ranges(
+            z, i0, j0, ((-reach, reach), (1 - reach, 1 + reach), (-cells, cells + 1)))
+    else:
+        low, high = _lattice_range(z, i0, j0, reach, reach)
+        low_next, high_next = _lattice_range(z, i0 + 1, j0 + 1, reach, reach)
+        cell_low, cell_high = _lattice_range(z, i0, j0, cells, cells + 1)
     np.minimum(low, low_next, out=low)
     np.maximum(high, high_next, out=high)
     first = np.searchsorted(levels, low - plot.precision)
@@ -345,10 +351,9 @@ def _contour_failures(plot: Plot, z: np.ndarray, ink: np.ndarray, near: Callable
     # lies between the smallest and largest value of their corners (a level just off a trough's floor is
     # not crossed by the drawn samples, and no line is drawn there), by more than the rounding of the drawn
     # values and the recorded levels (within it, the rounding decides whether the drawn samples cross it)
-    cells = int(np.ceil(ON_LINE_PX / plot.px_per_sample))
     # the corners of the cells within ``cells`` of cell (i0, j0) (cell indices clamped to the grid of cells)
     # are the samples from row i0 - cells to i0 + cells + 1 (clamped to the samples), and likewise columns
-    cell_low, cell_high = _lattice_range(z, i0, j0, cells, cells + 1)
+    # (``cell_low`` and ``cell_high`` above)
     level = levels[nearest]
     crossed = (cell_low <= level - plot.precision) & (level + plot.precision <= cell_high)
     on_line = usable & (distance <= ON_LINE_PX) & crossed
@@ -395,6 +400,57 @@ def _lattice_range(z: np.ndarray, rows: np.ndarray, cols: np.ndarray, before: in
         np.minimum(out_low, low.take(index, axis=1), out=out_low)
         np.maximum(out_high, high.take(index, axis=1), out=out_high)
     return out_low, out_high
+
+
+#: ``_contour_failures`` takes its three lattice ranges from ``_lattice_ranges`` (rows gathered once, the
+#: running extremes they share computed once); False: three ``_lattice_range`` calls (the tests compare them).
+SHARED_SLABS = True
+
+
+def _lattice_ranges(z: np.ndarray, rows: np.ndarray, cols: np.ndarray, spans: Sequence[tuple[int, int]]
+                    ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``_lattice_range(z, rows + a, cols + a, a - first, last - a)`` for every ``(first, last)`` of ``spans``
+    (offsets from ``rows`` and ``cols``, inclusive; any ``a``): the smallest and largest value of ``z`` over rows
+    r + first .. r + last and columns c + first .. c + last, indices clamped to the grid.  Every row of ``z``
+    at an offset is gathered once for all the spans, and the running extremes over the offsets every span
+    holds are taken once; the minimum and maximum of a set of numbers do not depend on the order they are
+    taken in, so the values are those of the separate calls."""
+    n0, n1 = z.shape
+    slabs: dict[int, np.ndarray] = {}
+
+    def slab(k: int) -> np.ndarray:
+        if k not in slabs:
+            slabs[k] = z.take(np.minimum(np.maximum(rows + k, 0), n0 - 1), axis=0)
+        return slabs[k]
+
+    common = (max(first for first, _ in spans), min(last for _, last in spans))
+    shared = None
+    if common[0] <= common[1]:
+        low = slab(common[0]).copy()
+        high = low.copy()
+        for k in range(common[0] + 1, common[1] + 1):
+            np.minimum(low, slab(k), out=low)
+            np.maximum(high, slab(k), out=high)
+        shared = (low, high)
+    out = []
+    for first, last in spans:
+        if shared is not None:
+            low, high = shared[0].copy(), shared[1].copy()
+            extra = [k for k in range(first, last + 1) if not common[0] <= k <= common[1]]
+        else:
+            low = slab(first).copy()
+            high = low.copy()
+            extra = list(range(first + 1, last + 1))
+        for k in extra:
+            np.minimum(low, slab(k), out=low)
+            np.maximum(high, slab(k), out=high)
+        col_index = np.minimum(np.maximum(cols[None, :] + np.arange(first, last + 1)[:, None], 0), n1 - 1)
+        out_low, out_high = low.take(col_index[0], axis=1), high.take(col_index[0], axis=1)
+        for index in col_index[1:]:
+            np.minimum(out_low, low.take(index, axis=1), out=out_low)
+            np.maximum(out_high, high.take(index, axis=1), out=out_high)
+        out.append((out_low, out_high))
+    return out
 
 
 def _tile_sums(mask: np.ndarray, tile: int = TILE) -> np.ndarray:
