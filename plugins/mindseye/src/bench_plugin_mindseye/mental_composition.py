@@ -505,10 +505,22 @@ def refolds_onto(net: PolyNet, vertices: np.ndarray, faces: Sequence[Sequence[in
         turn = (np.arange(n) + offset) % n
         return bool(np.abs(flat[i] - scale * solid[g][np.ix_(turn, turn)]).max() <= 1e-3 * flat[i].max())
 
+    # net face 0 tried on every solid face and turn at once (``congruent`` of each, the same numbers compared)
+    first, n = flat[0], len(net.faces[0])
+    scales = [first.sum() / distances.sum() for distances in solid]
+    fits = [np.zeros(len(f), dtype=bool) for f in faces]
+    same = [g for g, f in enumerate(faces) if len(f) == n]
+    if same:
+        turns = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # offset x corner
+        spans = np.stack([solid[g] for g in same])[:, turns[:, :, None], turns[:, None, :]]  # face x offset x n x n
+        scaled = np.array([scales[g] for g in same])[:, None, None, None] * spans
+        close = np.abs(first - scaled).max(axis=(2, 3)) <= 1e-3 * first.max()
+        for g, row in zip(same, close, strict=True):
+            fits[g] = row
     for start in range(len(faces)):
-        scale = flat[0].sum() / solid[start].sum()
+        scale = scales[start]
         for offset in range(len(faces[start])):
-            if not congruent(0, start, offset, scale):
+            if not fits[start][offset]:
                 continue
             mapping, taken, queue = {0: (start, offset)}, {start}, [0]
             while queue:
@@ -911,9 +923,11 @@ class MentalComposition(MindsEyeTask):
         """The base checks, and every panel's silhouette and face colours on the pixels (the panels' sketches
         worked out together first, for both)."""
         metadata = item.metadata
-        verifier.prepare(metadata.get("scene") if isinstance(metadata, Mapping) else None)
-        return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
-                                                                      prepared=True)
+        scene = metadata.get("scene") if isinstance(metadata, Mapping) else None
+        with verifier.keyed(scene):  # each panel's memo key written once for all the checks
+            verifier.prepare(scene)
+            return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
+                                                                          prepared=True)
 
 
 TASK = MentalComposition()

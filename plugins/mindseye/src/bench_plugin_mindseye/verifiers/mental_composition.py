@@ -18,10 +18,12 @@ panel's silhouette and face colours on the decoded image.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,14 +74,22 @@ def _hinges(faces: Sequence[Sequence[Point]]) -> dict[int, list[tuple[int, int, 
     owners = [(i, k) for i, face in enumerate(faces) for k in range(len(face))]
     starts = np.array([faces[i][k] for i, k in owners])
     ends = np.array([faces[i][(k + 1) % len(faces[i])] for i, k in owners])
-    meets = (np.abs(starts[:, None, :] - ends[None, :, :]).max(axis=2) < HINGE_TOLERANCE)
-    meets &= (np.abs(ends[:, None, :] - starts[None, :, :]).max(axis=2) < HINGE_TOLERANCE)
+    meets = _apart(starts, ends) < HINGE_TOLERANCE
+    meets &= _apart(ends, starts) < HINGE_TOLERANCE
     links: dict[int, list[tuple[int, int, int]]] = {i: [] for i in range(len(faces))}
     for a, b in zip(*np.nonzero(meets), strict=True):
         (i, k), (j, m) = owners[int(a)], owners[int(b)]
         if i != j:
             links[i].append((k, j, m))
     return links
+
+
+def _apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The largest coordinate difference between every point of ``first`` and every point of ``second`` (rows x
+    coordinates): coordinate by coordinate (quicker than a reduction over a short last axis)."""
+    if first.ndim != 2 or first.shape[1] != 2 or second.ndim != 2 or second.shape[1] != 2:
+        return np.abs(first[:, None, :] - second[None, :, :]).max(axis=2)
+    return np.maximum(np.abs(first[:, 0, None] - second[None, :, 0]), np.abs(first[:, 1, None] - second[None, :, 1]))
 
 
 def _length(a: Point, b: Point) -> float:
@@ -315,7 +325,42 @@ def _draw(key: str, side: int) -> Drawing:
 
 def drawing(description: Mapping[str, Any], side: int) -> Drawing:
     """The sketch of one panel (memoised: verify asks twice)."""
-    return _drawing(json.dumps(description, sort_keys=True), side)
+    return _drawing(_key(description), side)
+
+
+#: Within a ``keyed`` block, the memo key of each panel description of its scene, by the description's identity,
+#: kept with the description itself (a key is only used for the very object it was written from); per thread.
+_known = threading.local()
+
+
+def _key(description: Mapping[str, Any]) -> str:
+    """A description's memo key: its sorted JSON (written once per panel within a ``keyed`` block)."""
+    known = getattr(_known, "keys", None)
+    if known is not None:
+        entry = known.get(id(description))
+        if entry is not None and entry[0] is description:
+            return entry[1]
+    return json.dumps(description, sort_keys=True)
+
+
+@contextlib.contextmanager
+def keyed(scene: Any) -> Iterator[None]:
+    """Within the block, every panel description of ``scene`` has its memo key (``_key``) written once, for the
+    memoised sketches and paper zones that ``prepare``, the base class's checks and ``pixel_failures`` each ask
+    for.  The scene must not change meanwhile (verify only reads it).  A panel that cannot be read is left to
+    the checks."""
+    keys: dict[int, tuple[Any, str]] = {}
+    try:
+        for description in [*scene["query"], *scene["options"]]:
+            keys[id(description)] = (description, json.dumps(description, sort_keys=True))
+    except Exception:
+        pass
+    previous = getattr(_known, "keys", None)
+    _known.keys = keys
+    try:
+        yield
+    finally:
+        _known.keys = previous
 
 
 def _silhouette(description: Mapping[str, Any], side: int) -> list[np.ndarray]:
@@ -366,7 +411,7 @@ def prepare(scene: Any) -> None:
     they would work out panel by panel.  A panel that cannot be read is left to them."""
     try:
         side, described = scene["tile"], [*scene["query"], *scene["options"]]
-        keys = {json.dumps(d, sort_keys=True): d for d in described}  # each key's description, as read
+        keys = {_key(d): d for d in described}  # each key's description, as read
     except Exception:
         return
     solids, parted, reaches = {}, {}, []
@@ -393,7 +438,7 @@ def prepare(scene: Any) -> None:
 def marker(description: Mapping[str, Any], side: int) -> tuple[Drawing, Paper, bool]:
     """The sketch of one panel, the pixels around it that must be paper (``_paper``) and whether the sketch
     places its outlines to a pixel: not on a sector net, whose outline is drawn inside the rim (memoised)."""
-    paper = _paper(json.dumps(description, sort_keys=True), side)
+    paper = _paper(_key(description), side)
     return drawing(description, side), paper, description.get("net") != "sector"
 
 
@@ -413,7 +458,7 @@ def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False)
     panels = scene_panels(scene, image, "the net")
     # each panel's memo key written once for the checks below (``drawing``, ``marker``), by the description's
     # identity: the scene holds every description for the length of this call
-    keys = {id(panel.description): json.dumps(panel.description, sort_keys=True) for panel in panels}
+    keys = {id(panel.description): _key(panel.description) for panel in panels}
 
     def sketched(description: Mapping[str, Any], side: int) -> tuple[Drawing, None]:
         return _drawing(keys[id(description)], side), None
