@@ -164,16 +164,16 @@ def test_the_verifiers_keyed_reading_is_the_rgb_reading():
         for picture in (image, Image.fromarray(array)):
             frames, masks = _rgb_masks(picture, scene)
             boxes = [scene["source_box"], *scene["option_boxes"]]
-            tiles = verifier.box_keys(picture, boxes)
-            blank = verifier._blank_keys(scene["paper"])
-            assert [verifier.frame_is_black(tile, scene["border"]) for tile in tiles] == frames
+            tiles = px.box_keys(picture, boxes)
+            blank = px.blank_keys(scene["paper"])
+            assert [px.ring_is_black(tile, scene["border"]) for tile in tiles] == frames
             for tile, mask in zip(tiles, masks, strict=True):
                 content = tile[scene["border"]: -scene["border"], scene["border"]: -scene["border"]]
-                assert np.array_equal((content != blank) & (content != verifier.WHITE), mask)
+                assert np.array_equal((content != blank) & (content != px.WHITE_KEY), mask)
         # a box over the picture's edge is cut as numpy slices the pixel array
         odd = [[-5, 10, 40, 60], [1280, 700, 1300, 800]]
         pixels = rgb_pixels(image)
-        for keys, (left, top, right, bottom) in zip(verifier.box_keys(image, odd), odd, strict=True):
+        for keys, (left, top, right, bottom) in zip(px.box_keys(image, odd), odd, strict=True):
             assert keys.shape == pixels[top:bottom, left:right].shape[:2]
 
 

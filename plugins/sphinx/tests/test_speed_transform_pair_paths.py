@@ -241,19 +241,19 @@ def test_layers_are_the_motif_layers():
     ``kit.compare.luminance``'s within the band."""
     built = build_run(TASK, 3, seed=9)
     blank_rgb = tf.paper()
-    blank = verifier._blank_keys(tf.SIDE, tf.MINOR, tf.MINOR_RGB, tf.AXIS_RGB)
+    blank = px._blank_keys(tf.SIDE, tf.MINOR, tf.MINOR_RGB, tf.AXIS_RGB)
     for one in built:
         picture = decode_png(one.pngs[0])
         pixels = rgb_pixels(picture)
         scene = one.item.metadata["scene"]
-        framed = verifier._box_keys(picture, [scene["left_box"], scene["right_box"]])
+        framed = px.box_keys(picture, [scene["left_box"], scene["right_box"]])
         for box, keys in zip((scene["left_box"], scene["right_box"]), framed, strict=True):
             layer = verifier.Layer(keys[4:-4, 4:-4], blank)
             expected = px.motif_layer(px.tile_content(pixels, box, 4), blank_rgb)
             assert np.array_equal(layer.rgb(), expected)
             assert layer.box == px.ink_box(expected)
             assert np.abs(layer.luma - compare.luminance(expected)).max() < verifier.BAND / 10
-            assert px.frame_is_black(pixels, box, 4) == verifier._ring_is_black(keys, 4)
+            assert px.frame_is_black(pixels, box, 4) == px.ring_is_black(keys, 4)
 
 
 def test_window_sources_and_moved_boxes_follow_the_formulas():
@@ -286,4 +286,4 @@ def test_the_ring_check_is_frame_is_black():
             if rng.random() < 0.6:
                 tile[int(rng.integers(12)), int(rng.integers(10))] = 9
             keys = tile[..., 0].astype(np.uint32) | tile[..., 1].astype(np.uint32) << 8
-            assert verifier._ring_is_black(keys, border) == px.frame_is_black(tile, [0, 0, 10, 12], border)
+            assert px.ring_is_black(keys, border) == px.frame_is_black(tile, [0, 0, 10, 12], border)

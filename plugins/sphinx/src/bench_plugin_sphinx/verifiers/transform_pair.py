@@ -22,11 +22,11 @@ import numpy as np
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.kit import compare
 from bench_plugin_sphinx.verifiers import transforms as px
-from bench_plugin_sphinx.verifiers.pixels import image_keys, luminance_of_keys
+from bench_plugin_sphinx.verifiers.pixels import luminance_of_keys
 from bench_plugin_sphinx.verifiers.records import guarded
 
 #: White's key (``pixels.image_keys``).
-WHITE = 0xFFFFFF
+WHITE = px.WHITE_KEY
 #: How far (in luminance) ``pixels.luminance_of_keys``'s channel sums may lie from ``kit.compare.luminance``'s
 #: matrix products: far above their rounding (float32 values below 256 are exact to about 3e-5).
 BAND = 1e-3
@@ -171,41 +171,10 @@ def _moved_box(box, side: int, op: str):
     return min(xs), min(ys), max(xs) + 1, max(ys) + 1
 
 
-def _ring_is_black(tile: np.ndarray, border: int) -> bool:
-    """``transforms.frame_is_black`` of a framed tile's keys: no pixel of the ring (the tile without
-    [border:-border, border:-border]) is lit, read from the ring's four sides (its rows above and below the
-    inside, its columns left and right of it)."""
-    if border <= 0:  # no ring: the whole tile is counted against nothing
-        return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
-    inside = tile[border:-border]
-    return not (tile[:border].any() or tile[-border:].any() or inside[:, :border].any() or inside[:, -border:].any())
-
-
 @functools.cache
 def _white_luma() -> np.float32:
     """White's ``pixels.luminance_of_keys``."""
     return luminance_of_keys(np.array([WHITE], np.uint32))[0]
-
-
-@functools.lru_cache(maxsize=8)
-def _blank_keys(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarray:
-    """The blank paper the scene describes (``transforms.blank_paper``) as keys (read-only)."""
-    blank = px.blank_paper({"side": side, "minor": minor, "minor_rgb": minor_rgb, "axis_rgb": axis_rgb})
-    wide = blank.astype(np.uint32)
-    keys = wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
-    keys.setflags(write=False)
-    return keys
-
-
-def _box_keys(image, boxes) -> list[np.ndarray]:
-    """The keys (``pixels.image_keys``) of each box (left, top, right, bottom) of the picture, as numpy's slicing
-    of the picture's pixels would cut them: a box inside the picture is cut out first (only its pixels read)."""
-    picture = image if image.mode == "RGB" else image.convert("RGB")
-    width, height = picture.size
-    if all(0 <= left <= right <= width and 0 <= top <= bottom <= height for left, top, right, bottom in boxes):
-        return [image_keys(picture.crop(tuple(box))) for box in boxes]
-    keys = image_keys(picture)
-    return [keys[top:bottom, left:right] for left, top, right, bottom in boxes]
 
 
 @guarded
@@ -220,10 +189,9 @@ def verify(item, images) -> list[str]:
         if f"({'abcdef'[k]}) {text}" not in item.question:
             failures.append(f"option ({'abcdef'[k]}) is not listed in the question")
     border, paper = scene["border"], scene["paper"]
-    blank = _blank_keys(int(paper["side"]), int(paper["minor"]), tuple(int(v) for v in paper["minor_rgb"]),
-                        tuple(int(v) for v in paper["axis_rgb"]))
-    framed = _box_keys(images[0], [scene["left_box"], scene["right_box"]])
-    if not all(_ring_is_black(t, border) for t in framed):
+    blank = px.blank_keys(paper)
+    framed = px.box_keys(images[0], [scene["left_box"], scene["right_box"]])
+    if not all(px.ring_is_black(t, border) for t in framed):
         failures.append("a tile's frame is not black")
     contents = [px.tile_content(t, [0, 0, t.shape[1], t.shape[0]], border) for t in framed]
     if any(content.shape != blank.shape for content in contents):

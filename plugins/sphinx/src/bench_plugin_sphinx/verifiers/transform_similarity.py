@@ -15,13 +15,10 @@ gap within the item is a steadier test than a single cut.)
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from bench_plugin_sphinx import similarity_words as words
 from bench_plugin_sphinx.verifiers import transforms as px
-from bench_plugin_sphinx.verifiers.pixels import image_keys
 from bench_plugin_sphinx.verifiers.records import guarded
 
 COARSE_DEGREES = 6
@@ -176,43 +173,6 @@ def scorer(source: np.ndarray):
     return similarity
 
 
-#: White's key (``box_keys``).
-WHITE = 0xFFFFFF
-
-
-def box_keys(image, boxes) -> list[np.ndarray]:
-    """The pixels of each box (left, top, right, bottom) of the picture, each as one integer 0xBBGGRR (``pixels.
-    image_keys``), as numpy's slicing of the picture's pixel array would cut them.  A box inside the picture is cut
-    out first (Pillow's crop, so only its pixels are read); otherwise from the whole picture's keys."""
-    picture = image if image.mode == "RGB" else image.convert("RGB")
-    width, height = picture.size
-    if all(0 <= left <= right <= width and 0 <= top <= bottom <= height for left, top, right, bottom in boxes):
-        return [image_keys(picture.crop(tuple(box))) for box in boxes]
-    keys = image_keys(picture)
-    return [keys[top:bottom, left:right] for left, top, right, bottom in boxes]
-
-
-def frame_is_black(tile: np.ndarray, border: int) -> bool:
-    """``transforms.frame_is_black`` of a framed tile's keys (``box_keys``): no pixel of the ring (the tile without
-    [border:-border, border:-border]) is lit."""
-    return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
-
-
-def _blank_keys(paper: dict) -> np.ndarray:
-    """The blank paper the scene describes (``transforms.blank_paper``) as keys (``box_keys``; read-only)."""
-    return _blank_keys_of(int(paper["side"]), int(paper["minor"]), tuple(int(v) for v in paper["minor_rgb"]),
-                          tuple(int(v) for v in paper["axis_rgb"]))
-
-
-@lru_cache(maxsize=8)
-def _blank_keys_of(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarray:
-    blank = px.blank_paper({"side": side, "minor": minor, "minor_rgb": minor_rgb, "axis_rgb": axis_rgb})
-    wide = blank.astype(np.uint32)
-    keys = wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
-    keys.flags.writeable = False
-    return keys
-
-
 @guarded
 def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
@@ -222,10 +182,10 @@ def verify(item, images) -> list[str]:
     variant = variants[0]
     if words.DEFINITION not in item.question:
         failures.append("the question does not define similarity")
-    border, blank = scene["border"], _blank_keys(scene["paper"])
+    border, blank = scene["border"], px.blank_keys(scene["paper"])
     boxes = [scene["source_box"], *scene["option_boxes"]]
-    tiles = box_keys(images[0], boxes)
-    if not all(frame_is_black(tile, border) for tile in tiles):
+    tiles = px.box_keys(images[0], boxes)
+    if not all(px.ring_is_black(tile, border) for tile in tiles):
         failures.append("a tile's frame is not black")
     masks = []
     for tile in tiles:
@@ -233,7 +193,7 @@ def verify(item, images) -> list[str]:
         if content.shape != blank.shape:
             return [*failures, "a tile is not the size of the recorded graph paper"]
         # the motif: pixels that are neither the blank paper nor white
-        mask = (content != blank) & (content != WHITE)
+        mask = (content != blank) & (content != px.WHITE_KEY)
         if np.count_nonzero(mask) < 50:
             return [*failures, "a tile shows no motif"]
         masks.append(mask)

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from bench_plugin_sphinx.kit import channels, compare
+from bench_plugin_sphinx.verifiers.pixels import image_keys
 
 #: Where each map sends the point (u, v) (centre-based, v downwards).
 FORMULAS = {
@@ -176,3 +177,44 @@ def frame_is_black(pixels: np.ndarray, box, border: int) -> bool:
     tile = pixels[top:bottom, left:right]
     # no channel of the ring (the tile without [border:-border, border:-border]) is lit
     return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
+
+
+#: White's key (``pixels.image_keys``).
+WHITE_KEY = 0xFFFFFF
+
+
+def box_keys(image, boxes) -> list[np.ndarray]:
+    """The pixels of each box (left, top, right, bottom) of the picture, each as one integer 0xBBGGRR (``pixels.
+    image_keys``), as numpy's slicing of the picture's pixel array would cut them.  A box inside the picture is cut
+    out first (Pillow's crop, so only its pixels are read); otherwise from the whole picture's keys."""
+    picture = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = picture.size
+    if all(0 <= left <= right <= width and 0 <= top <= bottom <= height for left, top, right, bottom in boxes):
+        return [image_keys(picture.crop(tuple(box))) for box in boxes]
+    keys = image_keys(picture)
+    return [keys[top:bottom, left:right] for left, top, right, bottom in boxes]
+
+
+def ring_is_black(tile: np.ndarray, border: int) -> bool:
+    """``frame_is_black`` of a framed tile's keys (``box_keys``): no pixel of the ring (the tile without
+    [border:-border, border:-border]) is lit, read from the ring's four sides (its rows above and below the
+    inside, its columns left and right of it)."""
+    if border <= 0:  # no ring: the whole tile is counted against nothing
+        return np.count_nonzero(tile) == np.count_nonzero(tile[border:-border, border:-border])
+    inside = tile[border:-border]
+    return not (tile[:border].any() or tile[-border:].any() or inside[:, :border].any() or inside[:, -border:].any())
+
+
+def blank_keys(paper: dict) -> np.ndarray:
+    """The blank paper the scene describes (``blank_paper``) as keys (``box_keys``; read-only)."""
+    return _blank_keys(int(paper["side"]), int(paper["minor"]), tuple(int(v) for v in paper["minor_rgb"]),
+                       tuple(int(v) for v in paper["axis_rgb"]))
+
+
+@lru_cache(maxsize=8)
+def _blank_keys(side: int, minor: int, minor_rgb: tuple, axis_rgb: tuple) -> np.ndarray:
+    blank = blank_paper({"side": side, "minor": minor, "minor_rgb": minor_rgb, "axis_rgb": axis_rgb})
+    wide = blank.astype(np.uint32)
+    keys = wide[..., 0] | wide[..., 1] << 8 | wide[..., 2] << 16
+    keys.flags.writeable = False
+    return keys
