@@ -73,3 +73,24 @@ def kept_backdrop_by_definition(rgb):
     flat = indices.ravel()
     positions = np.flatnonzero(flat != len(keys) - 1)
     return keys, positions, flat[positions], indices.shape
+
+
+def operations_found(left, right) -> tuple[list[str], list[str]]:
+    """The transform-pair verifier's reading by definition, on the RGB motif layers (``verifiers.transforms``):
+    (operations mapping the left layer onto the right one, D4 maps neither matching nor clearly apart).  The
+    verifier finds the same verdicts on the layers' luminance (``layer_operations_found``)."""
+    from bench_plugin_sphinx.verifiers import transforms as px
+
+    found, unclear = [], []
+    a, b = px.ink_box(left), px.ink_box(right)
+    for op in px.FORMULAS:
+        kind = px.relation_mapped(left, op, right, (a, b))
+        if kind == "same":
+            found.append(op)
+        elif kind == "unclear":
+            unclear.append(op)
+    movable = a is not None and b is not None and (a[0], a[1]) != (b[0], b[1]) and (
+        a[2] - a[0], a[3] - a[1]) == (b[2] - b[0], b[3] - b[1])
+    if movable and px.looks_same(px.shifted(left, b[0] - a[0], b[1] - a[1]), right):
+        found.append("translate")
+    return found, unclear

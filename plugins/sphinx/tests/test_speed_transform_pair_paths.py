@@ -17,7 +17,7 @@ from bench_plugin_sphinx.verifiers import transforms as px
 from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 from PIL import Image
-from sphinx_helpers import build_run, task_of
+from sphinx_helpers import build_run, operations_found, task_of
 
 from bench_core import Item, decode_png
 
@@ -166,7 +166,7 @@ def _reference_verify(item, images) -> list[str]:
         return [*failures, "a tile is not the size of the recorded graph paper"]
     if px.ink_box(left) is None:
         return [*failures, "the left tile shows no motif"]
-    found, unclear = verifier.operations_found(left, right)
+    found, unclear = operations_found(left, right)
     if unclear:
         failures.append(f"the map(s) {unclear} neither give the right tile nor clearly differ from it")
     if len(found) != 1:

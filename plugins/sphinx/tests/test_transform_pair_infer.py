@@ -11,10 +11,9 @@ from bench_plugin_sphinx import transform_pair as tp
 from bench_plugin_sphinx import transform_words as words
 from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.kit import transforms as tf
-from bench_plugin_sphinx.verifiers import transform_pair as verifier
 from bench_plugin_sphinx.verifiers import transforms as px
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, operations_found, task_of
 
 from bench_core import ParameterError, assert_rejected, plan, score
 
@@ -39,7 +38,7 @@ def _layers(built):
 def test_exactly_the_true_operation_maps_left_to_right(transform):
     built = build(TASK, {"transform": transform}, seed=2)
     left, right = _layers(built)
-    found, unclear = verifier.operations_found(left, right)
+    found, unclear = operations_found(left, right)
     assert found == [transform] and not unclear
     if transform != "translate":
         assert np.array_equal(px.mapped(left, transform), right)

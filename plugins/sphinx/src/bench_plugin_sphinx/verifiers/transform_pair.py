@@ -32,23 +32,6 @@ WHITE = px.WHITE_KEY
 BAND = 1e-3
 
 
-def operations_found(left: np.ndarray, right: np.ndarray) -> tuple[list[str], list[str]]:
-    """(operations mapping the left layer onto the right one, D4 maps neither matching nor clearly apart)."""
-    found, unclear = [], []
-    a, b = px.ink_box(left), px.ink_box(right)
-    for op in px.FORMULAS:
-        kind = px.relation_mapped(left, op, right, (a, b))
-        if kind == "same":
-            found.append(op)
-        elif kind == "unclear":
-            unclear.append(op)
-    movable = a is not None and b is not None and (a[0], a[1]) != (b[0], b[1]) and (
-        a[2] - a[0], a[3] - a[1]) == (b[2] - b[0], b[3] - b[1])
-    if movable and px.looks_same(px.shifted(left, b[0] - a[0], b[1] - a[1]), right):
-        found.append("translate")
-    return found, unclear
-
-
 class Layer:
     """A tile's motif layer (``transforms.motif_layer``) read from the pixels' keys: ``ink`` (the pixels that are
     neither the blank paper nor white), its ``box`` (``transforms.ink_box``), and ``luma``, each pixel's
@@ -77,12 +60,14 @@ class Layer:
 
 
 def layer_operations_found(left: Layer, right: Layer) -> tuple[list[str], list[str]]:
-    """``operations_found(left.rgb(), right.rgb())``, found on the layers' luminance.  Each comparison counts the
+    """(operations mapping the left layer onto the right one, D4 maps neither matching nor clearly apart), as
+    ``transforms.relation_mapped`` of each map and ``transforms.looks_same`` of the shift would find them on the
+    RGB layers (``left.rgb()``, ``right.rgb()``), found on the layers' luminance.  Each comparison counts the
     window's pixels whose luminance changes by more than 8 (``kit.compare``) from the luminance found once per
     layer, as a count at least ``BAND`` above 8 and one at least ``BAND`` below: when the fraction ``kit.compare``
     would find lies on one side of a threshold whichever way the last bits round, that side decides; otherwise
     (or when ``kit.compare``'s hash would have to decide) the comparison is made on the layers themselves, as
-    ``operations_found`` makes it.  The verdicts are ``operations_found``'s."""
+    on the RGB layers.  The verdicts are the RGB layers' (the tests hold them to that route written out)."""
     found, unclear = [], []
     a, b = left.box, right.box
     side = left.luma.shape[0]
