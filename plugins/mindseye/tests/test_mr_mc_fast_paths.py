@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import shapely
 from PIL import Image
+from polycube_samples import random_chains, random_colours
 
 from bench_core import build_item, default_host, encode_png, palette_indices, plan
 from bench_plugin_mindseye import mental_composition as mc
@@ -24,18 +25,17 @@ _HOST = default_host()
 def _polycube_meshes(count: int, seed: int = 7) -> list[tuple[raster3d.Mesh, np.ndarray, np.ndarray]]:
     """Random chains in random poses (oblique and lattice): (mesh, voxels, pose)."""
     rng = np.random.default_rng(seed)
+    chains = random_chains(rng)
     out = []
     while len(out) < count:
-        chain = mt.random_chain(rng, int(rng.integers(6, 11)), int(rng.integers(3, 5)))
-        if chain is None:
-            continue
+        chain = next(chains)
         if len(out) % 2:
             pose = mt.ROTATIONS[int(rng.integers(24))].astype(float)
         else:
             pose, _ = mt.random_pose(rng, 3, "oblique")
             if not mt.readable_pose(pose):
                 continue
-        colours = [mt.PALETTE[name] for name in rng.choice(list(mt.PALETTE), size=len(chain))]
+        colours = random_colours(rng, len(chain))
         out.append((raster3d.polycube_mesh(chain, colours, pose), chain, pose))
     return out
 

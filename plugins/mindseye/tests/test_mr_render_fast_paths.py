@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from PIL import Image
+from polycube_samples import random_chains, random_colours
 
 from bench_core import build_item, default_host, plan
 from bench_plugin_mindseye import mental_composition as mc
@@ -24,16 +25,15 @@ _HOST = default_host()
 def _meshes(count: int, seed: int) -> list[raster3d.Mesh]:
     """Polycubes in oblique and lattice poses, and every kind of solid."""
     rng = np.random.default_rng(seed)
+    chains = random_chains(rng)
     out = []
     while len(out) < count:
-        chain = mt.random_chain(rng, int(rng.integers(6, 11)), int(rng.integers(3, 5)))
-        if chain is None:
-            continue
+        chain = next(chains)
         if len(out) % 2:
             pose = mt.ROTATIONS[int(rng.integers(24))].astype(float)
         else:
             pose = mt.random_pose(rng, 3, "oblique")[0]
-        colours = [mt.PALETTE[name] for name in rng.choice(list(mt.PALETTE), size=len(chain))]
+        colours = random_colours(rng, len(chain))
         out.append(raster3d.polycube_mesh(chain, colours, pose))
     kinds = [("cube", ()), ("cuboid", (1.0, 2.0, 3.0)), ("triangular_prism", (2.0,)), ("square_pyramid", (1.4,)),
              ("cone", (0.45,)), ("tetrahedron", ()), ("octahedron", ()), ("dodecahedron", ()), ("icosahedron", ())]
@@ -147,11 +147,10 @@ def _visibility_on_pixel_centres(voxels: np.ndarray, matrix: np.ndarray, side: i
 @pytest.mark.parametrize("side", [72, 101])
 def test_cube_visibility_on_column_numbers_is_the_pixel_centre_count(side):
     rng = np.random.default_rng(side)
+    chains = random_chains(rng)
     tried = 0
     while tried < 80:
-        chain = mt.random_chain(rng, int(rng.integers(6, 11)), int(rng.integers(3, 5)))
-        if chain is None:
-            continue
+        chain = next(chains)
         if tried % 3 == 0:
             pose = mt.ROTATIONS[int(rng.integers(24))].astype(float)
         else:

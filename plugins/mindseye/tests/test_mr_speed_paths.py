@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from polycube_samples import random_chains, random_colours
 
 from bench_plugin_mindseye import mental_rotation as mt
 from bench_plugin_mindseye import raster3d
@@ -95,12 +96,11 @@ def test_sketch_indices_as_bytes_are_the_wide_indices():
 
 def _views(seed: int, count: int) -> list[tuple[mt.PolycubeView, list[mt.PolycubeView]]]:
     rng = np.random.default_rng(seed)
+    chains = random_chains(rng)
     out = []
     while len(out) < count:
-        chain = mt.random_chain(rng, int(rng.integers(6, 11)), int(rng.integers(3, 5)))
-        if chain is None:
-            continue
-        colours = [mt.PALETTE[name] for name in rng.choice(list(mt.PALETTE), size=len(chain))]
+        chain = next(chains)
+        colours = random_colours(rng, len(chain))
         query = mt.PolycubeView(chain, colours, np.eye(3))
         options = [mt.PolycubeView(chain @ mt.ROTATIONS[int(rng.integers(24))].T, colours,
                                    mt.random_pose(rng, 3, "oblique")[0]) for _ in range(4)]
