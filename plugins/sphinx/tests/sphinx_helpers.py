@@ -94,3 +94,25 @@ def operations_found(left, right) -> tuple[list[str], list[str]]:
     if movable and px.looks_same(px.shifted(left, b[0] - a[0], b[1] - a[1]), right):
         found.append("translate")
     return found, unclear
+
+
+def coverage_by_definition(points, maps, weight, counts_per_flip):
+    """transform-similarity's ``canonical_coverage`` as first written: each version of ``points`` under ``maps``
+    centred by numpy's mean and put in its principal frame, its cells counted per flip by ``counts_per_flip(cells,
+    inside, base)``, and each flip's counts scaled by its share (``weight`` times the map's area over the spread)
+    and clipped to 1 on their own."""
+    import numpy as np
+    from bench_plugin_sphinx import transform_similarity as ts
+
+    moved = points[None] @ np.swapaxes(maps, 1, 2)
+    moved = moved - moved.mean(axis=1, keepdims=True)
+    values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
+    radius2 = values.sum(axis=1)
+    frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
+    cells = np.floor((frame + ts.QUICK_REACH) / (2 * ts.QUICK_REACH) * ts.QUICK_GRID).astype(np.intp)
+    valid = (cells >= 0) & (cells < ts.QUICK_GRID)
+    inside = valid[..., 0] & valid[..., 1]
+    base = np.arange(len(maps))[:, None] * ts.QUICK_GRID ** 2
+    share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * ts.QUICK_REACH / ts.QUICK_GRID) ** 2
+    return np.stack([np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0)
+                     for counts in counts_per_flip(cells, inside, base)], axis=1)

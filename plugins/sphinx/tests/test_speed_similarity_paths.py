@@ -14,7 +14,7 @@ from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 from bench_plugin_sphinx.verifiers import transforms as px
 from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from PIL import Image
-from sphinx_helpers import build_run, kept_backdrop_by_definition, task_of
+from sphinx_helpers import build_run, coverage_by_definition, kept_backdrop_by_definition, task_of
 
 from bench_core import encode_png
 
@@ -101,22 +101,6 @@ def test_the_paper_spots_hold_the_papers_colours():
     assert {tuple(blank[row, col].tolist()) for row, col in ts._paper_spots()} == colours
 
 
-def _plain_coverage(points, maps, weight):
-    """canonical_coverage as first written: centred by numpy's mean, each flip scaled and clipped on its own."""
-    moved = points[None] @ np.swapaxes(maps, 1, 2)
-    moved = moved - moved.mean(axis=1, keepdims=True)
-    values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
-    radius2 = values.sum(axis=1)
-    frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
-    cells = np.floor((frame + ts.QUICK_REACH) / (2 * ts.QUICK_REACH) * ts.QUICK_GRID).astype(np.intp)
-    valid = (cells >= 0) & (cells < ts.QUICK_GRID)
-    inside = valid[..., 0] & valid[..., 1]
-    base = np.arange(len(maps))[:, None] * ts.QUICK_GRID ** 2
-    share = weight * np.abs(np.linalg.det(maps)) / radius2 / (2 * ts.QUICK_REACH / ts.QUICK_GRID) ** 2
-    return np.stack([np.minimum(counts.reshape(len(maps), -1) * share[:, None], 1.0)
-                     for counts in ts.flipped_counts(cells, inside, base)], axis=1)
-
-
 def test_the_quick_checkers_worst_pair_and_coverage_are_the_plain_ones():
     rng = np.random.default_rng(6)
     for art in _arts(6, 7):
@@ -128,7 +112,7 @@ def test_the_quick_checkers_worst_pair_and_coverage_are_the_plain_ones():
             maps = ts.versions(covariance, rng.uniform(0, 180, count))
             step = len(points) // ts.QUICK_POINTS
             assert np.array_equal(ts.canonical_coverage(points[::step], maps, float(step)),
-                                  _plain_coverage(points[::step], maps, float(step)))
+                                  coverage_by_definition(points[::step], maps, float(step), ts.flipped_counts))
             scores = ts.quick_similarity(points, maps)
             assert ts.quick_worst(points, maps) == scores[~np.eye(count, dtype=bool)].max()
 

@@ -14,7 +14,7 @@ from bench_plugin_sphinx.kit import complexity
 from bench_plugin_sphinx.kit import transforms as tf
 from bench_plugin_sphinx.verifiers import transform_similarity as verifier
 from PIL import Image
-from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
+from sphinx_helpers import HOST, build, build_run, conformance_suite, coverage_by_definition, task_of
 
 from bench_core import ParameterError, assert_rejected, encode_png, plan, score
 
@@ -308,18 +308,7 @@ def test_the_coverage_equals_the_per_flip_counts_on_motif_versions():
         points = (np.stack([cols, rows], axis=1) - np.array([art.shape[1], art.shape[0]]) / 2) / tf.SUPER
         points = points[:: max(1, len(points) // ts.QUICK_POINTS)]
         maps = ts.versions(np.array([[3.0, 0.5], [0.5, 1.5]]), rng.uniform(0, 180, (1, 4)))[0]
-        moved = points[None] @ np.swapaxes(maps, 1, 2)
-        moved = moved - moved.mean(axis=1, keepdims=True)
-        values, vectors = np.linalg.eigh(np.swapaxes(moved, 1, 2) @ moved / points.shape[0])
-        radius2 = values.sum(axis=1)
-        frame = moved @ vectors / np.sqrt(radius2)[:, None, None]
-        cells = np.floor((frame + ts.QUICK_REACH) / (2 * ts.QUICK_REACH) * ts.QUICK_GRID).astype(np.intp)
-        valid = (cells >= 0) & (cells < ts.QUICK_GRID)
-        inside = valid[..., 0] & valid[..., 1]
-        base = np.arange(len(maps))[:, None] * ts.QUICK_GRID**2
-        share = np.abs(np.linalg.det(maps)) / radius2 / (2 * ts.QUICK_REACH / ts.QUICK_GRID) ** 2
-        old = np.stack([np.minimum(c.reshape(len(maps), -1) * share[:, None], 1.0)
-                        for c in _counts_per_flip(cells, inside, base)], axis=1)
+        old = coverage_by_definition(points, maps, 1.0, _counts_per_flip)
         assert np.array_equal(ts.canonical_coverage(points, maps, 1.0), old)
 
 
