@@ -192,6 +192,12 @@ def test_a_mirror_the_fold_misplaces_is_found_from_the_half_turn_and_the_other_m
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p2", "pmg", "pmg", "pmg"]
 
 
+def _drawn_as_before(monkeypatch):
+    """Motifs drawn as versions 0.1.0-0.1.2 drew them: upright, then put in their orientation and turned as pixels
+    (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph)."""
+    monkeypatch.setattr(wg.motifs, "render_mapped", lambda *args: None)
+
+
 def _built_as(version, seed, index):
     """The item at (seed, index) drawn from the random stream of an earlier version of the task (the draws that once
     exposed a bug), built and verified by today's code."""
@@ -208,6 +214,7 @@ def test_a_hexagonal_patch_whose_drawing_blurs_its_mirrors_is_drawn_again(monkey
     at full size (no INK_CAP) and colours not snapped (since 0.1.2 that bitgrid is drawn smaller and still refused)."""
     monkeypatch.setattr(wg, "INK_CAP", collections.defaultdict(lambda: float("inf")))
     monkeypatch.setattr(wg, "COLOUR_STEP", 1)
+    _drawn_as_before(monkeypatch)
     readings = []
     measure = wg.symmetry_readings
     monkeypatch.setattr(wg, "symmetry_readings", lambda *args: readings.append(measure(*args)) or readings[-1])
@@ -225,10 +232,85 @@ def test_a_layout_where_no_motif_shows_its_group_is_laid_out_again(monkeypatch):
     layouts = []
     lay_out = wg.WallpaperGroups._patches
     monkeypatch.setattr(wg.WallpaperGroups, "_patches", lambda *args: layouts.append(lay_out(*args)) or layouts[-1])
-    built = build(TASK, {}, 603, 20)
+    _drawn_as_before(monkeypatch)
+    built = _built_as("0.1.2", 603, 20)
     assert layouts[0] is None and layouts[-1] is not None and len(layouts) <= wg.LAYOUTS
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]].count("p3") >= 1
     assert built.item.metadata["motif"] == "polyiamond"
+
+
+def test_elements_and_translations_read_zero_off_the_hexagonal_lattice(monkeypatch):
+    """The generator measures a patch's elements and translations only on the hexagonal lattice: on the others they
+    read 0 by construction.  Here they are measured on every such patch drawn, of every lattice kind."""
+    held = []
+    measure = wg.symmetry_readings
+
+    def spy(canvas, lattice, reps, seed, origin, radius):
+        if lattice.kind != "hexagonal":
+            held.append((lattice.kind, wg.held_readings(groups.PatternInk(canvas, 0), lattice, reps, origin)))
+        return measure(canvas, lattice, reps, seed, origin, radius)
+
+    monkeypatch.setattr(wg, "symmetry_readings", spy)
+    for majority, odd in (("p4m", "p4g"), ("cmm", "pmg"), ("p2", "pgg"), ("cm", "p1"), ("pm", "pg"), ("p4", "pmm")):
+        build(TASK, {"majority": majority, "odd": odd}, seed=8)
+    assert {kind for kind, _ in held} == {"oblique", "rectangular", "centred", "square"} and len(held) >= 24
+    assert all(max(elements) == 0 and max(translations) == 0 for _kind, (elements, translations) in held)
+
+
+def test_cells_symmetric_knows_the_cell_lattices_turns_and_mirrors():
+    """Exact on cell coordinates: a T tetromino (a mirror), an S (a half-turn) and a square (all of D4) are
+    symmetric, an L is not; a straight polyiamond strip of three (a mirror) is, a polyhex bent at 120 degrees (a
+    mirror) is, a polyhex hook is not; a bitgrid is as its bits are; other families say nothing."""
+    def spec(family, **params):
+        return {"family": family, "mode": "asym", "colour": "red", "params": params}
+
+    for cells, symmetric in (([[0, 0], [1, 0], [2, 0], [1, 1]], True), ([[0, 0], [1, 0], [1, 1], [2, 1]], True),
+                             ([[0, 0], [1, 0], [0, 1], [1, 1]], True), ([[0, 0], [0, 1], [0, 2], [1, 0]], False)):
+        assert motifs.cells_symmetric(spec("polyomino", cells=cells)) is symmetric
+    assert motifs.cells_symmetric(spec("polyiamond", cells=[[0, 0], [1, 0], [2, 0]])) is True
+    assert motifs.cells_symmetric(spec("polyiamond", cells=[[0, 0], [1, 0], [2, 0], [3, 0], [2, 1]])) is False
+    assert motifs.cells_symmetric(spec("polyhex", cells=[[0, 0], [1, 0], [1, -1]])) is True
+    assert motifs.cells_symmetric(spec("polyhex", cells=[[0, 0], [1, 0], [2, 0], [2, 1]])) is False
+    assert motifs.cells_symmetric(spec("bitgrid", bits=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])) is True
+    assert motifs.cells_symmetric(spec("bitgrid", bits=[[1, 1, 0], [0, 1, 0], [0, 0, 0]])) is False
+    assert motifs.cells_symmetric(spec("arrow", angle=30.0)) is None
+
+
+def test_a_motif_whose_cells_are_symmetric_draws_symmetric():
+    """What ``cells_symmetric`` refuses undrawn among the polyforms, the drawn-motif screen refuses too
+    (``groups.self_symmetries``).  Not so every bitgrid: one symmetric about a diagonal can pass the drawn screen
+    (its square frame makes its ink nearly round in second moments, so its principal axes need not find the
+    mirror), which ``cells_symmetric`` now refuses."""
+    rng = np.random.default_rng(7)
+    seen = 0
+    for family in ("polyomino", "polyhex", "polyiamond"):
+        for _ in range(40):
+            drawn = motifs.sample(family, rng, "asym")
+            if motifs.cells_symmetric(drawn):
+                seen += 1
+                orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
+                assert groups.self_symmetries(wg.oriented_drawing(drawn, 61, 0.8, orientation, turn)), drawn
+    assert seen >= 20
+
+
+def test_render_mapped_draws_the_mapped_shapes():
+    """``motifs.render_mapped`` with a D4 map draws what mapping the upright drawing's pixels gives (up to the edge
+    pixels a rasteriser fills one way or the other), with a turn what turning it does (bicubic blurs it), and
+    declines a glyph."""
+    rng = np.random.default_rng(5)
+    for family in wg.WALLPAPER_FAMILIES:
+        if family == "glyph":
+            continue
+        drawn = motifs.sample(family, rng, "asym")
+        for op in probe.D4:
+            mapped = motifs.render_mapped(drawn, 61, 0.8, groups.D4_LINEAR[op])
+            a, b = probe.ink_mask(mapped), probe.ink_mask(probe.apply(op, motifs.render(drawn, 61, fill=0.8)))
+            assert np.count_nonzero(a & b) >= 0.85 * np.count_nonzero(a | b), (family, op)
+        turn = round(float(rng.uniform(10, 80)), 2)
+        mapped = motifs.render_mapped(drawn, 61, 0.8, groups.rotation(turn)[:2, :2])
+        a, b = probe.ink_mask(mapped), probe.ink_mask(wg.turned(motifs.render(drawn, 61, fill=0.8), turn))
+        assert np.count_nonzero(a & b) >= 0.7 * np.count_nonzero(a | b), (family, turn)
+    assert motifs.render_mapped(motifs.sample("glyph", rng, "asym"), 61, 0.8, np.eye(2)) is None
 
 
 def test_the_margins_sit_inside_the_verifiers_bands():
@@ -385,11 +467,12 @@ def test_viewed_is_probes_d4_operation():
             assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
-def test_an_element_whose_shift_lies_off_the_folds_estimate_is_found():
+def test_an_element_whose_shift_lies_off_the_folds_estimate_is_found(monkeypatch):
     """Version 0.1.2, seed 703, item 18 (found by a sweep): patch b, pm of a motif of long horizontal bars, was read
     as p1. Its mirror holds exactly, 4 px from where the fold put the mirror's shift, and along the bars the
     mismatch falls towards it (0.12 at the window's rim, 3 px). The search window now moves to a rim's best trial."""
-    built = build(TASK, {}, 703, 18)
+    _drawn_as_before(monkeypatch)
+    built = _built_as("0.1.2", 703, 18)
     scene = built.item.metadata["scene"]
     assert [p["group"] for p in scene["patches"]] == ["pm", "pm", "pg", "pm"]
     rgb = np.asarray(built.images[0].convert("RGB"))

@@ -190,9 +190,21 @@ def turned(rgb: np.ndarray, degrees: float) -> np.ndarray:
 
 def draw_motif(patch: dict[str, Any], factor: int) -> np.ndarray:
     """The patch's seed copy drawn at ``factor`` x its sprite side: its motif at its fill, in its D4 orientation,
-    turned by its ``turn``."""
-    side, fill = patch["sprite"] * factor, patch["fill"]
-    return turned(probe.apply(patch["orientation"], motifs.render(patch["motif"], side, fill=fill)), patch["turn"])
+    turned by its ``turn`` (``oriented_drawing``)."""
+    return oriented_drawing(patch["motif"], patch["sprite"] * factor, patch["fill"], patch["orientation"],
+                            patch["turn"])
+
+
+def oriented_drawing(spec: dict[str, Any], side: int, fill: float, orientation: str, turn: float) -> np.ndarray:
+    """The motif ``spec`` drawn ``side`` px square at ``fill``, put in the D4 ``orientation``, then turned ``turn``
+    degrees counterclockwise: its shapes mapped so before they are drawn (``motifs.render_mapped``: as sharp as
+    an upright drawing, and no resampling); a glyph (text) is drawn upright, its pixels then mapped and turned
+    (bicubic, ``turned``)."""
+    linear = groups.rotation(turn)[:2, :2] @ groups.D4_LINEAR[orientation]
+    drawn = motifs.render_mapped(spec, side, fill, linear)
+    if drawn is None:
+        drawn = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+    return drawn
 
 
 def pattern_canvas(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
@@ -247,7 +259,11 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     group (which change nothing) to one that lays a chosen copy on itself, so every turn and mirror of the lattice
     (and every translation at least SHORTEST px long) is tried about one copy: at the shifts where its image of
     that copy lies best over the ink (``PatternInk.overlays``) and every whole-pixel shift within NEAR of them,
-    then (where that reads near the margin) downhill from the best of them (``_descend``)."""
+    then (where that reads near the margin) downhill from the best of them (``_descend``).
+
+    On every lattice but the hexagonal the elements and the translations are not measured: they read 0 there by
+    construction (``held_readings``; every copy on whole pixels, drawn from one sprite by array operations, and
+    every element a map of the pixel grid onto itself), so only the hexagonal lattice's are."""
     ink = groups.PatternInk(canvas, 0 if _exact(lattice.kind) else 1)
     basis, origin = lattice.matrix, np.asarray(origin, float)
     centre = np.full(2, (INNER - 1) / 2)
@@ -257,12 +273,7 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
         x -> a x + t (``_central``: all of them in one solve)."""
         return _central(basis, centre, pairs)
 
-    turning = [op for op in reps if not _linear_identity(op[:2, :2])]  # every element but the translations
-    elements = [0.0]
-    if turning:
-        shifts = central([(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning])
-        elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, CHECK_POINTS)
-    translations = ink.changes(np.eye(2), lattice.basis, CHECK_POINTS)
+    elements, translations = ([0.0], [0.0]) if _exact(lattice.kind) else held_readings(ink, lattice, reps, origin)
     anchor = np.asarray(seed, float) + origin
     anchor = anchor + basis @ np.rint(np.linalg.solve(basis, centre - anchor))  # the seed's copy nearest the middle
     offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
@@ -289,6 +300,20 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
             else:
                 others.append(_descend(ink, maps[k], shifts[best], excludes[k]))
     return {"elements": float(max(elements)), "translations": float(max(translations)), "others": float(min(others))}
+
+
+def held_readings(ink: groups.PatternInk, lattice: groups.Lattice, reps, origin) -> tuple[list[float], list[float]]:
+    """(the mismatch of every element of the group (coset representatives ``reps``) other than a translation, of
+    each of the lattice's two basis translations) on the drawn pattern's ``ink`` (its origin at ``origin``), each
+    at its shift moved by the lattice vector that keeps the canvas's centre nearest itself."""
+    basis, origin = lattice.matrix, np.asarray(origin, float)
+    centre = np.full(2, (INNER - 1) / 2)
+    turning = [op for op in reps if not _linear_identity(op[:2, :2])]  # every element but the translations
+    elements = [0.0]
+    if turning:
+        shifts = _central(basis, centre, [(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning])
+        elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, CHECK_POINTS)
+    return list(elements), list(ink.changes(np.eye(2), lattice.basis, CHECK_POINTS))
 
 
 def _central(basis: np.ndarray, centre: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
@@ -611,16 +636,19 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         ``radius`` from the sprite's centre, or less where it would carry more ink than INK_CAP; None when the draw
         fails."""
         spec = motifs.sample(family, rng, "asym", colour=colour)
+        if motifs.cells_symmetric(spec):  # refused undrawn (its drawing would be symmetric), after drawing the
+            _orientation, _turn = rng.integers(8), rng.uniform(0, 90)  # orientation and turn a drawing draws
+            return None
         reach = groups.unit_reach(spec)
         if reach <= 0:
             return None
         fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
         orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
-        trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+        trial = oriented_drawing(spec, side, fill, orientation, turn)
         ink, cap = int(np.count_nonzero(probe.ink_mask(trial))), INK_CAP[family] * radius * radius
         if ink > cap:  # its ink grows as the square of its size
             fill = round(fill * math.sqrt(cap / ink), 4)
-            trial = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
+            trial = oriented_drawing(spec, side, fill, orientation, turn)
         if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):
             return None
         return spec, orientation, turn, fill, trial

@@ -474,6 +474,60 @@ def _polyiamond_shapes(p, c):
     return _cells_shapes(tris, c)
 
 
+def _cell_centres(spec: dict[str, Any]) -> tuple[np.ndarray, int] | None:
+    """(the centre of every cell of a polyomino, polyhex or polyiamond, in the unit coordinates of its
+    ``_shapes`` before they are scaled, n), n the largest turn order of its cells' lattice (4: square, 6:
+    hexagonal and triangular); None for any other family."""
+    family, cells = spec["family"], spec["params"].get("cells")
+    if family == "polyomino":
+        return np.array([(i + 0.5, j + 0.5) for i, j in cells], float), 4
+    if family == "polyhex":
+        return np.array([(1.5 * q, math.sqrt(3) * (r + q / 2)) for q, r in cells], float), 6
+    if family == "polyiamond":  # a triangle's centre lies a third of its height from its base
+        h = math.sqrt(3) / 2
+        return np.array([(i / 2 + 0.5, (j + (2 / 3 if (i + j) % 2 == 0 else 1 / 3)) * h) for i, j in cells], float), 6
+    return None
+
+
+@functools.cache
+def _point_group(n: int) -> tuple[np.ndarray, ...]:
+    """The turns and mirrors (2 x 2) of the regular n-gon other than the identity: the isometries of a square
+    (n = 4) or triangular and hexagonal (n = 6) cell lattice that fix a point (read-only)."""
+    maps = []
+    for k in range(1, n):
+        a = 2 * math.pi * k / n
+        maps.append(np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]))
+    for k in range(n):
+        a = 2 * math.pi * k / n  # a mirror across the line at half this angle
+        maps.append(np.array([[math.cos(a), math.sin(a)], [math.sin(a), -math.cos(a)]]))
+    for m in maps:
+        m.flags.writeable = False
+    return tuple(maps)
+
+
+def cells_symmetric(spec: dict[str, Any]) -> bool | None:
+    """Whether a motif made of lattice cells is exactly symmetric: a polyomino, polyhex or polyiamond whose cells
+    some turn or mirror of their lattice carries onto themselves (about their centre), or a bitgrid whose bits a
+    turn or mirror of its square grid does (the grid's frame is square).  Such a motif draws symmetric whatever
+    its size, orientation and turn.  None for the other families (nothing said)."""
+    if spec["family"] == "bitgrid":
+        bits = np.array(spec["params"]["bits"])
+        return any(np.array_equal(bits, other) for other in (
+            np.rot90(bits, 1), np.rot90(bits, 2), np.rot90(bits, 3), bits[::-1], bits[:, ::-1], bits.T,
+            np.rot90(bits, 2).T))
+    found = _cell_centres(spec)
+    if found is None:
+        return None
+    points, n = found
+    moved = points - points.mean(axis=0)
+    for m in _point_group(n):  # the cells are distinct and the map is one to one: each image on some cell suffices
+        images = moved @ m.T
+        gaps = np.hypot(*(images[:, None, :] - moved[None, :, :]).transpose(2, 0, 1))
+        if bool((gaps.min(axis=1) < 1e-6).all()):
+            return True
+    return False
+
+
 def _cells_shapes(cells: list, c) -> list[Primitive]:
     """Lattice cells scaled into the unit disc, each drawn a little inset (the paper's small gaps)."""
     union = unary_union(cells)
@@ -734,6 +788,30 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     """The motif as an RGB uint8 array (size, size, 3) on white, its unit disc scaled to ``fill`` of the tile.
     The supersampled canvas is reduced only around the ink the primitives can reach (``_reduced``; all of it
     when a glyph is drawn)."""
+    return _render(kept_primitives(spec), size, fill)
+
+
+def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarray) -> np.ndarray | None:
+    """``render`` of the motif with every shape first mapped by ``linear`` (2 x 2, in the tile's axes: x right, y
+    down) about the tile's centre: the motif turned or mirrored as drawn shapes, with no resampling of pixels.
+    None for a motif drawn as text (a glyph): its caller maps the picture instead."""
+    kept = kept_primitives(spec)
+    if any(prim[0] == "text" for prim in kept):
+        return None
+    m = np.asarray(linear, float)
+    coefficients = [float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1]), 0.0, 0.0]
+    mapped: list[Primitive] = []
+    for prim in kept:
+        if prim[0] == "poly":
+            mapped.append(("poly", affinity.affine_transform(prim[1], coefficients), prim[2]))
+        else:
+            points = np.asarray(prim[1], float)[:, :2] @ m.T
+            mapped.append(("line", list(map(tuple, points.tolist())), prim[2], prim[3]))
+    return _render(mapped, size, fill)
+
+
+def _render(kept: list[Primitive], size: int, fill: float) -> np.ndarray:
+    """``render``'s drawing of the primitives ``kept``."""
     big = size * SUPERSAMPLE
     canvas = Image.new("RGB", (big, big), _WHITE)
     draw = ImageDraw.Draw(canvas)
@@ -748,7 +826,7 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
             reach[2], reach[3] = max(reach[2], high[0] + slack), max(reach[3], high[1] + slack)
         return list(map(tuple, xy.tolist()))
 
-    for prim in kept_primitives(spec):
+    for prim in kept:
         kind = prim[0]
         if kind == "poly":
             geometries = prim[1].geoms if isinstance(prim[1], MultiPolygon) else [prim[1]]
