@@ -71,6 +71,12 @@ CHANGE_MIN = 0.15
 #: (the draws a group's checks keep are not the same as another's: some groups keep heavier motifs than others).
 INK_CAP = {"arc": 0.39, "arrow": 0.55, "bars": 1.16, "bitgrid": 0.96, "fractal": 0.46, "glyph": 0.75,
            "pictogram": 0.61, "polyhex": 1.07, "polyiamond": 1.04, "polyline": 0.36, "polyomino": 1.08}
+#: Measured ink over ``kit.motifs.ink_estimate`` per family where it is not about 1 (median of 30 draws; strokes that
+#: cross or overlap count twice in the estimate), so that a heavy draw is sized for INK_CAP before it is drawn.
+INK_SHARE = {"arc": 0.9, "fractal": 0.63, "polyline": 0.84}
+#: The share of INK_CAP a heavy draw is sized for from its estimate (the estimate's spread is a few per cent for most
+#: families, so the draw then seldom exceeds the cap and needs drawing again).
+AIM = 0.93
 SUPERSAMPLE = 3
 #: Every channel of the sprites and of the frames' and labels' greys is rounded to a multiple of this (16 levels,
 #: black and white kept): the motifs and labels look the same, and the picture keeps under 256 colours, so it is
@@ -100,6 +106,9 @@ STEPS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
 #: Inked pixels an element is measured on (NEAR_POINTS while the overlays are compared, CLIMB_POINTS while a map's
 #: shift is followed from neighbour to neighbour).
 CHECK_POINTS, NEAR_POINTS, CLIMB_POINTS = 2000, 150, 300
+#: Inked pixels a hexagonal patch's own elements are measured on (``held_readings``): the sampling's spread at HOLDS
+#: is about 0.005, far inside the verifier's band (it holds an element at 0.05 or less).
+ELEMENT_POINTS = 1000
 
 
 @functools.lru_cache(maxsize=32)
@@ -277,7 +286,10 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     anchor = np.asarray(seed, float) + origin
     anchor = anchor + basis @ np.rint(np.linalg.solve(basis, centre - anchor))  # the seed's copy nearest the middle
     offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
-    maps = groups.lattice_symmetries(lattice)
+    maps = []
+    for a in groups.lattice_symmetries(lattice):  # a turn and its inverse read alike (both ways): one of each
+        if not any(_linear_identity(a @ b) for b in maps) or _linear_identity(a @ a):
+            maps.append(a)
     excludes = [SHORTEST if _linear_identity(a) else 0.0 for a in maps]
     tried, owners, found = [], [], []
     for k, (a, peaks) in enumerate(zip(maps, ink.overlays(maps, anchor, radius, PEAKS, excludes), strict=True)):
@@ -312,7 +324,7 @@ def held_readings(ink: groups.PatternInk, lattice: groups.Lattice, reps, origin)
     elements = [0.0]
     if turning:
         shifts = _central(basis, centre, [(op[:2, :2], op[:2, 2] + origin - op[:2, :2] @ origin) for op in turning])
-        elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, CHECK_POINTS)
+        elements = ink.changes(np.array([op[:2, :2] for op in turning]), shifts, ELEMENT_POINTS)
     return list(elements), list(ink.changes(np.eye(2), lattice.basis, CHECK_POINTS))
 
 
@@ -397,16 +409,14 @@ def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> I
     pixels are counted (``kit.indexed.shown_palette_picture``)."""
     backdrop = _chrome_backdrop()
     chrome_keys = backdrop[0]
-    pieces = [[np.unique(indexed.colour_keys(sprite), return_inverse=True) for sprite in own] for own in sprites]
-    palette = np.unique(np.concatenate([chrome_keys, *(keys for own in pieces for keys, _ in own)]))
-    if len(palette) > 256:
+    found = _palette_stamps(chrome_keys, sprites)
+    if found is None:
         return None
+    palette, all_stamps = found
     white = len(palette) - 1  # the chrome is white around its frames, and white's key is the largest
     canvas = indexed.backdrop_in_palette(backdrop, palette)
     every_sprite_whole = True
-    for patch, own, found in zip(scene["patches"], sprites, pieces, strict=True):
-        stamps = [np.searchsorted(palette, keys).astype(np.uint8).take(inverse.reshape(sprite.shape[:2]))
-                  for sprite, (keys, inverse) in zip(own, found, strict=True)]
+    for patch, stamps in zip(scene["patches"], all_stamps, strict=True):
         pattern = np.full((INNER, INNER), white, np.uint8)
         flat = pattern.reshape(-1)  # a view: writes land in ``pattern``
         inks = [None] * len(stamps)  # per part: its ink's flat offsets in the pattern and its indices there
@@ -434,6 +444,53 @@ def palette_compose(scene: dict[str, Any], sprites: list[list[np.ndarray]]) -> I
     if every_sprite_whole:
         return indexed.palette_picture(canvas, palette)
     return indexed.shown_palette_picture(canvas, palette)  # a sprite's colour may lie where the patch clips it
+
+
+def _palette_stamps(chrome_keys: np.ndarray, sprites: list[list[np.ndarray]]
+                    ) -> tuple[np.ndarray, list[list[np.ndarray]]] | None:
+    """(the palette: the ascending ``kit.indexed.colour_keys`` of the chrome's and every sprite's colours; each
+    sprite as indices into it, uint8), or None when they are more than 256.  Every channel being ``snapped`` (a
+    multiple of COLOUR_STEP, 16 levels), a colour is one of 4096 codes that sort as its key does, so the colours
+    are found by marking codes, not by sorting pixels; a sprite not snapped is read by ``np.unique``."""
+    levels = 255 // COLOUR_STEP + 1
+    coded, present = [], np.zeros(levels ** 3, bool)
+    for own in sprites:
+        row = []
+        for sprite in own:
+            steps, rest = np.divmod(sprite, COLOUR_STEP)
+            if rest.any():
+                row.append(None)
+                continue
+            steps = steps.astype(np.uint16)
+            code = (steps[:, :, 0] * levels + steps[:, :, 1]) * levels + steps[:, :, 2]
+            present[code.ravel()] = True
+            row.append(code)
+        coded.append(row)
+    keys = [np.flatnonzero(present)]
+    keys[0] = ((keys[0] // (levels * levels) * COLOUR_STEP) << 16 | (keys[0] // levels % levels * COLOUR_STEP) << 8
+               | keys[0] % levels * COLOUR_STEP).astype(np.int32)
+    unsnapped = [np.unique(indexed.colour_keys(sprite), return_inverse=True)
+                 for own, row in zip(sprites, coded, strict=True) for sprite, code in zip(own, row, strict=True)
+                 if code is None]
+    palette = np.unique(np.concatenate([chrome_keys, *keys, *(found for found, _ in unsnapped)]))
+    if len(palette) > 256:
+        return None
+    # each code's index in the palette (codes absent from every sprite are never read)
+    table = np.zeros(levels ** 3, np.uint8)
+    mine = np.flatnonzero(present)
+    table[mine] = np.searchsorted(palette, keys[0]).astype(np.uint8)
+    unsnapped_iter = iter(unsnapped)
+    stamps = []
+    for own, row in zip(sprites, coded, strict=True):
+        out = []
+        for sprite, code in zip(own, row, strict=True):
+            if code is None:
+                found, inverse = next(unsnapped_iter)
+                out.append(np.searchsorted(palette, found).astype(np.uint8).take(inverse.reshape(sprite.shape[:2])))
+            else:
+                out.append(table.take(code))
+        stamps.append(out)
+    return palette, stamps
 
 
 def _stamp_indices(pattern: np.ndarray, sprite: np.ndarray, white: int, x: int, y: int) -> int:
@@ -644,9 +701,13 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
             return None
         fill = round(2 * radius / (reach * side), 4)  # the motif's farthest point at ``radius`` px
         orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
+        cap = INK_CAP[family] * radius * radius
+        estimate = motifs.ink_estimate(spec, side, fill)
+        if estimate is not None and estimate * INK_SHARE.get(family, 1.0) > cap:  # sized from its shapes, a little
+            fill = round(fill * math.sqrt(AIM * cap / (estimate * INK_SHARE.get(family, 1.0))), 4)  # under the cap
         trial = oriented_drawing(spec, side, fill, orientation, turn)
-        ink, cap = int(np.count_nonzero(probe.ink_mask(trial))), INK_CAP[family] * radius * radius
-        if ink > cap:  # its ink grows as the square of its size
+        ink = int(np.count_nonzero(probe.ink_mask(trial)))
+        if ink > cap:  # (still) too heavy: its ink grows as the square of its size
             fill = round(fill * math.sqrt(cap / ink), 4)
             trial = oriented_drawing(spec, side, fill, orientation, turn)
         if groups.ink_radius(trial) > side // 2 or not groups.usable_motif(trial, checks, CHANGE_MIN):

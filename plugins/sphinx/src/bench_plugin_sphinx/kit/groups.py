@@ -443,15 +443,16 @@ def seed_clearance(reps: Sequence[np.ndarray], lattice: Lattice, points: np.ndar
     under the group (coset representatives ``reps``, all lattice shifts): twice the room a copy has."""
     basis = lattice.matrix
     shifts = _SEED_STEPS @ basis.T  # (25, 2)
-    best = np.full(len(points), np.inf)
-    for op in reps:
-        images = points @ op[:2, :2].T + op[:2, 2]  # (k, 2)
-        gaps = images[:, None, :] + shifts[None, :, :] - points[:, None, :]
-        dist = np.hypot(gaps[..., 0], gaps[..., 1])
-        if _near_identity(op[:2, :2]):
-            dist[dist < 1e-6] = np.inf  # the copy itself
-        best = np.minimum(best, dist.min(axis=1))
-    return best
+    ops = np.asarray(reps, float)  # every representative at once: (r, 3, 3)
+    images = np.einsum("nj,rij->rni", points, ops[:, :2, :2]) + ops[:, None, :2, 2]  # (r, k, 2)
+    moved = images - points[None, :, :]  # (r, k, 2): each image's offset from its point, then every lattice step's
+    squares = np.square(moved[:, :, None, 0] + shifts[None, None, :, 0])  # squared distances, (r, k, 25)
+    squares += np.square(moved[:, :, None, 1] + shifts[None, None, :, 1])
+    own = [r for r, op in enumerate(ops) if _near_identity(op[:2, :2])]
+    mine = squares[own]
+    mine[mine < 1e-12] = np.inf  # the copy itself
+    squares[own] = mine
+    return np.sqrt(squares.min(axis=(0, 2)))
 
 
 #: The lattice steps (i, j), i and j in -2 .. 2, ``seed_clearance`` looks for copies at.
@@ -496,21 +497,20 @@ def pattern_centres(reps: Sequence[np.ndarray], lattice: Lattice, seed: Sequence
     corners = np.array([(left - reach, top - reach), (right + reach, top - reach), (left - reach, bottom + reach),
                         (right + reach, bottom + reach)])
     seed = np.array((float(seed[0]), float(seed[1]), 1.0))
-    found, owners = [], []
-    for k, op in enumerate(reps):
-        centre = (op @ seed)[:2]
-        frac = (corners - centre) @ inverse.T
-        lo, hi = np.floor(frac.min(axis=0)).astype(int), np.ceil(frac.max(axis=0)).astype(int)
-        i, j = np.arange(lo[0], hi[0] + 1, dtype=float), np.arange(lo[1], hi[1] + 1, dtype=float)
-        ij = np.stack([np.repeat(i, len(j)), np.tile(j, len(i))], axis=1)  # i slow, j fast
-        points = centre + ij @ basis.T
-        inside = ((points[:, 0] >= left - reach) & (points[:, 0] <= right + reach) & (points[:, 1] >= top - reach)
-                  & (points[:, 1] <= bottom + reach))
-        found.append(points[inside])
-        owners.append(np.full(int(np.count_nonzero(inside)), k))
-    centres, owners = np.concatenate(found), np.concatenate(owners)
-    order = np.lexsort((centres[:, 0], centres[:, 1]))  # stable, as sorted() by (y, x)
-    return centres[order], owners[order]
+    ops = np.asarray(reps, float)
+    centres = ops[:, :2, :] @ seed  # each representative's image of the seed: (r, 2)
+    # the lattice steps that can reach the window from any of them (one range for all), each representative's
+    # copies kept where they lie within ``reach`` of the window
+    frac = (corners[None, :, :] - centres[:, None, :]) @ inverse.T  # (r, 4, 2)
+    lo, hi = np.floor(frac.min(axis=(0, 1))).astype(int), np.ceil(frac.max(axis=(0, 1))).astype(int)
+    i, j = np.arange(lo[0], hi[0] + 1, dtype=float), np.arange(lo[1], hi[1] + 1, dtype=float)
+    ij = np.stack([np.repeat(i, len(j)), np.tile(j, len(i))], axis=1)  # i slow, j fast
+    points = centres[:, None, :] + (ij @ basis.T)[None, :, :]  # (r, steps, 2)
+    inside = ((points[..., 0] >= left - reach) & (points[..., 0] <= right + reach) & (points[..., 1] >= top - reach)
+              & (points[..., 1] <= bottom + reach))
+    found, owners = points[inside], np.nonzero(inside)[0]
+    order = np.lexsort((found[:, 0], found[:, 1]))  # by (y, x): copies never share a centre
+    return found[order], owners[order]
 
 
 # -- patterns on their pixels -------------------------------------------------------------------------------
@@ -1027,8 +1027,20 @@ def usable_motif(rgb: np.ndarray, parts: Sequence[np.ndarray], minimum: float,
     on at least ``minimum`` of its ink under each of them and has no symmetry of its own (``self_symmetries``),
     measured in one pass."""
     candidates = list(self_symmetry_candidates(rgb).values())
-    changes = motif_changes(rgb, [*parts, *candidates])
-    return min(changes[: len(parts)], default=1.0) >= minimum and min(changes[len(parts):]) >= fraction
+    # a part that is a candidate (or its inverse: both are measured both ways) is the same map: measured once
+    same = [None] * len(parts)
+    if len(parts):
+        stack = np.asarray(parts, float).reshape(-1, 2, 2)
+        known = np.asarray(candidates, float)
+        alike = np.zeros((len(stack), len(known)), bool)
+        for maps in (stack, np.linalg.inv(stack)):
+            alike |= np.abs(maps[:, None] - known[None]).max(axis=(2, 3)) <= 1e-9
+        same = [int(np.argmax(row)) if row.any() else None for row in alike]
+    own = [part for part, k in zip(parts, same, strict=True) if k is None]
+    changes = motif_changes(rgb, [*own, *candidates])
+    mine, theirs = iter(changes[: len(own)]), changes[len(own):]
+    measured = [next(mine) if k is None else theirs[k] for k in same]
+    return min(measured, default=1.0) >= minimum and min(theirs) >= fraction
 
 
 def centred_sprite(spec: dict[str, Any], radius: float, probe_side: int = 61) -> tuple[np.ndarray, float]:

@@ -810,6 +810,33 @@ def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarr
     return _render(mapped, size, fill)
 
 
+#: Ink pixels counted per px of a shape's outline beyond its area (``ink_estimate``: anti-aliased edge pixels
+#: dark enough to be ink), fitted on drawn motifs of the wallpaper families (measured / estimated ink: median 0.98-
+#: 1.02 for polygon families, 0.67-0.91 for motifs whose strokes cross or overlap, where their areas add up twice).
+EDGE_INK = 0.5
+
+
+def ink_estimate(spec: dict[str, Any], size: int, fill: float) -> float | None:
+    """About how many ink pixels (``kit.probe.ink_mask``) ``render(spec, size, fill)`` has, from its shapes alone:
+    the area of every polygon and stroke (its drawn width, round ends) in px plus EDGE_INK px per px of outline.
+    Shapes that overlap count twice, so it errs high there; None for a motif drawn as text (a glyph)."""
+    half = size * fill / 2  # px per unit
+    area = outline = 0.0
+    for prim in kept_primitives(spec):
+        if prim[0] == "poly":
+            area += prim[1].area
+            outline += prim[1].length
+        elif prim[0] == "line":
+            width = max(1, round(prim[2] * half * SUPERSAMPLE)) / (half * SUPERSAMPLE)  # as ``_render`` draws it
+            xy = np.asarray(prim[1], float)[:, :2]
+            length = float(np.hypot(*np.diff(xy, axis=0).T).sum())
+            area += length * width + math.pi * width * width / 4
+            outline += 2 * length + math.pi * width
+        else:
+            return None
+    return area * half * half + EDGE_INK * outline * half
+
+
 def _render(kept: list[Primitive], size: int, fill: float) -> np.ndarray:
     """``render``'s drawing of the primitives ``kept``."""
     big = size * SUPERSAMPLE
