@@ -63,15 +63,21 @@ def test_mapped_is_the_fancy_index():
 
 
 def _fold_reference(dark, basis, bins):
-    h, w = dark.shape
     stride = verifier.STRIDE
-    xs, ys = np.arange(0, w, stride, dtype=np.float64), np.arange(0, h, stride, dtype=np.float64)
+    h, w = dark.shape[0] // stride * stride, dark.shape[1] // stride * stride
+    read = np.zeros((h // stride, w // stride))
+    for dy in range(stride):  # each block's mean, one of its pixels at a time
+        for dx in range(stride):
+            read += dark[dy:h:stride, dx:w:stride]
+    read /= stride * stride
+    middle = (stride - 1) / 2
+    xs, ys = np.arange(0, w, stride, dtype=np.float64) + middle, np.arange(0, h, stride, dtype=np.float64) + middle
     inverse = np.linalg.inv(basis) * bins
     i = np.rint(inverse[0, 0] * xs[None, :] + inverse[0, 1] * ys[:, None]).astype(np.int64) % bins
     j = np.rint(inverse[1, 0] * xs[None, :] + inverse[1, 1] * ys[:, None]).astype(np.int64) % bins
     flat = (i * bins + j).ravel()
     counts = np.bincount(flat, minlength=bins * bins).astype(np.float64)
-    sums = np.bincount(flat, weights=dark[::stride, ::stride].ravel().astype(np.float64), minlength=bins * bins)
+    sums = np.bincount(flat, weights=read.ravel(), minlength=bins * bins)
     table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
     return table.astype(np.float32), counts.reshape(bins, bins), flat
 

@@ -313,6 +313,20 @@ def test_render_mapped_draws_the_mapped_shapes():
     assert motifs.render_mapped(motifs.sample("glyph", rng, "asym"), 61, 0.8, np.eye(2)) is None
 
 
+def test_a_mirror_of_fine_strokes_is_found_whichever_way_they_run():
+    """Version 0.1.4, seed 928, item 37 (found by a sweep): patch (a), pmg of polyline strokes a pixel or so wide, was
+    read as pg (VerifyDisagreement): the fold read every other pixel across and down, which sees a fine stroke running
+    one way and misses it running the other, so the fold's peak for the mirror lay at a wrong shift.  The fold now
+    reads 2 x 2 blocks."""
+    built = build(TASK, {}, 928, 37)
+    scene = built.item.metadata["scene"]
+    assert [p["group"] for p in scene["patches"]] == ["pmg", "p6m", "p6m", "p6m"]
+    rgb = np.asarray(built.images[0].convert("RGB"))
+    left, top, right, bottom = scene["patches"][0]["box"]
+    group, _scores, problems = verifier.read_group(rgb[top:bottom, left:right], scene["patches"][0]["basis"])
+    assert group == "pmg" and not problems
+
+
 def test_the_margins_sit_inside_the_verifiers_bands():
     """What the generator accepts holds clearly, or fails clearly, by the verifier's own bands too."""
     assert wg.HOLDS < verifier.HOLD < verifier.FAIL < wg.FAILS and wg.REPEATS < verifier.PERIOD_HOLD

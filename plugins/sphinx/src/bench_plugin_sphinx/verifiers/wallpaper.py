@@ -55,7 +55,9 @@ WANDER = 4
 PERIOD_SAMPLES = 20000
 #: No translation shorter than this (px) is looked for: copies of a motif cannot sit closer.
 SHORTEST = 6
-#: The fold reads every STRIDE-th pixel across and down (it only estimates where each element's shift lies).
+#: The fold reads the patch in blocks of STRIDE x STRIDE pixels, each its mean darkness at its centre (it only
+#: estimates where each element's shift lies; a block, unlike one pixel of it, sees a stroke a pixel wide whichever
+#: way the stroke runs).
 STRIDE = 2
 
 
@@ -102,10 +104,12 @@ def _kernel(k: np.ndarray) -> np.ndarray:
 
 
 def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(T, counts, bin of every pixel read): the patch folded onto the cell, T[i, j] the mean darkness of the
-    pixels read whose lattice coordinates are nearest (i, j) / bins modulo 1."""
+    """(T, counts, bin of every block read): the patch folded onto the cell, T[i, j] the mean darkness of the
+    STRIDE x STRIDE blocks whose centres' lattice coordinates are nearest (i, j) / bins modulo 1 (``blocks``).
+    Blocks, not every STRIDE-th pixel: a stroke a pixel wide falls between the pixels read one way and not the
+    other, so a quarter-turn of a pattern of fine strokes could fold onto another picture than the pattern's own."""
     h, w = dark.shape
-    xs, ys = np.arange(0, w, STRIDE, dtype=np.float64), np.arange(0, h, STRIDE, dtype=np.float64)
+    read, (xs, ys) = blocks(dark)
     inverse = np.linalg.inv(basis) * bins  # lattice coordinates in bins, linear in x and y: one row and column each
     # whole bins in int32 where every coordinate fits it with room to spare (a real patch's lattice: its remainder
     # is the faster), else in int64
@@ -115,9 +119,23 @@ def fold(dark: np.ndarray, basis: np.ndarray, bins: int) -> tuple[np.ndarray, np
     i += j
     flat = i.ravel().astype(np.intp)
     counts = np.bincount(flat, minlength=bins * bins).astype(np.float64)
-    sums = np.bincount(flat, weights=dark[::STRIDE, ::STRIDE].ravel().astype(np.float64), minlength=bins * bins)
+    sums = np.bincount(flat, weights=read.ravel().astype(np.float64), minlength=bins * bins)
     table = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0).reshape(bins, bins)
     return table.astype(np.float32), counts.reshape(bins, bins), flat
+
+
+def blocks(dark: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """(the mean darkness of every whole STRIDE x STRIDE block of ``dark``, (x, y) of the blocks' centres in
+    pixels): a patch's rim of fewer than STRIDE pixels is left out."""
+    h, w = (side // STRIDE * STRIDE for side in dark.shape)
+    means = np.zeros((h // STRIDE, w // STRIDE))
+    for dy in range(STRIDE):  # one pixel of every block at a time (strided views: no reordering copy)
+        for dx in range(STRIDE):
+            means += dark[dy:h:STRIDE, dx:w:STRIDE]
+    means /= STRIDE * STRIDE
+    middle = (STRIDE - 1) / 2
+    xs, ys = (np.arange(0, side, STRIDE, dtype=np.float64) + middle for side in (w, h))
+    return means, (xs, ys)
 
 
 def _whole_bins(across: np.ndarray, down: np.ndarray, whole: type, bins: int) -> np.ndarray:
