@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
 from PIL import Image
 
 from bench_plugin_sphinx.kit import channels, motifs, probe
@@ -1069,21 +1070,27 @@ def unit_reach(spec: dict[str, Any]) -> float:
     """How far the motif reaches from its centre, in the unit coordinates of ``kit.motifs`` (``render`` draws a
     unit at ``fill * size / 2`` px): the farthest polygon vertex or stroke end (with half its width); a text
     motif is measured on a drawing."""
-    reach = 0.0
+    reach, polygons = 0.0, []
     for prim in motifs.kept_primitives(spec):  # the ones render draws next: computed once
         if prim[0] == "poly":
-            geometries = getattr(prim[1], "geoms", [prim[1]])
-            for geometry in geometries:
-                if not geometry.is_empty and hasattr(geometry, "exterior"):
-                    xy = np.asarray(geometry.exterior.coords)
-                    reach = max(reach, float(np.hypot(xy[:, 0], xy[:, 1]).max()))
+            polygons += [geometry for geometry in getattr(prim[1], "geoms", [prim[1]])
+                         if not geometry.is_empty and hasattr(geometry, "exterior")]
         elif prim[0] == "line":
             xy = np.asarray(prim[1], float)
             reach = max(reach, float(np.hypot(xy[:, 0], xy[:, 1]).max()) + prim[2] / 2)
         else:
             size = 97
-            return max(reach, ink_radius(motifs.render(spec, size, fill=1.0)) / (size / 2))
-    return reach
+            return max(reach, _vertex_reach(polygons), ink_radius(motifs.render(spec, size, fill=1.0)) / (size / 2))
+    return max(reach, _vertex_reach(polygons))
+
+
+def _vertex_reach(polygons: list) -> float:
+    """The farthest vertex of the polygons' outer rings from the origin (0 for none): every ring's coordinates read
+    in one call."""
+    if not polygons:
+        return 0.0
+    xy = shapely.get_coordinates(shapely.get_exterior_ring(polygons))
+    return float(np.hypot(xy[:, 0], xy[:, 1]).max())
 
 
 def transformed_sprite(big: np.ndarray, part: np.ndarray, factor: int) -> np.ndarray:
