@@ -706,12 +706,17 @@ class PatternInk:
         target, spectrum, grid, own, middle = self._window(tuple(centre), radius)
         maps = np.asarray(maps, np.float64).reshape(-1, 2, 2)
         side, half = target.shape[0], target.shape[0] // 2
-        source = np.rint(np.linalg.inv(maps) @ grid).astype(np.int64)  # (n, 2, cells)
-        source += half
-        np.clip(source, 0, 2 * half, out=source)
-        source[:, 1] *= side  # the flat cell (row * side + column) each template cell reads
-        source[:, 1] += source[:, 0]
-        templates = np.where(own, target.ravel().take(source[:, 1]), 0.0).reshape(-1, side, side)
+        names = [d4_name(a) for a in maps]
+        if all(names):  # every map moves whole pixels of the square window: the same cells, moved as an array
+            templates = np.where(own.reshape(side, side), np.stack([probe.apply(name, target) for name in names]),
+                                 0.0)
+        else:
+            source = np.rint(np.linalg.inv(maps) @ grid).astype(np.int64)  # (n, 2, cells)
+            source += half
+            np.clip(source, 0, 2 * half, out=source)
+            source[:, 1] *= side  # the flat cell (row * side + column) each template cell reads
+            source[:, 1] += source[:, 0]
+            templates = np.where(own, target.ravel().take(source[:, 1]), 0.0).reshape(-1, side, side)
         size = (_fft_length(side),) * 2  # zeros beyond the window: no shift wraps onto another
         corr = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(templates, s=size)), s=size)
         around = np.arange(-half, half + 1) % size[0]
