@@ -561,9 +561,8 @@ class PatternInk:
         self.reach = reach
         self.h, self.w = self.dark.shape
         flat = np.flatnonzero(inked)
-        ys, xs = np.divmod(flat, self.w)  # np.nonzero's order, faster
-        self.points = np.stack([xs, ys], axis=1).astype(np.float64)
-        self.values = self.dark.ravel().take(flat)
+        self._chosen: dict[int | None, tuple[np.ndarray, np.ndarray]] = {}  # (points, values) per sample size
+        self.count = len(flat)  # inked pixels
         self.padded = np.zeros((self.h + 2 * reach + 2, self.w + 2 * reach + 2), np.float32)  # np.pad's, faster
         self.padded[reach + 1: reach + 1 + self.h, reach + 1: reach + 1 + self.w] = self.dark
         self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
@@ -608,9 +607,31 @@ class PatternInk:
         """Which inked pixels to compare: all (``points`` None or at least as many), else ``points`` of them
         picked by the golden-ratio sequence, spread evenly over the picture without following its rows (a
         stride through a periodic picture can fall in step with the pattern)."""
-        if points is None or points >= len(self.points):
+        if points is None or points >= self.count:
             return slice(None)
-        return _golden_spread(points, len(self.points))
+        return _golden_spread(points, self.count)
+
+    def sample(self, chosen: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(x, y) of the ``chosen`` inked pixels (float, (n, 2), in ``np.nonzero``'s order) and their darkness,
+        made once per sample size: only the pixels compared are ever located."""
+        key = None if isinstance(chosen, slice) else len(chosen)
+        found = self._chosen.get(key)
+        if found is None:
+            flat = self._flat_ink[chosen]
+            ys, xs = np.divmod(flat, self.w)
+            found = np.stack([xs, ys], axis=1).astype(np.float64), self.dark.ravel().take(flat)
+            self._chosen[key] = found
+        return found
+
+    @property
+    def points(self) -> np.ndarray:
+        """(x, y) of every inked pixel (float, (n, 2), in ``np.nonzero``'s order)."""
+        return self.sample(slice(None))[0]
+
+    @property
+    def values(self) -> np.ndarray:
+        """The darkness of every inked pixel, in ``points``' order."""
+        return self.sample(slice(None))[1]
 
     def _unchanged(self, maps: np.ndarray, shifts: np.ndarray, chosen: slice | np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -625,7 +646,7 @@ class PatternInk:
         """(x, y) of the ``chosen`` inked pixels' images under each map x -> A x + t, whole pixels (as floats):
         (maps, points) each, written into ``out`` when given.  ``owners``: the row of ``maps`` each shift's A is
         (each distinct A's product with the pixels taken once), else one row of ``maps`` per shift."""
-        image = self.points[chosen] @ np.swapaxes(maps, 1, 2)  # (maps, points, 2)
+        image = self.sample(chosen)[0] @ np.swapaxes(maps, 1, 2)  # (maps, points, 2)
         n = len(shifts)
         if out is None:
             out = np.empty((n, image.shape[1])), np.empty((n, image.shape[1]))
@@ -641,7 +662,7 @@ class PatternInk:
     def _compared(self, x: np.ndarray, y: np.ndarray, chosen: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(changed, compared) per row of images (x, y) of the ``chosen`` inked pixels (``_unchanged``); ``y`` is
         overwritten."""
-        values = self.values[chosen]
+        values = self.sample(chosen)[1]
         r = self.reach
         inside = x >= r
         inside &= x < self.w - r
@@ -687,7 +708,7 @@ class PatternInk:
         inverse = np.linalg.inv(maps)
         moved = -((inverse if owners is None else inverse[owners]) @ shifts[:, :, None])[:, :, 0]
         chosen = self._spread(points)
-        count = len(self.points) if isinstance(chosen, slice) else len(chosen)
+        count = self.count if isinstance(chosen, slice) else len(chosen)
         x, y = np.empty((2 * n, count)), np.empty((2 * n, count))  # the maps' images, then their inverses'
         self._images(maps, shifts, chosen, (x[:n], y[:n]), owners)
         self._images(inverse, moved, chosen, (x[n:], y[n:]), owners)
