@@ -539,6 +539,23 @@ def _ink_max() -> int:
 _PATTERN_INK_MAX = _ink_max()
 
 
+def _alike_in_place() -> int:
+    """The largest difference of two darkest-channel bytes whose ``PatternInk`` darknesses are alike in place (the
+    float32 difference at most LIKE_IN_PLACE): bytes are alike exactly when they differ by at most it (checked on
+    every pair of the 256)."""
+    dark = (255 - np.arange(256, dtype=np.uint8)).astype(np.float32) / np.float32(255)
+    alike = np.abs(dark[:, None] - dark[None, :]) <= np.float32(LIKE_IN_PLACE)
+    gap = np.abs(np.arange(256)[:, None] - np.arange(256)[None, :])
+    most = int(gap[alike].max())
+    if not np.array_equal(alike, gap <= most):
+        raise AssertionError("PatternInk's in-place likeness is not a byte difference")
+    return most
+
+
+#: Two darkest-channel bytes are alike in place (``PatternInk``) when they differ by at most this.
+_ALIKE_BYTES = _alike_in_place()
+
+
 class PatternInk:
     """A drawn pattern's darkness and inked pixels, for measuring how far an isometry x -> A x + t (pixels, x
     right, y down) is from being a symmetry of the picture.  ``reach`` 0 compares pixels in place (a pattern
@@ -549,24 +566,48 @@ class PatternInk:
         # darkness in float32: it is k / 255, and no two such values lie LIKE_NEAR or LIKE_IN_PLACE apart exactly
         picture = np.asarray(rgb)
         low = picture if picture.ndim == 2 else channels.darkest(picture[:, :, :3])  # (h, w): the darkest channels
-        if low.dtype == np.uint8:  # the same float32 steps in place; ink read off the bytes (``_PATTERN_INK_MAX``)
-            self.dark = (255 - low).astype(np.float32)
-            self.dark /= np.float32(255)
+        self._dark: np.ndarray | None = None
+        self._padded: np.ndarray | None = None
+        self._padded_bytes: np.ndarray | None = None
+        if low.dtype == np.uint8:  # ink read off the bytes (``_PATTERN_INK_MAX``); the darkness made when asked for
             inked = low <= _PATTERN_INK_MAX
         else:
-            self.dark = (255 - low).astype(np.float32) / np.float32(255)
-            inked = self.dark > PATTERN_INK
+            self._dark = (255 - low).astype(np.float32) / np.float32(255)
+            inked = self._dark > PATTERN_INK
         self._low = low if low.dtype == np.uint8 else None  # the darkest channels' bytes (``_levels``)
         self._level_state: tuple[np.ndarray, np.ndarray] | bool | None = False  # not yet known
         self.reach = reach
-        self.h, self.w = self.dark.shape
+        self.h, self.w = low.shape
         flat = np.flatnonzero(inked)
         self._chosen: dict[int | None, tuple[np.ndarray, np.ndarray]] = {}  # (points, values) per sample size
         self.count = len(flat)  # inked pixels
-        self.padded = np.zeros((self.h + 2 * reach + 2, self.w + 2 * reach + 2), np.float32)  # np.pad's, faster
-        self.padded[reach + 1: reach + 1 + self.h, reach + 1: reach + 1 + self.w] = self.dark
         self._windows: dict[tuple, tuple[np.ndarray, ...]] = {}
         self._flat_ink = flat
+
+    @property
+    def dark(self) -> np.ndarray:
+        """The darkness (1 - darkest channel / 255, float32, (h, w)), made once when asked for."""
+        if self._dark is None:
+            self._dark = (255 - self._low).astype(np.float32)
+            self._dark /= np.float32(255)
+        return self._dark
+
+    @property
+    def padded(self) -> np.ndarray:
+        """``dark`` padded by ``reach`` + 1 pixels of white (darkness 0), made once when asked for."""
+        if self._padded is None:
+            r = self.reach
+            self._padded = np.zeros((self.h + 2 * r + 2, self.w + 2 * r + 2), np.float32)  # np.pad's, faster
+            self._padded[r + 1: r + 1 + self.h, r + 1: r + 1 + self.w] = self.dark
+        return self._padded
+
+    def _bytes_padded(self) -> np.ndarray:
+        """The darkest channels' bytes padded as ``padded`` is (white: 255), made once."""
+        if self._padded_bytes is None:
+            r = self.reach
+            self._padded_bytes = np.full((self.h + 2 * r + 2, self.w + 2 * r + 2), 255, np.uint8)
+            self._padded_bytes[r + 1: r + 1 + self.h, r + 1: r + 1 + self.w] = self._low
+        return self._padded_bytes
 
     def _levels(self) -> tuple[np.ndarray, np.ndarray] | None:
         """For comparing within ``reach`` > 0 in one gather: (per padded pixel, flat, a bit for each darkness level
@@ -589,7 +630,7 @@ class PatternInk:
         alike = np.abs(every[:, None] - own[None, :]) <= np.float32(LIKE_NEAR)  # [byte found, inked level]
         table = np.bitwise_or.reduce(np.where(alike, bits[None, :], kind(0)), axis=1).astype(kind)
         r = self.reach
-        one = np.full(self.padded.shape, table[255], kind)  # the padding is white
+        one = np.full((self.h + 2 * r + 2, self.w + 2 * r + 2), table[255], kind)  # the padding is white
         one[r + 1: r + 1 + self.h, r + 1: r + 1 + self.w] = table.take(self._low)
         # the bits within reach, one axis at a time (every pixel a gather can centre on lies reach from the rim)
         rows = one.copy()
@@ -619,7 +660,12 @@ class PatternInk:
         if found is None:
             flat = self._flat_ink[chosen]
             ys, xs = np.divmod(flat, self.w)
-            found = np.stack([xs, ys], axis=1).astype(np.float64), self.dark.ravel().take(flat)
+            if self._dark is None:  # each value as ``dark``'s own: the same float32 steps on the bytes read
+                values = (255 - self._low.ravel().take(flat)).astype(np.float32)
+                values /= np.float32(255)
+            else:
+                values = self._dark.ravel().take(flat)
+            found = np.stack([xs, ys], axis=1).astype(np.float64), values
             self._chosen[key] = found
         return found
 
@@ -669,7 +715,7 @@ class PatternInk:
         inside &= y >= r
         inside &= y < self.h - r
         step = np.float32(LIKE_NEAR if r else LIKE_IN_PLACE)  # what the float32 darkness is compared with
-        width, flat = self.padded.shape[1], self.padded.ravel()
+        width = self.w + 2 * r + 2
         # an image outside reads a clipped index, uncounted; inside, x and y are whole and small, so y * width + x
         # is exact, the padding's offset added per neighbour
         y *= width
@@ -682,6 +728,15 @@ class PatternInk:
             compared = np.count_nonzero(inside, axis=1)
             inside &= found == 0
             return np.count_nonzero(inside, axis=1), compared
+        if r == 0 and self._low is not None:  # in place, on the bytes: alike exactly when they differ by at most
+            # _ALIKE_BYTES
+            found = self._bytes_padded().ravel().take(at + (width + 1), mode="clip").astype(np.int16)
+            found -= self._low.ravel().take(self._flat_ink[chosen])
+            alike = np.abs(found, out=found) <= _ALIKE_BYTES
+            compared = np.count_nonzero(inside, axis=1)
+            inside &= ~alike
+            return np.count_nonzero(inside, axis=1), compared
+        flat = self.padded.ravel()
         alike = None
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
@@ -789,7 +844,12 @@ class PatternInk:
         key = (centre, radius)
         if key not in self._windows:
             half = math.ceil(1.5 * radius) + 2
-            small, side = self.dark[::2, ::2], 2 * half + 1
+            side = 2 * half + 1
+            if self._dark is None:  # ``dark[::2, ::2]``, its values made on the bytes read alone
+                small = (255 - self._low[::2, ::2]).astype(np.float32)
+                small /= np.float32(255)
+            else:
+                small = self._dark[::2, ::2]
             mx, my = (round(v / 2) for v in centre)
             target = np.zeros((side, side), small.dtype)  # the half-size picture around (mx, my), zeros beyond it
             top, left = my - half, mx - half
