@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import shapely
 from PIL import Image, ImageDraw, ImageFont
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Point, Polygon, box
@@ -799,11 +800,16 @@ def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarr
     if any(prim[0] == "text" for prim in kept):
         return None
     m = np.asarray(linear, float)
-    coefficients = [float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1]), 0.0, 0.0]
+    a, b, d, e = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
+
+    def moved(xy: np.ndarray) -> np.ndarray:  # ``affinity.affine_transform``'s sums, its zero offsets included
+        x, y = xy.T
+        return np.stack([a * x + b * y + 0.0, d * x + e * y + 0.0]).T
+
     mapped: list[Primitive] = []
     for prim in kept:
         if prim[0] == "poly":
-            mapped.append(("poly", affinity.affine_transform(prim[1], coefficients), prim[2]))
+            mapped.append(("poly", shapely.transform(prim[1], moved), prim[2]))
         else:
             points = np.asarray(prim[1], float)[:, :2] @ m.T
             mapped.append(("line", list(map(tuple, points.tolist())), prim[2], prim[3]))
