@@ -140,11 +140,14 @@ def blocks(dark: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
 
 def _whole_bins(across: np.ndarray, down: np.ndarray, whole: type, bins: int) -> np.ndarray:
     """``np.rint(across[None, :] + down[:, None]).astype(whole) % whole(bins)``, its sums and roundings in place
-    (the same values: a sum's order does not change it)."""
+    (the same values: a sum's order does not change it), the remainder taken as x - (x // bins) * bins (the same
+    integers: both floor; a floor division by one integer is many times faster than the remainder)."""
     values = np.add.outer(down, across)
     np.rint(values, out=values)
     out = values.astype(whole)
-    return np.remainder(out, whole(bins), out=out)
+    quotient = np.floor_divide(out, whole(bins))
+    quotient *= whole(bins)
+    return np.subtract(out, quotient, out=out)
 
 
 def _mapped(table: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -172,7 +175,55 @@ def _best_shifts(table: np.ndarray, moved: np.ndarray, exclude: int = 0, spectru
     per moved table.  ``spectrum``: ``np.fft.rfft2(table)``, when already taken."""
     spectrum = np.fft.rfft2(table) if spectrum is None else spectrum
     corrs = np.fft.irfft2(spectrum * np.conj(np.fft.rfft2(moved)), s=table.shape)  # all tables in one transform
-    n = table.shape[0]
+    return _peaks(corrs, exclude)
+
+
+def _best_translation(spectrum: np.ndarray, bins: int, exclude: int) -> np.ndarray:
+    """``_best_shifts(table, table[None], exclude, spectrum)[0]`` of the ``bins`` x ``bins`` table whose
+    ``np.fft.rfft2`` is ``spectrum``: the table's own transform is not taken again (the very same values)."""
+    return _peaks(np.fft.irfft2((spectrum * np.conj(spectrum))[None], s=(bins, bins)), exclude)[0]
+
+
+def _best_map_shifts(spectrum: np.ndarray, maps: list[np.ndarray], bins: int) -> np.ndarray:
+    """``_best_shifts(table, np.array([_mapped(table, m) for m in maps]), spectrum=spectrum)`` of the ``bins`` x
+    ``bins`` table whose ``np.fft.rfft2`` is ``spectrum``, but each moved table's transform read off the table's
+    own (``_mapped_spectrum``: T composed with M has the transform of T at M^-T k) instead of taken again: the
+    same correlations but for the float32 rounding of the transforms (the tests hold the shifts to ``_best_shifts``'
+    within a thousandth of a bin)."""
+    flat = spectrum.ravel()
+    moved = np.empty((len(maps), *spectrum.shape), spectrum.dtype)  # the conjugates of the moved tables' transforms
+    for k, m in enumerate(maps):
+        index, direct = _mapped_spectrum(bins, *(int(v) for v in np.asarray(m).ravel()))
+        flat.take(index, out=moved[k])
+        np.conjugate(moved[k], out=moved[k], where=direct)
+    moved *= spectrum
+    return _peaks(np.fft.irfft2(moved, s=(bins, bins)))  # all tables in one transform
+
+
+@functools.lru_cache(maxsize=256)
+def _mapped_spectrum(bins: int, m00: int, m01: int, m10: int, m11: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat index into a ``bins`` x ``bins`` table's ``rfft2``, whether read there directly): where each frequency
+    k of the rfft2 of T composed with M (``_mapped``) lies in T's own, at M^-T k, or (past the half the rfft2 keeps)
+    conjugated at -M^-T k (kept: read only)."""
+    det = m00 * m11 - m01 * m10  # +-1: M^-T is det * [[m11, -m10], [-m01, m00]]
+    half = bins // 2 + 1
+    k1, k2 = np.arange(bins)[:, None], np.arange(half)[None, :]
+    p = (det * (m11 * k1 - m10 * k2)) % bins
+    q = (det * (m00 * k2 - m01 * k1)) % bins
+    flip = q >= half
+    p = np.where(flip, -p % bins, p)
+    q = np.where(flip, -q % bins, q)
+    index, direct = p * half + q, ~flip
+    index.flags.writeable = False
+    direct.flags.writeable = False
+    return index, direct
+
+
+def _peaks(corrs: np.ndarray, exclude: int = 0) -> np.ndarray:
+    """Per correlation on the torus of the stack ``corrs`` (changed in place where ``exclude``): its highest bin,
+    not within ``exclude`` bins of none, moved to a fraction of a bin by a parabola through it and its two
+    neighbours along each axis; one row per correlation."""
+    n = corrs.shape[1]
     peaks = []
     for corr in corrs:
         if exclude:
@@ -206,35 +257,104 @@ def fold_bins(longest: float) -> int:
 
 def _inked(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.nonzero(dark > INK)`` (rows, columns, in reading order), faster."""
-    return np.divmod(np.flatnonzero(dark > INK), dark.shape[1])
+    return _rows_and_columns(np.flatnonzero(dark > INK), dark.shape[1])
+
+
+def _rows_and_columns(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.divmod(flat, width)`` (flat indices non-negative), the remainder as flat - rows * width: the same
+    integers, several times faster."""
+    rows = flat // width
+    return rows, flat - rows * width
 
 
 class Pixels:
     """The patch's darkness and a sample of its inked pixels (``samples`` of them spread over the patch, or all
     when None), for checking isometries x -> A x + t (pixels, x right, y down) on the pixels themselves."""
 
-    def __init__(self, dark: np.ndarray, reach: int, samples: int | None = SAMPLES,
-                 shared: tuple[np.ndarray, np.ndarray, np.ndarray, dict] | None = None,
+    def __init__(self, dark: np.ndarray | None, reach: int, samples: int | None = SAMPLES,
+                 shared: tuple[np.ndarray, np.ndarray, np.ndarray | None, dict] | None = None,
                  low: np.ndarray | None = None):
-        """``shared``: (rows, columns of the inked pixels, the darkness padded by two, what ``_levels`` found), when
-        another ``Pixels`` of the same ``dark`` has them (``share``).  ``low``: the darkest channels (uint8) whose
-        ``darkness`` ``dark`` is, when known: pixels are then compared within ``reach`` > 0 in one gather."""
-        self.dark, self.reach = dark, reach
-        h, w = dark.shape
+        """``shared``: (rows, columns of the inked pixels, the darkness padded by two or None, what ``_levels`` and
+        the padded arrays found), when another ``Pixels`` of the same ``dark`` has them (``share``).  ``low``: the
+        darkest channels (uint8) whose ``darkness`` ``dark`` is, when known: pixels are then compared within
+        ``reach`` > 0 in one gather, and in place on the bytes; ``dark`` may then be None (``darkness(low)``, taken
+        when first asked for)."""
+        self._dark, self.reach = dark, reach
+        if dark is None and low is None:
+            low = shared[3]["low"]  # another Pixels of the same darkest channels
+        h, w = (dark if dark is not None else low).shape
         if shared is None:  # the inked pixels read off the bytes when known (``_INK_BYTES``: the same pixels)
-            inked = _inked(dark) if low is None else np.divmod(np.flatnonzero(low <= np.uint8(_INK_BYTES)), w)
-            shared = (*inked, np.pad(dark, 2), {})
-        ys, xs, self.padded, self._known = shared
+            inked = _inked(dark) if low is None else _rows_and_columns(np.flatnonzero(low <= np.uint8(_INK_BYTES)), w)
+            shared = (*inked, None, {})
+        ys, xs, padded, self._known = shared
+        if padded is not None:
+            self._known.setdefault("padded", padded)
         every = max(1, -(-len(xs) // samples)) if samples else 1
         self._every = every
-        self.points = np.stack([xs[::every], ys[::every]], axis=1).astype(float)
-        self.values = dark[ys[::every], xs[::every]]
+        self._points: np.ndarray | None = None
+        self._values: np.ndarray | None = None
         self.h, self.w = h, w
         self._inked = (ys, xs)
         self._ink: np.ndarray | None = None
         self._inverses: dict[bytes, np.ndarray] = {}
         if low is not None:
             self._known.setdefault("low", low)
+
+    @property
+    def dark(self) -> np.ndarray:
+        """The patch's darkness (``darkness`` of the darkest channels when not given: taken when first asked for,
+        and shared)."""
+        if self._dark is None:
+            dark = self._known.get("dark")
+            if dark is None:
+                dark = self._known["dark"] = darkness(self._known["low"])
+            self._dark = dark
+        return self._dark
+
+    @property
+    def padded(self) -> np.ndarray:
+        """The darkness padded by two (white), made when first asked for (compared in place on the bytes, or within
+        a pixel by the levels, it is not) and shared."""
+        padded = self._known.get("padded")
+        if padded is None:
+            padded = self._known["padded"] = np.pad(self.dark, 2)
+        return padded
+
+    def _padded_bytes(self) -> np.ndarray:
+        """The darkest channels padded by two with white (byte 255: darkness 0, as the padded darkness's), shared."""
+        padded = self._known.get("padded bytes")
+        if padded is None:
+            low = self._known["low"]
+            padded = np.full((self.h + 4, self.w + 4), 255, np.uint8)
+            padded[2:-2, 2:-2] = low
+            self._known["padded bytes"] = padded
+        return padded
+
+    @property
+    def points(self) -> np.ndarray:
+        """(x, y) of the sampled inked pixels, floats (taken when first asked for: the translations of a patch on a
+        square lattice never ask)."""
+        if self._points is None:
+            ys, xs = self._inked
+            self._points = np.stack([xs[:: self._every], ys[:: self._every]], axis=1).astype(float)
+        return self._points
+
+    @property
+    def values(self) -> np.ndarray:
+        """The darkness of the sampled inked pixels (taken when first asked for)."""
+        if self._values is None:
+            ys, xs = self._inked
+            self._values = self.dark[ys[:: self._every], xs[:: self._every]]
+        return self._values
+
+    def _low_values(self) -> np.ndarray:
+        """The darkest channels' bytes of the sampled inked pixels (taken when first asked for)."""
+        values = self._known.get(("low values", self._every))
+        if values is None:
+            ys, xs = self._inked
+            values = self._known["low"][ys[:: self._every], xs[:: self._every]]
+            self._known[("low values", self._every)] = values
+        return values
 
     def _levels(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(per pixel of the padded darkness, flat, a bit for each darkness level of the inked pixels that some
@@ -244,7 +364,7 @@ class Pixels:
         if self.reach == 0 or "low" not in self._known:
             return None
         if "spread" not in self._known:
-            self._known["spread"] = _level_spread(self._known["low"], self._inked, self.reach, self.padded.shape)
+            self._known["spread"] = _level_spread(self._known["low"], self._inked, self.reach, (self.h + 4, self.w + 4))
         found = self._known["spread"]
         if found is None:
             return None
@@ -257,8 +377,9 @@ class Pixels:
         t = np.asarray(t, float)
         tx, ty = (int(v) for v in np.rint(t))
         h, w = self.h, self.w
-        if self.reach or len(self.points) != len(self._inked[0]) or not np.array_equal(t, (tx, ty)):
-            return float(self.mismatch(np.eye(2), t)[0])
+        if self.reach or self._every != 1 or not np.array_equal(t, (tx, ty)):  # every inked pixel when every is 1
+            by_levels = self._translation_by_levels(t) if self.reach else None
+            return float(self.mismatch(np.eye(2), t)[0]) if by_levels is None else by_levels
         if abs(tx) >= w or abs(ty) >= h:  # no image lands in the patch
             return 1.0
         rows_here, cols_here = slice(max(0, -ty), h - max(0, ty)), slice(max(0, -tx), w - max(0, tx))
@@ -283,9 +404,36 @@ class Pixels:
         both = np.count_nonzero(ink_here & changed) + np.count_nonzero(ink_there & changed)
         return both / compared if compared else 1.0
 
-    def share(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
-        """What another ``Pixels`` of the same darkness can reuse (``shared``)."""
-        return (*self._inked, self.padded, self._known)
+    def _translation_by_levels(self, t: np.ndarray) -> float | None:
+        """``mismatch(identity, t)[0]`` compared within ``reach`` by the levels (``_levels``), when t lies clearly off
+        every half pixel (else None): the images p + t and p - t of the sampled inked pixels p, whole pixels, then
+        round to p + rint(t) and p - rint(t) (the sums' own rounding error, far below 1e-9 at these sizes, cannot
+        carry one across a half), so each direction is the inked pixels moved by whole pixels: those of the rows
+        whose images lie inside the patch found by bisection (the pixels run in reading order), the rest as
+        ``_both_ways_of`` counts them."""
+        levels = self._levels()
+        whole = np.rint(t)
+        if levels is None or not (np.abs(np.abs(t - whole) - 0.5).min() > 1e-9 and np.abs(t).max() < 2.0**20):
+            return None
+        spread, own = levels
+        ys, xs = self._inked
+        ys, xs = ys[:: self._every], xs[:: self._every]
+        r, width = self.reach, self.w + 4
+        changed = compared = 0
+        for tx, ty in ((int(whole[0]), int(whole[1])), (-int(whole[0]), -int(whole[1]))):
+            rows = slice(*np.searchsorted(ys, (r - ty, self.h - r - ty)))  # r <= y + ty < h - r
+            inside = xs[rows] >= r - tx
+            inside &= xs[rows] < self.w - r - tx
+            at = (ys[rows] + (ty + 2)) * width + (xs[rows] + (tx + 2))
+            found = spread.take(at[inside]) & own[rows][inside]
+            compared += len(found)
+            changed += int(np.count_nonzero(found == 0))
+        return changed / compared if compared else 1.0
+
+    def share(self) -> tuple[np.ndarray, np.ndarray, None, dict]:
+        """What another ``Pixels`` of the same darkness can reuse (``shared``; the padded arrays, made when first
+        asked for, are shared through the last)."""
+        return (*self._inked, None, self._known)
 
     def _images(self, a: np.ndarray, shifts: np.ndarray, every: int) -> tuple[np.ndarray, np.ndarray]:
         """(x, y) of the images a p + t of every ``every``-th sampled inked pixel p, per shift t (rows of
@@ -306,7 +454,6 @@ class Pixels:
         """``_both_ways(a, shifts, limit)`` for each (a, shifts) of ``pairs``, every map's images compared in one
         pass (each row of images, and so each count, as the map's own call makes it)."""
         every = max(1, -(-len(self.points) // limit)) if limit else 1  # spread over the whole patch
-        values = self.values[::every]
         points = self.points[::every]
         sizes = [len(shifts) for _a, shifts in pairs]
         n = sum(sizes)
@@ -327,10 +474,9 @@ class Pixels:
         inside &= qy >= r
         inside &= qy < self.h - r
         step = np.float32(0.3 if self.reach else 0.1)
-        width = self.padded.shape[1]
+        width = self.w + 4  # the padded arrays'
         # flat gathers (faster than 2-D ones); an image outside the patch reads a clipped index, never counted.
         # Inside, qx and qy are whole and small: qy * width + qx is exact, the padding's offset added per neighbour
-        flat = self.padded.ravel()
         qy *= width
         qy += qx
         at = qy.astype(np.intp)
@@ -340,7 +486,14 @@ class Pixels:
             found &= levels[1][::every]
             compared = np.count_nonzero(inside, axis=1)
             inside &= found == 0
+        elif r == 0 and "low" in self._known:  # in place, on the bytes: alike where they differ by less than
+            # _CHANGED_BYTES (``_byte_steps``: exactly where the darkness differs by 0.1 or less)
+            found = self._padded_bytes().ravel().take(at + (2 * width + 2), mode="clip")
+            difference = np.subtract(found, self._low_values()[::every], dtype=np.int16)
+            compared = np.count_nonzero(inside, axis=1)
+            inside &= np.abs(difference, out=difference) >= _CHANGED_BYTES
         else:
+            flat, values = self.padded.ravel(), self.values[::every]
             same = None
             for dy in range(-r, r + 1):
                 for dx in range(-r, r + 1):
@@ -438,7 +591,7 @@ class Pixels:
                        ) -> list[np.ndarray]:
         """``_remembered(a, t, steps, known)`` for each (a, t, steps, known) of ``climbs``, the new steps of all
         measured in one pass."""
-        keys = [[(float(x), float(y)) for x, y in steps] for _a, _t, steps, _known in climbs]
+        keys = [list(map(tuple, steps.tolist())) for _a, _t, steps, _known in climbs]  # (x, y) floats, by step
         new = [[k for k, key in enumerate(mine) if key not in known] for mine, (_a, _t, _s, known)
                in zip(keys, climbs, strict=True)]
         wanted = [(j, (a, t + steps[fresh])) for j, ((a, t, steps, _known), fresh) in enumerate(zip(climbs, new,
@@ -563,24 +716,24 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     periods = [every.translation(vec) for vec in (u, v)]
     scores = {"period-a": float(periods[0]), "period-b": float(periods[1])}
     bin_px = math.sqrt(area) / bins
-    shorter = basis @ (_best_shifts(table, table[None], max(1, math.ceil(SHORTEST / bin_px)), spectrum)[0] / bins)
+    shorter = basis @ (_best_translation(spectrum, bins, max(1, math.ceil(SHORTEST / bin_px))) / bins)
     # searched close to the fold's estimate only (one pixel, two steps): it lies SHORTEST px or more from no
     # shift at all, which a wider search could walk back to
     scores["shorter-translation"] = pixels.best(identity, central(identity, shorter), 1)[0]
-    found, seen, maps_px = [], [], {}
-    for m in maps:  # a turn and its inverse stand or fall together (both directions are checked): one of each
-        if np.array_equal(m, np.eye(2, dtype=int)) or any(np.array_equal(m @ k, np.eye(2, dtype=int)) for k in seen):
-            continue
-        seen.append(m)
-    taus = _best_shifts(table, np.array([_mapped(table, m) for m in seen]), spectrum=spectrum) / bins
-    starts = []
-    for m, tau in zip(seen, taus, strict=True):
-        a = basis @ m @ np.linalg.inv(basis)  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
-        starts.append((a, central(a, -basis @ m @ tau)))
-    for m, (a, _start), (score, shift) in zip(seen, starts, pixels.best_of(starts, reach, WANDER), strict=True):
+    found, maps_px = [], {}
+    seen = _one_of_each(maps)  # a turn and its inverse stand or fall together (both directions are checked)
+    taus = _best_map_shifts(spectrum, seen, bins) / bins
+    inverse = np.linalg.inv(basis)
+    in_pixels = [basis @ m @ inverse for m in seen]  # the map in pixels: u -> M (u - tau) is x -> a x - B M tau
+    starts = list(zip(in_pixels, _central(basis, centre, [(a, -basis @ m @ tau) for a, m, tau
+                                                          in zip(in_pixels, seen, taus, strict=True)]), strict=True))
+    refined = pixels.best_of(starts, reach, WANDER)
+    # tau again, refined (modulo the lattice): one solve per map, in one batched call
+    taus = _solved([basis @ m for m in seen], [shift for _score, shift in refined])
+    for m, a, (score, shift), tau in zip(seen, in_pixels, refined, taus, strict=True):
         name = f"M{m.ravel().tolist()}"
         scores[name] = score
-        found.append((name, m, -np.linalg.solve(basis @ m, shift)))  # tau again, refined (modulo the lattice)
+        found.append((name, m, -tau))
         maps_px[name] = (a, shift)
     # the fold's peak can miss a map that is the product of two that hold (a half-turn under a quarter-turn that holds,
     # its square; a mirror under a half-turn and the other mirror): such a map is measured again at the product's
@@ -614,6 +767,35 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     if problem:
         failures.append(problem)
     return group, scores, failures
+
+
+def _central(basis: np.ndarray, centre: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """For each (a, t) of ``pairs``, ``t + basis @ np.rint(np.linalg.solve(basis, centre - a @ centre - t))`` (as
+    ``read_group``'s ``central``): the very values of one solve each, every solve done in one batched call."""
+    steps = _solved([basis] * len(pairs), [centre - a @ centre - t for a, t in pairs])
+    return [t + basis @ np.rint(step) for (_a, t), step in zip(pairs, steps, strict=True)]
+
+
+def _solved(matrices: list[np.ndarray], rights: list[np.ndarray]) -> list[np.ndarray]:
+    """``[np.linalg.solve(m, r) for m, r in zip(matrices, rights)]`` (2 x 2 systems) in one batched call: the same
+    LAPACK solve of each system, so the very values."""
+    if not matrices:
+        return []
+    return list(np.linalg.solve(np.array(matrices), np.array(rights)[:, :, None])[:, :, 0])
+
+
+def _one_of_each(maps: list[np.ndarray]) -> list[np.ndarray]:
+    """The maps but the identity, and of a map and its inverse the first only: each map m kept unless it is the
+    identity or m @ k is for a k kept before (the products written out on the integer entries)."""
+    seen, kept = [], []
+    for m in maps:
+        a, b, c, d = (int(x) for x in np.asarray(m).ravel())
+        if (a, b, c, d) == (1, 0, 0, 1) or any(a * p + b * r == 1 and a * q + b * s == 0 and c * p + d * r == 0
+                                               and c * q + d * s == 1 for p, q, r, s in kept):
+            continue
+        kept.append((a, b, c, d))
+        seen.append(m)
+    return seen
 
 
 def _pure(m: np.ndarray, tau: np.ndarray) -> bool:
@@ -667,19 +849,51 @@ def _centred(m: np.ndarray) -> bool:
 def darkest_in(image: Image.Image, box) -> np.ndarray:
     """The darkest channel of each pixel of the RGB ``image`` in ``box`` (left, top, right, bottom), uint8 (h, w):
     ``channels.darkest(rgb_pixels(image)[top:bottom, left:right])``, taken by Pillow on the box alone (the whole
-    picture's RGB array is never made)."""
+    picture's RGB array is never made).  A palette ("P") picture is read as ``image.convert("RGB")``: each
+    palette index's darkest channel looked up (``_palette_channels``) on the box's indices."""
+    if image.mode == "P":
+        if _within(image, box):
+            return np.asarray(image.crop(tuple(box)).point(_palette_channels(image)[0]))
+        image = image.convert("RGB")  # a box reaching past the picture reads black there, as RGB's crop does
     red, green, blue = image.crop(tuple(box)).split()
     return np.asarray(ImageChops.darker(ImageChops.darker(red, green), blue))
 
 
 def framed(image: Image.Image, box) -> bool:
-    """``has_black_frame(rgb_pixels(image), box)`` read off the four strips two pixels wide alone."""
+    """``has_black_frame(rgb_pixels(image), box)`` read off the four strips two pixels wide alone (of a palette
+    picture, each palette index's lightest channel looked up on the strips' indices)."""
     left, top, right, bottom = box
     if right - left < 2 or bottom - top < 2:
         return has_black_frame(rgb_pixels(image), box)
     strips = ((left, top, right, top + 2), (left, bottom - 2, right, bottom), (left, top, left + 2, bottom),
               (right - 2, top, right, bottom))
+    if image.mode == "P":
+        if not _within(image, box):
+            return framed(image.convert("RGB"), box)
+        lightest = np.array(_palette_channels(image)[1], np.uint8)
+        return max(int(lightest.take(np.asarray(image.crop(strip))).max()) for strip in strips) <= FRAME_DARK
     return max(int(np.asarray(image.crop(strip)).max()) for strip in strips) <= FRAME_DARK
+
+
+def _within(image: Image.Image, box) -> bool:
+    """Whether ``box`` lies inside the picture (a crop then reads no pixel from past its edge)."""
+    left, top, right, bottom = (int(v) for v in box)
+    return 0 <= left <= right <= image.width and 0 <= top <= bottom <= image.height
+
+
+def _palette_channels(image: Image.Image) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(darkest, lightest channel) of every palette index 0-255 of the palette picture ``image``, as its
+    ``convert("RGB")`` reads the index (indices past the palette included)."""
+    return _palette_tables(bytes(image.getpalette() or ()))
+
+
+@functools.lru_cache(maxsize=64)
+def _palette_tables(palette: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``_palette_channels`` of a palette (RGB triples), kept: a run's pictures share a few palettes."""
+    probe = Image.frombytes("P", (256, 1), bytes(range(256)))
+    probe.putpalette(palette)
+    rgb = np.asarray(probe.convert("RGB"))[0]
+    return tuple(rgb.min(axis=1).tolist()), tuple(rgb.max(axis=1).tolist())
 
 
 @guarded
@@ -687,7 +901,8 @@ def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the wallpaper definition and one of the task's stems")
-    image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
+    # RGB as decoded, or a palette picture read through its palette (``darkest_in``, ``framed``): the same pixels
+    image = images[0] if images[0].mode in ("RGB", "P") else images[0].convert("RGB")
     found = []
     for k, patch in enumerate(scene["patches"]):
         if not framed(image, scene["option_boxes"][k]):
