@@ -274,7 +274,10 @@ class MindsEyeTask(TaskImplementation):
         whose verifier sketches several panels more cheaply at once overrides this."""
         return [self.sketch(d, side) for d in descriptions]
 
-    def verify(self, item: Item, images: Sequence[Image.Image]) -> list[str]:
+    def verify(self, item: Item, images: Sequence[Image.Image],
+               tiles: tuple[list[np.ndarray], list[np.ndarray]] | None = None) -> list[str]:
+        """The generic checks.  ``tiles``: the query and option panels already cut from ``images[0]`` as these
+        checks cut them (``panel_tiles``), for a task whose own checks read the same panels; cut here if None."""
         scene = item.metadata["scene"]
         letters = option_letters(len(scene["options"]))
         failures = []
@@ -288,8 +291,11 @@ class MindsEyeTask(TaskImplementation):
             failures.append(f"the scene solver finds options {found} correct, the answer is {item.answer}")
         image = images[0] if images[0].mode == "RGB" else images[0].convert("RGB")
         side = scene["tile"]
-        option_tiles = _tiles(image, scene["option_boxes"])
-        query_tiles = _tiles(image, scene["query_boxes"])
+        if tiles is None:
+            option_tiles = _tiles(image, scene["option_boxes"])
+            query_tiles = _tiles(image, scene["query_boxes"])
+        else:
+            query_tiles, option_tiles = tiles
         failures += panel_identity_failures(
             option_tiles, self.sketches(scene["options"], side), list(letters), self.sketch_agreement
         )
@@ -297,14 +303,10 @@ class MindsEyeTask(TaskImplementation):
             query_tiles, self.sketches(scene["query"], side),
             [f"query {k + 1}" for k in range(len(query_tiles))], self.sketch_agreement,
         )
-        # mean absolute difference of the grey levels (channel means), in thirds of a level: whole numbers
-        tripled = [_channel_sum(tile) for tile in option_tiles]
-        for i in range(len(tripled)):
-            for j in range(i + 1, len(tripled)):
-                a, b = tripled[i], tripled[j]
-                if a.shape == b.shape and float(np.abs(a - b).sum()) < 3 * self.min_option_difference * a.size:
-                    failures.append(f"options {letters[i]} and {letters[j]} look the same")
-        features = [plane_features([t[FRAME:-FRAME, FRAME:-FRAME, c] for c in range(3)]) for t in option_tiles]
+        planar = [np.ascontiguousarray(tile.transpose(2, 0, 1)) for tile in option_tiles]  # channels first
+        failures += [f"options {letters[i]} and {letters[j]} look the same"
+                     for i, j in lookalike_pairs(planar, self.min_option_difference)]
+        features = [plane_features([p[c, FRAME:-FRAME, FRAME:-FRAME] for c in range(3)]) for p in planar]
         for name, floor in self.nuisance_floor.items():
             if singled_out([f[name] for f in features], answer, self.nuisance_factor, floor):
                 failures.append(f"nuisance feature {name!r} singles out the answer")
@@ -333,12 +335,56 @@ def _tiles(image: Image.Image, boxes: Sequence[Sequence[int]]) -> list[np.ndarra
     return [np.asarray(image.crop(tuple(int(v) for v in box))) for box in boxes]
 
 
-def _channel_sum(pixels: np.ndarray) -> np.ndarray:
-    """Red + green + blue of an RGB array, as int16 (three times the grey level of the channel mean)."""
-    total = pixels[..., 0].astype(np.int16)
-    total += pixels[..., 1]
-    total += pixels[..., 2]
+def panel_tiles(image: Image.Image, scene: Any) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """The query and the option panels of ``scene`` cut from ``image`` as ``MindsEyeTask.verify`` cuts them, for
+    a task that reads them in its own checks too: only when ``image`` is RGB and every box four whole numbers
+    (so a box reads the same however it is rounded); None otherwise, or when the scene cannot be read (the
+    checks then cut, and report, on their own)."""
+    try:
+        if getattr(image, "mode", None) != "RGB":
+            return None
+        boxes = [scene["query_boxes"], scene["option_boxes"]]
+        if not all(isinstance(group, list) and all(
+                isinstance(box, list) and len(box) == 4 and all(type(v) is int for v in box) for box in group)
+                for group in boxes):
+            return None
+        return _tiles(image, boxes[0]), _tiles(image, boxes[1])
+    except Exception:
+        return None
+
+
+def _planes_sum(planes: np.ndarray) -> np.ndarray:
+    """Red + green + blue of a panel given channels first (3 x rows x columns), as int16 (three times the grey
+    level of the channel mean)."""
+    total = planes[0].astype(np.int16)
+    total += planes[1]
+    total += planes[2]
     return total
+
+
+def lookalike_pairs(planar: Sequence[np.ndarray], min_difference: float) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, of panels of one size (each channels first: 3 x rows x columns, uint8) whose grey
+    levels (channel means) differ by less than ``min_difference`` on average: the absolute differences of the
+    channel sums (thirds of a level, whole numbers) summed, first over the middle third of the rows only.  No
+    term being negative, a pair whose middle rows already differ by enough differs by enough in all, and only
+    the other pairs are summed over every row."""
+    bands = [slice(p.shape[1] // 3, p.shape[1] // 3 + -(-p.shape[1] // 3)) for p in planar]
+    middle = [_planes_sum(p[:, band]) for p, band in zip(planar, bands, strict=True)]
+    whole: dict[int, np.ndarray] = {}
+    pairs = []
+    for i in range(len(planar)):
+        for j in range(i + 1, len(planar)):
+            if planar[i].shape != planar[j].shape:
+                continue
+            limit = 3 * min_difference * (planar[i].shape[1] * planar[i].shape[2])
+            if float(np.abs(middle[i] - middle[j]).sum()) >= limit:
+                continue
+            for k in (i, j):
+                if k not in whole:
+                    whole[k] = _planes_sum(planar[k])
+            if float(np.abs(whole[i] - whole[j]).sum()) < limit:
+                pairs.append((i, j))
+    return pairs
 
 
 class _HalfPanel:

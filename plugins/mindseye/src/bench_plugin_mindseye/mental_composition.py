@@ -60,7 +60,7 @@ from PIL import Image
 from bench_core import Item
 from bench_plugin_mindseye import nuisance, raster3d
 from bench_plugin_mindseye.balancing import balanced_scales
-from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows
+from bench_plugin_mindseye.base import MindsEyeTask, TierValues, follows, panel_tiles
 from bench_plugin_mindseye.layout import SUPERSAMPLE, Tile
 from bench_plugin_mindseye.options import Option, SizePlan, Stimulus
 from bench_plugin_mindseye.prompts import PromptTexts
@@ -447,10 +447,18 @@ def net_is_clean(polygons: Sequence[np.ndarray], hinges: Sequence[tuple[int, int
     second = np.array([p[1] for p in pairs])
     if shapely.intersects(shrunk[first], shrunk[second]).any():
         return False
-    loose = [(i, j) for i, j in pairs if frozenset((i, j)) not in hinged]
+    # faces not hinged together whose boxes come within the width of the buffer below (twice it: room to spare) of
+    # each other: the boundaries of the others cannot meet, their shared length is 0
+    bounds = shapely.bounds(shapes)
+    reach = 2e-6 * scale
+    loose = [(i, j) for i, j in pairs if frozenset((i, j)) not in hinged
+             and max(bounds[j, 0] - bounds[i, 2], bounds[i, 0] - bounds[j, 2], bounds[j, 1] - bounds[i, 3],
+                     bounds[i, 1] - bounds[j, 3]) <= reach]
     if loose:
         a = shapely.boundary(shapes[[i for i, _ in loose]])
-        b = shapely.buffer(shapely.boundary(shapes[[j for _, j in loose]]), 1e-6 * scale)
+        others = sorted({j for _, j in loose})  # each face's boundary buffered once
+        buffered = dict(zip(others, shapely.buffer(shapely.boundary(shapes[others]), 1e-6 * scale), strict=True))
+        b = np.array([buffered[j] for _, j in loose], dtype=object)
         if (shapely.length(shapely.intersection(a, b)) > 1e-3 * scale).any():
             return False
     return True
@@ -860,19 +868,25 @@ class MentalComposition(MindsEyeTask):
             scale = raster3d.quantised_scale(raster3d.shared_scale(meshes, side), down=True)
             if ESTIMATED_FIRST_ROUND and not meshes_drawn:  # the first guess, from the projected faces, not drawn
                 meshes_drawn.append(True)
+                drawn.clear()  # nothing drawn at these scales
                 return [{**estimated_features(mesh, s.topology(), side, scale), "reach": _reach(mesh) * scale / side}
                         for s, mesh in zip(solids, meshes, strict=True)]
             for solid, mesh in zip(solids, meshes, strict=True):
                 solid.relative_scale = scale / side
                 solid.cache = {side: raster3d.render(mesh, side, scale).indexed}
-            return [{**raster3d.panel_features(s.cache[side]), "reach": _reach(mesh) * scale / side}
-                    for s, mesh in zip(solids, meshes, strict=True)]
+            drawn[:] = [raster3d.panel_features(s.cache[side]) for s in solids]
+            return [{**features, "reach": _reach(mesh) * scale / side}
+                    for features, mesh in zip(drawn, meshes, strict=True)]
 
+        drawn: list[dict[str, float]] = []  # the features of the panels last drawn
         if balanced_scales(rng, measure, len(solids), AREA_FEATURES, None, 0.9 * self.nuisance_factor,
                            {k: v / 2 for k, v in self.nuisance_floor.items()}, SIZE_STEP, SIZE_RANGE) is None:
             return False
+        # the scales returned were confirmed on panels drawn at them (never on the first, estimated round): the
+        # panels kept, whose features the audit reads as measured
         tiles = [s.cache[side] for s in solids]
-        return raster3d.panels_clean(tiles, self.nuisance_factor, self.nuisance_floor, self.min_option_difference)
+        return raster3d.panels_clean(tiles, self.nuisance_factor, self.nuisance_floor, self.min_option_difference,
+                                     features=drawn)
 
     # -- drawing -------------------------------------------------------------------------------------
     def draw_query(self, content: PolyNet | ConeNet, side: int) -> Image.Image:
@@ -924,10 +938,11 @@ class MentalComposition(MindsEyeTask):
         worked out together first, for both)."""
         metadata = item.metadata
         scene = metadata.get("scene") if isinstance(metadata, Mapping) else None
+        tiles = panel_tiles(images[0], scene) if images else None  # cut once for both
         with verifier.keyed(scene):  # each panel's memo key written once for all the checks
             verifier.prepare(scene)
-            return super().verify(item, images) + verifier.pixel_failures(item.metadata["scene"], images[0],
-                                                                          prepared=True)
+            return super().verify(item, images, tiles=tiles) + verifier.pixel_failures(
+                item.metadata["scene"], images[0], prepared=True, tiles=tiles)
 
 
 TASK = MentalComposition()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -714,11 +714,14 @@ def panel_features(tile: Image.Image) -> dict[str, float]:
     return {"ink": int(counts[inked].sum()) / pixels, "extent": float(area), "saturation": float(saturation)}
 
 
-def panels_clean(tiles: Sequence[Image.Image], factor: float, floors: dict[str, float], min_difference: float) -> bool:
+def panels_clean(tiles: Sequence[Image.Image], factor: float, floors: dict[str, float], min_difference: float,
+                 features: Sequence[Mapping[str, float]] | None = None) -> bool:
     """``nuisance.nuisance_clean`` of exchangeable option panels (no answer singled out: any panel), with the
-    features read through the panels' palettes (``panel_features``) and the look-alike test on whole grey
-    levels (``nuisance.lookalike_pair``'s mean absolute difference, summed exactly)."""
-    features = [panel_features(t) for t in tiles]
+    features read through the panels' palettes (``panel_features``; ``features``, those of ``tiles`` if the
+    caller has measured them already) and the look-alike test on whole grey levels
+    (``nuisance.lookalike_pair``'s mean absolute difference, summed exactly)."""
+    if features is None or len(features) != len(tiles):
+        features = [panel_features(t) for t in tiles]
     for name, floor in floors.items():
         values = [f[name] for f in features]
         if any(nuisance.singled_out(values, k, factor, floor) for k in range(len(tiles))):
@@ -850,7 +853,7 @@ def _indexed(panel: Image.Image) -> tuple[np.ndarray, np.ndarray] | None:
     if panel.mode == "P":
         palette = np.frombuffer(bytes(panel.getpalette()), dtype=np.uint8).reshape(-1, 3)
         return np.asarray(panel), palette
-    found = palette_indices(panel.convert("RGB"))
+    found = palette_indices(panel if panel.mode == "RGB" else panel.convert("RGB"))  # read only: no copy
     if found is None:
         return None
     colours, indices = found

@@ -447,15 +447,17 @@ def sketch(description: Mapping[str, Any], side: int) -> np.ndarray:
     return drawing(description, side).rgb
 
 
-def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False) -> list[str]:
+def pixel_failures(scene: Mapping[str, Any], image: Any, prepared: bool = False,
+                   tiles: tuple[Sequence[np.ndarray], Sequence[np.ndarray]] | None = None) -> list[str]:
     """Every panel cut from ``image`` at its box must show its description: the silhouette, inside each
     clearly visible face of the net or the solid its recorded colour (shaded as recorded on solids), and no small
     mark (``scene_mark_failures``).  A sector net's outline is drawn inside its rim, where the sketch does not
     place it to a pixel, so on it only the paper around the net is checked for marks.  ``prepared``: ``prepare``
-    has just been run on this scene."""
+    has just been run on this scene; ``tiles``, the query and option panels already cut from ``image`` (an RGB
+    image) at their boxes, if the caller has them (``scene_panels``)."""
     if not prepared:
         prepare(scene)
-    panels = scene_panels(scene, image, "the net")
+    panels = scene_panels(scene, image, "the net", tiles)
     # each panel's memo key written once for the checks below (``drawing``, ``marker``), by the description's
     # identity: the scene holds every description for the length of this call
     keys = {id(panel.description): _key(panel.description) for panel in panels}
