@@ -66,6 +66,19 @@ def test_few_colours_become_a_palette_png_that_decodes_to_the_same_pixels():
     assert np.array_equal(pixels(as_decoded(image)), pixels(decoded))
 
 
+def test_a_decoded_palette_png_keeps_its_indices_beside_its_rgb():
+    """A palette PNG decodes to RGB with its image as stored (mode P, the same pixels) in ``info[PALETTE_IMAGE]``;
+    so does ``as_decoded`` of a palette image; an RGB PNG of many colours carries none."""
+    decoded = decode_png(encode_png(drawing()))
+    stored = decoded.info[images.PALETTE_IMAGE]
+    assert stored.mode == "P" and np.array_equal(pixels(stored.convert("RGB")), pixels(decoded))
+    indexed = palette_image(drawing())
+    kept = as_decoded(indexed).info[images.PALETTE_IMAGE]
+    assert kept is indexed and np.array_equal(pixels(as_decoded(indexed)), pixels(drawing()))
+    many = decode_png(encode_png(Image.fromarray(np.random.default_rng(1).integers(0, 256, (40, 40, 3), np.uint8))))
+    assert images.PALETTE_IMAGE not in many.info
+
+
 def test_the_palette_is_the_image_colours_in_ascending_order_and_nothing_else():
     image = drawing()
     palette = chunks(encode_png(image))[b"PLTE"]

@@ -22,7 +22,7 @@ from bench_core.errors import (
 from bench_core.hookspecs import hookimpl, hookspec
 from bench_core.types import ANSWER_TYPES, Item, Parameter, Problem, PromptStyle, Score, Task, option_letters
 
-__version__ = "0.2.12"
+__version__ = "0.2.13"
 
 #: The version of the contract between the core and its plugins (hooks, types, the public API).  A plugin
 #: states the one it was written for as ``BENCH_ABI`` beside its entry point; the host refuses a plugin
@@ -61,6 +61,7 @@ _LAZY = {
     "normalise_string": ("bench_core.parsing", "normalise_string"),
     "sequence_metrics": ("bench_core.scoring", "sequence_metrics"),
     "decode_png": ("bench_core.images", "decode_png"),
+    "PALETTE_IMAGE": ("bench_core.images", "PALETTE_IMAGE"),
     "encode_png": ("bench_core.images", "encode_png"),
     "palette_indices": ("bench_core.images", "palette_indices"),
     "create_host": ("bench_core.host", "create_host"),

@@ -128,14 +128,24 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+#: Key of ``Image.info`` under which a decoded palette picture keeps its image as stored (mode "P").
+PALETTE_IMAGE = "palette_image"
+
+
 def decode_png(data: bytes) -> Image:
-    """The image stored in PNG ``data``, fully loaded, in RGB (or RGBA if it has alpha)."""
+    """The image stored in PNG ``data``, fully loaded, in RGB (or RGBA if it has alpha).  A palette PNG's image as
+    stored (mode "P": the same pixels as palette indices) rides along as ``image.info[PALETTE_IMAGE]``, for a
+    verifier that reads a large picture faster by its indices than by its RGB values (code that changes the RGB
+    image in place must drop that key; a new image made from its pixels carries none)."""
     from PIL import Image as PILImage
 
     image = PILImage.open(io.BytesIO(data))
     image.load()
     if image.mode not in ("RGB", "RGBA"):
+        source = image
         image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+        if source.mode == "P":
+            image.info[PALETTE_IMAGE] = source
     return image
 
 
@@ -145,5 +155,8 @@ def as_decoded(image: Image) -> Image:
     if image.mode not in ("RGB", "RGBA", "L", "LA", "P"):
         image = image.convert("RGB")
     if image.mode not in ("RGB", "RGBA"):
+        source = image
         image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+        if source.mode == "P":
+            image.info[PALETTE_IMAGE] = source
     return image

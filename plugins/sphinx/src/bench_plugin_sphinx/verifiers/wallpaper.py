@@ -31,6 +31,7 @@ import math
 import numpy as np
 from PIL import Image, ImageChops
 
+from bench_core import PALETTE_IMAGE
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.verifiers.odd_group import FRAME_DARK, has_black_frame, odd_one_failures
 from bench_plugin_sphinx.verifiers.periodic import INK, darkness
@@ -901,8 +902,10 @@ def verify(item, images) -> list[str]:
     scene, failures = item.metadata["scene"], []
     if words.DEFINITION not in item.question or not any(stem in item.question for stem in words.STEMS):
         failures.append("the question does not state the wallpaper definition and one of the task's stems")
-    # RGB as decoded, or a palette picture read through its palette (``darkest_in``, ``framed``): the same pixels
-    image = images[0] if images[0].mode in ("RGB", "P") else images[0].convert("RGB")
+    # RGB as decoded, or a palette picture read through its palette (``darkest_in``, ``framed``): the same pixels.
+    # A decoded palette PNG keeps its picture as stored beside its RGB (``bench_core.PALETTE_IMAGE``): read that
+    image = images[0].info.get(PALETTE_IMAGE, images[0])
+    image = image if image.mode in ("RGB", "P") else image.convert("RGB")
     found = []
     for k, patch in enumerate(scene["patches"]):
         if not framed(image, scene["option_boxes"][k]):
