@@ -936,6 +936,17 @@ def ink_radius(rgb: np.ndarray, centre: tuple[float, float] | None = None) -> fl
 SAMPLE_POINTS = 600
 
 
+def _median(values: np.ndarray) -> float:
+    """``float(np.median(values))`` of a non-empty 1-D float array without NaNs: the middle value, or the mean of
+    the middle two, found by one partition (the very values, and their mean taken as ``np.median`` takes it)."""
+    n = len(values)
+    half = n // 2
+    if n % 2:
+        return float(np.partition(values, half)[half])
+    middle = np.partition(values, (half - 1, half))[half - 1: half + 1]
+    return float(middle.mean())
+
+
 def _sampled(rgb: np.ndarray, points: int | None) -> dict[str, Any] | None:
     """What ``motif_changes`` compares: the ink centroid, a sample of inked pixels, darkness in units of the
     motif's own colour and the colours, padded by two pixels of white."""
@@ -951,7 +962,7 @@ def _sampled(rgb: np.ndarray, points: int | None) -> dict[str, Any] | None:
     colour = np.full((h + 2 * pad, w + 2 * pad, 3), 255, np.int16)  # np.pad's, faster
     colour[pad: pad + h, pad: pad + w] = rgb
     dark = 1.0 - channels.darkest(colour) / 255.0
-    dark /= max(float(np.median(dark[ys + pad, xs + pad])), 0.25)  # the motif's own colour at 1, however light
+    dark /= max(_median(dark[ys + pad, xs + pad]), 0.25)  # the motif's own colour at 1, however light
     d0, c0 = dark[ys + pad, xs + pad], colour[ys + pad, xs + pad]
     solid = c0[d0 > 0.8]  # the motif's solid colours (its anti-aliased edges left out)
     several = bool(len(solid)) and int(np.abs(solid - solid[0]).max()) > 100  # e.g. black and blue
