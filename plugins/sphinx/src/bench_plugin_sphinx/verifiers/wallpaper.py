@@ -740,8 +740,15 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
     # its square; a mirror under a half-turn and the other mirror): such a map is measured again at the product's
     # shift, x -> a1 (a2 x + t2) + t1, still on the pixels
     for k, (name, m, _tau) in enumerate(found):
-        for (first, m1, _), (second, m2, _) in itertools.product(list(found), repeat=2):
-            if scores[name] <= HOLD or max(scores[first], scores[second]) > HOLD or not np.array_equal(m1 @ m2, m):
+        if scores[name] <= HOLD:
+            continue
+        # the pairs of maps that hold, in the order of every pair (only ``name``'s own score changes below, and a map
+        # that does not hold is never one of a pair)
+        holding = [(first, m1) for first, m1, _ in found if scores[first] <= HOLD]
+        for (first, m1), (second, m2) in itertools.product(holding, repeat=2):
+            if scores[name] <= HOLD:
+                break
+            if not np.array_equal(m1 @ m2, m):
                 continue
             (a1, t1), t2 = maps_px[first], maps_px[second][1]
             a, _ = maps_px[name]
