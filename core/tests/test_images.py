@@ -79,6 +79,23 @@ def test_a_decoded_palette_png_keeps_its_indices_beside_its_rgb():
     assert images.PALETTE_IMAGE not in many.info
 
 
+def test_a_task_may_ask_for_another_zlib_level():
+    """``image.info[PNG_LEVEL]`` sets the zlib level: other bytes, the same pixels, the same bytes again; a level
+    outside 1-9 (or not an integer) is refused by name."""
+    image = drawing()
+    image.info[images.PNG_LEVEL] = 1
+    fast = encode_png(image)
+    assert fast != encode_png(drawing()) and fast == encode_png(image)
+    assert np.array_equal(pixels(decode_png(fast)), pixels(drawing()))
+    indexed = palette_image(drawing())
+    indexed.info[images.PNG_LEVEL] = 1
+    assert encode_png(indexed) == fast
+    for bad in (0, 10, 3.0, "3", True):
+        image.info[images.PNG_LEVEL] = bad
+        with pytest.raises(ValueError, match="png_level"):
+            encode_png(image)
+
+
 def test_the_palette_is_the_image_colours_in_ascending_order_and_nothing_else():
     image = drawing()
     palette = chunks(encode_png(image))[b"PLTE"]

@@ -62,6 +62,7 @@ _LAZY = {
     "sequence_metrics": ("bench_core.scoring", "sequence_metrics"),
     "decode_png": ("bench_core.images", "decode_png"),
     "PALETTE_IMAGE": ("bench_core.images", "PALETTE_IMAGE"),
+    "PNG_LEVEL": ("bench_core.images", "PNG_LEVEL"),
     "encode_png": ("bench_core.images", "encode_png"),
     "palette_indices": ("bench_core.images", "palette_indices"),
     "create_host": ("bench_core.host", "create_host"),

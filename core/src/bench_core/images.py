@@ -43,6 +43,11 @@ if TYPE_CHECKING:
 PALETTE_COMPRESS_LEVEL = 6
 #: zlib level of every other PNG (RGB with more than 256 colours, RGBA, L, LA).
 PNG_COMPRESS_LEVEL = 4
+#: Key of ``Image.info`` by which a task asks for another zlib level (1-9) for its picture's PNG than the ones above:
+#: for large pictures that are mostly white, where a task's measurement shows the encode time worth more than the
+#: bytes (SPHINX wallpaper-groups: level 3 encodes its 1120 x 1210 palette pictures in ~3.8 ms instead of ~7.0 ms, at
+#: ~50 instead of ~35 KiB).  The level is part of the item's output: changing it is a task version bump.
+PNG_LEVEL = "png_level"
 #: Most colours an RGB image may have to be written as a palette PNG (the PNG limit).
 PALETTE_MAX_COLOURS = 256
 #: Multipliers tried, in this order, for a collision-free hash of an image's colours (any one that works
@@ -54,8 +59,12 @@ _HASH_BITS = 16
 
 def encode_png(image: Image) -> bytes:
     """Encode ``image`` as PNG with fixed settings and no metadata chunks (no time, no text): a palette PNG
-    when it is RGB with at most 256 colours (``palette_image``), else as it is (other modes as RGB)."""
+    when it is RGB with at most 256 colours (``palette_image``), else as it is (other modes as RGB); at the zlib
+    level ``image.info[PNG_LEVEL]`` when a task set one."""
     buffer = io.BytesIO()
+    asked = image.info.get(PNG_LEVEL)
+    if asked is not None and (not isinstance(asked, int) or isinstance(asked, bool) or not 1 <= asked <= 9):
+        raise ValueError(f"image.info[{PNG_LEVEL!r}] is {asked!r}; allowed: a zlib level, an integer from 1 to 9")
     if image.mode not in ("RGB", "RGBA", "L", "LA", "P"):
         image = image.convert("RGB")
     level = PNG_COMPRESS_LEVEL
@@ -65,7 +74,7 @@ def encode_png(image: Image) -> bytes:
             image, level = palette, PALETTE_COMPRESS_LEVEL
     elif image.mode == "P":
         level = PALETTE_COMPRESS_LEVEL
-    image.save(buffer, format="PNG", compress_level=level, optimize=False)
+    image.save(buffer, format="PNG", compress_level=level if asked is None else asked, optimize=False)
     return buffer.getvalue()
 
 

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bench_core import GenerationError, ParameterError, Problem
+from bench_core import PNG_LEVEL, GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import wallpaper_words as words
 from bench_plugin_sphinx.descriptions.wallpaper_groups import COPIES, WALLPAPER_FAMILIES
 from bench_plugin_sphinx.kit import channels, compare, complexity, groups, indexed, layout, motifs, probe
@@ -82,6 +82,10 @@ SUPERSAMPLE = 3
 #: black and white kept): the motifs and labels look the same, and the picture keeps under 256 colours, so it is
 #: written as a palette PNG (encoded and decoded several times faster than 800-odd anti-aliased colours).
 COLOUR_STEP = 17
+#: The zlib level of the item's PNG (``bench_core.PNG_LEVEL``; the core's palette default is 6), chosen by
+#: measurement on 20 items: levels 1-3 encode these 1120 x 1210 pictures, mostly white, in ~3.7-3.9 ms and 4-6 in
+#: ~5.5-7.0 ms; level 3 writes ~50 KiB, level 6 ~35 KiB.  The encode is a ninth of an item's time at level 6.
+ZLIB_LEVEL = 3
 ATTEMPTS = 60
 #: Layouts of the four patches (each patch's colour, lattice, scale and seed) tried in turn while a patch of one
 #: finds no motif in its draws (ATTEMPTS in the first layout, RETRY_ATTEMPTS in each later one).  Some layouts and
@@ -601,6 +605,7 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         if picture is None:
             pictures = [render_patch(patch, own) for patch, own in zip(patches, sprites, strict=True)]
             picture = Image.fromarray(compose(scene, pictures))
+        picture.info[PNG_LEVEL] = ZLIB_LEVEL
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
@@ -717,7 +722,9 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
     def render(self, problem):
         if problem.structure is not None:  # the picture generate composed (a palette image, when it could)
             return [problem.structure]
-        return [Image.fromarray(compose(problem.metadata["scene"]))]
+        picture = Image.fromarray(compose(problem.metadata["scene"]))
+        picture.info[PNG_LEVEL] = ZLIB_LEVEL
+        return [picture]
 
     def verify(self, item, images):
         return verifier.verify(item, images)
