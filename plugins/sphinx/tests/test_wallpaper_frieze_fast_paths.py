@@ -214,7 +214,9 @@ def _patch_sprites_reference(patch):
     parts = [np.array(p, float) for p in patch["parts"]]
     big = None
     if not all(groups.d4_name(part) for part in parts):
-        big = wg.draw_motif(patch, wg.SUPERSAMPLE)
+        linear = groups.rotation(patch["turn"])[:2, :2] @ groups.D4_LINEAR[patch["orientation"]]
+        big = wg.motifs.render_mapped(patch["motif"], patch["sprite"], patch["fill"], linear, supersampled=True)
+        big = wg.draw_motif(patch, wg.SUPERSAMPLE) if big is None else big
         base = groups.reduce(big, wg.SUPERSAMPLE)
     else:
         base = wg.draw_motif(patch, 1)

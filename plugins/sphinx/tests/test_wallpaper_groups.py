@@ -195,9 +195,11 @@ def test_a_mirror_the_fold_misplaces_is_found_from_the_half_turn_and_the_other_m
 
 
 def _drawn_as_before(monkeypatch):
-    """Motifs drawn as versions 0.1.0-0.1.2 drew them: upright, then put in their orientation and turned as pixels
-    (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph)."""
-    monkeypatch.setattr(wg.motifs, "render_mapped", lambda *args: None)
+    """Motifs drawn and measured as versions 0.1.0-0.1.2 did: upright, then put in their orientation and turned as
+    pixels (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph), and a
+    hexagonal patch's elements measured on CHECK_POINTS inked pixels."""
+    monkeypatch.setattr(wg.motifs, "render_mapped", lambda *args, **kwargs: None)
+    monkeypatch.setattr(wg, "ELEMENT_POINTS", wg.CHECK_POINTS)
 
 
 def _built_as(version, seed, index):

@@ -111,8 +111,8 @@ STEPS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
 #: shift is followed from neighbour to neighbour).
 CHECK_POINTS, NEAR_POINTS, CLIMB_POINTS = 2000, 150, 300
 #: Inked pixels a hexagonal patch's own elements are measured on (``held_readings``): the sampling's spread at HOLDS
-#: is about 0.005, far inside the verifier's band (it holds an element at 0.05 or less).
-ELEMENT_POINTS = 1000
+#: is about 0.006, far inside the verifier's band (it holds an element at 0.05 or less).
+ELEMENT_POINTS = 600
 
 
 @functools.lru_cache(maxsize=32)
@@ -171,7 +171,12 @@ def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list
     parts = [np.array(p, float) for p in patch["parts"]]
     big = None
     if not all(groups.d4_name(part) for part in parts):
-        big = draw_motif(patch, SUPERSAMPLE)
+        # the motif's shapes drawn at SUPERSAMPLE x (the scale ``kit.motifs`` draws at before reducing); a glyph,
+        # which is text, drawn at SUPERSAMPLE x its size and turned as a picture
+        linear = groups.rotation(patch["turn"])[:2, :2] @ groups.D4_LINEAR[patch["orientation"]]
+        big = motifs.render_mapped(patch["motif"], patch["sprite"], patch["fill"], linear, supersampled=True)
+        if big is None:
+            big = draw_motif(patch, SUPERSAMPLE)
         base = groups.reduce(big, SUPERSAMPLE)
     elif base is None:
         base = draw_motif(patch, 1)

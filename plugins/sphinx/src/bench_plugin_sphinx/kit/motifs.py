@@ -792,9 +792,11 @@ def render(spec: dict[str, Any], size: int, fill: float = 0.86) -> np.ndarray:
     return _render(kept_primitives(spec), size, fill)
 
 
-def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarray) -> np.ndarray | None:
+def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarray, supersampled: bool = False
+                  ) -> np.ndarray | None:
     """``render`` of the motif with every shape first mapped by ``linear`` (2 x 2, in the tile's axes: x right, y
     down) about the tile's centre: the motif turned or mirrored as drawn shapes, with no resampling of pixels.
+    ``supersampled``: the drawing at SUPERSAMPLE x the size, before it is reduced (RGB, (size * SUPERSAMPLE,) * 2).
     None for a motif drawn as text (a glyph): its caller maps the picture instead."""
     kept = kept_primitives(spec)
     if any(prim[0] == "text" for prim in kept):
@@ -813,7 +815,7 @@ def render_mapped(spec: dict[str, Any], size: int, fill: float, linear: np.ndarr
         else:
             points = np.asarray(prim[1], float)[:, :2] @ m.T
             mapped.append(("line", list(map(tuple, points.tolist())), prim[2], prim[3]))
-    return _render(mapped, size, fill)
+    return _render(mapped, size, fill, supersampled)
 
 
 #: Ink pixels counted per px of a shape's outline beyond its area (``ink_estimate``: anti-aliased edge pixels
@@ -843,8 +845,8 @@ def ink_estimate(spec: dict[str, Any], size: int, fill: float) -> float | None:
     return area * half * half + EDGE_INK * outline * half
 
 
-def _render(kept: list[Primitive], size: int, fill: float) -> np.ndarray:
-    """``render``'s drawing of the primitives ``kept``."""
+def _render(kept: list[Primitive], size: int, fill: float, supersampled: bool = False) -> np.ndarray:
+    """``render``'s drawing of the primitives ``kept`` (``supersampled``: the canvas before it is reduced)."""
     big = size * SUPERSAMPLE
     canvas = Image.new("RGB", (big, big), _WHITE)
     draw = ImageDraw.Draw(canvas)
@@ -885,4 +887,6 @@ def _render(kept: list[Primitive], size: int, fill: float) -> np.ndarray:
             layer = layer.rotate(90 * turns)
             canvas = Image.fromarray(np.minimum(np.asarray(canvas), np.asarray(layer)))
             draw = ImageDraw.Draw(canvas)
+    if supersampled:
+        return np.asarray(canvas)
     return _reduced(canvas, size, reach)
