@@ -150,12 +150,7 @@ def decode_png(data: bytes) -> Image:
 
     image = PILImage.open(io.BytesIO(data))
     image.load()
-    if image.mode not in ("RGB", "RGBA"):
-        source = image
-        image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
-        if source.mode == "P":
-            image.info[PALETTE_IMAGE] = source
-    return image
+    return _rgb_with_palette(image)
 
 
 def as_decoded(image: Image) -> Image:
@@ -163,9 +158,15 @@ def as_decoded(image: Image) -> Image:
     mode conversions (PNG is lossless and a palette PNG keeps every colour, so the pixels are the same)."""
     if image.mode not in ("RGB", "RGBA", "L", "LA", "P"):
         image = image.convert("RGB")
-    if image.mode not in ("RGB", "RGBA"):
-        source = image
-        image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
-        if source.mode == "P":
-            image.info[PALETTE_IMAGE] = source
-    return image
+    return _rgb_with_palette(image)
+
+
+def _rgb_with_palette(image: Image) -> Image:
+    """``image`` (RGB, RGBA, L, LA or P) in RGB, or RGBA if it has alpha; a palette image kept beside it as
+    ``info[PALETTE_IMAGE]``."""
+    if image.mode in ("RGB", "RGBA"):
+        return image
+    rgb = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+    if image.mode == "P":
+        rgb.info[PALETTE_IMAGE] = image
+    return rgb

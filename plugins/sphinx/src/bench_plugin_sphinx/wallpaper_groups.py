@@ -173,7 +173,7 @@ def patch_sprites(patch: dict[str, Any], base: np.ndarray | None = None) -> list
     if not all(groups.d4_name(part) for part in parts):
         # the motif's shapes drawn at SUPERSAMPLE x (the scale ``kit.motifs`` draws at before reducing); a glyph,
         # which is text, drawn at SUPERSAMPLE x its size and turned as a picture
-        linear = groups.rotation(patch["turn"])[:2, :2] @ groups.D4_LINEAR[patch["orientation"]]
+        linear = placement(patch["orientation"], patch["turn"])
         big = motifs.render_mapped(patch["motif"], patch["sprite"], patch["fill"], linear, supersampled=True)
         if big is None:
             big = draw_motif(patch, SUPERSAMPLE)
@@ -218,11 +218,16 @@ def oriented_drawing(spec: dict[str, Any], side: int, fill: float, orientation: 
     degrees counterclockwise: its shapes mapped so before they are drawn (``motifs.render_mapped``: as sharp as
     an upright drawing, and no resampling); a glyph (text) is drawn upright, its pixels then mapped and turned
     (bicubic, ``turned``)."""
-    linear = groups.rotation(turn)[:2, :2] @ groups.D4_LINEAR[orientation]
-    drawn = motifs.render_mapped(spec, side, fill, linear)
+    drawn = motifs.render_mapped(spec, side, fill, placement(orientation, turn))
     if drawn is None:
         drawn = turned(probe.apply(orientation, motifs.render(spec, side, fill=fill)), turn)
     return drawn
+
+
+def placement(orientation: str, turn: float) -> np.ndarray:
+    """The linear map (2 x 2, pixel axes) putting a motif in its D4 ``orientation``, then turning it ``turn`` degrees
+    counterclockwise."""
+    return groups.rotation(turn)[:2, :2] @ groups.D4_LINEAR[orientation]
 
 
 def pattern_canvas(patch: dict[str, Any], sprites: list | None = None) -> np.ndarray:
@@ -475,19 +480,18 @@ def _palette_stamps(chrome_keys: np.ndarray, sprites: list[list[np.ndarray]]
             present[code.ravel()] = True
             row.append(code)
         coded.append(row)
-    keys = [np.flatnonzero(present)]
-    keys[0] = ((keys[0] // (levels * levels) * COLOUR_STEP) << 16 | (keys[0] // levels % levels * COLOUR_STEP) << 8
-               | keys[0] % levels * COLOUR_STEP).astype(np.int32)
+    codes = np.flatnonzero(present)
+    keys = ((codes // (levels * levels) * COLOUR_STEP) << 16 | (codes // levels % levels * COLOUR_STEP) << 8
+            | codes % levels * COLOUR_STEP).astype(np.int32)
     unsnapped = [np.unique(indexed.colour_keys(sprite), return_inverse=True)
                  for own, row in zip(sprites, coded, strict=True) for sprite, code in zip(own, row, strict=True)
                  if code is None]
-    palette = np.unique(np.concatenate([chrome_keys, *keys, *(found for found, _ in unsnapped)]))
+    palette = np.unique(np.concatenate([chrome_keys, keys, *(found for found, _ in unsnapped)]))
     if len(palette) > 256:
         return None
     # each code's index in the palette (codes absent from every sprite are never read)
     table = np.zeros(levels ** 3, np.uint8)
-    mine = np.flatnonzero(present)
-    table[mine] = np.searchsorted(palette, keys[0]).astype(np.uint8)
+    table[codes] = np.searchsorted(palette, keys).astype(np.uint8)
     unsnapped_iter = iter(unsnapped)
     stamps = []
     for own, row in zip(sprites, coded, strict=True):
@@ -713,8 +717,9 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         orientation, turn = probe.D4[int(rng.integers(8))], round(float(rng.uniform(0, 90)), 2)
         cap = INK_CAP[family] * radius * radius
         estimate = motifs.ink_estimate(spec, side, fill)
-        if estimate is not None and estimate * INK_SHARE.get(family, 1.0) > cap:  # sized from its shapes, a little
-            fill = round(fill * math.sqrt(AIM * cap / (estimate * INK_SHARE.get(family, 1.0))), 4)  # under the cap
+        expected = None if estimate is None else estimate * INK_SHARE.get(family, 1.0)
+        if expected is not None and expected > cap:  # sized from its shapes, a little under the cap
+            fill = round(fill * math.sqrt(AIM * cap / expected), 4)
         trial = oriented_drawing(spec, side, fill, orientation, turn)
         ink = int(np.count_nonzero(probe.ink_mask(trial)))
         if ink > cap:  # (still) too heavy: its ink grows as the square of its size

@@ -556,6 +556,13 @@ def _alike_in_place() -> int:
 _ALIKE_BYTES = _alike_in_place()
 
 
+def _byte_darkness(low: np.ndarray) -> np.ndarray:
+    """``PatternInk``'s darkness of darkest-channel bytes: 1 - byte / 255 as (255 - byte) / 255, float32 steps."""
+    dark = (255 - low).astype(np.float32)
+    dark /= np.float32(255)
+    return dark
+
+
 class PatternInk:
     """A drawn pattern's darkness and inked pixels, for measuring how far an isometry x -> A x + t (pixels, x
     right, y down) is from being a symmetry of the picture.  ``reach`` 0 compares pixels in place (a pattern
@@ -588,8 +595,7 @@ class PatternInk:
     def dark(self) -> np.ndarray:
         """The darkness (1 - darkest channel / 255, float32, (h, w)), made once when asked for."""
         if self._dark is None:
-            self._dark = (255 - self._low).astype(np.float32)
-            self._dark /= np.float32(255)
+            self._dark = _byte_darkness(self._low)
         return self._dark
 
     @property
@@ -661,8 +667,7 @@ class PatternInk:
             flat = self._flat_ink[chosen]
             ys, xs = np.divmod(flat, self.w)
             if self._dark is None:  # each value as ``dark``'s own: the same float32 steps on the bytes read
-                values = (255 - self._low.ravel().take(flat)).astype(np.float32)
-                values /= np.float32(255)
+                values = _byte_darkness(self._low.ravel().take(flat))
             else:
                 values = self._dark.ravel().take(flat)
             found = np.stack([xs, ys], axis=1).astype(np.float64), values
@@ -846,8 +851,7 @@ class PatternInk:
             half = math.ceil(1.5 * radius) + 2
             side = 2 * half + 1
             if self._dark is None:  # ``dark[::2, ::2]``, its values made on the bytes read alone
-                small = (255 - self._low[::2, ::2]).astype(np.float32)
-                small /= np.float32(255)
+                small = _byte_darkness(self._low[::2, ::2])
             else:
                 small = self._dark[::2, ::2]
             mx, my = (round(v / 2) for v in centre)
