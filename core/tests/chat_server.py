@@ -113,6 +113,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, status: int, body: Any, headers: Mapping[str, str] | None = None) -> None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        self._answered()  # in flight until its answer is sent: the client may ask again as soon as it arrives
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json" if not isinstance(body, str) else "text/plain")
@@ -155,9 +156,18 @@ class _Handler(BaseHTTPRequestHandler):
         with owner._lock:
             owner.in_flight += 1
             owner.max_in_flight = max(owner.max_in_flight, owner.in_flight)
+        self._counted = True
         try:
             self._play(item, owner.next_action(item))
         finally:
+            self._answered()  # a dropped connection sends no answer
+
+    def _answered(self) -> None:
+        """Take this chat request out of ``in_flight`` (once), before its answer goes out: counted after it, the
+        client's next request could arrive while this handler still counted itself."""
+        if getattr(self, "_counted", False):
+            self._counted = False
+            owner = self.server_owner
             with owner._lock:
                 owner.in_flight -= 1
 
