@@ -5,6 +5,7 @@ variants and letters balanced, planted rendering faults."""
 from __future__ import annotations
 
 import collections
+import types
 
 import numpy as np
 import pytest
@@ -179,11 +180,17 @@ def test_difficulty_aliases_select_the_papers_bins(alias, hard):
 
 
 def _reference_coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
-    """The verifier's coverage on the plain fine grid, block sums taken over the inner axes (its first form)."""
+    """The verifier's coverage on the plain fine grid, block sums taken over the inner axes (its first form), of the
+    mask averaged over boxes of ``box_width``."""
     centre, radius = verifier._frame(mask)
     h, w = mask.shape
+    width = verifier.box_width(radius)
+    grow = width // 2
+    # the True pixels in each width x width box, summed shift by shift, over the mask grown by the box's half
+    grown = np.pad(mask, 2 * grow).astype(np.float32)
+    counts = sum(grown[a : a + h + 2 * grow, b : b + w + 2 * grow] for a in range(width) for b in range(width))
     padded = np.zeros((h + 2, w + 2), np.float32)
-    padded[1:-1, 1:-1] = mask
+    padded[1:-1, 1:-1] = counts[grow : grow + h, grow : grow + w]
     q = (radius * np.linspace(-verifier.REACH, verifier.REACH, verifier.GRID * verifier.FINE)).astype(np.float32)
     t = np.radians(np.asarray(degrees, dtype=np.float64))
     cos, sin = (v.astype(np.float32)[:, None, None] for v in (np.cos(t), np.sin(t)))
@@ -192,7 +199,7 @@ def _reference_coverage(mask: np.ndarray, degrees, mirrored) -> np.ndarray:
     x = np.clip(np.rint(centre[0] + cos * mx - sin * qy), -1, w).astype(np.intp) + 1
     y = np.clip(np.rint(centre[1] + sin * mx + cos * qy), -1, h).astype(np.intp) + 1
     grid, fine = verifier.GRID, verifier.FINE
-    return padded[y, x].reshape(len(t), grid, fine, grid, fine).sum(axis=(2, 4)) / (fine * fine)
+    return padded[y, x].reshape(len(t), grid, fine, grid, fine).sum(axis=(2, 4)) / (fine * fine * width * width)
 
 
 def _motif_masks(seed: int, count: int) -> list[np.ndarray]:
@@ -423,3 +430,72 @@ def test_every_backdrop_colour_shows_outside_the_tiles():
     colours = np.unique(picture.reshape(-1, 3), axis=0)
     assert np.array_equal(np.unique(picture[outside], axis=0), colours)
     assert np.array_equal(ts._backdrop()[0], [r << 16 | g << 8 | b for r, g, b in colours.tolist()])
+
+
+def _scene_picture(scene: dict) -> tuple[dict, Image.Image]:
+    """(the whole scene record of ``scene``, recorded by version 0.1.1, its picture as composed)."""
+    full = {**scene, "image_size": list(ts.SIZE), "source_box": ts.SOURCE_BOX,
+            "option_boxes": [ts.option_box(k) for k in range(4)], "border": ts.BORDER,
+            "paper": {"side": tf.SIDE, "minor": tf.MINOR, "step": tf.STEP, "minor_rgb": list(tf.MINOR_RGB),
+                      "axis_rgb": list(tf.AXIS_RGB)}}
+    return full, Image.fromarray(ts.compose(full))
+
+
+#: Version 0.1.1's seed 3031: item 620 (its similar option B drawn where the verifier's samples, then a few pixels
+#: apart, hit or missed the bit grid's hairline frame: 0.709 against 0.72) and item 783 (a ladder's stretch, C,
+#: keeping its rails where the top version has them: the verifier read C at 0.718 and the similar B at 0.717).
+_BITGRID_620 = {
+    "motif": {"family": "bitgrid", "mode": "asym", "colour": "brown", "params": {"bits": [
+        [0, 0, 0, 1, 0], [1, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 1, 0]]}},
+    "variant": "one_dissimilar",
+    "source": {"matrix": [[-0.894205, 0.018544], [-0.341589, -1.111228]], "offset": [0.0, 0.0]},
+    "options": [
+        {"matrix": [[-1.717355, 0.408475], [-0.469014, -0.910056]], "offset": [-6.489, 8.096], "similar": False},
+        {"matrix": [[0.005049, 1.245191], [1.139119, 0.44577]], "offset": [-10.233, 6.821], "similar": True},
+        {"matrix": [[0.672295, -0.902252], [-1.070766, -1.157919]], "offset": [6.681, -10.518], "similar": True},
+        {"matrix": [[-0.304734, 0.857486], [-0.896321, -0.687667]], "offset": [-0.437, 9.13], "similar": True},
+    ],
+}
+_LADDER_783 = {
+    "motif": {"family": "ladder", "mode": "asym", "colour": "gray",
+              "params": {"rungs": [-0.6452, -0.2538, -0.114, -0.0961], "gap": 0.3415, "extra": 0.3898, "turns": 0}},
+    "variant": "one_similar",
+    "source": {"matrix": [[0.523045, 1.581981], [-0.676047, -0.132864]], "offset": [0.0, 0.0]},
+    "options": [
+        {"matrix": [[0.909813, -0.078666], [-0.066778, 1.07397]], "offset": [10.799, 0.339], "similar": False},
+        {"matrix": [[-0.452139, -1.251599], [-0.499705, -0.008521]], "offset": [-9.891, -8.345], "similar": True},
+        {"matrix": [[0.022395, -1.590648], [-0.647376, -0.223704]], "offset": [7.029, -11.724], "similar": False},
+        {"matrix": [[-0.553089, 0.499178], [-0.957161, -1.006349]], "offset": [-4.395, 7.745], "similar": False},
+    ],
+}
+
+
+def test_the_verifier_reads_hairline_strokes_off_box_averages():
+    """Version 0.1.1, seed 3031 item 620: the similar option B at a turn where hairlines fell between the verifier's
+    samples.  Averaged over boxes as wide as the samples are apart, B reads clearly similar, and so it does turned by
+    half a degree and by one."""
+    scene, picture = _scene_picture(_BITGRID_620)
+    stem = words.STEMS["one_dissimilar"][0]
+    # what the verifier reads of an item: its question, answer and scene
+    item = types.SimpleNamespace(question=f"{stem} {words.DEFINITION} Answer with one letter (a–d).", answer="A",
+                                 metadata={"scene": scene})
+    assert verifier.verify(item, [picture]) == []
+    art = Image.fromarray(ts.art_of(_BITGRID_620["motif"]))
+    source = tf.motif_mask(ts.drawn_of(art, _BITGRID_620["source"]).tile)
+    similarity = verifier.scorer(source)
+    scores = []
+    for degrees in (0.0, 0.5, 1.0):
+        option = _BITGRID_620["options"][1]
+        turned = {**option, "matrix": (tf.turn(degrees) @ np.array(option["matrix"])).tolist()}
+        scores.append(similarity(tf.motif_mask(ts.drawn_of(art, turned).tile)))
+    assert min(scores) >= verifier.SIMILAR
+
+
+def test_the_generator_refuses_a_stretch_that_keeps_its_ink_in_place():
+    """Version 0.1.1, seed 3031 item 783: the ladder's stretch C, whose rails lie where the top version's do, reads
+    above DRAWN_DISSIMILAR on the drawn tiles, so the generator now draws again; the similar B reads similar."""
+    art = Image.fromarray(ts.art_of(_LADDER_783["motif"]))
+    source = ts.drawn_of(art, _LADDER_783["source"])
+    scores = [ts.drawn_similarity(source, ts.drawn_of(art, option)) for option in _LADDER_783["options"]]
+    assert scores[1] >= ts.DRAWN_SIMILAR
+    assert scores[2] > ts.DRAWN_DISSIMILAR

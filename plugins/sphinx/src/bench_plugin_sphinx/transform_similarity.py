@@ -29,8 +29,10 @@ point at the odd option without looking at the top motif, so both are changed he
 Every two versions must be clearly not similar by the canonical checker run on the motif's ink points
 (``quick_similarity``: principal-axis frames); every option's scale comes from one range per item
 (``scale_range``: no stroke thinner than THINNEST pixels, every version fitting the tile), and the four option
-tiles must be distinct.  None of these tests depends on which version goes on top or on an option's own draw,
-so none of them singles the answer out.
+tiles must be distinct.  None of these tests depends on which version goes on top or on an option's own draw, so
+none of them singles the answer out.  Last, on the drawn tiles, the same checker must read every similar option
+clearly similar to the top tile and every other clearly not (``drawn_similarity``): a test of every option alike
+against the top tile, which refuses the whole item.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ STARTS = 12
 #: The quick checker on point clouds (``quick_similarity``): its grid, reach (radii of gyration), the ink points it
 #: uses, and the most it may find between two versions.
 QUICK_GRID, QUICK_REACH, QUICK_POINTS, QUICK_DISSIMILAR = 32, 3.0, 1500, 0.56
+#: The same checker on the drawn tiles (``drawn_similarity``: the ink each tile shows against the top tile's): a
+#: similar option must read at least DRAWN_SIMILAR, the others at most DRAWN_DISSIMILAR.  (A stretch of a long thin
+#: motif, a ladder's rails, can keep most of its ink where the top version has it, so that a reader comparing the
+#: pictures finds the options less apart than the versions' maps are.)
+DRAWN_SIMILAR, DRAWN_DISSIMILAR = 0.7, 0.5
 #: Turn sets drawn per motif, candidates of each tried (best matched first), and motifs drawn per item.
 VERSION_TRIES, RANKED, ATTEMPTS = 8, 3, 40
 #: How far below an option tile its label's centre lies (pixels), and the label's grey levels: a picture with at most
@@ -332,6 +339,27 @@ def quick_worst(points: np.ndarray, maps: np.ndarray) -> float:
     first, second = np.nonzero(~np.eye(len(maps), dtype=bool))
     plain, other = views[first, None, 0], views[second]
     return float((np.minimum(plain, other).sum(axis=2) / np.maximum(plain, other).sum(axis=2)).max())
+
+
+def ink_points(piece: Drawn) -> np.ndarray:
+    """The (x, y) of the pixels where a ``Drawn`` tile differs from the blank paper, float64, shape (n, 2)."""
+    rows, cols = nonzero(piece.ink())
+    return np.stack([cols + piece.drawn[1].start, rows + piece.drawn[0].start], axis=1).astype(np.float64)
+
+
+def drawn_similarity(source: Drawn, option: Drawn) -> float:
+    """``quick_similarity`` of the ink two drawn tiles show: the best soft intersection over union of their
+    principal-frame coverages over the four sign choices of the option's axes (1 for the same picture)."""
+    views = []
+    for piece in (source, option):
+        points = ink_points(piece)
+        weight = 1.0
+        if len(points) > QUICK_POINTS:
+            step = len(points) // QUICK_POINTS
+            points, weight = points[::step], float(step)
+        views.append(canonical_coverage(points, np.eye(2)[None], weight)[0])
+    plain, other = views[0][0], views[1]
+    return float((np.minimum(plain, other).sum(axis=1) / np.maximum(plain, other).sum(axis=1)).max())
 
 
 def stroke_width(mask: np.ndarray) -> float:
@@ -671,6 +699,10 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
             option["tile"] = drawn_of(picture, option)
         if not pairwise_distinct([option["tile"] for option in group]):
             return None
+        for option in group:  # on the pictures too, every option clearly similar to the top one or clearly not
+            score = drawn_similarity(source["tile"], option["tile"])
+            if (score < DRAWN_SIMILAR) if option["similar"] else (score > DRAWN_DISSIMILAR):
+                return None
         strength = min(distortion(maps[k] @ np.linalg.inv(maps[shown])) for k in others)
         return spec, source, answer, rest, strength
 

@@ -3,9 +3,11 @@ picture alone, by another route than the generator's checker (which aligns princ
 
 Every tile's motif layer is cut from the PNG (the pixels that differ from the blank graph paper the scene
 describes).  Each motif is normalised for the moves and scales a similarity allows: centred on its ink's
-centroid and measured in its radius of gyration.  The source is then tried at every turn in steps of
-``COARSE_DEGREES`` (refined in 1° steps around the best three), mirrored or not, against each option, and the
-best soft intersection over union of the coverages is the option's similarity.  The odd option the question's
+centroid and measured in its radius of gyration; it is averaged over boxes as wide as its samples are apart
+(``box_width``), so that a hairline stroke counts by its ink, not by whether a sample happens to fall on it.  The
+source is then tried at every turn in steps of ``COARSE_DEGREES`` (refined in 1° steps around the best three),
+mirrored or not, against each option, and the best soft intersection over union of the coverages is the option's
+similarity.  The odd option the question's
 variant asks for is the one score set apart from the other three in its direction (the highest for
 ``one_similar``, the lowest for ``one_dissimilar``) by at least ``GAP``; similar options must score at least
 ``SIMILAR`` and dissimilar ones at most ``DISSIMILAR``; the odd option must be at the answer letter.  (The score
@@ -37,19 +39,46 @@ def _frame(mask: np.ndarray) -> tuple[np.ndarray, float]:
     return centre, radius
 
 
+def box_width(radius: float) -> int:
+    """The side of the box a mask of radius of gyration ``radius`` is averaged over before it is sampled: the odd
+    width nearest below the spacing of its fine samples (2 REACH radius / (GRID FINE - 1)), at least 1.  Samples
+    that far apart would otherwise hit or miss a stroke a pixel or two wide by where it falls between them, and
+    a turn of a degree would change a score by a tenth."""
+    spacing = 2 * REACH * radius / (GRID * FINE - 1)
+    return 2 * int(spacing // 2) + 1
+
+
+def box_counts(mask: np.ndarray, width: int) -> np.ndarray:
+    """For every pixel within ``width // 2`` of ``mask`` (the mask grown by that much on every side, shape (h + 2 half,
+    w + 2 half)), how many True pixels of ``mask`` lie in the ``width`` x ``width`` box centred on it, uint16: exact
+    integers, from the grown mask's integral image."""
+    half = width // 2
+    integral = np.zeros((mask.shape[0] + 4 * half + 1, mask.shape[1] + 4 * half + 1), np.int32)
+    integral[1:, 1:] = np.pad(mask, 2 * half).cumsum(axis=0, dtype=np.int32).cumsum(axis=1, dtype=np.int32)
+    corners = integral[width:, width:] - integral[:-width, width:]
+    counts = corners - integral[width:, :-width] + integral[:-width, :-width]
+    return counts.astype(np.uint16)
+
+
 class Sampling:
     """What every view of one mask shares: its centroid (x, y), the GRID * FINE sample offsets along one axis in
-    pixels (float32, REACH radii of gyration either way), and the mask padded with PAD empty pixels on every side,
-    enough that every sample of any view lands on the padded array: a sample's distance from the centroid along
-    an axis, |cos m - sin q| (m, q offsets, cos² + sin² = 1), is at most √2 times the largest offset."""
+    pixels (float32, REACH radii of gyration either way), and the mask's ``box_counts`` over ``box_width`` pixels
+    padded with PAD empty pixels on every side, enough that every sample of any view lands on the padded array: a
+    sample's distance from the centroid along an axis, |cos m - sin q| (m, q offsets, cos² + sin² = 1), is at most
+    √2 times the largest offset."""
 
     def __init__(self, mask: np.ndarray):
         self.shape = mask.shape
         self.centre, radius = _frame(mask)
+        self.width = box_width(radius)
         self.offsets = (radius * np.linspace(-REACH, REACH, GRID * FINE)).astype(np.float32)
         self.pad = int(np.ceil(1.5 * float(np.abs(self.offsets).max()))) + 2
-        self.padded = np.zeros((mask.shape[0] + 2 * self.pad, mask.shape[1] + 2 * self.pad), np.uint8)
-        self.padded[self.pad : self.pad + mask.shape[0], self.pad : self.pad + mask.shape[1]] = mask
+        self.padded = np.zeros((mask.shape[0] + 2 * self.pad, mask.shape[1] + 2 * self.pad), np.uint16)
+        # the counts are 0 farther than width // 2 from every True pixel: only the box around them is counted
+        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        top, left = self.pad + int(rows[0]) - self.width // 2, self.pad + int(cols[0]) - self.width // 2
+        counts = box_counts(mask[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1], self.width)
+        self.padded[top : top + counts.shape[0], left : left + counts.shape[1]] = counts
 
 
 def _turns(degrees) -> tuple[np.ndarray, np.ndarray]:
@@ -92,8 +121,8 @@ def _sampled(sampling: Sampling, cos: np.ndarray, sin: np.ndarray, signs: np.nda
         y += x
         y += pad * width + pad  # (y + pad) width + x + pad: the padded array's flat index, exact in float64
         samples = flat.take(y.astype(np.intp)).reshape(-1, FINE * FINE, GRID, GRID)
-        out[views] = samples.sum(axis=1, dtype=np.uint8)
-    out /= FINE * FINE
+        out[views] = samples.sum(axis=1, dtype=np.uint16)
+    out /= FINE * FINE * sampling.width * sampling.width
     return out
 
 
