@@ -194,6 +194,42 @@ def test_a_mirror_the_fold_misplaces_is_found_from_the_half_turn_and_the_other_m
     assert [p["group"] for p in built.item.metadata["scene"]["patches"]] == ["p2", "pmg", "pmg", "pmg"]
 
 
+def test_a_mirror_a_pixel_off_on_wide_strokes_is_measured_again_on_every_sample():
+    """A pmm patch of a polyomino of wide cells, cut so that its shifts' search read its mirrors one pixel off (where
+    none of the search's REFINE sampled pixels lie on a cell's edge a pixel's shift uncovers): both mirrors and the
+    half-turn read 0.11, so the patch read pm or p1.  The shifts around a near miss are measured on every sampled
+    pixel, where they hold exactly."""
+    patch = {"group": "pmm", "lattice": "rectangular", "motif": {"family": "polyomino", "mode": "asym",
+             "colour": "gray", "params": {"cells": [[0, 0], [-1, 0], [0, 1], [-2, 0], [0, -1], [-1, -1], [-1, -2]]}},
+             "orientation": "transpose", "turn": 89.27, "sprite": 51, "fill": 0.7743,
+             "parts": [[[1.0, 0.0], [0.0, 1.0]], [[-1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, -1.0]],
+                       [[-1.0, 0.0], [0.0, -1.0]]], "view": "rot270"}
+    # rows of copies at y = 128 j and 74 + 128 j, columns at x = 23 + 124 i and 79 + 124 i (pmm's four parts)
+    patch["copies"] = [[x0 + 124 * i, y0 + 128 * j, (x0 == 23) + 2 * (y0 == 0)]
+                       for j in range(4) for y0 in (0, 74) for i in range(4) for x0 in (23, 79)]
+    low = wg.render_patch(patch).min(axis=2)
+    group, scores, failures = verifier.read_group(low, [[0.0, 124.0], [-128.0, 0.0]])
+    assert group == "pmm" and not failures
+    assert max(v for k, v in scores.items() if k.startswith("M")) <= verifier.HOLD
+
+
+def test_a_mirror_whose_fold_peaks_at_a_rough_near_symmetry_is_found_on_a_thorough_read():
+    """A pm patch of candle pictograms (nearly mirror-symmetric in themselves) whose fold put the mirror's shift half a
+    period off, where it holds only roughly (0.36): the patch read p1.  Read again thoroughly (as ``verify`` does when
+    a patch does not show the group its record names), the fold's next peaks are tried and the mirror holds."""
+    patch = {"group": "pm", "lattice": "rectangular", "motif": {"family": "pictogram", "mode": "asym",
+             "colour": "green", "params": {"kind": "candle", "side": 1.0, "pose": 0.6018, "turns": 3}},
+             "orientation": "transpose", "turn": 77.84, "sprite": 51, "fill": 0.7831,
+             "parts": [[[1.0, 0.0], [0.0, 1.0]], [[-1.0, 0.0], [0.0, 1.0]]], "view": "rot90"}
+    patch["copies"] = [[x0 + 102 * i, 90 + 146 * j, int(x0 == 69)]
+                       for j in range(3) for i in range(5) for x0 in (19, 69)]
+    low = wg.render_patch(patch).min(axis=2)
+    basis = [[0.0, -102.0], [146.0, 0.0]]
+    assert verifier.read_group(low, basis)[0] == "p1"
+    group, scores, failures = verifier.read_group(low, basis, thorough=True)
+    assert group == "pm" and not failures and scores["M[-1, 0, 0, 1]"] <= verifier.HOLD
+
+
 def _drawn_as_before(monkeypatch):
     """Motifs drawn and measured as versions 0.1.0-0.1.2 did: upright, then put in their orientation and turned as
     pixels (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph), and a

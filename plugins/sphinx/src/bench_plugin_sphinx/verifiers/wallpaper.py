@@ -7,7 +7,8 @@ For each patch (its box inside the frame, and the lattice basis in pixels the re
 2. the lattice's own symmetries are found (integer matrices M in the reduced basis that act as rotations or
    reflections), and every one is checked as a group element on the pixels: the patch folded onto one cell of
    the lattice (every pixel's lattice coordinates modulo 1 pick a bin) tells roughly where the element's shift
-   lies (cross-correlation of the fold with itself mapped by M), the shift is refined to the pixel, and the map
+   lies (cross-correlation of the fold with itself mapped by M), the shift is refined to the pixel (a shift that
+   nearly holds has its neighbours measured on every sampled pixel, ``RECHECK``), and the map
    x -> A x + t is applied to a sample of the inked pixels: the share that does not land on ink of like darkness
    decides (the element is there at most ``HOLD``, absent at least ``FAIL``; anything between is a failure: the
    patch would be ambiguous to a person too).  Patterns on the hexagonal lattice cannot sit exactly on square
@@ -17,7 +18,10 @@ For each patch (its box inside the frame, and the lattice basis in pixels the re
    none does.
 
 The group follows from the largest turn, the reflections and whether they are mirrors or glides, and (for cm
-and cmm, p3m1 and p31m) how the mirror lines sit on the lattice.  Three patches must share one group and the
+and cmm, p3m1 and p31m) how the mirror lines sit on the lattice.  A patch that does not show the group its record
+names is read again thoroughly (every map that does not hold is measured again at the shifts of its fold's next
+peaks: a motif nearly symmetric in itself can raise a peak where the map only roughly holds); only what the
+pixels show decides.  Three patches must share one group and the
 fourth show another, at the answer letter, and the record's group names must agree.  Nothing here knows how
 a pattern was built.
 """
@@ -39,6 +43,10 @@ from bench_plugin_sphinx.verifiers.pixels import rgb_pixels
 from bench_plugin_sphinx.verifiers.records import guarded
 
 HOLD, FAIL = 0.05, 0.10
+#: A map whose best shift, compared in place, reads between HOLD and RECHECK has the shifts a pixel around it
+#: measured on every sampled pixel (``Pixels.best_of``); a patch read ``thorough`` has every map that does not hold
+#: measured again at its fold's OTHER_PEAKS next peaks.
+RECHECK, OTHER_PEAKS = 0.2, 3
 #: The lattice's own translations must hold on all but this share of the inked pixels.
 PERIOD_HOLD = 0.005
 #: Bins per side of the fold: about one per BIN_PX pixels of the cell's side, within these bounds, raised to a count
@@ -199,6 +207,29 @@ def _best_map_shifts(spectrum: np.ndarray, maps: list[np.ndarray], bins: int) ->
         np.conjugate(moved[k], out=moved[k], where=direct)
     moved *= spectrum
     return _peaks(np.fft.irfft2(moved, s=(bins, bins)))  # all tables in one transform
+
+
+def _map_correlation(spectrum: np.ndarray, m: np.ndarray, bins: int) -> np.ndarray:
+    """The cross-correlation on the torus of the ``bins`` x ``bins`` table whose ``np.fft.rfft2`` is ``spectrum`` with
+    the table composed with ``m`` (one map of ``_best_map_shifts``, its transform read off the table's own)."""
+    index, direct = _mapped_spectrum(bins, *(int(v) for v in np.asarray(m).ravel()))
+    moved = spectrum.ravel().take(index)
+    np.conjugate(moved, out=moved, where=direct)
+    return np.fft.irfft2(moved * spectrum, s=(bins, bins))
+
+
+def _other_peaks(corr: np.ndarray, count: int, apart: int) -> list[np.ndarray]:
+    """The ``count`` highest bins of the correlation ``corr`` after its highest, each at least ``apart`` bins (on the
+    torus, along either axis) from every higher one kept: shifts (bins) the fold ranks below its best."""
+    n = corr.shape[0]
+    kept: list[np.ndarray] = []
+    for flat in np.argsort(corr, axis=None, kind="stable")[::-1].tolist():
+        peak = np.array(divmod(flat, n), float)
+        if all((np.minimum(np.abs(peak - k), n - np.abs(peak - k)) >= apart).any() for k in kept):
+            kept.append(peak)
+            if len(kept) > count:
+                break
+    return kept[1:]
 
 
 @functools.lru_cache(maxsize=256)
@@ -585,8 +616,19 @@ class Pixels:
                         still.append(j)
                 searching = still
             shifts = [t + step for (_a, t), step in zip(pairs, steps, strict=True)]
-        finals = self.mismatch_of([(a, shift) for (a, _t), shift in zip(pairs, shifts, strict=True)])
-        return [(float(final[0]), shift) for final, shift in zip(finals, shifts, strict=True)]
+        finals = [float(final[0]) for final in
+                  self.mismatch_of([(a, shift) for (a, _t), shift in zip(pairs, shifts, strict=True)])]
+        if self.reach == 0:
+            # the search's trials read REFINE pixels: where a motif's strokes are wide, a shift a pixel off can
+            # mismatch none of them and be taken, so a shift that nearly holds has its neighbours measured on
+            # every sampled pixel too
+            near = [j for j, final in enumerate(finals) if HOLD < final < RECHECK]
+            measured = self.mismatch_of([(pairs[j][0], shifts[j] + NEIGHBOURS) for j in near])
+            for j, values in zip(near, measured, strict=True):
+                k = int(np.argmin(values))
+                if values[k] < finals[j]:
+                    finals[j], shifts[j] = float(values[k]), shifts[j] + NEIGHBOURS[k]
+        return list(zip(finals, shifts, strict=True))
 
     def _remembered_of(self, climbs: list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[tuple[float, float], float]]]
                        ) -> list[np.ndarray]:
@@ -678,9 +720,11 @@ def _square_window(radius: int) -> np.ndarray:
 NEIGHBOURS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], float)
 
 
-def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, float], list[str]]:
+def read_group(patch: np.ndarray, basis_rows, thorough: bool = False) -> tuple[str | None, dict[str, float], list[str]]:
     """(group, measurements, failures) of one patch's pixels (RGB, inside the frame) and claimed lattice basis
-    (two vectors in pixels, x right, y down)."""
+    (two vectors in pixels, x right, y down).  ``thorough``: every map that does not hold at the shift the fold's
+    best peak leads to is measured again at the shifts its next OTHER_PEAKS peaks lead to (a motif nearly symmetric
+    in itself can raise a peak at a shift where the map only roughly holds, above the one where it holds)."""
     u, v = reduced(np.array(basis_rows[0], float), np.array(basis_rows[1], float))
     basis = np.stack([u, v], axis=1)
     area = abs(float(np.linalg.det(basis)))
@@ -757,6 +801,18 @@ def read_group(patch: np.ndarray, basis_rows) -> tuple[str | None, dict[str, flo
                 scores[name] = score
                 found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
                 maps_px[name] = (a, shift)
+    if thorough:
+        for k, (name, m, _tau) in enumerate(found):
+            if scores[name] <= HOLD:
+                continue
+            a, _ = maps_px[name]
+            peaks = _other_peaks(_map_correlation(spectrum, m, bins), OTHER_PEAKS, 2)
+            for score, shift in pixels.best_of([(a, central(a, -basis @ m @ (peak / bins))) for peak in peaks], reach,
+                                               WANDER):
+                if score < scores[name]:
+                    scores[name] = score
+                    found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
+                    maps_px[name] = (a, shift)
     held = {}
     for name, value in scores.items():
         hold = PERIOD_HOLD if name.startswith("period") else HOLD
@@ -917,7 +973,10 @@ def verify(item, images) -> list[str]:
     for k, patch in enumerate(scene["patches"]):
         if not framed(image, scene["option_boxes"][k]):
             failures.append(f"patch {'abcd'[k]} has no black frame")
-        group, _scores, problems = read_group(darkest_in(image, patch["box"]), patch["basis"])
+        patch_low = darkest_in(image, patch["box"])
+        group, _scores, problems = read_group(patch_low, patch["basis"])
+        if group != patch["group"] or problems:  # read again, every map's shift searched for harder
+            group, _scores, problems = read_group(patch_low, patch["basis"], thorough=True)
         failures += [f"patch {'abcd'[k]}: {p}" for p in problems]
         if group is not None and group != patch["group"]:
             failures.append(f"patch {'abcd'[k]} shows {group} on its pixels, the record says {patch['group']}")
