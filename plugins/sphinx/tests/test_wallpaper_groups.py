@@ -232,10 +232,12 @@ def test_a_mirror_whose_fold_peaks_at_a_rough_near_symmetry_is_found_on_a_thorou
 
 def _drawn_as_before(monkeypatch):
     """Motifs drawn and measured as versions 0.1.0-0.1.2 did: upright, then put in their orientation and turned as
-    pixels (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph), and a
-    hexagonal patch's elements measured on CHECK_POINTS inked pixels."""
+    pixels (bicubic), not as shapes (``motifs.render_mapped`` declines every motif, as it does a glyph), a hexagonal
+    patch's elements measured on CHECK_POINTS inked pixels, and each patch's area per copy drawn from 0.6-1 x the
+    item's (until 0.1.5)."""
     monkeypatch.setattr(wg.motifs, "render_mapped", lambda *args, **kwargs: None)
     monkeypatch.setattr(wg, "ELEMENT_POINTS", wg.CHECK_POINTS)
+    monkeypatch.setattr(wg, "AREA_SPREAD", (0.6, 1.0))
 
 
 def _built_as(version, seed, index):
