@@ -315,14 +315,20 @@ def flipped_counts(cells: np.ndarray, inside: np.ndarray, base: np.ndarray) -> l
     return [plain[:, ::flip_y, ::flip_x] for flip_x in (1, -1) for flip_y in (1, -1)]
 
 
+def _thinned(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """(the ink ``points``, every one standing for one pixel) or, past QUICK_POINTS of them, (every k-th, each standing
+    for k pixels)."""
+    if len(points) <= QUICK_POINTS:
+        return points, 1.0
+    step = len(points) // QUICK_POINTS
+    return points[::step], float(step)
+
+
 def quick_similarity(points: np.ndarray, maps: np.ndarray) -> np.ndarray:
     """The canonical checker on point clouds, without drawing: for every two of ``maps`` (i, j), the best soft
     intersection over union of the principal-frame coverage of the ink ``points`` under map i with theirs under
     map j, over the four sign choices of j's axes (1 for a similarity, up to binning); shape (len(maps),) * 2."""
-    weight = 1.0
-    if len(points) > QUICK_POINTS:
-        step = len(points) // QUICK_POINTS
-        points, weight = points[::step], float(step)
+    points, weight = _thinned(points)
     views = canonical_coverage(points, maps, weight)
     plain = views[:, None, None, 0]
     return (np.minimum(plain, views[None]).sum(axis=3) / np.maximum(plain, views[None]).sum(axis=3)).max(axis=2)
@@ -331,10 +337,7 @@ def quick_similarity(points: np.ndarray, maps: np.ndarray) -> np.ndarray:
 def quick_worst(points: np.ndarray, maps: np.ndarray) -> float:
     """The largest score ``quick_similarity`` gives two different maps of ``maps`` (i != j), computed for those
     pairs alone: the same sums of the same numbers."""
-    weight = 1.0
-    if len(points) > QUICK_POINTS:
-        step = len(points) // QUICK_POINTS
-        points, weight = points[::step], float(step)
+    points, weight = _thinned(points)
     views = canonical_coverage(points, maps, weight)
     first, second = np.nonzero(~np.eye(len(maps), dtype=bool))
     plain, other = views[first, None, 0], views[second]
@@ -350,14 +353,8 @@ def ink_points(piece: Drawn) -> np.ndarray:
 def drawn_similarity(source: Drawn, option: Drawn) -> float:
     """``quick_similarity`` of the ink two drawn tiles show: the best soft intersection over union of their
     principal-frame coverages over the four sign choices of the option's axes (1 for the same picture)."""
-    views = []
-    for piece in (source, option):
-        points = ink_points(piece)
-        weight = 1.0
-        if len(points) > QUICK_POINTS:
-            step = len(points) // QUICK_POINTS
-            points, weight = points[::step], float(step)
-        views.append(canonical_coverage(points, np.eye(2)[None], weight)[0])
+    views = [canonical_coverage(points, np.eye(2)[None], weight)[0]
+             for points, weight in (_thinned(ink_points(piece)) for piece in (source, option))]
     plain, other = views[0][0], views[1]
     return float((np.minimum(plain, other).sum(axis=1) / np.maximum(plain, other).sum(axis=1)).max())
 
