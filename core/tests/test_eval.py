@@ -255,7 +255,9 @@ def test_items_that_keep_failing_are_reported_and_asked_again_next_time(dataset,
     out = tmp_path / "pred.jsonl"
     stubborn = items[3].id
     with ScriptedChatServer(items, {stubborn: ("500",)}, api_key=KEY) as server:
-        result = run_eval(server.url, dataset, out, "--max-retries", "2")
+        # a timeout long enough that every attempt reaches the server, however loaded the machine: this test counts
+        # the 500s it answers (at 0.5 s an attempt that timed out before its request was read went unlogged)
+        result = run_eval(server.url, dataset, out, "--max-retries", "2", "--timeout", "10")
         assert result.exit_code == 1
         assert f"1 items failed ({stubborn}: gave up after 3 attempts; the last one got HTTP 500" in result.output
         assert server.asked().count(stubborn) == 3
