@@ -199,6 +199,13 @@ def _best_map_shifts(spectrum: np.ndarray, maps: list[np.ndarray], bins: int) ->
     own (``_mapped_spectrum``: T composed with M has the transform of T at M^-T k) instead of taken again: the
     same correlations but for the float32 rounding of the transforms (the tests hold the shifts to ``_best_shifts``'
     within a thousandth of a bin)."""
+    return _peaks(_map_correlations(spectrum, maps, bins))
+
+
+def _map_correlations(spectrum: np.ndarray, maps: list[np.ndarray], bins: int) -> np.ndarray:
+    """The cross-correlations on the torus of the ``bins`` x ``bins`` table whose ``np.fft.rfft2`` is ``spectrum``
+    with the table composed with each of ``maps`` (``_best_map_shifts``' correlations, each moved table's transform
+    read off the table's own), shape (len(maps), bins, bins)."""
     flat = spectrum.ravel()
     moved = np.empty((len(maps), *spectrum.shape), spectrum.dtype)  # the conjugates of the moved tables' transforms
     for k, m in enumerate(maps):
@@ -206,16 +213,7 @@ def _best_map_shifts(spectrum: np.ndarray, maps: list[np.ndarray], bins: int) ->
         flat.take(index, out=moved[k])
         np.conjugate(moved[k], out=moved[k], where=direct)
     moved *= spectrum
-    return _peaks(np.fft.irfft2(moved, s=(bins, bins)))  # all tables in one transform
-
-
-def _map_correlation(spectrum: np.ndarray, m: np.ndarray, bins: int) -> np.ndarray:
-    """The cross-correlation on the torus of the ``bins`` x ``bins`` table whose ``np.fft.rfft2`` is ``spectrum`` with
-    the table composed with ``m`` (one map of ``_best_map_shifts``, its transform read off the table's own)."""
-    index, direct = _mapped_spectrum(bins, *(int(v) for v in np.asarray(m).ravel()))
-    moved = spectrum.ravel().take(index)
-    np.conjugate(moved, out=moved, where=direct)
-    return np.fft.irfft2(moved * spectrum, s=(bins, bins))
+    return np.fft.irfft2(moved, s=(bins, bins))  # all tables in one transform
 
 
 def _other_peaks(corr: np.ndarray, count: int, apart: int) -> list[np.ndarray]:
@@ -780,6 +778,14 @@ def read_group(patch: np.ndarray, basis_rows, thorough: bool = False) -> tuple[s
         scores[name] = score
         found.append((name, m, -tau))
         maps_px[name] = (a, shift)
+    def keep_better(k: int, score: float, shift: np.ndarray) -> None:
+        """Map ``found[k]`` measured again: its reading, shift and tau taken where ``score`` beats its own."""
+        name, m, _tau = found[k]
+        if score < scores[name]:
+            scores[name] = score
+            found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
+            maps_px[name] = (maps_px[name][0], shift)
+
     # the fold's peak can miss a map that is the product of two that hold (a half-turn under a quarter-turn that holds,
     # its square; a mirror under a half-turn and the other mirror): such a map is measured again at the product's
     # shift, x -> a1 (a2 x + t2) + t1, still on the pixels
@@ -796,23 +802,16 @@ def read_group(patch: np.ndarray, basis_rows, thorough: bool = False) -> tuple[s
                 continue
             (a1, t1), t2 = maps_px[first], maps_px[second][1]
             a, _ = maps_px[name]
-            score, shift = pixels.best(a, central(a, a1 @ t2 + t1), reach, WANDER)
-            if score < scores[name]:
-                scores[name] = score
-                found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
-                maps_px[name] = (a, shift)
+            keep_better(k, *pixels.best(a, central(a, a1 @ t2 + t1), reach, WANDER))
     if thorough:
         for k, (name, m, _tau) in enumerate(found):
             if scores[name] <= HOLD:
                 continue
             a, _ = maps_px[name]
-            peaks = _other_peaks(_map_correlation(spectrum, m, bins), OTHER_PEAKS, 2)
+            peaks = _other_peaks(_map_correlations(spectrum, [m], bins)[0], OTHER_PEAKS, 2)
             for score, shift in pixels.best_of([(a, central(a, -basis @ m @ (peak / bins))) for peak in peaks], reach,
                                                WANDER):
-                if score < scores[name]:
-                    scores[name] = score
-                    found[k] = (name, m, -np.linalg.solve(basis @ m, shift))
-                    maps_px[name] = (a, shift)
+                keep_better(k, score, shift)
     held = {}
     for name, value in scores.items():
         hold = PERIOD_HOLD if name.startswith("period") else HOLD
