@@ -350,12 +350,18 @@ def ink_points(piece: Drawn) -> np.ndarray:
     return np.stack([cols + piece.drawn[1].start, rows + piece.drawn[0].start], axis=1).astype(np.float64)
 
 
-def drawn_similarity(source: Drawn, option: Drawn) -> float:
-    """``quick_similarity`` of the ink two drawn tiles show: the best soft intersection over union of their
-    principal-frame coverages over the four sign choices of the option's axes (1 for the same picture)."""
-    views = [canonical_coverage(points, np.eye(2)[None], weight)[0]
-             for points, weight in (_thinned(ink_points(piece)) for piece in (source, option))]
-    plain, other = views[0][0], views[1]
+def drawn_coverage(piece: Drawn) -> np.ndarray:
+    """``canonical_coverage`` of the ink a drawn tile shows, as drawn (the identity map): shape (4, QUICK_GRID ** 2),
+    one row per sign choice of its principal axes."""
+    points, weight = _thinned(ink_points(piece))
+    return canonical_coverage(points, np.eye(2)[None], weight)[0]
+
+
+def drawn_similarity(source: np.ndarray, option: Drawn) -> float:
+    """``quick_similarity`` of the ink a drawn option tile shows against the top tile's (``source``: its
+    ``drawn_coverage``): the best soft intersection over union of their principal-frame coverages over the four
+    sign choices of the option's axes (1 for the same picture)."""
+    plain, other = source[0], drawn_coverage(option)
     return float((np.minimum(plain, other).sum(axis=1) / np.maximum(plain, other).sum(axis=1)).max())
 
 
@@ -696,8 +702,9 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
             option["tile"] = drawn_of(picture, option)
         if not pairwise_distinct([option["tile"] for option in group]):
             return None
+        top = drawn_coverage(source["tile"])
         for option in group:  # on the pictures too, every option clearly similar to the top one or clearly not
-            score = drawn_similarity(source["tile"], option["tile"])
+            score = drawn_similarity(top, option["tile"])
             if (score < DRAWN_SIMILAR) if option["similar"] else (score > DRAWN_DISSIMILAR):
                 return None
         strength = min(distortion(maps[k] @ np.linalg.inv(maps[shown])) for k in others)

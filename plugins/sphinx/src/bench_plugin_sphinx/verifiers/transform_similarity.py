@@ -7,12 +7,11 @@ centroid and measured in its radius of gyration; it is averaged over boxes as wi
 (``box_width``), so that a hairline stroke counts by its ink, not by whether a sample happens to fall on it.  The
 source is then tried at every turn in steps of ``COARSE_DEGREES`` (refined in 1° steps around the best three),
 mirrored or not, against each option, and the best soft intersection over union of the coverages is the option's
-similarity.  The odd option the question's
-variant asks for is the one score set apart from the other three in its direction (the highest for
-``one_similar``, the lowest for ``one_dissimilar``) by at least ``GAP``; similar options must score at least
-``SIMILAR`` and dissimilar ones at most ``DISSIMILAR``; the odd option must be at the answer letter.  (The score
-of two similar drawings is not 1: each is drawn at its own size and turn, and thin strokes alias on the grid; a
-gap within the item is a steadier test than a single cut.)
+similarity.  The odd option the question's variant asks for is the one score set apart from the other three in
+its direction (the highest for ``one_similar``, the lowest for ``one_dissimilar``) by at least ``GAP``; similar
+options must score at least ``SIMILAR`` and dissimilar ones at most ``DISSIMILAR``; the odd option must be at the
+answer letter.  (The score of two similar drawings is not 1: each is drawn at its own size and turn, and thin
+strokes alias on the grid; a gap within the item is a steadier test than a single cut.)
 """
 
 from __future__ import annotations
@@ -99,9 +98,9 @@ def _sampled(sampling: Sampling, cos: np.ndarray, sin: np.ndarray, signs: np.nda
     columns mirrored where ``signs`` is -1.  The fine samples are laid out block by block, (view, row in block,
     column in block, block row, block column), so a block's FINE x FINE samples are summed as whole slabs; each
     sample's coordinates are the same floating-point expressions as on the plain fine grid (x = cx + cos m -
-    sin q, y = cy + sin m + cos q, m the mirrored column offset, q the row offset), and a block's sum of 0/1
-    samples is exact in any order.  A sample off the mask reads the padding's zeros (``Sampling``), as the clipped
-    coordinates of the first form read the one-pixel border's."""
+    sin q, y = cy + sin m + cos q, m the mirrored column offset, q the row offset), and a block's sum of its
+    whole-number samples (``box_counts``) is exact in any order.  A sample off the mask reads the padding's zeros
+    (``Sampling``), as the clipped coordinates of the first form read the one-pixel border's."""
     centre, pad, flat = sampling.centre, sampling.pad, sampling.padded.ravel()
     width = sampling.padded.shape[1]
     blocked = sampling.offsets.reshape(GRID, FINE).T[None]  # [0, a, I] = q[I * FINE + a]
