@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image
 
-from bench_core import GenerationError, ParameterError, Problem
+from bench_core import PNG_LEVEL, GenerationError, ParameterError, Problem
 from bench_plugin_sphinx import similarity_words as words
 from bench_plugin_sphinx.kit import channels, compare, complexity, indexed, layout, motifs
 from bench_plugin_sphinx.kit import transforms as tf
@@ -83,8 +83,12 @@ QUICK_GRID, QUICK_REACH, QUICK_POINTS, QUICK_DISSIMILAR = 32, 3.0, 1500, 0.56
 #: motif, a ladder's rails, can keep most of its ink where the top version has it, so that a reader comparing the
 #: pictures finds the options less apart than the versions' maps are.)
 DRAWN_SIMILAR, DRAWN_DISSIMILAR = 0.7, 0.5
-#: Turn sets drawn per motif, candidates of each tried (best matched first), and motifs drawn per item.
-VERSION_TRIES, RANKED, ATTEMPTS = 8, 3, 40
+#: Turn sets drawn per motif (by variant), candidates of each tried (best matched first), and motifs drawn per item.
+#: one_dissimilar draws one turn set a motif: measured on 300 items of 0.1.2 (seeds 44-46), 131 of its motifs passed
+#: on their first turn set, 29 on one of the next seven and 91 on none, a failed motif costing ~29 ms; a fresh motif
+#: passes about half the time for ~7 ms.  A drawn motif passes in ~1 of 4 draws of the hardest families (arc,
+#: pictogram), so ATTEMPTS leaves ~1e-10 of items without one.  one_similar's later turn sets pass often: it keeps 8.
+VERSION_TRIES, RANKED, ATTEMPTS = {"one_dissimilar": 1, "one_similar": 8}, 3, 80
 #: How far below an option tile its label's centre lies (pixels), and the label's grey levels: a picture with at most
 #: 256 colours is written as a palette PNG, several times faster to encode and decode than RGB, and 256
 #: anti-aliasing greys alone would nearly fill it.
@@ -92,6 +96,10 @@ CAPTION_DROP, LABEL_LEVELS = 38, 16
 #: ``glance``: dark pixels (darkest channel below DARK, as a blind reader counts ink); one_dissimilar: the most
 #: the two versions' glances may differ (log edge energy, log dark pixels, elongation, log spread).
 DARK, GLANCE_TOLERANCE = 195, np.array([0.018, 0.05, 0.018, 0.02])
+#: The zlib level of the item's PNG (``bench_core.PNG_LEVEL``; the core's palette default is 6), chosen by
+#: measurement on 40 items (seed 77): level 2 encodes these 1290 x 774 pictures in ~4.1 ms where level 6 takes
+#: ~7.1 ms (levels 1 and 3: ~4.2-4.3 ms), writing ~22 KiB instead of ~15 KiB; decoding takes ~1 ms at either.
+ZLIB_LEVEL = 2
 
 
 def distortion(matrix: np.ndarray) -> float:
@@ -668,9 +676,13 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
 
     @staticmethod
     def _picture(scene: dict[str, Any], tiles: list[Drawn]) -> Image.Image:
-        """The item's picture: a palette image where it can be (``drawn_palette_compose``), else RGB (``compose``)."""
+        """The item's picture: a palette image where it can be (``drawn_palette_compose``), else RGB (``compose``),
+        to be written at ZLIB_LEVEL."""
         picture = drawn_palette_compose(tiles)
-        return picture if picture is not None else Image.fromarray(compose(scene, [piece.tile for piece in tiles]))
+        if picture is None:
+            picture = Image.fromarray(compose(scene, [piece.tile for piece in tiles]))
+        picture.info[PNG_LEVEL] = ZLIB_LEVEL
+        return picture
 
     def _draw(self, variant, family, tier, rng):
         """(spec, the source, the answer option, the three others, the least distortion between two versions; the
@@ -718,10 +730,10 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         range of at least MIN_RANGE, and (one_dissimilar) the two versions' tiles alike at a glance (``glance``
         within GLANCE_TOLERANCE: the three similar options show one version and the odd option the other, so
         the odd one must not stand out by its edges or moments).  All tests are blind to which version goes on
-        top.  Up to VERSION_TRIES turn sets are drawn, RANKED of each tried; None when none passes."""
+        top.  Up to VERSION_TRIES[variant] turn sets are drawn, RANKED of each tried; None when none passes."""
         edges = edge_elements(art)
         picture = Image.fromarray(art)
-        for _ in range(VERSION_TRIES):
+        for _ in range(VERSION_TRIES[variant]):
             target = float(rng.uniform(*TIERS[tier]))
             if variant == "one_dissimilar":
                 base = prestretch(own, LEAST_ANISOTROPY * target)
@@ -750,7 +762,9 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
     def render(self, problem):
         if problem.structure is not None:
             return [problem.structure]
-        return [Image.fromarray(compose(problem.metadata["scene"]))]
+        picture = Image.fromarray(compose(problem.metadata["scene"]))
+        picture.info[PNG_LEVEL] = ZLIB_LEVEL
+        return [picture]
 
     def verify(self, item, images):
         return verifier.verify(item, images)
