@@ -14,7 +14,7 @@ from bench_plugin_sphinx.verifiers import frieze as verifier
 from PIL import Image
 from sphinx_helpers import HOST, build, build_run, conformance_suite, task_of
 
-from bench_core import ParameterError, assert_rejected, encode_png, plan, score
+from bench_core import PNG_LEVEL, ParameterError, assert_rejected, encode_png, plan, score
 
 TASK = task_of("frieze_groups")
 
@@ -38,7 +38,8 @@ def _strip(built, k):
 def test_every_strip_shows_its_group_on_the_pixels(majority):
     built = build(TASK, {"majority": majority}, seed=4)
     scene = built.item.metadata["scene"]
-    read = [verifier.read_group(_strip(built, k), s["period"]) for k, s in enumerate(scene["strips"])]
+    read = [verifier.read_group(_strip(built, k), s["period"], verifier.frieze_span(s, scene["step"]))
+            for k, s in enumerate(scene["strips"])]
     assert [g for g, _, _ in read] == [s["group"] for s in scene["strips"]]
     assert not any(problems for _, _, problems in read)
     assert collections.Counter(s["group"] for s in scene["strips"])[majority] == 3
@@ -98,6 +99,14 @@ def test_planted_rendering_faults_are_caught():
         shifted = [*copies[:2], {**copies[2], "x": copies[2]["x"] + 6}, *copies[3:]]  # one copy out of place
         _rendered_with(built, strips_with(other, shifted), "one copy shifted 6 px")
         _rendered_with(built, strips_with(other, copies[:2] + copies[3:]), "one copy left out")
+        _rendered_with(built, strips_with(other, copies[:-1]), "the last copy left out")
+        # a dot of ink beside the frieze, in the strip but outside the span its copies claim
+        start, stop = verifier.frieze_span(scene["strips"][other], scene["step"])
+        left, top, right, bottom = scene["strips"][other]["box"]
+        x = left + (start // 2 if start >= right - left - stop else (stop + right - left) // 2)
+        dotted = fg.compose(scene).copy()
+        dotted[(top + bottom) // 2 - 2: (top + bottom) // 2 + 3, x - 2: x + 3] = 0
+        _rendered_with(built, dotted, "a dot of ink beside the frieze")
         # the odd strip drawn with the majority's group: four alike, no odd one
         strip = scene["strips"][slot]
         same = fg.place(majority, scene["layout"], scene["copies"], strip["box"], strip["offset"])
@@ -110,13 +119,15 @@ def test_the_verifier_tells_a_glide_from_a_mirror():
     built = build(TASK, {"majority": "p2mm", "odd": "p2mg"}, seed=2)
     scene = built.item.metadata["scene"]
     k = "ABCD".index(built.item.answer)
-    assert verifier.read_group(_strip(built, k), scene["strips"][k]["period"])[0] == "p2mg"
+    span = verifier.frieze_span(scene["strips"][k], scene["step"])
+    assert verifier.read_group(_strip(built, k), scene["strips"][k]["period"], span)[0] == "p2mg"
     strips = [dict(s) for s in scene["strips"]]
     strips[k] = {**strips[k], "copies": fg.place("p2mm", scene["layout"], scene["copies"], strips[k]["box"],
                                                  strips[k]["offset"])}
     picture = fg.compose({**scene, "strips": strips})
     left, top, right, bottom = strips[k]["box"]
-    group, _, problems = verifier.read_group(picture[top:bottom, left:right], strips[k]["period"])
+    group, _, problems = verifier.read_group(picture[top:bottom, left:right], strips[k]["period"],
+                                             verifier.frieze_span(strips[k], scene["step"]))
     assert group == "p2mm" and not problems
 
 
@@ -156,7 +167,9 @@ def test_palette_composition_writes_the_png_of_the_rgb_picture():
     for built in build_run(TASK, 40, seed=9):
         scene, image = built.item.metadata["scene"], built.images[0]
         kinds[image.mode] += 1
-        assert encode_png(image) == encode_png(Image.fromarray(fg.compose(scene)))
+        rgb = Image.fromarray(fg.compose(scene))
+        rgb.info[PNG_LEVEL] = fg.ZLIB_LEVEL  # as render asks
+        assert image.info[PNG_LEVEL] == fg.ZLIB_LEVEL and encode_png(image) == encode_png(rgb)
     assert kinds["P"] >= 30 and set(kinds) <= {"P", "RGB"}
 
 

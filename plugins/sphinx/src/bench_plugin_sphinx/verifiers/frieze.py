@@ -1,8 +1,10 @@
 """Verifier of ``sphinx/frieze-groups``: every strip's frieze group is read back from its pixels.
 
-For each strip (its box inside the frame, and the period in pixels the record claims):
+For each strip (its box inside the frame, the period in pixels the record claims, and the span of columns its
+copies claim: half a step either side of the first and last copy's centre, ``frieze_span``):
 
-1. the strip must match itself shifted by the period (tolerant mismatch at most ``HOLD``);
+0. no ink lies in the strip outside the span (the frieze lies anywhere along its strip);
+1. the span must match itself shifted by the period (tolerant mismatch at most ``HOLD``);
 2. columns congruent modulo the period are averaged into one period F, periodic along x;
 3. the strip's axis is where its row profile is most symmetric (rows y and K - y);
 4. group elements are checked on F: a mirror across a vertical line (F reversed left to right), the reflection
@@ -73,9 +75,29 @@ def period_mismatch(low: np.ndarray, period: int) -> float:
     return float(np.count_nonzero(inked & apart)) / total
 
 
-def read_group(strip: np.ndarray, period: int) -> tuple[str | None, dict[str, float], list[str]]:
-    """(group, measurements, failures) of one strip's pixels (RGB, inside the frame) with the claimed period."""
-    return read_darkest(darkest(strip), period)
+def read_group(strip: np.ndarray, period: int, span: tuple[int, int] | None = None
+               ) -> tuple[str | None, dict[str, float], list[str]]:
+    """(group, measurements, failures) of one strip's pixels (RGB, inside the frame) with the claimed period, read
+    on the columns ``span`` (start, stop) the frieze claims (default: the whole strip); ink outside them fails."""
+    low = darkest(strip)
+    if span is None:
+        return read_darkest(low, period)
+    start, stop = span
+    if not 0 <= start < stop <= low.shape[1]:
+        return None, {}, [f"the claimed span of columns {start}-{stop} does not fit a strip {low.shape[1]} px wide"]
+    outside = [f"ink lies outside the frieze's span of columns {start}-{stop}"
+               if (darkness(np.concatenate([low[:, :start], low[:, stop:]], axis=1)) > INK).any() else None]
+    group, scores, failures = read_darkest(low[:, start:stop], period)
+    return group, scores, [*filter(None, outside), *failures]
+
+
+def frieze_span(strip: dict, step: int) -> tuple[int, int]:
+    """The columns (start, stop) of a strip's box that its frieze claims: from half a ``step`` before its first
+    copy's centre to half a step after its last one's (the copies' x on the picture, the box's left edge
+    subtracted)."""
+    xs = [int(copy["x"]) for copy in strip["copies"]]
+    left = int(strip["box"][0])
+    return min(xs) - step // 2 - left, max(xs) + step - step // 2 - left
 
 
 def read_darkest(low: np.ndarray, period: int) -> tuple[str | None, dict[str, float], list[str]]:
@@ -178,7 +200,8 @@ def verify(item, images) -> list[str]:
         rgb, frame, (left, top, right, bottom) = _option_pixels(image, scene["option_boxes"][k], strip["box"])
         if not has_black_frame(rgb, frame):
             failures.append(f"strip {'abcd'[k]} has no black frame")
-        group, _scores, problems = read_group(rgb[top:bottom, left:right], int(strip["period"]))
+        group, _scores, problems = read_group(rgb[top:bottom, left:right], int(strip["period"]),
+                                              frieze_span(strip, int(scene["step"])))
         failures += [f"strip {'abcd'[k]}: {p}" for p in problems]
         if group is not None and group != strip["group"]:
             failures.append(f"strip {'abcd'[k]} shows {group} on its pixels, the record says {strip['group']}")
