@@ -11,7 +11,7 @@ import importlib
 
 from bench_core import Task, hookimpl
 
-__version__ = "0.2.13"
+__version__ = "0.2.15"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "sphinx"
