@@ -121,6 +121,19 @@ def test_round_floats_is_recursive_and_folds_negative_zero():
     assert json.dumps(value) == '{"a": 0.123457, "b": [0.0, [1, 2.5]], "c": [0, 1]}'
 
 
+def test_round_floats_keeps_plain_values_as_they_are():
+    """The fast path that keeps integers, strings, booleans and None in lists and mappings without a call gives what
+    a call on each gives (the value itself; a bool stays a bool, not an int)."""
+    import numpy as np
+
+    value = {"n": [1, True, None, "x", [2, False, 3.25], {"k": None, "b": True}], "m": (0, -0.0, np.int64(4))}
+    rounded = round_floats(value)
+    assert rounded == {"n": [1, True, None, "x", [2, False, 3.25], {"k": None, "b": True}], "m": [0, 0.0, 4]}
+    assert [type(v) for v in rounded["n"][:4]] == [int, bool, type(None), str]
+    assert type(rounded["n"][4][1]) is bool and type(rounded["n"][5]["b"]) is bool
+    assert json.dumps(rounded) == json.dumps(value, default=int).replace("-0.0", "0.0")
+
+
 def test_pixel_tolerance_comparison():
     a = Image.new("RGB", (10, 10), "white")
     b = a.copy()

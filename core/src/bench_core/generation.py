@@ -219,17 +219,22 @@ def item_level(task: Task, impl: Any, params: Mapping[str, Any], random: ItemRan
     return draw_level(low, high, random, impl.difficulty_position(params, random))
 
 
+#: Values ``round_floats`` returns as they are, looked up by their exact type (no call for each one).
+_KEPT_AS_THEY_ARE = frozenset({int, str, bool, type(None)})
+
+
 def round_floats(value: Any, decimals: int = METADATA_DECIMALS) -> Any:
     """``value`` with every float (also inside mappings and sequences) rounded to ``decimals`` places, numpy
     scalars and arrays turned into plain JSON values, tuples into lists."""
-    kind = type(value)  # the plain JSON types first (a metadata record is mostly lists of floats)
+    kind = type(value)  # the plain JSON types first (a metadata record is mostly lists of floats and integers)
     if kind is float:
         return round(value, decimals) + 0.0
     if kind is list or kind is tuple:
-        return [round(v, decimals) + 0.0 if type(v) is float else round_floats(v, decimals) for v in value]
+        return [round(v, decimals) + 0.0 if type(v) is float else v if type(v) in _KEPT_AS_THEY_ARE
+                else round_floats(v, decimals) for v in value]
     if kind is dict:
-        return {str(k): round(v, decimals) + 0.0 if type(v) is float else round_floats(v, decimals)
-                for k, v in value.items()}
+        return {str(k): round(v, decimals) + 0.0 if type(v) is float else v if type(v) in _KEPT_AS_THEY_ARE
+                else round_floats(v, decimals) for k, v in value.items()}
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):

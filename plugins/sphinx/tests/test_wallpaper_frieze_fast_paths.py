@@ -456,3 +456,34 @@ def test_overlays_find_the_peaks_the_fancy_indexed_code_found():
             assert len(got) == len(want)
             for g, w in zip(got, want, strict=True):
                 assert len(g) == len(w) and all(_same(a, b) for a, b in zip(g, w, strict=True))
+
+
+def _lattice_symmetries_reference(lattice, tolerance=0.06):
+    """``groups.lattice_symmetries`` as first written (computed at every call)."""
+    basis = lattice.matrix
+    parts = basis @ groups._UNIMODULAR @ np.linalg.inv(basis)
+    error = np.abs(parts @ np.swapaxes(parts, 1, 2) - np.eye(2)).max(axis=(1, 2))
+    return list(parts[error <= tolerance])
+
+
+def _reading_maps_reference(lattice):
+    """``symmetry_readings``' maps as first written (a loop at every call)."""
+    maps = []
+    for a in groups.lattice_symmetries(lattice):
+        if not any(wg._linear_identity(a @ b) for b in maps) or wg._linear_identity(a @ a):
+            maps.append(a)
+    return maps
+
+
+def test_kept_lattice_symmetries_and_reading_maps_are_the_computed_ones():
+    """The lattice symmetries and ``symmetry_readings``' maps kept per lattice are the very arrays computed anew,
+    read-only, for every lattice kind (asked for twice: kept and fresh alike)."""
+    rng = np.random.default_rng(12)
+    for _ in range(60):
+        lattice = _random_lattice(rng)
+        for _twice in range(2):
+            got, want = groups.lattice_symmetries(lattice), _lattice_symmetries_reference(lattice)
+            assert len(got) == len(want) and all(_same(a, b) for a, b in zip(got, want, strict=True))
+            assert not any(a.flags.writeable for a in got)
+            maps, expected = wg._reading_maps(lattice), _reading_maps_reference(lattice)
+            assert len(maps) == len(expected) and all(_same(a, b) for a, b in zip(maps, expected, strict=True))

@@ -304,10 +304,7 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
     anchor = np.asarray(seed, float) + origin
     anchor = anchor + basis @ np.rint(np.linalg.solve(basis, centre - anchor))  # the seed's copy nearest the middle
     offsets = np.array([(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1)], float)
-    maps = []
-    for a in groups.lattice_symmetries(lattice):  # a turn and its inverse read alike (both ways): one of each
-        if not any(_linear_identity(a @ b) for b in maps) or _linear_identity(a @ a):
-            maps.append(a)
+    maps = list(_reading_maps(lattice))
     excludes = [SHORTEST if _linear_identity(a) else 0.0 for a in maps]
     tried, owners, found = [], [], []
     for k, (a, peaks) in enumerate(zip(maps, ink.overlays(maps, anchor, radius, PEAKS, excludes), strict=True)):
@@ -330,6 +327,17 @@ def symmetry_readings(canvas: np.ndarray, lattice: groups.Lattice, reps, seed, o
             else:
                 others.append(_descend(ink, maps[k], shifts[best], excludes[k]))
     return {"elements": float(max(elements)), "translations": float(max(translations)), "others": float(min(others))}
+
+
+@functools.lru_cache(maxsize=64)
+def _reading_maps(lattice: groups.Lattice) -> tuple[np.ndarray, ...]:
+    """The lattice's symmetries ``symmetry_readings`` measures: a turn and its inverse read alike (both ways), so one
+    of each (the first met), every involution (kept: a patch's draws share their lattice)."""
+    maps: list[np.ndarray] = []
+    for a in groups.lattice_symmetries(lattice):
+        if not any(_linear_identity(a @ b) for b in maps) or _linear_identity(a @ a):
+            maps.append(a)
+    return tuple(maps)
 
 
 def held_readings(ink: groups.PatternInk, lattice: groups.Lattice, reps, origin) -> tuple[list[float], list[float]]:

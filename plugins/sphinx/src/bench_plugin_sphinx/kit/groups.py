@@ -389,11 +389,17 @@ _UNIMODULAR = np.array([m for m in (np.array(e, float).reshape(2, 2) - 1 for e i
 
 def lattice_symmetries(lattice: Lattice, tolerance: float = 0.06) -> list[np.ndarray]:
     """The linear maps (2 x 2, pixels) that carry the lattice onto itself within ``tolerance``: integer matrices
-    M with entries -1, 0, 1 in the reduced basis whose B M B^-1 is orthogonal to within ``tolerance``."""
+    M with entries -1, 0, 1 in the reduced basis whose B M B^-1 is orthogonal to within ``tolerance`` (read-only
+    arrays, kept for the lattices met lately: a patch's generator asks for its lattice's several times)."""
+    return list(_lattice_symmetries(lattice, tolerance))
+
+
+@functools.lru_cache(maxsize=64)
+def _lattice_symmetries(lattice: Lattice, tolerance: float) -> tuple[np.ndarray, ...]:
     basis = lattice.matrix
     parts = basis @ _UNIMODULAR @ np.linalg.inv(basis)  # (k, 2, 2)
     error = np.abs(parts @ np.swapaxes(parts, 1, 2) - np.eye(2)).max(axis=(1, 2))
-    return list(parts[error <= tolerance])
+    return tuple(_read_only(part) for part in parts[error <= tolerance])
 
 
 def conventional_area(group: str, fundamental_area: float) -> float:
