@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from bench_core import (
+    PNG_LEVEL,
     Built,
     Item,
     assert_rejected,
@@ -28,6 +29,7 @@ from bench_core import (
     plan,
     verify_item,
 )
+from bench_plugin_marvl import counting as ct
 from bench_plugin_marvl import plotting
 from bench_plugin_marvl import transformation as tr
 from bench_plugin_marvl.descriptions.counting import TASK as COUNTING
@@ -52,6 +54,16 @@ def _build(task: Any, settings: dict[str, Any], seed: int = 0, index: int = 0) -
     built = build_item(_HOST, task, seed, index, job.params, job.suffix)
     assert not verify_item(_HOST, task, built.item, _decoded(built.images)), "the unmutated item must verify"
     return built
+
+
+def _written(images: Any, level: int) -> list[bytes]:
+    """``images`` as a task writes them: PNG at its zlib ``level`` (``bench_core.PNG_LEVEL``)."""
+    out = []
+    for image in images:
+        image = image.copy()
+        image.info[PNG_LEVEL] = level
+        out.append(encode_png(image))
+    return out
 
 
 def _decoded(images: Any) -> list[Any]:
@@ -99,7 +111,7 @@ def _counting(style: str, seed: int = 1, **settings: Any) -> Built:
 def test_counting_redraw_harness_reproduces_the_item(style: str) -> None:
     built = _counting(style)
     z = built.problem.structure[0]
-    assert [encode_png(i) for i in _draw_counting(built.item, z)] == list(built.pngs)
+    assert _written(_draw_counting(built.item, z), ct.ZLIB_LEVEL) == list(built.pngs)
 
 
 @pytest.mark.parametrize("style", ["heatmap-viridis", "heatmap-contour-magma", "contour", "heatmap-contour-plasma",
@@ -257,7 +269,7 @@ def _pair(settings: dict[str, Any], seed: int) -> Built:
 def test_transformation_redraw_harness_reproduces_the_item(settings: dict[str, Any], seed: int) -> None:
     built = _pair(settings, seed)
     s = built.problem.structure
-    assert [encode_png(i) for i in _draw_pair(built.item, s.z_a, s.z_b)] == list(built.pngs)
+    assert _written(_draw_pair(built.item, s.z_a, s.z_b), tr.ZLIB_LEVEL) == list(built.pngs)
 
 
 @pytest.mark.parametrize(("settings", "seed"), _PAIR_CASES, ids=[c[0]["transform"] for c in _PAIR_CASES])

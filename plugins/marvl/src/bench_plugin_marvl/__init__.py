@@ -10,7 +10,7 @@ import importlib
 
 from bench_core import Task, hookimpl
 
-__version__ = "0.2.9"
+__version__ = "0.2.10"
 #: The bench-core ABI this plugin was written for (bench_core.ABI_VERSION).
 BENCH_ABI = 2
 FAMILY = "marvl"
