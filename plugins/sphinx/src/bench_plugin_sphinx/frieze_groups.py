@@ -42,8 +42,8 @@ ROW_GAP = 16
 #: The strip holds its copies and this many steps more: the frieze lies anywhere along it (its phase against the
 #: frame drawn at random for each strip), not at one place in every strip.  Copies at one place put a sidle's or a
 #: spinning sidle's mirror lines at the same places in the three strips of the majority, and a blind reader's
-#: coarse difference hash then found those three alike and the odd one apart (version 0.1.1: 0.31 of 1,000 items
-#: of seeds 3031 and 2029 of 0.1.2's stream read blind, chance 0.25, where the run's pairs held sidle majorities).
+#: coarse difference hash then found those three alike and the odd one apart (with the old layout, 1,000 items of
+#: seeds 3031 and 2029 read blind 0.308 and 0.316, chance 0.25, their runs' group pairs holding sidle majorities).
 SLACK_STEPS = 1
 #: Each frieze is moved off its strip's middle line by up to this many pixels, at random.
 SHIFT_DOWN = 6
