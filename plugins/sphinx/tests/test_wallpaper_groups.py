@@ -148,7 +148,7 @@ def test_palette_picture_is_the_png_of_the_rgb_picture():
             picture = wg.palette_compose(scene, sprites)
             assert picture is not None and picture.mode == "P"
             rgb = Image.fromarray(wg.compose(scene))
-            picture.info[PNG_LEVEL] = rgb.info[PNG_LEVEL] = wg.ZLIB_LEVEL  # as generate and render ask
+            picture.info[PNG_LEVEL] = rgb.info[PNG_LEVEL] = wg.ZLIB_LEVEL  # as render asks
             assert encode_png(picture) == encode_png(rgb) == built.pngs[0]
     patches = [dict(p) for p in scene["patches"]]
     middle = min(patches[0]["copies"], key=lambda c: abs(c[0] - 244) + abs(c[1] - 244))

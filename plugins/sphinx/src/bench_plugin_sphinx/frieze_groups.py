@@ -315,7 +315,6 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
         picture = palette_compose(scene, sprites)
         if picture is None:
             picture = Image.fromarray(compose(scene, sprites))
-        picture.info[PNG_LEVEL] = ZLIB_LEVEL
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
@@ -348,9 +347,11 @@ class FriezeGroups(PaperSets, task="frieze-groups"):
                               f"and half-turn and distinct from the other strips' in {ATTEMPTS} draws")
 
     def render(self, problem):
-        if problem.structure is not None:
-            return [problem.structure]
-        picture = Image.fromarray(compose(problem.metadata["scene"]))
+        """The picture generate composed (a palette image, when it could) or, without it, the scene's; written at
+        ZLIB_LEVEL."""
+        picture = problem.structure
+        if picture is None:
+            picture = Image.fromarray(compose(problem.metadata["scene"]))
         picture.info[PNG_LEVEL] = ZLIB_LEVEL
         return [picture]
 

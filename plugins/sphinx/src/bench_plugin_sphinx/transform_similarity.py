@@ -676,13 +676,9 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
 
     @staticmethod
     def _picture(scene: dict[str, Any], tiles: list[Drawn]) -> Image.Image:
-        """The item's picture: a palette image where it can be (``drawn_palette_compose``), else RGB (``compose``),
-        to be written at ZLIB_LEVEL."""
+        """The item's picture: a palette image where it can be (``drawn_palette_compose``), else RGB (``compose``)."""
         picture = drawn_palette_compose(tiles)
-        if picture is None:
-            picture = Image.fromarray(compose(scene, [piece.tile for piece in tiles]))
-        picture.info[PNG_LEVEL] = ZLIB_LEVEL
-        return picture
+        return picture if picture is not None else Image.fromarray(compose(scene, [piece.tile for piece in tiles]))
 
     def _draw(self, variant, family, tier, rng):
         """(spec, the source, the answer option, the three others, the least distortion between two versions; the
@@ -760,9 +756,11 @@ class TransformSimilarityIdentify(PaperSets, task="transform-similarity-identify
         return None
 
     def render(self, problem):
-        if problem.structure is not None:
-            return [problem.structure]
-        picture = Image.fromarray(compose(problem.metadata["scene"]))
+        """The picture generate composed (a palette image, when it could) or, without it, the scene's; written at
+        ZLIB_LEVEL."""
+        picture = problem.structure
+        if picture is None:
+            picture = Image.fromarray(compose(problem.metadata["scene"]))
         picture.info[PNG_LEVEL] = ZLIB_LEVEL
         return [picture]
 

@@ -626,7 +626,6 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         if picture is None:
             pictures = [render_patch(patch, own) for patch, own in zip(patches, sprites, strict=True)]
             picture = Image.fromarray(compose(scene, pictures))
-        picture.info[PNG_LEVEL] = ZLIB_LEVEL
         t = tier(majority, odd)
         record = complexity.record("pair_tier", t, 0, 2, source="ours")
         stem = words.STEMS[int(rng.integers(len(words.STEMS)))]
@@ -742,9 +741,11 @@ class WallpaperGroups(PaperSets, task="wallpaper-groups"):
         return spec, orientation, turn, fill, trial
 
     def render(self, problem):
-        if problem.structure is not None:  # the picture generate composed (a palette image, when it could)
-            return [problem.structure]
-        picture = Image.fromarray(compose(problem.metadata["scene"]))
+        """The picture generate composed (a palette image, when it could) or, without it, the scene's; written at
+        ZLIB_LEVEL."""
+        picture = problem.structure
+        if picture is None:
+            picture = Image.fromarray(compose(problem.metadata["scene"]))
         picture.info[PNG_LEVEL] = ZLIB_LEVEL
         return [picture]
 

@@ -75,20 +75,18 @@ def period_mismatch(low: np.ndarray, period: int) -> float:
     return float(np.count_nonzero(inked & apart)) / total
 
 
-def read_group(strip: np.ndarray, period: int, span: tuple[int, int] | None = None
+def read_group(strip: np.ndarray, period: int, span: tuple[int, int]
                ) -> tuple[str | None, dict[str, float], list[str]]:
     """(group, measurements, failures) of one strip's pixels (RGB, inside the frame) with the claimed period, read
-    on the columns ``span`` (start, stop) the frieze claims (default: the whole strip); ink outside them fails."""
+    on the columns ``span`` (start, stop) the frieze claims (``frieze_span``); ink outside them fails."""
     low = darkest(strip)
-    if span is None:
-        return read_darkest(low, period)
     start, stop = span
     if not 0 <= start < stop <= low.shape[1]:
         return None, {}, [f"the claimed span of columns {start}-{stop} does not fit a strip {low.shape[1]} px wide"]
-    outside = [f"ink lies outside the frieze's span of columns {start}-{stop}"
-               if (darkness(np.concatenate([low[:, :start], low[:, stop:]], axis=1)) > INK).any() else None]
     group, scores, failures = read_darkest(low[:, start:stop], period)
-    return group, scores, [*filter(None, outside), *failures]
+    if (darkness(np.concatenate([low[:, :start], low[:, stop:]], axis=1)) > INK).any():
+        failures.insert(0, f"ink lies outside the frieze's span of columns {start}-{stop}")
+    return group, scores, failures
 
 
 def frieze_span(strip: dict, step: int) -> tuple[int, int]:
